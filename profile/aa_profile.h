@@ -1,0 +1,178 @@
+/*
+ * profile/aa_profile.h -- the measurement data model and its XML format.
+ *
+ * An experiment is one run of a program: its environment, the metric list,
+ * the static regions (from the instrumenter's region map), and one record
+ * per process.  A process holds threads; a thread holds the nodes of its
+ * calling-context tree of regions (SPEC §3.1), each with one value per
+ * metric.  A per-rank profile file is an experiment holding one process;
+ * `collect` merges them.  The same XML format (docs/profile-format.md,
+ * docs/profile.xsd) is used for both, and a region map is the <regions>
+ * part on its own.
+ *
+ * Values are doubles; NAN means "not measured" (the metric is unavailable on
+ * that process, or the region was throttled).  Never use 0 for that.
+ */
+#ifndef AA_PROFILE_H
+#define AA_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/aa_common.h"
+
+#define AA_PROFILE_FORMAT_VERSION 1
+
+/* ---- regions ------------------------------------------------------------ */
+typedef enum aa_region_kind {
+    AA_KIND_PROGRAM = 0, /* the whole program: the root, id 0 */
+    AA_KIND_FUNCTION,
+    AA_KIND_LOOP,
+    AA_KIND_CALL,  /* call site of an interesting routine (MPI, libm, I/O...) */
+    AA_KIND_USER,  /* #pragma autoanalyzer region / API */
+    AA_KIND_COUNT_
+} aa_region_kind;
+
+const char *aa_region_kind_name(aa_region_kind k); /* "program", "function", ... */
+int aa_region_kind_parse(const char *s, aa_region_kind *out); /* 0 ok, -1 unknown */
+
+#define AA_REGION_ROOT 0u /* id of the whole-program region */
+
+typedef struct aa_region {
+    uint32_t id;         /* stable id (SPEC §3.4); 0 = whole program */
+    aa_region_kind kind;
+    char *name;          /* display name: "main", "loop@42", "MPI_Send@57" */
+    char *function;      /* enclosing function, "" for the program */
+    char *file;          /* source file as given to the compiler, "" if none */
+    int line, col, end_line, end_col; /* 0 when unknown */
+    uint32_t parent;     /* static parent region id; 0 for top-level ones */
+} aa_region;
+
+/* ---- metrics ------------------------------------------------------------ */
+/* Known metric names (SPEC §9) with their units.  Names starting with
+ * "papi_" (extra counters configured by the user) are accepted as well. */
+typedef struct aa_metric_info {
+    const char *name;
+    const char *unit;  /* "count", "s", "bytes" */
+    const char *description;
+} aa_metric_info;
+
+const aa_metric_info *aa_metric_lookup(const char *name); /* NULL if unknown */
+const aa_metric_info *aa_metric_known(size_t *count);     /* the whole table */
+int aa_metric_name_valid(const char *name); /* known, or papi_[a-z0-9_]+ */
+
+typedef struct aa_metric {
+    char *name;
+    char *unit;
+} aa_metric;
+
+/* ---- nodes, threads, processes ------------------------------------------ */
+enum aa_node_flags {
+    AA_NODE_THROTTLED = 1u << 0, /* measurement stopped after many tiny visits */
+};
+
+typedef struct aa_node {
+    uint32_t region;  /* static region id */
+    int32_t parent;   /* index of the parent node in the same thread; -1 = root */
+    uint32_t flags;   /* aa_node_flags */
+} aa_node;
+
+typedef struct aa_thread {
+    int id;           /* 0 = the process's main thread */
+    size_t nnodes;
+    aa_node *nodes;
+    double *values;   /* nnodes * experiment->nmetrics, row-major by node */
+} aa_thread;
+
+typedef struct aa_attr {
+    char *name;
+    char *value;
+} aa_attr;
+
+typedef struct aa_process {
+    int rank;
+    char *host;
+    long pid;
+    size_t nunavailable;
+    char **unavailable; /* metric names this process could not measure */
+    size_t nattrs;
+    aa_attr *attrs;     /* per-process environment (e.g. cpu binding) */
+    size_t nthreads;
+    aa_thread *threads;
+} aa_process;
+
+typedef struct aa_experiment {
+    char *id;           /* experiment id, shared by all ranks of one run */
+    char *program;      /* program name */
+    int nprocs;         /* number of processes the run had (expected ranks) */
+    size_t nattrs;
+    aa_attr *attrs;     /* environment of the run (SPEC §4.3) */
+    size_t nmetrics;
+    aa_metric *metrics;
+    size_t nregions;
+    aa_region *regions; /* sorted by id, unique ids */
+    size_t nprocesses;
+    aa_process *processes; /* sorted by rank, unique ranks */
+} aa_experiment;
+
+/* Values of node i of thread t. */
+static inline double *aa_node_values(const aa_experiment *e, const aa_thread *t, size_t i)
+{
+    return t->values + i * e->nmetrics;
+}
+
+/* ---- building and freeing -------------------------------------------------
+ * All strings are copied.  Functions returning int give AA_OK or an
+ * aa_status code with err filled in. */
+aa_experiment *aa_experiment_new(void);
+void aa_experiment_free(aa_experiment *e);
+int aa_experiment_set_attr(aa_experiment *e, const char *name, const char *value);
+const char *aa_experiment_attr(const aa_experiment *e, const char *name);
+/* Returns the metric index, adding the metric if needed; -1 on no memory.
+ * Adding metrics after nodes exist widens every thread's value rows (NAN). */
+int aa_experiment_add_metric(aa_experiment *e, const char *name, const char *unit);
+int aa_experiment_metric_index(const aa_experiment *e, const char *name); /* -1 */
+/* Adds or replaces (same id) a region; keeps regions sorted by id. */
+int aa_experiment_add_region(aa_experiment *e, const aa_region *r);
+const aa_region *aa_experiment_region(const aa_experiment *e, uint32_t id);
+/* Adds a process with the given rank (must not exist yet); NULL on error. */
+aa_process *aa_experiment_add_process(aa_experiment *e, int rank);
+aa_process *aa_experiment_process(const aa_experiment *e, int rank);
+int aa_process_set_attr(aa_process *p, const char *name, const char *value);
+int aa_process_add_unavailable(aa_process *p, const char *metric);
+int aa_process_metric_unavailable(const aa_process *p, const char *metric);
+aa_thread *aa_process_add_thread(aa_process *p, int id);
+/* Appends a node (values NAN); returns its index or -1. */
+long aa_thread_add_node(const aa_experiment *e, aa_thread *t, uint32_t region,
+                        int32_t parent);
+
+/* Structural checks shared by the reader and the writer: parents precede
+ * children, node regions exist, values are finite and >= 0 or NAN. */
+int aa_experiment_check(const aa_experiment *e, aa_err *err);
+
+/* ---- XML ------------------------------------------------------------------ */
+/* Reads a profile or experiment file (plain or gzip-compressed).  Malformed
+ * input gives AA_EINPUT with "file:line: what is wrong" in err. */
+int aa_experiment_read(const char *path, aa_experiment **out, aa_err *err);
+int aa_experiment_read_memory(const char *data, size_t len, const char *name,
+                              aa_experiment **out, aa_err *err);
+/* Writes atomically (temporary file + rename). */
+int aa_experiment_write(const aa_experiment *e, const char *path, aa_err *err);
+/* Appends the XML text to b (used by the runtime to ship profiles). */
+int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
+
+/* Region maps: <regionmap> with <region> elements, written by the
+ * instrumenter, read by the runtime tooling and `analyze`. */
+typedef struct aa_regionmap {
+    char *source;       /* the translation unit the map describes */
+    size_t nregions;
+    aa_region *regions;
+} aa_regionmap;
+
+int aa_regionmap_read(const char *path, aa_regionmap **out, aa_err *err);
+int aa_regionmap_write(const aa_regionmap *m, const char *path, aa_err *err);
+void aa_regionmap_free(aa_regionmap *m);
+void aa_region_free_fields(aa_region *r);
+int aa_region_copy(aa_region *dst, const aa_region *src); /* deep copy */
+
+#endif

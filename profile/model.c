@@ -1,0 +1,463 @@
+/*
+ * profile/model.c -- building, querying and freeing the in-memory
+ * experiment model of aa_profile.h, the table of known metrics, and the
+ * structural checks shared by the XML reader and writer.
+ */
+#include "profile/aa_profile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const aa_metric_info known_metrics[] = {
+    {"visits", "count", "times the region was entered"},
+    {"wall", "s", "inclusive wall-clock time"},
+    {"wall_excl", "s", "exclusive wall-clock time (without child regions)"},
+    {"cpu", "s", "inclusive CPU time of the thread"},
+    {"cycles", "count", "PAPI_TOT_CYC"},
+    {"instructions", "count", "PAPI_TOT_INS"},
+    {"l1_dcm", "count", "PAPI_L1_DCM: L1 data cache misses"},
+    {"l1_dca", "count", "PAPI_L1_DCA: L1 data cache accesses"},
+    {"l2_dcm", "count", "PAPI_L2_DCM: L2 data cache misses"},
+    {"l2_dca", "count", "PAPI_L2_DCA: L2 data cache accesses"},
+    {"mpi_wall", "s", "wall time inside MPI calls"},
+    {"mpi_cpu", "s", "CPU time inside MPI calls"},
+    {"mpi_calls", "count", "number of MPI calls"},
+    {"mpi_bytes_sent", "bytes", "bytes sent by MPI calls"},
+    {"mpi_bytes_recv", "bytes", "bytes received by MPI calls"},
+    {"io_read_bytes", "bytes", "bytes read by POSIX, stdio and MPI-IO calls"},
+    {"io_write_bytes", "bytes", "bytes written by POSIX, stdio and MPI-IO calls"},
+    {"io_time", "s", "wall time inside I/O calls"},
+    {"io_calls", "count", "number of I/O calls"},
+    {"page_faults", "count", "page faults"},
+};
+
+const aa_metric_info *aa_metric_known(size_t *count)
+{
+    *count = sizeof known_metrics / sizeof known_metrics[0];
+    return known_metrics;
+}
+
+const aa_metric_info *aa_metric_lookup(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof known_metrics / sizeof known_metrics[0]; i++)
+        if (strcmp(known_metrics[i].name, name) == 0)
+            return &known_metrics[i];
+    return NULL;
+}
+
+int aa_metric_name_valid(const char *name)
+{
+    const char *p;
+    if (aa_metric_lookup(name))
+        return 1;
+    if (strncmp(name, "papi_", 5) != 0 || !name[5])
+        return 0;
+    for (p = name + 5; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return 1;
+}
+
+static const char *const kind_names[AA_KIND_COUNT_] = {"program", "function", "loop", "call",
+                                                        "user"};
+
+const char *aa_region_kind_name(aa_region_kind k)
+{
+    return (unsigned)k < AA_KIND_COUNT_ ? kind_names[k] : "unknown";
+}
+
+int aa_region_kind_parse(const char *s, aa_region_kind *out)
+{
+    int i;
+    for (i = 0; i < AA_KIND_COUNT_; i++)
+        if (strcmp(s, kind_names[i]) == 0) {
+            *out = (aa_region_kind)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- allocation helpers ------------------------------------------------- */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    size_t ncap;
+    void *p;
+    if (need <= *cap)
+        return 0;
+    ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need)
+        ncap *= 2;
+    p = realloc(*arr, ncap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* Capacities are kept outside the public structs: one allocation per array
+ * grown geometrically would need them; we simply realloc to the exact size
+ * rounded up to a power of two, derived from the count. */
+static size_t cap_of(size_t n)
+{
+    size_t c = 8;
+    if (n == 0)
+        return 0;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+static int push(void **arr, size_t count, size_t elem)
+{
+    size_t cap = cap_of(count);
+    return grow(arr, &cap, count + 1, elem);
+}
+
+static int set_attr(aa_attr **attrs, size_t *n, const char *name, const char *value)
+{
+    size_t i;
+    char *v;
+    for (i = 0; i < *n; i++)
+        if (strcmp((*attrs)[i].name, name) == 0) {
+            v = strdup(value);
+            if (!v)
+                return -1;
+            free((*attrs)[i].value);
+            (*attrs)[i].value = v;
+            return 0;
+        }
+    if (push((void **)attrs, *n, sizeof **attrs))
+        return -1;
+    (*attrs)[*n].name = strdup(name);
+    (*attrs)[*n].value = strdup(value);
+    if (!(*attrs)[*n].name || !(*attrs)[*n].value) {
+        free((*attrs)[*n].name);
+        free((*attrs)[*n].value);
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+static void free_attrs(aa_attr *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(a[i].name);
+        free(a[i].value);
+    }
+    free(a);
+}
+
+/* ---- experiment ----------------------------------------------------------- */
+aa_experiment *aa_experiment_new(void)
+{
+    aa_experiment *e = calloc(1, sizeof *e);
+    return e;
+}
+
+void aa_region_free_fields(aa_region *r)
+{
+    free(r->name);
+    free(r->function);
+    free(r->file);
+    r->name = r->function = r->file = NULL;
+}
+
+int aa_region_copy(aa_region *dst, const aa_region *src)
+{
+    *dst = *src;
+    dst->name = strdup(src->name ? src->name : "");
+    dst->function = strdup(src->function ? src->function : "");
+    dst->file = strdup(src->file ? src->file : "");
+    if (!dst->name || !dst->function || !dst->file) {
+        aa_region_free_fields(dst);
+        return -1;
+    }
+    return 0;
+}
+
+static void free_process(aa_process *p)
+{
+    size_t i;
+    free(p->host);
+    for (i = 0; i < p->nunavailable; i++)
+        free(p->unavailable[i]);
+    free(p->unavailable);
+    free_attrs(p->attrs, p->nattrs);
+    for (i = 0; i < p->nthreads; i++) {
+        free(p->threads[i].nodes);
+        free(p->threads[i].values);
+    }
+    free(p->threads);
+}
+
+void aa_experiment_free(aa_experiment *e)
+{
+    size_t i;
+    if (!e)
+        return;
+    free(e->id);
+    free(e->program);
+    free_attrs(e->attrs, e->nattrs);
+    for (i = 0; i < e->nmetrics; i++) {
+        free(e->metrics[i].name);
+        free(e->metrics[i].unit);
+    }
+    free(e->metrics);
+    for (i = 0; i < e->nregions; i++)
+        aa_region_free_fields(&e->regions[i]);
+    free(e->regions);
+    for (i = 0; i < e->nprocesses; i++)
+        free_process(&e->processes[i]);
+    free(e->processes);
+    free(e);
+}
+
+int aa_experiment_set_attr(aa_experiment *e, const char *name, const char *value)
+{
+    return set_attr(&e->attrs, &e->nattrs, name, value);
+}
+
+const char *aa_experiment_attr(const aa_experiment *e, const char *name)
+{
+    size_t i;
+    for (i = 0; i < e->nattrs; i++)
+        if (strcmp(e->attrs[i].name, name) == 0)
+            return e->attrs[i].value;
+    return NULL;
+}
+
+int aa_experiment_metric_index(const aa_experiment *e, const char *name)
+{
+    size_t i;
+    for (i = 0; i < e->nmetrics; i++)
+        if (strcmp(e->metrics[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Widen every thread's value rows from old to old+1 columns (new = NAN). */
+static int widen_values(aa_experiment *e, size_t old)
+{
+    size_t p, t, i, k;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            aa_thread *th = &e->processes[p].threads[t];
+            double *nv;
+            if (th->nnodes == 0)
+                continue;
+            nv = malloc(cap_of(th->nnodes) * (old + 1) * sizeof *nv);
+            if (!nv)
+                return -1;
+            for (i = 0; i < th->nnodes; i++) {
+                for (k = 0; k < old; k++)
+                    nv[i * (old + 1) + k] = th->values[i * old + k];
+                nv[i * (old + 1) + old] = NAN;
+            }
+            free(th->values);
+            th->values = nv;
+        }
+    return 0;
+}
+
+int aa_experiment_add_metric(aa_experiment *e, const char *name, const char *unit)
+{
+    int idx = aa_experiment_metric_index(e, name);
+    aa_metric *m;
+    if (idx >= 0)
+        return idx;
+    if (push((void **)&e->metrics, e->nmetrics, sizeof *e->metrics))
+        return -1;
+    if (widen_values(e, e->nmetrics))
+        return -1;
+    m = &e->metrics[e->nmetrics];
+    m->name = strdup(name);
+    m->unit = strdup(unit ? unit : "");
+    if (!m->name || !m->unit) {
+        free(m->name);
+        free(m->unit);
+        return -1;
+    }
+    return (int)e->nmetrics++;
+}
+
+static size_t region_lower_bound(const aa_experiment *e, uint32_t id)
+{
+    size_t lo = 0, hi = e->nregions;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->regions[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const aa_region *aa_experiment_region(const aa_experiment *e, uint32_t id)
+{
+    size_t i = region_lower_bound(e, id);
+    return i < e->nregions && e->regions[i].id == id ? &e->regions[i] : NULL;
+}
+
+int aa_experiment_add_region(aa_experiment *e, const aa_region *r)
+{
+    size_t i = region_lower_bound(e, r->id);
+    aa_region copy;
+    if (aa_region_copy(&copy, r))
+        return -1;
+    if (i < e->nregions && e->regions[i].id == r->id) {
+        aa_region_free_fields(&e->regions[i]);
+        e->regions[i] = copy;
+        return 0;
+    }
+    if (push((void **)&e->regions, e->nregions, sizeof *e->regions)) {
+        aa_region_free_fields(&copy);
+        return -1;
+    }
+    memmove(&e->regions[i + 1], &e->regions[i], (e->nregions - i) * sizeof *e->regions);
+    e->regions[i] = copy;
+    e->nregions++;
+    return 0;
+}
+
+static size_t process_lower_bound(const aa_experiment *e, int rank)
+{
+    size_t lo = 0, hi = e->nprocesses;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->processes[mid].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+aa_process *aa_experiment_process(const aa_experiment *e, int rank)
+{
+    size_t i = process_lower_bound(e, rank);
+    return i < e->nprocesses && e->processes[i].rank == rank ? &e->processes[i] : NULL;
+}
+
+aa_process *aa_experiment_add_process(aa_experiment *e, int rank)
+{
+    size_t i = process_lower_bound(e, rank);
+    if (i < e->nprocesses && e->processes[i].rank == rank)
+        return NULL;
+    if (push((void **)&e->processes, e->nprocesses, sizeof *e->processes))
+        return NULL;
+    memmove(&e->processes[i + 1], &e->processes[i],
+            (e->nprocesses - i) * sizeof *e->processes);
+    memset(&e->processes[i], 0, sizeof e->processes[i]);
+    e->processes[i].rank = rank;
+    e->processes[i].host = strdup("");
+    e->processes[i].pid = 0;
+    e->nprocesses++;
+    return &e->processes[i];
+}
+
+int aa_process_set_attr(aa_process *p, const char *name, const char *value)
+{
+    return set_attr(&p->attrs, &p->nattrs, name, value);
+}
+
+int aa_process_metric_unavailable(const aa_process *p, const char *metric)
+{
+    size_t i;
+    for (i = 0; i < p->nunavailable; i++)
+        if (strcmp(p->unavailable[i], metric) == 0)
+            return 1;
+    return 0;
+}
+
+int aa_process_add_unavailable(aa_process *p, const char *metric)
+{
+    char *s;
+    if (aa_process_metric_unavailable(p, metric))
+        return 0;
+    if (push((void **)&p->unavailable, p->nunavailable, sizeof *p->unavailable))
+        return -1;
+    s = strdup(metric);
+    if (!s)
+        return -1;
+    p->unavailable[p->nunavailable++] = s;
+    return 0;
+}
+
+aa_thread *aa_process_add_thread(aa_process *p, int id)
+{
+    aa_thread *t;
+    if (push((void **)&p->threads, p->nthreads, sizeof *p->threads))
+        return NULL;
+    t = &p->threads[p->nthreads++];
+    memset(t, 0, sizeof *t);
+    t->id = id;
+    return t;
+}
+
+long aa_thread_add_node(const aa_experiment *e, aa_thread *t, uint32_t region, int32_t parent)
+{
+    size_t k, m = e->nmetrics;
+    if (push((void **)&t->nodes, t->nnodes, sizeof *t->nodes))
+        return -1;
+    if (m) {
+        size_t cap = cap_of(t->nnodes);
+        if (t->nnodes + 1 > cap || !t->values) {
+            double *nv = realloc(t->values, cap_of(t->nnodes + 1) * m * sizeof *nv);
+            if (!nv)
+                return -1;
+            t->values = nv;
+        }
+        for (k = 0; k < m; k++)
+            t->values[t->nnodes * m + k] = NAN;
+    }
+    t->nodes[t->nnodes].region = region;
+    t->nodes[t->nnodes].parent = parent;
+    t->nodes[t->nnodes].flags = 0;
+    return (long)t->nnodes++;
+}
+
+int aa_experiment_check(const aa_experiment *e, aa_err *err)
+{
+    size_t p, t, i, k;
+    for (i = 0; i < e->nmetrics; i++)
+        if (!aa_metric_name_valid(e->metrics[i].name))
+            return aa_err_set(err, AA_EINPUT, "unknown metric '%s'", e->metrics[i].name);
+    for (i = 1; i < e->nregions; i++)
+        if (e->regions[i].id == e->regions[i - 1].id)
+            return aa_err_set(err, AA_EINPUT, "duplicate region id %u", e->regions[i].id);
+    for (p = 0; p < e->nprocesses; p++) {
+        const aa_process *pr = &e->processes[p];
+        if (pr->rank < 0)
+            return aa_err_set(err, AA_EINPUT, "negative rank %d", pr->rank);
+        if (p > 0 && e->processes[p - 1].rank == pr->rank)
+            return aa_err_set(err, AA_EINPUT, "duplicate rank %d", pr->rank);
+        for (t = 0; t < pr->nthreads; t++) {
+            const aa_thread *th = &pr->threads[t];
+            for (i = 0; i < th->nnodes; i++) {
+                const aa_node *n = &th->nodes[i];
+                if (n->parent >= (int32_t)i || n->parent < -1)
+                    return aa_err_set(err, AA_EINPUT,
+                                      "rank %d thread %d node %zu: parent %d does not precede it",
+                                      pr->rank, th->id, i, n->parent);
+                if (!aa_experiment_region(e, n->region))
+                    return aa_err_set(err, AA_EINPUT,
+                                      "rank %d thread %d node %zu: unknown region %u", pr->rank,
+                                      th->id, i, n->region);
+                for (k = 0; k < e->nmetrics; k++) {
+                    double v = th->values[i * e->nmetrics + k];
+                    if (!isnan(v) && (!isfinite(v) || v < 0))
+                        return aa_err_set(err, AA_EINPUT,
+                                          "rank %d thread %d node %zu: bad %s value %g", pr->rank,
+                                          th->id, i, e->metrics[k].name, v);
+                }
+            }
+        }
+    }
+    return AA_OK;
+}
