@@ -1,0 +1,117 @@
+/*
+ * analyze/aa_analyze.h -- the offline analysis of SPEC §5: from an
+ * experiment to dissimilarity bottlenecks (OPTICS over per-process
+ * vectors), disparity bottlenecks (k-means severity classes over CRNM),
+ * their narrowing to CCCRs on the region tree, and rough-set root causes;
+ * plus the terminal, XML and JSON renderings (§5.5, §9).
+ */
+#ifndef AA_ANALYZE_H
+#define AA_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/aa_common.h"
+#include "profile/aa_profile.h"
+
+typedef enum aa_proc_metric {
+    AA_PMETRIC_CPU = 0, /* CPU time outside MPI (default) */
+    AA_PMETRIC_WALL,
+} aa_proc_metric;
+
+typedef enum aa_region_metric {
+    AA_RMETRIC_CRNM = 0, /* (CRWT / WPWT) x CPI (default) */
+    AA_RMETRIC_CPI,
+    AA_RMETRIC_WALL,
+} aa_region_metric;
+
+typedef struct aa_analyze_options {
+    aa_proc_metric proc_metric;
+    aa_region_metric region_metric;
+    size_t min_pts;            /* 0 = default */
+    double eps;                /* <= 0 = default */
+    int auto_exclude_master;   /* default 1 */
+    size_t nexclude_ranks;
+    int *exclude_ranks;
+    size_t nexclude_regions;
+    char **exclude_regions;    /* region ids or name globs */
+    size_t nattributes;        /* 0 = default attribute set of §5.4 */
+    char **attributes;         /* attribute names (l1_miss_rate, ...) */
+} aa_analyze_options;
+
+void aa_analyze_options_init(aa_analyze_options *o);
+
+/* A region of the analysed region tree (calling-context nodes merged over
+ * processes and threads; identified by the path of static region ids). */
+typedef struct aa_an_region {
+    size_t index;         /* ordinal shown in reports (1-based) */
+    uint32_t id;          /* static region id */
+    long parent;          /* index into regions[] of the parent node, -1 root */
+    int depth;            /* 0 = whole program */
+    const aa_region *info; /* points into the experiment */
+} aa_an_region;
+
+typedef enum aa_finding_kind {
+    AA_FINDING_DISSIMILARITY = 0,
+    AA_FINDING_DISPARITY,
+} aa_finding_kind;
+
+typedef struct aa_cause_evidence {
+    char *attribute;   /* attribute name, e.g. "disk_io_bytes" */
+    double value;      /* the region's value (mean over its processes) */
+    double reference;  /* what it is compared against (mean of the rest) */
+} aa_cause_evidence;
+
+typedef struct aa_finding {
+    aa_finding_kind kind;
+    size_t region;          /* index into result.regions */
+    int ccr, cccr;
+    int severity_class;     /* disparity: 0..4; dissimilarity: -1 */
+    double severity;        /* [0,1] */
+    double confidence;      /* [0,1] */
+    double effect;          /* dissimilarity: share of between-cluster distance */
+    size_t ncauses;
+    char **causes;          /* root-cause attribute names */
+    aa_cause_evidence *evidence; /* ncauses entries */
+    char *suggestion;       /* one line */
+} aa_finding;
+
+typedef struct aa_analysis {
+    const aa_experiment *exp;
+    size_t nprocesses;        /* processes analysed */
+    size_t nregions;
+    aa_an_region *regions;
+    /* dissimilarity */
+    const char *proc_metric;  /* "cpu" or "wall" */
+    size_t nclusters;
+    size_t *cluster_size;
+    int **cluster_ranks;      /* nclusters lists of ranks */
+    size_t nexcluded_ranks;
+    int *excluded_ranks;
+    /* disparity */
+    const char *region_metric; /* "crnm", "cpi", "wall" */
+    int *severity;             /* by region index: 0..4 */
+    double *region_value;      /* by region index: the averaged metric */
+    /* findings, strongest first within each kind */
+    size_t nfindings;
+    aa_finding *findings;
+    /* rough-set summary */
+    size_t ncore_dissim, ncore_disp;
+    char **core_dissim, **core_disp; /* global cores */
+    size_t ninconsistent;      /* inconsistent pairs skipped */
+    size_t nunavailable;
+    char **unavailable;        /* attributes that could not be measured */
+    size_t nnotes;
+    char **notes;              /* fallbacks taken ("CPI unavailable: ...") */
+} aa_analysis;
+
+int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,
+                   aa_err *err);
+void aa_analyze_free(aa_analysis *a);
+
+/* Renderings: terminal text, JSON per SPEC §9, XML with the same content. */
+int aa_analyze_format_text(const aa_analysis *a, aa_buf *out);
+int aa_analyze_format_json(const aa_analysis *a, aa_buf *out);
+int aa_analyze_format_xml(const aa_analysis *a, aa_buf *out);
+
+#endif
