@@ -170,7 +170,15 @@ typedef struct aa_regionmap {
 } aa_regionmap;
 
 int aa_regionmap_read(const char *path, aa_regionmap **out, aa_err *err);
+int aa_regionmap_read_memory(const char *data, size_t len, const char *name,
+                             aa_regionmap **out, aa_err *err);
+/* Writes regions sorted by id (ids must be unique); atomically to a file or
+ * appended to b. */
 int aa_regionmap_write(const aa_regionmap *m, const char *path, aa_err *err);
+int aa_regionmap_write_buf(const aa_regionmap *m, aa_buf *b, aa_err *err);
+aa_regionmap *aa_regionmap_new(const char *source); /* NULL on no memory */
+/* Adds or replaces (same id) a deep copy of r; -1 on no memory. */
+int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r);
 void aa_regionmap_free(aa_regionmap *m);
 void aa_region_free_fields(aa_region *r);
 int aa_region_copy(aa_region *dst, const aa_region *src); /* deep copy */

@@ -461,3 +461,49 @@ int aa_experiment_check(const aa_experiment *e, aa_err *err)
     }
     return AA_OK;
 }
+
+/* ---- region maps ------------------------------------------------------------ */
+aa_regionmap *aa_regionmap_new(const char *source)
+{
+    aa_regionmap *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->source = strdup(source ? source : "");
+    if (!m->source) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r)
+{
+    size_t i;
+    aa_region copy;
+    if (aa_region_copy(&copy, r))
+        return -1;
+    for (i = 0; i < m->nregions; i++)
+        if (m->regions[i].id == r->id) {
+            aa_region_free_fields(&m->regions[i]);
+            m->regions[i] = copy;
+            return 0;
+        }
+    if (push((void **)&m->regions, m->nregions, sizeof *m->regions)) {
+        aa_region_free_fields(&copy);
+        return -1;
+    }
+    m->regions[m->nregions++] = copy;
+    return 0;
+}
+
+void aa_regionmap_free(aa_regionmap *m)
+{
+    size_t i;
+    if (!m)
+        return;
+    for (i = 0; i < m->nregions; i++)
+        aa_region_free_fields(&m->regions[i]);
+    free(m->regions);
+    free(m->source);
+    free(m);
+}
