@@ -365,9 +365,9 @@ int aa_regionmap_write_buf(const aa_regionmap *m, aa_buf *b, aa_err *err)
     qsort(sorted, m->nregions, sizeof *sorted, cmp_region_ptr);
     for (i = 1; i < m->nregions; i++)
         if (sorted[i]->id == sorted[i - 1]->id) {
+            uint32_t dup = sorted[i]->id;
             free(sorted);
-            return aa_err_set(err, AA_EUSAGE, "region map: duplicate region id %u",
-                              sorted[i]->id);
+            return aa_err_set(err, AA_EUSAGE, "region map: duplicate region id %u", dup);
         }
     aa_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<regionmap xmlns=\"" AA_PROFILE_NS
                    "\" version=\"1\"");
