@@ -12,7 +12,9 @@
  */
 #include "profile/aa_profile.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,7 +150,20 @@ static void put_value(aa_buf *b, double v)
         put_ulong(b, (unsigned long long)v);
         return;
     }
-    aa_format_double(tmp, v);
+    /* Same text as aa_format_double (the shortest that reads back exactly)
+     * in at most three tries: when a representation of d <= 15 digits
+     * exists, "%.15g" prints exactly it (trailing zeros are dropped). */
+    if (v < DBL_MIN) { /* subnormal: fewer digits, let the general loop find them */
+        aa_format_double(tmp, v);
+        aa_buf_puts(b, tmp);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%.15g", v);
+    if (strtod(tmp, NULL) != v) {
+        snprintf(tmp, sizeof tmp, "%.16g", v);
+        if (strtod(tmp, NULL) != v)
+            snprintf(tmp, sizeof tmp, "%.17g", v);
+    }
     aa_buf_puts(b, tmp);
 }
 
