@@ -456,7 +456,7 @@ static int parse_values(reader *s, const char *q, double *vals, size_t nm)
                                 (int)(n > 40 ? 40 : n), t, s->e->metrics[k].name);
                 }
             }
-            if (!digits)
+            if (!digits || t[0] == '+')
                 return FAIL(s, "value %zu ('%.*s', metric '%s') is not a number", k + 1,
                             (int)(n > 40 ? 40 : n), t, s->e->metrics[k].name);
             if (simple) {
@@ -690,7 +690,11 @@ static int start_element(reader *s, int depth)
     case E_PROCESS: rc = start_process(s, node); break;
     case E_THREAD: rc = start_thread(s, node); break;
     case E_NODE: rc = start_node(s, node); break;
-    case E_ATTR: rc = start_attr(s, node, parent); break;
+    case E_ATTR:
+        if (parent == E_PROCESS && s->proc->nthreads)
+            return FAIL(s, "unexpected <attr> after <thread> in <process>");
+        rc = start_attr(s, node, parent);
+        break;
     default:
         /* container elements take no attributes */
         if (node->properties)

@@ -15,6 +15,21 @@
 
 static char tmpdir[256];
 
+/* The writer's output conforms to docs/profile.xsd (xmllint is part of
+ * libxml2-utils, installed by the build's dependency step). */
+static void xsd_valid(const char *path, const char *what)
+{
+    char cmd[1024];
+    int rc;
+    if (system("xmllint --version >/dev/null 2>&1") != 0) {
+        ok(1, "# SKIP %s: xmllint not installed", what);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "xmllint --noout --schema docs/profile.xsd '%s' 2>&1 | grep -v ' validates$'", path);
+    rc = system(cmd);
+    ok(rc != 0, "%s: valid against docs/profile.xsd", what);
+}
+
 static void roundtrip(aa_experiment *e, const char *what)
 {
     aa_buf b1, b2;
@@ -44,6 +59,7 @@ static void roundtrip(aa_experiment *e, const char *what)
     ok(aa_experiment_write(e, path, &err) == AA_OK, "%s: written to file", what);
     ok(aa_experiment_read(path, &back, &err) == AA_OK && back && tpu_diff(e, back) == NULL,
        "%s: file read back equal", what);
+    xsd_valid(path, what);
 out:
     aa_experiment_free(back);
     aa_buf_free(&b1);
@@ -182,6 +198,7 @@ static void test_regionmap(void)
     aa_regionmap_add_region(m, &r2);
     snprintf(path, sizeof path, "%s/a.regions.xml", tmpdir);
     ok(aa_regionmap_write(m, path, &err) == AA_OK, "region map written");
+    xsd_valid(path, "region map");
     ok(aa_regionmap_read(path, &back, &err) == AA_OK, "region map read");
     if (back) {
         is_str(back->source, "src/a&b.c", "source");
