@@ -1,0 +1,325 @@
+/*
+ * cluster/optics.c -- OPTICS (Ankerst, Breunig, Kriegel, Sander 1999) for
+ * dense row-major points with Euclidean distance, plus the cluster extraction
+ * the analyzer uses (ExtractDBSCAN-style at eps, isolated points get their
+ * own cluster ids) and the scale-free defaults of SPEC §5.1.
+ *
+ * Cost is O(n^2 dim) distance work without an n^2 matrix: pass 1 computes all
+ * core distances over cache-sized blocks of point pairs (each pair once),
+ * pass 2 runs the OPTICS ordering and computes a distance only when it can
+ * lower a reachability value (lower bounds from vector norms and partial
+ * sums prune the rest; the pruning is exact, never changes the result).
+ * Distances are summed in one fixed order (8 lanes, then the tail), so
+ * d(a,b) == d(b,a) bit for bit and results are deterministic.
+ */
+#include "cluster/aa_cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef double v2d __attribute__((vector_size(16)));
+
+static inline v2d load2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The fixed order in which the 8 lane sums are combined. */
+#define LANES(s0, s1, s2, s3)                                                   \
+    ((((s0)[0] + (s2)[0]) + ((s0)[1] + (s2)[1])) +                              \
+     (((s1)[0] + (s3)[0]) + ((s1)[1] + (s3)[1])))
+
+/* Squared distance; stops early (returning a value >= bound) once the
+ * partial sum reaches bound.  Partial sums only grow, so a returned value
+ * below bound is the exact full sum. */
+static double dist2_bounded(const double *a, const double *b, size_t dim, double bound)
+{
+    v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0}, s3 = {0, 0};
+    size_t k = 0;
+    double s;
+    while (k + 8 <= dim) {
+        size_t stop = k + 64 <= dim ? k + 64 : dim;
+        for (; k + 8 <= stop; k += 8) {
+            v2d d0 = load2(a + k) - load2(b + k);
+            v2d d1 = load2(a + k + 2) - load2(b + k + 2);
+            v2d d2 = load2(a + k + 4) - load2(b + k + 4);
+            v2d d3 = load2(a + k + 6) - load2(b + k + 6);
+            s0 += d0 * d0;
+            s1 += d1 * d1;
+            s2 += d2 * d2;
+            s3 += d3 * d3;
+        }
+        s = LANES(s0, s1, s2, s3);
+        if (s >= bound)
+            return s;
+    }
+    s = LANES(s0, s1, s2, s3);
+    for (; k < dim; k++) {
+        double d = a[k] - b[k];
+        s += d * d;
+    }
+    return s;
+}
+
+/* Margin that makes the norm and partial-sum pruning safe against rounding. */
+#define PRUNE_SLACK (1.0 + 1e-9)
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A lower bound of d(i,j) from the vector norms, reduced by a margin that
+ * covers the rounding of the norms. */
+static inline double norm_lb(double ni, double nj)
+{
+    double lb = fabs(ni - nj) - 1e-11 * (ni + nj);
+    return lb > 0 ? lb : 0;
+}
+
+void aa_cluster_optics_defaults(const double *x, size_t n, size_t dim, size_t *min_pts,
+                                double *eps)
+{
+    /* MinPts: 2 for small process counts (single linkage: every pair of close
+     * points is a cluster, so a slow group of 2 is one cluster), growing to 5
+     * for hundreds of points so that lone noisy points cannot chain clusters. */
+    size_t m = n / 32;
+    if (m < 2)
+        m = 2;
+    if (m > 5)
+        m = 5;
+    if (min_pts)
+        *min_pts = m;
+    if (eps) {
+        double *norms = n ? malloc(n * sizeof *norms) : NULL;
+        double med = 0, mx = 0;
+        size_t i, k;
+        if (norms) {
+            for (i = 0; i < n; i++) {
+                double s = 0;
+                for (k = 0; k < dim; k++)
+                    s += x[i * dim + k] * x[i * dim + k];
+                norms[i] = sqrt(s);
+                if (norms[i] > mx)
+                    mx = norms[i];
+            }
+            qsort(norms, n, sizeof *norms, cmp_double);
+            med = norms[(n - 1) / 2]; /* lower median */
+            free(norms);
+        }
+        /* 10% of the median norm: noise of a few percent per component gives
+         * nearest-neighbour distances well below it, a 2x work difference in
+         * a region that carries a noticeable share of the time gives more. */
+        *eps = 0.1 * med;
+        if (!(*eps > 0))
+            *eps = 0.1 * mx;
+        if (!(*eps > 0) || !isfinite(*eps))
+            *eps = 1.0; /* all vectors zero: every distance is 0, one cluster */
+    }
+}
+
+void aa_cluster_optics_free(aa_optics_result *r)
+{
+    if (!r)
+        return;
+    free(r->ordering);
+    free(r->reachability);
+    free(r->core_distance);
+    free(r->labels);
+    memset(r, 0, sizeof *r);
+}
+
+/* Inserts d2 into the ascending list kn[0..m-1] when it is smaller than the
+ * current last element. */
+static inline void knn_insert(double *kn, size_t m, double d2)
+{
+    size_t i;
+    if (!(d2 < kn[m - 1]))
+        return;
+    i = m - 1;
+    while (i > 0 && kn[i - 1] > d2) {
+        kn[i] = kn[i - 1];
+        i--;
+    }
+    kn[i] = d2;
+}
+
+static void core_distances(const double *x, size_t n, size_t dim, size_t min_pts,
+                           const double *norm, double *core, double *kn)
+{
+    size_t m = min_pts - 1; /* neighbours besides the point itself */
+    size_t bs, i0, j0, i, j;
+    for (i = 0; i < n * m; i++)
+        kn[i] = INFINITY;
+    bs = dim ? 131072 / (dim * sizeof(double)) : 256;
+    if (bs < 4)
+        bs = 4;
+    if (bs > 256)
+        bs = 256;
+    for (i0 = 0; i0 < n; i0 += bs) {
+        size_t i1 = i0 + bs < n ? i0 + bs : n;
+        for (j0 = i0; j0 < n; j0 += bs) {
+            size_t j1 = j0 + bs < n ? j0 + bs : n;
+            for (i = i0; i < i1; i++) {
+                const double *xi = x + i * dim;
+                double *ki = kn + i * m;
+                for (j = j0 > i ? j0 : i + 1; j < j1; j++) {
+                    double *kj = kn + j * m;
+                    double bound = ki[m - 1] > kj[m - 1] ? ki[m - 1] : kj[m - 1];
+                    double lb = norm_lb(norm[i], norm[j]), d2;
+                    if (isfinite(bound)) {
+                        bound *= PRUNE_SLACK;
+                        if (lb * lb >= bound)
+                            continue;
+                    }
+                    d2 = dist2_bounded(xi, x + j * dim, dim, bound);
+                    knn_insert(ki, m, d2);
+                    knn_insert(kj, m, d2);
+                }
+            }
+        }
+    }
+    for (i = 0; i < n; i++)
+        core[i] = sqrt(kn[i * m + m - 1]);
+}
+
+int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
+                      aa_optics_result *out, aa_err *err)
+{
+    size_t min_pts = p ? p->min_pts : 0;
+    double eps = p ? p->eps : 0, max_eps = p ? p->max_eps : INFINITY;
+    size_t *unproc = NULL, nun, nord = 0, i;
+    double *norm = NULL, *kn = NULL;
+    unsigned char *done = NULL;
+    int next_id = 0, cid = -1;
+
+    memset(out, 0, sizeof *out);
+    if (!x && n)
+        return aa_err_set(err, AA_EUSAGE, "optics: no data");
+    if (!min_pts || !(eps > 0) || !isfinite(eps)) {
+        size_t dm;
+        double de;
+        aa_cluster_optics_defaults(x, n, dim, &dm, &de);
+        if (!min_pts)
+            min_pts = dm;
+        if (!(eps > 0) || !isfinite(eps))
+            eps = de;
+    }
+    if (!(max_eps > 0) || isnan(max_eps))
+        max_eps = INFINITY;
+    out->n = n;
+    out->min_pts_used = min_pts;
+    out->eps_used = eps;
+    out->ordering = malloc((n ? n : 1) * sizeof *out->ordering);
+    out->reachability = malloc((n ? n : 1) * sizeof *out->reachability);
+    out->core_distance = malloc((n ? n : 1) * sizeof *out->core_distance);
+    out->labels = malloc((n ? n : 1) * sizeof *out->labels);
+    unproc = malloc((n ? n : 1) * sizeof *unproc);
+    norm = malloc((n ? n : 1) * sizeof *norm);
+    done = calloc(n ? n : 1, 1);
+    if (min_pts > 1 && min_pts <= n)
+        kn = malloc(n * (min_pts - 1) * sizeof *kn);
+    if (!out->ordering || !out->reachability || !out->core_distance || !out->labels ||
+        !unproc || !norm || !done || (min_pts > 1 && min_pts <= n && !kn)) {
+        free(unproc);
+        free(norm);
+        free(done);
+        free(kn);
+        aa_cluster_optics_free(out);
+        return aa_err_set(err, AA_EENV, "optics: out of memory (%zu points)", n);
+    }
+    for (i = 0; i < n; i++) {
+        size_t k;
+        double s = 0;
+        for (k = 0; k < dim; k++)
+            s += x[i * dim + k] * x[i * dim + k];
+        norm[i] = sqrt(s);
+        out->reachability[i] = INFINITY;
+        unproc[i] = i;
+    }
+
+    /* Pass 1: core distances. */
+    if (min_pts <= 1) {
+        for (i = 0; i < n; i++)
+            out->core_distance[i] = 0;
+    } else if (min_pts > n) {
+        for (i = 0; i < n; i++)
+            out->core_distance[i] = INFINITY;
+    } else {
+        core_distances(x, n, dim, min_pts, norm, out->core_distance, kn);
+    }
+    for (i = 0; i < n; i++)
+        if (out->core_distance[i] > max_eps)
+            out->core_distance[i] = INFINITY;
+
+    /* Pass 2: the ordering.  unproc[] holds the unprocessed points in index
+     * order, so the first minimum found is the lowest index among ties. */
+    nun = n;
+    while (nun > 0) {
+        size_t pnt = unproc[0], pos = 0;
+        for (;;) {
+            double cp = out->core_distance[pnt], best = INFINITY;
+            size_t bestpos = (size_t)-1, w = 0, r;
+            const double *xp = x + pnt * dim;
+            done[pnt] = 1;
+            out->ordering[nord++] = pnt;
+            /* remove pnt from unproc while updating the others */
+            for (r = 0; r < nun; r++) {
+                size_t q = unproc[r];
+                double rq;
+                if (r == pos)
+                    continue;
+                rq = out->reachability[q];
+                if (isfinite(cp) && cp < rq) {
+                    double lb = norm_lb(norm[pnt], norm[q]);
+                    double lim = rq < max_eps ? rq : max_eps;
+                    if (!(lb > lim * PRUNE_SLACK)) {
+                        double bound = isfinite(lim) ? lim * lim * PRUNE_SLACK : INFINITY;
+                        double d2 = dist2_bounded(xp, x + q * dim, dim, bound);
+                        if (d2 < bound) {
+                            double d = sqrt(d2);
+                            if (d <= max_eps) {
+                                double nr = cp > d ? cp : d;
+                                if (nr < rq)
+                                    out->reachability[q] = rq = nr;
+                            }
+                        }
+                    }
+                }
+                if (rq < best) {
+                    best = rq;
+                    bestpos = w;
+                }
+                unproc[w++] = q;
+            }
+            nun = w;
+            if (bestpos == (size_t)-1)
+                break;
+            pos = bestpos;
+            pnt = unproc[pos];
+        }
+    }
+
+    /* Extraction at eps. */
+    for (i = 0; i < n; i++) {
+        size_t q = out->ordering[i];
+        if (out->reachability[q] > eps || cid < 0) {
+            if (out->core_distance[q] <= eps)
+                cid = out->labels[q] = next_id++;
+            else
+                out->labels[q] = next_id++; /* isolated point */
+        } else {
+            out->labels[q] = cid;
+        }
+    }
+    out->nclusters = (size_t)next_id;
+    free(unproc);
+    free(norm);
+    free(done);
+    free(kn);
+    return AA_OK;
+}

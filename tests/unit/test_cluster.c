@@ -1,0 +1,362 @@
+/*
+ * tests/unit/test_cluster.c -- OPTICS and k-means: hand-computed cases
+ * (core distances, reachability, ordering, labels, optimal 1-D partitions),
+ * and property tests against straightforward reference implementations
+ * (OPTICS with a full distance matrix and a linear seed list; k-means1d SSE
+ * against exhaustive and random partitions), plus aa_cluster_same_partition.
+ */
+#include "cluster/aa_cluster.h"
+#include "tests/tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static unsigned long long rs = 88172645463325252ULL;
+static unsigned rnd(unsigned m)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return (unsigned)(rs % m);
+}
+
+/* ---- reference OPTICS: textbook, O(n^2) memory ----------------------- */
+typedef struct ref {
+    size_t ord[256];
+    double reach[256], core[256];
+    int labels[256];
+} ref;
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void ref_optics(const double *x, size_t n, size_t dim, size_t mp, double eps,
+                       double max_eps, ref *r)
+{
+    static double D[256][256], tmp[256];
+    int done[256] = {0}, next = 0, cid = -1;
+    size_t i, j, k, no = 0;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            double s = 0;
+            for (k = 0; k < dim; k++)
+                s += (x[i * dim + k] - x[j * dim + k]) * (x[i * dim + k] - x[j * dim + k]);
+            D[i][j] = sqrt(s);
+        }
+    for (i = 0; i < n; i++) {
+        size_t m = 0;
+        for (j = 0; j < n; j++)
+            if (D[i][j] <= max_eps)
+                tmp[m++] = D[i][j];
+        qsort(tmp, m, sizeof *tmp, cmpd);
+        r->core[i] = m >= mp ? tmp[mp - 1] : INFINITY;
+        r->reach[i] = INFINITY;
+    }
+    for (i = 0; i < n; i++) {
+        size_t p = i;
+        if (done[i])
+            continue;
+        for (;;) {
+            size_t best = n;
+            done[p] = 1;
+            r->ord[no++] = p;
+            if (isfinite(r->core[p]))
+                for (j = 0; j < n; j++)
+                    if (!done[j] && D[p][j] <= max_eps) {
+                        double nr = fmax(r->core[p], D[p][j]);
+                        if (nr < r->reach[j])
+                            r->reach[j] = nr;
+                    }
+            for (j = 0; j < n; j++)
+                if (!done[j] && isfinite(r->reach[j]) &&
+                    (best == n || r->reach[j] < r->reach[best]))
+                    best = j;
+            if (best == n)
+                break;
+            p = best;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        size_t q = r->ord[i];
+        if (r->reach[q] > eps) {
+            if (r->core[q] <= eps)
+                cid = r->labels[q] = next++;
+            else
+                r->labels[q] = next++;
+        } else {
+            r->labels[q] = cid;
+        }
+    }
+}
+
+static void hand_optics(void)
+{
+    double x1[] = {0, 1, 2, 10, 11, 30};
+    double x2[] = {10, 0, 30, 1, 11, 2};
+    double sq[] = {0, 0, 1, 0, 0, 1, 1, 1};
+    aa_optics_params p = {2, 3.0, INFINITY};
+    aa_optics_result r;
+    aa_err err;
+    size_t i;
+    int ok1;
+    {
+        size_t ord[] = {0, 1, 2, 3, 4, 5};
+        double reach[] = {INFINITY, 1, 1, 8, 1, 19}, core[] = {1, 1, 1, 1, 1, 19};
+        int lab[] = {0, 0, 0, 1, 1, 2};
+        is_int(aa_cluster_optics(x1, 6, 1, &p, &r, &err), 0, "optics 1-D runs");
+        ok1 = 1;
+        for (i = 0; i < 6; i++)
+            ok1 &= r.ordering[i] == ord[i] && r.reachability[i] == reach[i] &&
+                   r.core_distance[i] == core[i] && r.labels[i] == lab[i];
+        ok(ok1, "1-D sorted: ordering, reachability, core distances, labels by hand");
+        is_int(r.nclusters, 3, "two clusters and one isolated point");
+        aa_cluster_optics_free(&r);
+    }
+    {
+        size_t ord[] = {0, 4, 5, 3, 1, 2};
+        double reach[] = {INFINITY, 1, 19, 1, 1, 8}, core[] = {1, 1, 19, 1, 1, 1};
+        int lab[] = {0, 1, 2, 1, 0, 1};
+        aa_cluster_optics(x2, 6, 1, &p, &r, &err);
+        ok1 = 1;
+        for (i = 0; i < 6; i++)
+            ok1 &= r.ordering[i] == ord[i] && r.reachability[i] == reach[i] &&
+                   r.core_distance[i] == core[i] && r.labels[i] == lab[i];
+        ok(ok1, "1-D shuffled: ordering 0 4 5 3 1 2, labels numbered by first appearance");
+        aa_cluster_optics_free(&r);
+    }
+    {
+        aa_optics_params p3 = {3, 0.5, INFINITY};
+        aa_cluster_optics(sq, 4, 2, &p3, &r, &err);
+        ok(r.ordering[0] == 0 && r.ordering[1] == 1 && r.ordering[2] == 2 &&
+               r.ordering[3] == 3,
+           "2-D square: ties broken by lowest index");
+        ok(r.core_distance[0] == 1 && r.reachability[1] == 1 && r.reachability[2] == 1 &&
+               r.reachability[3] == 1,
+           "2-D square: core 1 (MinPts counts the point), reachability 1");
+        ok(r.labels[0] == 0 && r.labels[1] == 1 && r.labels[2] == 2 && r.labels[3] == 3,
+           "eps below every core distance: every point isolated, ids 0..3, no -1");
+        aa_cluster_optics_free(&r);
+    }
+    {
+        double same[] = {5, 5, 5, 5, 5, 5};
+        aa_cluster_optics(same, 3, 2, NULL, &r, &err);
+        ok(r.eps_used > 0 && r.nclusters == 1, "equal vectors: eps > 0, one cluster");
+        aa_cluster_optics_free(&r);
+        double zero[] = {0, 0, 0, 0};
+        aa_cluster_optics(zero, 4, 1, NULL, &r, &err);
+        ok(r.eps_used > 0 && r.nclusters == 1, "all-zero vectors: eps > 0, one cluster");
+        aa_cluster_optics_free(&r);
+    }
+    {
+        aa_optics_params p1 = {1, 0.5, INFINITY};
+        aa_cluster_optics(x1, 6, 1, &p1, &r, &err);
+        ok(r.core_distance[3] == 0 && r.nclusters == 6,
+           "MinPts 1: core distance 0, points 1 apart are separate at eps 0.5");
+        aa_cluster_optics_free(&r);
+        aa_optics_params p9 = {9, 100, INFINITY};
+        aa_cluster_optics(x1, 6, 1, &p9, &r, &err);
+        ok(isinf(r.core_distance[0]) && r.nclusters == 6,
+           "MinPts above n: undefined core distances, all isolated");
+        aa_cluster_optics_free(&r);
+    }
+}
+
+static void property_optics(void)
+{
+    int seed, bad = 0, runs = 0;
+    for (seed = 0; seed < 400; seed++) {
+        size_t n = 1 + rnd(70), dims[] = {1, 2, 3, 5, 9, 70, 130};
+        size_t dim = dims[rnd(7)], mp = 1 + rnd(7), i;
+        double *x = malloc(n * dim * sizeof *x);
+        double eps = 0.5 + rnd(40) * 0.25, max_eps = rnd(4) == 0 ? 2.0 + rnd(30) : INFINITY;
+        unsigned range = dim > 10 ? 3 : 6 + rnd(20);
+        aa_optics_params p = {mp, eps, max_eps};
+        aa_optics_result r;
+        static ref rf;
+        aa_err err;
+        for (i = 0; i < n * dim; i++)
+            x[i] = (double)rnd(range) - 3;
+        if (aa_cluster_optics(x, n, dim, &p, &r, &err)) {
+            bad++;
+            free(x);
+            continue;
+        }
+        ref_optics(x, n, dim, mp, eps, max_eps, &rf);
+        runs++;
+        for (i = 0; i < n; i++) {
+            if (r.ordering[i] != rf.ord[i] || r.labels[i] != rf.labels[i] ||
+                !(r.reachability[i] == rf.reach[i]) || !(r.core_distance[i] == rf.core[i])) {
+                if (!bad)
+                    diag("seed %d n=%zu dim=%zu minpts=%zu: first difference at %zu", seed,
+                         n, dim, mp, i);
+                bad++;
+                break;
+            }
+        }
+        for (i = 0; i < n; i++)
+            if (r.labels[i] < 0 || (size_t)r.labels[i] >= r.nclusters)
+                bad++;
+        aa_cluster_optics_free(&r);
+        free(x);
+    }
+    ok(bad == 0 && runs == 400,
+       "OPTICS == brute-force reference on 400 random data sets (ties, MinPts 1-7, max_eps)");
+}
+
+/* ---- k-means --------------------------------------------------------- */
+static double sse_of(const double *x, size_t n, const int *lab, size_t k)
+{
+    double s = 0, sum[16] = {0}, cnt[16] = {0};
+    size_t i;
+    for (i = 0; i < n; i++) {
+        sum[lab[i]] += x[i];
+        cnt[lab[i]] += 1;
+    }
+    for (i = 0; i < n; i++) {
+        double c = sum[lab[i]] / cnt[lab[i]];
+        s += (x[i] - c) * (x[i] - c);
+    }
+    (void)k;
+    return s;
+}
+
+static void hand_kmeans(void)
+{
+    double x[] = {10, 1, 12, 2, 11, 3};
+    double y[] = {4, 4, 4, 4};
+    double z[] = {1, 1, 5, 5, 9};
+    aa_kmeans_result r;
+    aa_err err;
+    is_int(aa_cluster_kmeans1d(x, 6, 2, &r, &err), 0, "kmeans1d runs");
+    ok(r.k == 2 && r.labels[0] == 1 && r.labels[1] == 0 && r.labels[2] == 1 &&
+           r.labels[3] == 0 && r.labels[4] == 1 && r.labels[5] == 0,
+       "kmeans1d {1,2,3} {10,11,12}: labels ordered by center");
+    ok(r.centers[0] == 2 && r.centers[1] == 11 && r.sse == 4, "centers 2, 11; SSE 4");
+    aa_cluster_kmeans_free(&r);
+    aa_cluster_kmeans1d(y, 4, 5, &r, &err);
+    ok(r.k == 1 && r.sse == 0 && r.labels[3] == 0, "one distinct value: one class");
+    aa_cluster_kmeans_free(&r);
+    aa_cluster_kmeans1d(z, 5, 5, &r, &err);
+    ok(r.k == 3 && r.labels[0] == 0 && r.labels[1] == 0 && r.labels[2] == 1 &&
+           r.labels[4] == 2 && r.sse == 0,
+       "three distinct values, k 5: three classes, equal values together");
+    aa_cluster_kmeans_free(&r);
+    {
+        double w[] = {1, 2, 4, 7, 11, 16};
+        /* k = 3: best is {1,2,4} {7,11} {16}? SSE 4.667+8+0 = 12.667 vs
+         * {1,2} {4,7} {11,16}: 0.5+4.5+12.5 = 17.5; {1,2,4} {7} {11,16}: 4.667+0+12.5 */
+        aa_cluster_kmeans1d(w, 6, 3, &r, &err);
+        ok(r.labels[2] == 0 && r.labels[3] == 1 && r.labels[4] == 1 && r.labels[5] == 2 &&
+               fabs(r.sse - (14.0 / 3 + 8)) < 1e-12,
+           "1 2 4 | 7 11 | 16 is optimal for k 3 (SSE 12.667)");
+        aa_cluster_kmeans_free(&r);
+    }
+    is_int(aa_cluster_kmeans1d(x, 6, 0, &r, &err), AA_EUSAGE, "k = 0 rejected");
+    {
+        double bad[] = {1, NAN};
+        is_int(aa_cluster_kmeans1d(bad, 2, 2, &r, &err), AA_EINPUT, "NaN rejected");
+    }
+}
+
+static void property_kmeans(void)
+{
+    int seed, worse = 0, worse_rand = 0;
+    for (seed = 0; seed < 300; seed++) {
+        size_t n = 1 + rnd(8), k = 1 + rnd(3), i, a, total = 1;
+        double x[8], best = INFINITY;
+        int lab[8];
+        aa_kmeans_result r;
+        aa_err err;
+        for (i = 0; i < n; i++)
+            x[i] = rnd(4) ? (double)rnd(100) / 7 : (double)rnd(3);
+        for (i = 0; i < n; i++)
+            total *= k;
+        for (a = 0; a < total; a++) { /* every assignment to <= k classes */
+            size_t t = a;
+            for (i = 0; i < n; i++) {
+                lab[i] = (int)(t % k);
+                t /= k;
+            }
+            double s = sse_of(x, n, lab, k);
+            if (s < best)
+                best = s;
+        }
+        aa_cluster_kmeans1d(x, n, k, &r, &err);
+        if (r.sse > best + 1e-9 * (1 + best)) {
+            diag("seed %d: sse %.17g > brute force %.17g", seed, r.sse, best);
+            worse++;
+        }
+        aa_cluster_kmeans_free(&r);
+    }
+    ok(worse == 0, "kmeans1d SSE never above exhaustive search (300 sets, n <= 8, k <= 3)");
+    for (seed = 0; seed < 50; seed++) {
+        size_t n = 50 + rnd(500), k = 2 + rnd(6), i, t;
+        double *x = malloc(n * sizeof *x);
+        int *lab = malloc(n * sizeof *lab);
+        aa_kmeans_result r;
+        aa_err err;
+        for (i = 0; i < n; i++)
+            x[i] = exp((double)rnd(1000) / 100);
+        aa_cluster_kmeans1d(x, n, k, &r, &err);
+        for (t = 0; t < 200; t++) {
+            size_t c;
+            for (i = 0; i < n; i++)
+                lab[i] = (int)rnd((unsigned)k);
+            for (c = 0; c < k; c++)
+                lab[rnd((unsigned)n)] = (int)c;
+            if (sse_of(x, n, lab, k) < r.sse * (1 - 1e-12))
+                worse_rand++;
+        }
+        /* also the other local optimum Lloyd would find from sorted splits */
+        for (i = 0; i + 1 < n; i++)
+            if (x[i] < x[i + 1] && r.labels[i] > r.labels[i + 1])
+                worse_rand++; /* labels must follow the centres' order */
+        free(x);
+        free(lab);
+        aa_cluster_kmeans_free(&r);
+    }
+    ok(worse_rand == 0, "kmeans1d never worse than 10,000 random partitions (n up to 550)");
+}
+
+static void general_kmeans(void)
+{
+    double x[] = {0, 0, 0, 1, 1, 0, 10, 10, 10, 11, 11, 10};
+    aa_kmeans_result r, r2;
+    aa_err err;
+    is_int(aa_cluster_kmeans(x, 6, 2, 2, 7, &r, &err), 0, "general kmeans runs");
+    ok(r.k == 2 && r.labels[0] == 0 && r.labels[1] == 0 && r.labels[2] == 0 &&
+           r.labels[3] == 1 && r.labels[5] == 1,
+       "two obvious 2-D groups, labels by first appearance");
+    is_double(r.sse, 4.0 * 2 / 3 * 2 / 2 * 1.0, 1e-9, "SSE of the two groups");
+    aa_cluster_kmeans(x, 6, 2, 2, 7, &r2, &err);
+    ok(r2.sse == r.sse && aa_cluster_same_partition(r.labels, r2.labels, 6),
+       "fixed seed: deterministic");
+    aa_cluster_kmeans_free(&r);
+    aa_cluster_kmeans_free(&r2);
+    aa_cluster_kmeans(x, 6, 2, 10, 7, &r, &err);
+    ok(r.k == 6 && r.sse == 0, "k above n: one class per distinct point");
+    aa_cluster_kmeans_free(&r);
+}
+
+static void same_partition(void)
+{
+    int a[] = {0, 0, 1, 2, 1}, b[] = {5, 5, 3, -1, 3}, c[] = {0, 0, 1, 1, 1};
+    ok(aa_cluster_same_partition(a, b, 5), "renamed labels: same partition");
+    ok(!aa_cluster_same_partition(a, c, 5), "merged classes: different");
+    ok(!aa_cluster_same_partition(c, a, 5), "split classes: different");
+    ok(aa_cluster_same_partition(a, a, 0), "empty: same");
+}
+
+int main(void)
+{
+    hand_optics();
+    property_optics();
+    hand_kmeans();
+    property_kmeans();
+    general_kmeans();
+    same_partition();
+    return tap_done();
+}
