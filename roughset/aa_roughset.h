@@ -45,6 +45,10 @@ typedef struct aa_roughset_result {
      * function), sorted as reducts */
     size_t *nlocal;           /* by object */
     aa_attrset **local;       /* by object */
+    /* additions (after the original fields) */
+    size_t ninconsistent_total; /* all such pairs; `inconsistent` lists at most 100,000 */
+    int local_greedy;           /* 1 when some object's enumeration was too large and
+                                   only a greedy local reduct was computed */
 } aa_roughset_result;
 
 int aa_roughset_analyze(const aa_dtable *t, aa_roughset_result *out, aa_err *err);
