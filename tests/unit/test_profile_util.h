@@ -13,7 +13,7 @@
 #include <string.h>
 
 static unsigned long tpu_seed = 12345;
-static double tpu_rand(void)
+static __attribute__((unused)) double tpu_rand(void)
 {
     tpu_seed = tpu_seed * 6364136223846793005UL + 1442695040888963407UL;
     return (double)(tpu_seed >> 11) / 9007199254740992.0;
@@ -23,7 +23,7 @@ static double tpu_rand(void)
  * when NULL), nthreads threads each, nregions regions and a chain/tree of
  * nnodes nodes per thread.  Ranks whose index is odd lack cycles and
  * instructions (NAN, listed unavailable); every 7th node is throttled. */
-static aa_experiment *tpu_build(const char *id, int nprocs, const int *ranks, int nranks,
+static __attribute__((unused)) aa_experiment *tpu_build(const char *id, int nprocs, const int *ranks, int nranks,
                                 int nthreads, int nregions, int nnodes)
 {
     static const char *metrics[][2] = {{"visits", "count"}, {"wall", "s"},
@@ -92,7 +92,7 @@ static aa_experiment *tpu_build(const char *id, int nprocs, const int *ranks, in
 }
 
 /* 0 when equal (NAN == NAN); else a static description. */
-static const char *tpu_diff(const aa_experiment *a, const aa_experiment *b)
+static __attribute__((unused)) const char *tpu_diff(const aa_experiment *a, const aa_experiment *b)
 {
     size_t i, p, t, k;
     if (strcmp(a->id, b->id) || strcmp(a->program, b->program) || a->nprocs != b->nprocs)

@@ -1,0 +1,48 @@
+/*
+ * collect/aa_collect.h -- merging the per-rank profiles of one run
+ * (SPEC §4.3).
+ *
+ * An output directory holds rank-<N>.xml (or rank-<N>.xml.gz) files written
+ * by each process in `AUTOANALYZER_COLLECT=files` mode, or one
+ * experiment.xml written by rank 0, plus the instrumenter's region maps
+ * (*.regions.xml).  aa_collect_dir merges them into one experiment and
+ * reports what it found: the files merged, the ranks missing (by the
+ * expected count nprocs recorded in the files), the region maps used.
+ *
+ * Errors (AA_EINPUT, message naming the files): a file that does not read
+ * (see aa_experiment_read), two files with different experiment ids or
+ * rank counts, the same rank in two files, a rank-<N> file holding another
+ * rank, one region id with different details in two files.  Missing ranks
+ * are not an error here: the caller decides (rep->nmissing).
+ */
+#ifndef AA_COLLECT_H
+#define AA_COLLECT_H
+
+#include <stddef.h>
+
+#include "common/aa_common.h"
+#include "profile/aa_profile.h"
+
+typedef struct aa_collect_report {
+    int single_file;   /* input was one experiment file, not rank files */
+    size_t nfiles;     /* profile files read, in rank order */
+    char **files;
+    size_t nmaps;      /* region maps merged, sorted by name */
+    char **maps;
+    int nprocs;        /* expected number of ranks */
+    size_t nranks;     /* ranks present */
+    size_t nmissing;   /* ranks below nprocs with no profile */
+    int *missing;      /* ascending */
+    size_t nregions, nmetrics; /* of the merged experiment */
+} aa_collect_report;
+
+/* path: an output directory or a single experiment / profile file.
+ * rep may be NULL; when given it is filled (also on errors, as far as the
+ * merge got) and must be released with aa_collect_report_free. */
+int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err);
+void aa_collect_report_free(aa_collect_report *rep);
+
+/* "0, 3-5, 9" for a sorted rank list, into b. */
+void aa_collect_format_ranks(aa_buf *b, const int *ranks, size_t n);
+
+#endif

@@ -1,0 +1,552 @@
+/*
+ * collect/collect.c -- merges the per-rank profiles (rank-<N>.xml[.gz]) and
+ * region maps (*.regions.xml) of an output directory into one experiment
+ * (SPEC §4.3, docs/profile-format.md "Per-rank files and merged
+ * experiments"), or reads a single experiment file, and reports missing
+ * ranks.  Each file is read, merged and freed in turn: processes are moved,
+ * not copied, so merging 16,384 ranks costs little more than reading them.
+ */
+#include "collect/aa_collect.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct rankfile {
+    int rank;
+    char *path;
+} rankfile;
+
+static int cmp_rankfile(const void *a, const void *b)
+{
+    const rankfile *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "rank-<N>.xml" or "rank-<N>.xml.gz" -> N, else -1. */
+static int rank_of_name(const char *name)
+{
+    const char *p = name + 5;
+    long r = 0;
+    if (strncmp(name, "rank-", 5) != 0 || !(*p >= '0' && *p <= '9'))
+        return -1;
+    while (*p >= '0' && *p <= '9') {
+        r = r * 10 + (*p - '0');
+        if (r > 1000000000L)
+            return -1;
+        p++;
+    }
+    if (strcmp(p, ".xml") != 0 && strcmp(p, ".xml.gz") != 0)
+        return -1;
+    return (int)r;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    char *p = malloc(n + strlen(name) + 2);
+    if (!p)
+        return NULL;
+    if (n && dir[n - 1] == '/')
+        sprintf(p, "%s%s", dir, name);
+    else
+        sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+void aa_collect_report_free(aa_collect_report *rep)
+{
+    size_t i;
+    if (!rep)
+        return;
+    for (i = 0; i < rep->nfiles; i++)
+        free(rep->files[i]);
+    free(rep->files);
+    for (i = 0; i < rep->nmaps; i++)
+        free(rep->maps[i]);
+    free(rep->maps);
+    free(rep->missing);
+    memset(rep, 0, sizeof *rep);
+}
+
+void aa_collect_format_ranks(aa_buf *b, const int *ranks, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        if (i)
+            aa_buf_puts(b, ", ");
+        if (j == i)
+            aa_buf_printf(b, "%d", ranks[i]);
+        else
+            aa_buf_printf(b, "%d-%d", ranks[i], ranks[j]);
+        i = j + 1;
+    }
+    if (!b->data)
+        aa_buf_puts(b, "");
+}
+
+/* ---- the merge ---------------------------------------------------------------- */
+typedef struct merger {
+    aa_experiment *m;
+    const char *first_file; /* the file that set id and nprocs */
+    const char **rank_file; /* nprocs entries: file each rank came from */
+    struct {
+        uint32_t id;
+        const char *file;
+    } *region_src;
+    size_t nregion_src;
+    aa_err *err;
+} merger;
+
+static size_t value_cap(size_t n)
+{
+    size_t c = 8;
+    if (n == 0)
+        return 0;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+static const char *region_file(const merger *g, uint32_t id)
+{
+    size_t i;
+    for (i = 0; i < g->nregion_src; i++)
+        if (g->region_src[i].id == id)
+            return g->region_src[i].file;
+    return "an earlier file";
+}
+
+static int same_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static int region_differs(const aa_region *a, const aa_region *b)
+{
+    return a->kind != b->kind || !same_str(a->name, b->name) ||
+           !same_str(a->function, b->function) || !same_str(a->file, b->file) ||
+           a->line != b->line || a->col != b->col || a->end_line != b->end_line ||
+           a->end_col != b->end_col || a->parent != b->parent;
+}
+
+static int oom(merger *g)
+{
+    return aa_err_set(g->err, AA_EENV, "out of memory while merging profiles");
+}
+
+/* Merges f (read from file) into g->m; f's processes are moved out. */
+static int merge_one(merger *g, aa_experiment *f, const char *file)
+{
+    aa_experiment *m = g->m;
+    size_t i, p, t, k;
+    int *map = NULL;
+    char *lacks = NULL; /* per merged metric: f does not have it */
+    int identity, rc = AA_OK;
+
+    if (!g->first_file) {
+        m->id = strdup(f->id);
+        m->program = strdup(f->program);
+        m->nprocs = f->nprocs;
+        g->rank_file = calloc((size_t)f->nprocs, sizeof *g->rank_file);
+        if (!m->id || !m->program || !g->rank_file)
+            return oom(g);
+        g->first_file = file;
+    } else {
+        if (strcmp(f->id, m->id) != 0)
+            return aa_err_set(g->err, AA_EINPUT,
+                              "%s: experiment id '%s' differs from '%s' in %s: the files come "
+                              "from different runs",
+                              file, f->id, m->id, g->first_file);
+        if (f->nprocs != m->nprocs)
+            return aa_err_set(g->err, AA_EINPUT, "%s: nprocs %d differs from %d in %s", file,
+                              f->nprocs, m->nprocs, g->first_file);
+    }
+    for (i = 0; i < f->nattrs; i++)
+        if (!aa_experiment_attr(m, f->attrs[i].name) &&
+            aa_experiment_set_attr(m, f->attrs[i].name, f->attrs[i].value))
+            return oom(g);
+
+    /* metrics: union in order of first appearance */
+    for (i = 0; i < f->nmetrics; i++) {
+        int idx = aa_experiment_metric_index(m, f->metrics[i].name);
+        if (idx >= 0) {
+            if (strcmp(m->metrics[idx].unit, f->metrics[i].unit) != 0)
+                return aa_err_set(g->err, AA_EINPUT,
+                                  "%s: metric '%s' has unit '%s', but '%s' in %s", file,
+                                  f->metrics[i].name, f->metrics[i].unit, m->metrics[idx].unit,
+                                  g->first_file);
+            continue;
+        }
+        if (aa_experiment_add_metric(m, f->metrics[i].name, f->metrics[i].unit) < 0)
+            return oom(g);
+        /* processes merged so far did not measure it */
+        for (p = 0; p < m->nprocesses; p++)
+            if (aa_process_add_unavailable(&m->processes[p], f->metrics[i].name))
+                return oom(g);
+    }
+
+    /* regions: union; one id must mean one region */
+    for (i = 0; i < f->nregions; i++) {
+        const aa_region *r = &f->regions[i];
+        const aa_region *old = aa_experiment_region(m, r->id);
+        if (old) {
+            if (region_differs(old, r))
+                return aa_err_set(g->err, AA_EINPUT,
+                                  "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
+                                  "%s:%d) in %s",
+                                  file, r->id, r->name, r->file, r->line, old->id, old->name,
+                                  old->file, old->line, region_file(g, r->id));
+            continue;
+        }
+        if (aa_experiment_add_region(m, r))
+            return oom(g);
+        {
+            void *nr = realloc(g->region_src, (g->nregion_src + 1) * sizeof *g->region_src);
+            if (!nr)
+                return oom(g);
+            g->region_src = nr;
+            g->region_src[g->nregion_src].id = r->id;
+            g->region_src[g->nregion_src].file = file;
+            g->nregion_src++;
+        }
+    }
+
+    /* column map f -> m */
+    map = malloc((f->nmetrics ? f->nmetrics : 1) * sizeof *map);
+    lacks = calloc(m->nmetrics ? m->nmetrics : 1, 1);
+    if (!map || !lacks) {
+        rc = oom(g);
+        goto out;
+    }
+    memset(lacks, 1, m->nmetrics);
+    identity = f->nmetrics == m->nmetrics;
+    for (i = 0; i < f->nmetrics; i++) {
+        map[i] = aa_experiment_metric_index(m, f->metrics[i].name);
+        lacks[map[i]] = 0;
+        if (map[i] != (int)i)
+            identity = 0;
+    }
+
+    for (p = 0; p < f->nprocesses; p++) {
+        aa_process *src = &f->processes[p], *dst;
+        if (g->rank_file[src->rank]) {
+            rc = aa_err_set(g->err, AA_EINPUT, "rank %d appears twice: in %s and in %s",
+                            src->rank, g->rank_file[src->rank], file);
+            goto out;
+        }
+        if (!identity)
+            for (t = 0; t < src->nthreads; t++) {
+                aa_thread *th = &src->threads[t];
+                double *nv;
+                if (th->nnodes == 0)
+                    continue;
+                nv = malloc(value_cap(th->nnodes) * m->nmetrics * sizeof *nv);
+                if (!nv) {
+                    rc = oom(g);
+                    goto out;
+                }
+                for (i = 0; i < th->nnodes; i++) {
+                    for (k = 0; k < m->nmetrics; k++)
+                        nv[i * m->nmetrics + k] = NAN;
+                    for (k = 0; k < f->nmetrics; k++)
+                        nv[i * m->nmetrics + (size_t)map[k]] = th->values[i * f->nmetrics + k];
+                }
+                free(th->values);
+                th->values = nv;
+            }
+        for (k = 0; k < m->nmetrics; k++)
+            if (lacks[k] && aa_process_add_unavailable(src, m->metrics[k].name)) {
+                rc = oom(g);
+                goto out;
+            }
+        dst = aa_experiment_add_process(m, src->rank);
+        if (!dst) {
+            rc = oom(g);
+            goto out;
+        }
+        free(dst->host);
+        *dst = *src;
+        memset(src, 0, sizeof *src);
+        src->host = NULL;
+        g->rank_file[dst->rank] = file;
+    }
+out:
+    /* moved processes are zeroed: freeing f frees only what was not moved */
+    free(map);
+    free(lacks);
+    return rc;
+}
+
+/* Region maps add regions nobody executed and fill in source details a
+ * profile left empty. */
+static int merge_map(merger *g, const aa_regionmap *map)
+{
+    size_t i;
+    for (i = 0; i < map->nregions; i++) {
+        const aa_region *r = &map->regions[i];
+        const aa_region *old = aa_experiment_region(g->m, r->id);
+        if (!old) {
+            if (aa_experiment_add_region(g->m, r))
+                return oom(g);
+            continue;
+        }
+        {
+            aa_region upd;
+            int rc;
+            upd = *old;
+            if (!old->function || !old->function[0])
+                upd.function = r->function;
+            if (!old->file || !old->file[0])
+                upd.file = r->file;
+            if (!old->line)
+                upd.line = r->line, upd.col = r->col;
+            if (!old->end_line)
+                upd.end_line = r->end_line, upd.end_col = r->end_col;
+            if (!old->parent)
+                upd.parent = r->parent;
+            rc = aa_experiment_add_region(g->m, &upd); /* copies, then replaces old */
+            if (rc)
+                return oom(g);
+        }
+    }
+    return AA_OK;
+}
+
+static int push_str(char ***arr, size_t *n, const char *s)
+{
+    char **na = realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!na)
+        return -1;
+    *arr = na;
+    na[*n] = strdup(s);
+    if (!na[*n])
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+static void dir_of(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
+{
+    aa_collect_report local;
+    struct stat st;
+    DIR *d = NULL;
+    struct dirent *de;
+    rankfile *rf = NULL;
+    size_t nrf = 0, i;
+    char **maps = NULL;
+    size_t nmaps = 0;
+    char *single = NULL;
+    char mapdir[4096];
+    merger g;
+    int rc = AA_OK;
+
+    *out = NULL;
+    if (!rep)
+        rep = &local;
+    memset(rep, 0, sizeof *rep);
+    memset(&g, 0, sizeof g);
+    g.err = err;
+
+    if (stat(path, &st) != 0)
+        return aa_err_set(err, errno == ENOENT ? AA_EINPUT : AA_EENV, "%s: %s", path,
+                          strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(mapdir, sizeof mapdir, "%s", path);
+    } else {
+        single = strdup(path);
+        if (!single)
+            return aa_err_set(err, AA_EENV, "out of memory");
+        dir_of(path, mapdir, sizeof mapdir);
+    }
+
+    d = opendir(mapdir);
+    if (!d) {
+        rc = aa_err_set(err, single ? AA_EENV : AA_EINPUT, "%s: %s", mapdir, strerror(errno));
+        goto out;
+    }
+    while ((de = readdir(d))) {
+        int r = single ? -1 : rank_of_name(de->d_name);
+        if (r >= 0) {
+            rankfile *nr = realloc(rf, (nrf + 1) * sizeof *rf);
+            if (!nr || !(nr[nrf].path = join(mapdir, de->d_name))) {
+                rf = nr ? nr : rf;
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            rf = nr;
+            nr[nrf++].rank = r;
+        } else if (ends_with(de->d_name, ".regions.xml") || ends_with(de->d_name, ".regions.xml.gz")) {
+            char *p = join(mapdir, de->d_name);
+            if (!p || push_str(&maps, &nmaps, p)) {
+                free(p);
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            free(p);
+        }
+    }
+    closedir(d);
+    d = NULL;
+    if (nmaps)
+        qsort(maps, nmaps, sizeof *maps, cmp_str);
+
+    if (!single && nrf == 0) {
+        /* an mpi-mode directory: rank 0 wrote experiment.xml */
+        single = join(mapdir, "experiment.xml");
+        if (!single) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        if (stat(single, &st) != 0) {
+            rc = aa_err_set(err, AA_EINPUT,
+                            "%s: no profiles here (neither rank-<N>.xml files nor experiment.xml)",
+                            path);
+            goto out;
+        }
+    }
+
+    if (single) {
+        aa_experiment *e = NULL;
+        rep->single_file = 1;
+        if (push_str(&rep->files, &rep->nfiles, single)) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        rc = aa_experiment_read(single, &e, err);
+        if (rc)
+            goto out;
+        g.m = e;
+        g.first_file = single;
+    } else {
+        qsort(rf, nrf, sizeof *rf, cmp_rankfile);
+        for (i = 1; i < nrf; i++)
+            if (rf[i].rank == rf[i - 1].rank) {
+                rc = aa_err_set(err, AA_EINPUT, "rank %d appears twice: in %s and in %s",
+                                rf[i].rank, rf[i - 1].path, rf[i].path);
+                goto out;
+            }
+        g.m = aa_experiment_new();
+        if (!g.m) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        for (i = 0; i < nrf; i++) {
+            aa_experiment *f = NULL;
+            if (push_str(&rep->files, &rep->nfiles, rf[i].path)) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            rc = aa_experiment_read(rf[i].path, &f, err);
+            if (rc)
+                goto out;
+            if (f->nprocesses != 1 || f->processes[0].rank != rf[i].rank) {
+                if (f->nprocesses == 1)
+                    rc = aa_err_set(err, AA_EINPUT, "%s: holds the profile of rank %d, not %d",
+                                    rf[i].path, f->processes[0].rank, rf[i].rank);
+                else
+                    rc = aa_err_set(err, AA_EINPUT,
+                                    "%s: a per-rank profile must hold exactly one <process>, "
+                                    "this one holds %zu",
+                                    rf[i].path, f->nprocesses);
+                aa_experiment_free(f);
+                goto out;
+            }
+            rc = merge_one(&g, f, rf[i].path);
+            aa_experiment_free(f);
+            if (rc)
+                goto out;
+        }
+    }
+
+    for (i = 0; i < nmaps; i++) {
+        aa_regionmap *map = NULL;
+        rc = aa_regionmap_read(maps[i], &map, err);
+        if (rc)
+            goto out;
+        rc = merge_map(&g, map);
+        aa_regionmap_free(map);
+        if (rc)
+            goto out;
+        if (push_str(&rep->maps, &rep->nmaps, maps[i])) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+    }
+
+    if (aa_experiment_check(g.m, err)) {
+        aa_err_prefix(err, "%s: merged experiment", path);
+        rc = AA_EINPUT;
+        goto out;
+    }
+
+    /* report */
+    rep->nprocs = g.m->nprocs;
+    rep->nranks = g.m->nprocesses;
+    rep->nregions = g.m->nregions;
+    rep->nmetrics = g.m->nmetrics;
+    if (g.m->nprocs > 0 && (size_t)g.m->nprocs > g.m->nprocesses) {
+        size_t j = 0;
+        int r;
+        rep->missing = malloc(((size_t)g.m->nprocs - g.m->nprocesses) * sizeof *rep->missing);
+        if (!rep->missing) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        for (r = 0; r < g.m->nprocs; r++) {
+            if (j < g.m->nprocesses && g.m->processes[j].rank == r)
+                j++;
+            else
+                rep->missing[rep->nmissing++] = r;
+        }
+    }
+    *out = g.m;
+    g.m = NULL;
+
+out:
+    if (d)
+        closedir(d);
+    for (i = 0; i < nrf; i++)
+        free(rf[i].path);
+    free(rf);
+    for (i = 0; i < nmaps; i++)
+        free(maps[i]);
+    free(maps);
+    free(single);
+    free(g.rank_file);
+    free(g.region_src);
+    aa_experiment_free(g.m);
+    if (rep == &local)
+        aa_collect_report_free(&local);
+    return rc;
+}

@@ -1,0 +1,149 @@
+#!/bin/bash
+# tests/e2e/collect.t -- `autoanalyzer collect`: merging per-rank profiles
+# (plain and gzip), region maps, the report (text and JSON), missing and
+# duplicate ranks, files of different runs, malformed files (exit 3, nothing
+# written), a single experiment file as input, schema validity of the
+# result and idempotence (collecting a merged file gives the same bytes).
+. "$(dirname "$0")/lib.sh"
+
+# rank_file DIR RANK [ID] [NPROCS] [METRICS]: a per-rank profile.
+rank_file() {
+    local dir=$1 r=$2 id=${3:-run-1} np=${4:-4} metrics=${5:-full}
+    local mlist='<metric name="visits" unit="count"/><metric name="wall" unit="s"/><metric name="cycles" unit="count"/>'
+    local v0="1 $((r + 10)).5 1000" v1="$((r * 100 + 5)) $r.25 500" unav=""
+    if [ "$metrics" = nocycles ]; then
+        mlist='<metric name="visits" unit="count"/><metric name="wall" unit="s"/>'
+        v0="1 $((r + 10)).5"; v1="$((r * 100 + 5)) $r.25"; unav=' unavailable="cycles"'
+    fi
+    cat > "$dir/rank-$r.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="$id" program="solver" nprocs="$np">
+  <environment><attr name="command">mpirun -np $np ./solver</attr></environment>
+  <metrics>$mlist</metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="12" kind="loop" name="loop@42" function="solve"/>
+  </regions>
+  <process rank="$r" host="node$((r / 2))" pid="$((100 + r))"$unav>
+    <thread id="0">
+      <node region="0" parent="-1" v="$v0"/>
+      <node region="12" parent="0" v="$v1"/>
+    </thread>
+  </process>
+</experiment>
+XML
+}
+
+region_map() {
+    cat > "$1/solver.c.regions.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<regionmap xmlns="urn:autoanalyzer:profile:1" version="1" source="solver.c">
+  <region id="12" kind="loop" name="loop@42" function="solve" file="solver.c" line="42" col="5" end-line="60" end-col="6" parent="3"/>
+  <region id="99" kind="function" name="unused" function="unused" file="solver.c" line="70"/>
+</regionmap>
+XML
+}
+
+D=$T/run
+mkdir -p "$D"
+for r in 0 1 3; do rank_file "$D" $r; done
+rank_file "$D" 2 run-1 4 nocycles
+region_map "$D"
+
+expect_status 0 "merge of 4 ranks" "$AA" collect "$D"
+like "$(cat "$T/.out")" "merged 4 files \(4 of 4 ranks\), 1 region map, 3 regions, 3 metrics -> $D/experiment.xml" "report line"
+ok "output written" test -s "$D/experiment.xml"
+is "$(grep -c '<process ' "$D/experiment.xml")" 4 "4 processes in the experiment"
+like "$(grep 'rank="2"' "$D/experiment.xml")" 'unavailable="cycles"' "rank 2 lacks cycles"
+like "$(grep -A3 'rank="2"' "$D/experiment.xml" | grep 'region="12"')" 'v="205 2.25 -"' "missing metric is '-' (NaN)"
+like "$(grep 'id="12"' "$D/experiment.xml")" 'file="solver.c" line="42"' "region map filled in source details"
+like "$(grep 'id="99"' "$D/experiment.xml")" 'name="unused"' "unexecuted region from the map added"
+if xmllint --version >/dev/null 2>&1; then
+    ok "merged experiment valid against docs/profile.xsd" xmllint --noout --schema "$TOP/docs/profile.xsd" "$D/experiment.xml"
+fi
+ls "$D" | grep -q '\.tmp\.' && _tap_result 1 "no temporary files left" || _tap_result 0 "no temporary files left"
+
+# collecting the merged file again changes nothing
+expect_status 0 "single experiment file accepted" "$AA" collect "$D/experiment.xml" -o "$T/again.xml"
+ok "collect of a merged experiment is identical" cmp "$D/experiment.xml" "$T/again.xml"
+
+# JSON report
+expect_status 0 "--json" "$AA" collect "$D" -o "$T/j.xml" --json
+cp "$T/.out" "$T/report.json"; J=$(cat "$T/report.json")
+like "$J" '"nprocs": 4' "json nprocs"
+like "$J" '"missing": \[\]' "json: nothing missing"
+like "$J" '"metrics": \[' "json metrics"
+like "$J" 'rank-3.xml' "json lists the files"
+like "$J" 'solver.c.regions.xml' "json lists the region maps"
+if command -v python3 >/dev/null; then
+    ok "json parses" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["ranks"]==4 and d["regions"]==3' "$T/report.json"
+fi
+
+# gzip-compressed rank files
+G=$T/gz
+mkdir -p "$G"
+for r in 0 1; do rank_file "$G" $r run-gz 2; gzip "$G/rank-$r.xml"; done
+expect_status 0 "gzip rank files merged" "$AA" collect "$G" -o "$T/gz.xml"
+is "$(grep -c '<process ' "$T/gz.xml")" 2 "2 processes from .xml.gz files"
+
+# missing rank: exit 3, nothing written; --allow-missing writes
+M=$T/missing
+mkdir -p "$M"
+for r in 0 2 5; do rank_file "$M" $r run-m 8; done
+expect_status 3 "missing ranks: exit 3" "$AA" collect "$M"
+like "$(cat "$T/.err")" "5 of 8 ranks missing: 1, 3-4, 6-7" "missing ranks listed"
+ok "nothing written" test ! -e "$M/experiment.xml"
+expect_status 0 "--allow-missing" "$AA" collect "$M" --allow-missing
+like "$(cat "$T/.err")" "5 of 8 ranks missing" "still warned"
+is "$(grep -c '<process ' "$M/experiment.xml")" 3 "3 processes written"
+
+# duplicate rank
+U=$T/dup
+mkdir -p "$U"
+for r in 0 1; do rank_file "$U" $r run-d 2; done
+cp "$U/rank-1.xml" "$U/rank-01.xml"
+expect_status 3 "duplicate rank: exit 3" "$AA" collect "$U"
+like "$(cat "$T/.err")" "rank 1 appears twice: in $U/rank-01.xml and in $U/rank-1.xml" "both files named"
+ok "nothing written" test ! -e "$U/experiment.xml"
+
+# a rank file holding another rank
+rm "$U/rank-01.xml"
+rank_file "$U" 0 run-d 2; mv "$U/rank-0.xml" "$U/rank-1.xml"; rank_file "$U" 0 run-d 2
+expect_status 3 "rank-1.xml holding rank 0: exit 3" "$AA" collect "$U"
+like "$(cat "$T/.err")" "rank-1.xml: holds the profile of rank 0, not 1" "message"
+
+# different runs
+X=$T/mixed
+mkdir -p "$X"
+rank_file "$X" 0 run-a 2; rank_file "$X" 1 run-b 2
+expect_status 3 "different experiment ids: exit 3" "$AA" collect "$X"
+like "$(cat "$T/.err")" "$X/rank-1.xml: experiment id 'run-b' differs from 'run-a' in $X/rank-0.xml" "both files named"
+ok "nothing written" test ! -e "$X/experiment.xml"
+
+# malformed file
+B=$T/bad
+mkdir -p "$B"
+rank_file "$B" 0 run-x 2; rank_file "$B" 1 run-x 2
+head -c 600 "$B/rank-1.xml" > "$B/t" && mv "$B/t" "$B/rank-1.xml"
+expect_status 3 "truncated rank file: exit 3" "$AA" collect "$B"
+like "$(cat "$T/.err")" "$B/rank-1.xml:[0-9]+: not well-formed XML" "file:line message"
+ok "nothing written" test ! -e "$B/experiment.xml"
+rank_file "$B" 1 run-x 2
+sed -i 's/v="1 11.5 1000"/v="1 nan 1000"/' "$B/rank-1.xml"
+expect_status 3 "NaN value: exit 3" "$AA" collect "$B" -o "$T/bad-out.xml"
+like "$(cat "$T/.err")" "$B/rank-1.xml:11: value 2 \('nan', metric 'wall'\) is not a number" "message names file and line"
+ok "nothing written" test ! -e "$T/bad-out.xml"
+ls "$T" "$B" | grep -q '\.tmp\.' && _tap_result 1 "no temporary files" || _tap_result 0 "no temporary files"
+
+# usage and environment errors
+expect_status 2 "no DIR: usage error" "$AA" collect
+expect_status 2 "unknown option" "$AA" collect "$D" --bogus
+expect_status 3 "nonexistent DIR" "$AA" collect "$T/nonexistent"
+E=$T/empty; mkdir -p "$E"
+expect_status 3 "directory without profiles" "$AA" collect "$E"
+like "$(cat "$T/.err")" "no profiles here" "message"
+expect_status 4 "unwritable output: exit 4" "$AA" collect "$D" -o "$T/no/such/dir/x.xml"
+expect_status 0 "--help" "$AA" collect --help
+like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"
+
+done_testing
