@@ -91,6 +91,7 @@ all: $(AA_BIN) $(ALL_TARGETS)
 # Tests come last: they link against every library declared above.
 include tests/module.mk
 .PHONY: all check unit-tests check-unit check-san check-e2e demo install clean bench fuzz
+include mk/install.mk
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
