@@ -1,17 +1,473 @@
 /*
- * cli/cmd_nightly.c -- `autoanalyzer nightly`: placeholder until its component lands.
+ * cli/cmd_nightly.c -- `autoanalyzer nightly CONFIG`: the unattended
+ * bottleneck report for a team's code (SPEC §1, §6 history-guided
+ * analysis).  Reads a key = value configuration (docs/nightly.md), builds
+ * the program (normally with CC="autoanalyzer cc mpicc"), runs it through
+ * the `run` loop (analyse, store in the Program Space, compare with the last
+ * stored run of the same configuration name, write the HTML report) and
+ * exits 1 when a gate trips: a new core bottleneck (CCCR) or a region slower
+ * than the allowed percentage.
  */
 #include "cli/cli.h"
+#include "cli/loop.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
-const char cmd_nightly_summary[] = "(nightly: not built yet)";
-const char cmd_nightly_usage[] = "usage: autoanalyzer nightly ...\n\nNot built yet.\n";
+const char cmd_nightly_summary[] = "build, run, analyse, compare with the last run; gate on regressions";
+const char cmd_nightly_usage[] =
+    "usage: autoanalyzer nightly CONFIG\n"
+    "\n"
+    "Builds and runs the program described by CONFIG, analyses the run, stores it\n"
+    "in the Program Space, compares it with the last stored run of the same `name`,\n"
+    "writes the HTML report and checks the gates.  CONFIG holds `key = value` lines\n"
+    "(# comments); relative paths are relative to CONFIG's directory:\n"
+    "\n"
+    "  name = NAME                    configuration name (required)\n"
+    "  run = COMMAND ARGS...          the instrumented program (required)\n"
+    "  build = SHELL COMMAND          run first with sh -c, e.g.\n"
+    "                                 make CC=\"autoanalyzer cc mpicc\"\n"
+    "  np = N                         MPI processes (run under mpirun -np N)\n"
+    "  workdir = DIR                  where build and run execute (default: CONFIG's dir)\n"
+    "  db = DB                        Program Space (default $AUTOANALYZER_DB or\n"
+    "                                 autoanalyzer-space.db in workdir)\n"
+    "  out = DIR                      where experiment directories go (default nightly-runs)\n"
+    "  report = FILE.html             HTML report (default nightly-NAME.html)\n"
+    "  env = KEY=VALUE                environment for build and run (repeatable)\n"
+    "  attr = KEY=VALUE               attribute stored with the run (repeatable)\n"
+    "  fail-on-new-cccr = yes|no      gate: a core bottleneck that the last run did not\n"
+    "                                 have (default no)\n"
+    "  max-region-slowdown = 10%      gate: a region's mean wall time per process grew\n"
+    "                                 by more than this (default: off)\n"
+    "  min-region-share = 2%          regions below this share of the baseline's\n"
+    "                                 program time are ignored by the slowdown gate\n"
+    "\n"
+    "Exit status: 0 no gate tripped (or no earlier run to compare with), 1 a gate\n"
+    "tripped (each is listed), 2 usage, 3 bad CONFIG (file:line: what), 4 the build\n"
+    "or the program failed, or the environment.\n";
+
+typedef struct nightly_cfg {
+    char *name, *run, *build, *workdir, *db, *out, *report;
+    int np;
+    int fail_new;
+    double max_slowdown; /* fraction; < 0 = off */
+    double min_share;
+    size_t nenv, nattr;
+    char **env, **attr;
+} nightly_cfg;
+
+static const char *const known_keys[] = {"name", "run", "build", "np", "workdir", "db", "out",
+                                         "report", "env", "attr", "fail-on-new-cccr",
+                                         "max-region-slowdown", "min-region-share", NULL};
+
+static void cfg_free(nightly_cfg *c)
+{
+    size_t i;
+    free(c->name);
+    free(c->run);
+    free(c->build);
+    free(c->workdir);
+    free(c->db);
+    free(c->out);
+    free(c->report);
+    for (i = 0; i < c->nenv; i++)
+        free(c->env[i]);
+    for (i = 0; i < c->nattr; i++)
+        free(c->attr[i]);
+    free(c->env);
+    free(c->attr);
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* "10%" -> 0.10, "0.1" -> 0.1; -1 on junk. */
+static int parse_fraction(const char *v, double *out)
+{
+    char buf[64];
+    size_t n = strlen(v);
+    int pct = 0;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, v, n + 1);
+    if (buf[n - 1] == '%') {
+        buf[n - 1] = '\0';
+        pct = 1;
+    }
+    if (aa_parse_double(trim(buf), out) || *out < 0)
+        return -1;
+    if (pct)
+        *out /= 100;
+    return 0;
+}
+
+static int push_str(char ***arr, size_t *n, const char *s)
+{
+    char **na = realloc(*arr, (*n + 1) * sizeof *na);
+    if (!na)
+        return -1;
+    *arr = na;
+    na[(*n)++] = aa_strdup(s);
+    return 0;
+}
+
+static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
+{
+    char *text = NULL, *line, *next;
+    int lineno = 0, rc = AA_OK;
+    unsigned seen = 0;
+    memset(c, 0, sizeof *c);
+    c->max_slowdown = -1;
+    c->min_share = 0.02;
+    if ((rc = aa_read_file(path, &text, NULL, err)))
+        return rc;
+    for (line = text; line && *line; line = next) {
+        char *eq, *key, *val, **slot = NULL;
+        int k, ki = -1;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        key = trim(line);
+        if (!*key || *key == '#')
+            continue;
+        eq = strchr(key, '=');
+        if (!eq) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: expected `key = value`, got '%.60s'", path,
+                            lineno, key);
+            break;
+        }
+        *eq = '\0';
+        val = trim(eq + 1);
+        key = trim(key);
+        for (k = 0; known_keys[k]; k++)
+            if (!strcmp(key, known_keys[k]))
+                ki = k;
+        if (ki < 0) {
+            int best = 1000, bi = -1;
+            for (k = 0; known_keys[k]; k++) {
+                int d = aa_edit_distance(key, known_keys[k]);
+                if (d < best) {
+                    best = d;
+                    bi = k;
+                }
+            }
+            if (best <= 3)
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: unknown key '%s' (did you mean '%s'?)",
+                                path, lineno, key, known_keys[bi]);
+            else
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: unknown key '%s'", path, lineno, key);
+            break;
+        }
+        if (strcmp(key, "env") && strcmp(key, "attr")) {
+            if (seen & (1u << ki)) {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: '%s' given twice", path, lineno, key);
+                break;
+            }
+            seen |= 1u << ki;
+        }
+        if (!*val && strcmp(key, "build")) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: '%s' has no value", path, lineno, key);
+            break;
+        }
+        if (!strcmp(key, "name"))
+            slot = &c->name;
+        else if (!strcmp(key, "run"))
+            slot = &c->run;
+        else if (!strcmp(key, "build"))
+            slot = &c->build;
+        else if (!strcmp(key, "workdir"))
+            slot = &c->workdir;
+        else if (!strcmp(key, "db"))
+            slot = &c->db;
+        else if (!strcmp(key, "out"))
+            slot = &c->out;
+        else if (!strcmp(key, "report"))
+            slot = &c->report;
+        if (slot) {
+            *slot = aa_strdup(val);
+        } else if (!strcmp(key, "np")) {
+            long np;
+            if (aa_parse_long(val, &np) || np < 1 || np > 1000000) {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: np must be a positive number, not '%s'",
+                                path, lineno, val);
+                break;
+            }
+            c->np = (int)np;
+        } else if (!strcmp(key, "env") || !strcmp(key, "attr")) {
+            if (!strchr(val, '=') || val[0] == '=') {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants KEY=VALUE, not '%s'", path,
+                                lineno, key, val);
+                break;
+            }
+            if (!strcmp(key, "env") ? push_str(&c->env, &c->nenv, val)
+                                    : push_str(&c->attr, &c->nattr, val)) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+        } else if (!strcmp(key, "fail-on-new-cccr")) {
+            if (!strcmp(val, "yes") || !strcmp(val, "true") || !strcmp(val, "1"))
+                c->fail_new = 1;
+            else if (!strcmp(val, "no") || !strcmp(val, "false") || !strcmp(val, "0"))
+                c->fail_new = 0;
+            else {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: fail-on-new-cccr wants yes or no, not '%s'",
+                                path, lineno, val);
+                break;
+            }
+        } else if (!strcmp(key, "max-region-slowdown") || !strcmp(key, "min-region-share")) {
+            double f;
+            if (parse_fraction(val, &f)) {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants a percentage such as 10%%, "
+                                                "not '%s'", path, lineno, key, val);
+                break;
+            }
+            if (!strcmp(key, "max-region-slowdown"))
+                c->max_slowdown = f;
+            else
+                c->min_share = f;
+        }
+    }
+    if (rc == AA_OK && !c->name)
+        rc = aa_err_set(err, AA_EINPUT, "%s:%d: missing required key 'name'", path, lineno);
+    if (rc == AA_OK && !c->run)
+        rc = aa_err_set(err, AA_EINPUT, "%s:%d: missing required key 'run'", path, lineno);
+    free(text);
+    return rc;
+}
+
+/* Splits a command line into words (quotes '...' and "...", backslash). */
+static int split_words(const char *s, char ***words, int *n)
+{
+    aa_buf w;
+    int in_word = 0;
+    char q = 0;
+    *words = NULL;
+    *n = 0;
+    aa_buf_init(&w);
+    for (;; s++) {
+        char c = *s;
+        if (!q && (c == '\0' || isspace((unsigned char)c))) {
+            if (in_word) {
+                char **nw = realloc(*words, (size_t)(*n + 2) * sizeof *nw);
+                if (!nw)
+                    return -1;
+                *words = nw;
+                nw[(*n)++] = aa_buf_detach(&w);
+                nw[*n] = NULL;
+                in_word = 0;
+            }
+            if (c == '\0')
+                break;
+            continue;
+        }
+        if (c == '\0')
+            return -1; /* unterminated quote */
+        in_word = 1;
+        if (q) {
+            if (c == q)
+                q = 0;
+            else if (c == '\\' && q == '"' && (s[1] == '"' || s[1] == '\\'))
+                aa_buf_putc(&w, *++s);
+            else
+                aa_buf_putc(&w, c);
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == '\\' && s[1]) {
+            aa_buf_putc(&w, *++s);
+        } else {
+            aa_buf_putc(&w, c);
+        }
+    }
+    aa_buf_free(&w);
+    return *n > 0 ? 0 : -1;
+}
+
+static char *resolve(const char *base, const char *p)
+{
+    aa_buf b;
+    if (!p)
+        return NULL;
+    if (p[0] == '/' || strstr(p, "://") || !strncmp(p, "sqlite:/", 8))
+        return aa_strdup(p);
+    aa_buf_init(&b);
+    if (!strncmp(p, "sqlite:", 7))
+        aa_buf_printf(&b, "sqlite:%s/%s", base, p + 7);
+    else
+        aa_buf_printf(&b, "%s/%s", base, p);
+    return aa_buf_detach(&b);
+}
 
 int cmd_nightly(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "autoanalyzer nightly: not built yet\n");
-    return EXIT_ENV;
+    nightly_cfg c;
+    aa_err err;
+    char cwd[PATH_MAX], *cfgdir = NULL, *slash, *workdir = NULL, *db = NULL, *out = NULL,
+                       *report = NULL, **words = NULL, stamp[32];
+    int rc, nwords = 0, i, tripped = 0;
+    size_t k;
+    loop_opts o;
+    loop_result r;
+    aa_buf b;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    if (argc != 2)
+        return cli_usage_error("nightly", argc < 2 ? "no configuration file given"
+                                                   : "too many arguments");
+    aa_err_clear(&err);
+    if ((rc = cfg_read(argv[1], &c, &err))) {
+        cfg_free(&c);
+        return cli_fail(&err);
+    }
+    if (split_words(c.run, &words, &nwords)) {
+        fprintf(stderr, "autoanalyzer: %s: 'run' is not a valid command line: %s\n", argv[1],
+                c.run);
+        cfg_free(&c);
+        return EXIT_INPUT;
+    }
+    if (!getcwd(cwd, sizeof cwd)) {
+        cfg_free(&c);
+        return EXIT_ENV;
+    }
+    cfgdir = argv[1][0] == '/' ? aa_strdup(argv[1]) : resolve(cwd, argv[1]);
+    slash = strrchr(cfgdir, '/');
+    *slash = '\0';
+    workdir = resolve(cfgdir, c.workdir ? c.workdir : ".");
+    db = c.db ? resolve(cfgdir, c.db) : NULL;
+    out = resolve(cfgdir, c.out ? c.out : "nightly-runs");
+    if (c.report) {
+        report = resolve(cfgdir, c.report);
+    } else {
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "%s/nightly-%s.html", cfgdir, c.name);
+        report = aa_buf_detach(&b);
+    }
+    if (chdir(workdir) != 0) {
+        rc = aa_err_set(&err, AA_EENV, "%s: workdir %s: %s", argv[1], workdir, strerror(errno));
+        goto fail;
+    }
+    for (k = 0; k < c.nenv; k++) {
+        char *eq = strchr(c.env[k], '=');
+        *eq = '\0';
+        setenv(c.env[k], eq + 1, 1);
+        *eq = '=';
+    }
+    if (c.build && *c.build) {
+        int st;
+        printf("== nightly %s: build: %s\n", c.name, c.build);
+        fflush(stdout);
+        st = system(c.build);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            rc = aa_err_set(&err, AA_EENV, "%s: the build failed (%s)", argv[1], c.build);
+            goto fail;
+        }
+    }
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    memset(&o, 0, sizeof o);
+    o.np = c.np;
+    o.name = c.name;
+    o.nattrs = c.nattr;
+    o.attrs = c.attr;
+    o.db = db;
+    o.report = report;
+    o.launch = words;
+    o.nlaunch = nwords;
+    o.compare_last = 1;
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "%s/%s-%s-%ld", out, c.name, stamp, (long)getpid());
+    o.out_dir = b.data;
+    printf("== nightly %s: run: %s\n", c.name, c.run);
+    fflush(stdout);
+    rc = loop_run(&o, &r, &err);
+    aa_buf_free(&b);
+    if (rc) {
+        loop_result_free(&r);
+        goto fail;
+    }
+    {
+        aa_buf t;
+        aa_buf_init(&t);
+        aa_analyze_format_text(r.an, &t);
+        if (t.len)
+            fwrite(t.data, 1, t.len, stdout);
+        aa_buf_free(&t);
+    }
+    printf("\nexperiment: %s\n", r.dir);
+    if (r.eid >= 0)
+        printf("stored as execution %lld\n", r.eid);
+    printf("report: %s\n", r.report_path);
+    if (r.prog_status) {
+        fprintf(stderr, "autoanalyzer nightly: the program failed with exit status %d\n",
+                r.prog_status);
+        loop_result_free(&r);
+        rc = EXIT_ENV;
+        goto out;
+    }
+    if (!r.cmp) {
+        printf("gates: no earlier run of '%s' to compare with%s; nothing to check\n", c.name,
+               loop_have_space() ? "" : " (the Program Space is not built yet)");
+    } else {
+        printf("compared with %s\n", r.cmp->baseline_label);
+        if (c.fail_new) {
+            for (k = 0; k < r.cmp->nnew; k++) {
+                printf("gate tripped: new core bottleneck (%s): %s\n",
+                       r.cmp->new_cccrs[k].kind == AA_FINDING_DISSIMILARITY ? "dissimilarity"
+                                                                            : "disparity",
+                       r.cmp->new_cccrs[k].region);
+                tripped++;
+            }
+        }
+        if (c.max_slowdown >= 0) {
+            size_t n = aa_report_slowdowns(r.cmp, c.max_slowdown, c.min_share, NULL, 0), j;
+            size_t *idx = calloc(n + 1, sizeof *idx);
+            if (idx) {
+                aa_report_slowdowns(r.cmp, c.max_slowdown, c.min_share, idx, n);
+                for (j = 0; j < n; j++) {
+                    const aa_report_diff *d = &r.cmp->diffs[idx[j]];
+                    printf("gate tripped: region slower by %.1f%% (limit %.1f%%): %s "
+                           "(%.6g s -> %.6g s per process)\n",
+                           isfinite(d->relative) ? d->relative * 100 : 1e9, c.max_slowdown * 100,
+                           d->region, d->before, d->after);
+                    tripped++;
+                }
+                free(idx);
+            }
+        }
+        if (!tripped)
+            printf("gates: all passed\n");
+    }
+    loop_result_free(&r);
+    rc = tripped ? EXIT_FINDINGS : EXIT_OK;
+    goto out;
+fail:
+    rc = cli_fail(&err);
+out:
+    for (i = 0; i < nwords; i++)
+        free(words[i]);
+    free(words);
+    free(cfgdir);
+    free(workdir);
+    free(db);
+    free(out);
+    free(report);
+    cfg_free(&c);
+    return rc;
 }

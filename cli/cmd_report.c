@@ -1,17 +1,128 @@
 /*
- * cli/cmd_report.c -- `autoanalyzer report`: placeholder until its component lands.
+ * cli/cmd_report.c -- `autoanalyzer report`: analyses an experiment and
+ * writes the self-contained HTML report (SPEC §5.5), optionally compared
+ * with a baseline experiment or with the last comparable run stored in the
+ * Program Space (SPEC §6).
  */
 #include "cli/cli.h"
+#include "cli/loop.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-const char cmd_report_summary[] = "(report: not built yet)";
-const char cmd_report_usage[] = "usage: autoanalyzer report ...\n\nNot built yet.\n";
+const char cmd_report_summary[] = "write the self-contained HTML report of an experiment";
+const char cmd_report_usage[] =
+    "usage: autoanalyzer report EXP|DIR [-o REPORT.html] [--baseline EXP|DIR]\n"
+    "                           [--db DB --compare-last]\n"
+    "\n"
+    "Analyses the experiment (a file, or a directory holding experiment.xml or\n"
+    "rank-N.xml files) and writes one HTML file with inline CSS, JavaScript and SVG\n"
+    "(it needs no network): the findings, a per-region severity chart, a\n"
+    "per-process heat map, the OPTICS reachability plot, the root-cause table, the\n"
+    "attributes that could not be measured and, with a baseline, the new, gone and\n"
+    "changed bottlenecks and the largest per-region time differences.\n"
+    "\n"
+    "  -o FILE            output (default: report.html in the experiment's directory;\n"
+    "                     - for stdout)\n"
+    "  --baseline EXP     compare with this earlier experiment\n"
+    "  --compare-last     compare with the latest run stored in the Program Space with\n"
+    "                     the same `name` attribute (or program), other than this one\n"
+    "  --db DB            Program Space for --compare-last (default $AUTOANALYZER_DB or\n"
+    "                     autoanalyzer-space.db)\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage, 3 malformed experiment, 4 environment.\n";
 
 int cmd_report(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "autoanalyzer report: not built yet\n");
-    return EXIT_ENV;
+    const char *exp = NULL, *out = NULL, *baseline = NULL, *db = NULL;
+    int compare_last = 0, i, rc;
+    loop_result r;
+    aa_err err;
+    aa_buf html;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--compare-last")) {
+            compare_last = 1;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--baseline") || !strcmp(a, "--db")) {
+            if (i + 1 >= argc)
+                return cli_usage_error("report", "option %s needs a value", a);
+            if (!strcmp(a, "-o"))
+                out = argv[++i];
+            else if (!strcmp(a, "--baseline"))
+                baseline = argv[++i];
+            else
+                db = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("report", "unknown option '%s'", a);
+        } else if (!exp) {
+            exp = a;
+        } else {
+            return cli_usage_error("report", "more than one experiment given");
+        }
+    }
+    if (!exp)
+        return cli_usage_error("report", "no experiment given");
+    if (baseline && compare_last)
+        return cli_usage_error("report", "--baseline and --compare-last exclude each other");
+
+    memset(&r, 0, sizeof r);
+    aa_err_clear(&err);
+    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) || (rc = loop_analyze(r.exp, &r.an, &err))) {
+        loop_result_free(&r);
+        return cli_fail(&err);
+    }
+    if (baseline) {
+        rc = loop_compare(&r, baseline, NULL, &err);
+    } else if (compare_last) {
+        char *last = NULL;
+        long long eid = -1;
+        if (!loop_have_space()) {
+            loop_result_free(&r);
+            fprintf(stderr, "autoanalyzer report: --compare-last needs the Program Space, "
+                            "which is not built yet\n");
+            return EXIT_ENV;
+        }
+        rc = loop_find_last(db ? db : getenv("AUTOANALYZER_DB"), aa_experiment_attr(r.exp, "name"),
+                            aa_experiment_attr(r.exp, "name") ? NULL : r.exp->program, r.dir,
+                            &last, &eid, &err);
+        if (rc == AA_OK && last) {
+            aa_buf lb;
+            aa_buf_init(&lb);
+            aa_buf_printf(&lb, "stored run %lld (%s)", eid, last);
+            rc = loop_compare(&r, last, lb.data, &err);
+            aa_buf_free(&lb);
+        } else if (rc == AA_OK) {
+            fprintf(stderr, "autoanalyzer report: no earlier comparable run in the Program "
+                            "Space; writing the report without a comparison\n");
+        }
+        free(last);
+    }
+    if (rc) {
+        loop_result_free(&r);
+        return cli_fail(&err);
+    }
+    aa_buf_init(&html);
+    if ((rc = aa_report_html(r.an, r.exp, r.cmp, &html, &err))) {
+        aa_buf_free(&html);
+        loop_result_free(&r);
+        return cli_fail(&err);
+    }
+    if (!out) {
+        aa_buf p;
+        aa_buf_init(&p);
+        aa_buf_printf(&p, "%s/report.html", r.dir);
+        rc = cli_write_output(p.data, &html, &err);
+        if (rc == AA_OK)
+            printf("report: %s\n", p.data);
+        aa_buf_free(&p);
+    } else {
+        rc = cli_write_output(out, &html, &err);
+        if (rc == AA_OK && strcmp(out, "-"))
+            printf("report: %s\n", out);
+    }
+    aa_buf_free(&html);
+    loop_result_free(&r);
+    return rc ? cli_fail(&err) : EXIT_OK;
 }

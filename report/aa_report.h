@@ -1,0 +1,77 @@
+/*
+ * report/aa_report.h -- the self-contained HTML report (SPEC §5.5) and the
+ * run-to-run comparison behind it and behind the nightly gates (SPEC §6,
+ * history-guided analysis).
+ *
+ * aa_report_html() renders one analysis as a single HTML page with inline
+ * CSS, inline SVG charts and a little inline JavaScript (no network): the
+ * findings, a per-region severity bar chart, a per-process heat map of the
+ * main process metric by region, the OPTICS reachability plot (recomputed
+ * here from the process vectors), the root-cause table, the attributes that
+ * could not be measured and, when a comparison is given, the new, gone and
+ * changed bottlenecks and the largest per-region performance differences.
+ * Every string that comes from the measured program is HTML-escaped.
+ *
+ * aa_report_compare() matches two analyses region by region (by the path of
+ * stable region ids from the root, SPEC §3.4) and bottleneck by bottleneck.
+ */
+#ifndef AA_REPORT_H
+#define AA_REPORT_H
+
+#include <stddef.h>
+
+#include "analyze/aa_analyze.h"
+#include "common/aa_common.h"
+#include "profile/aa_profile.h"
+
+/* A bottleneck seen in one or both runs. */
+typedef struct aa_report_change {
+    aa_finding_kind kind;
+    char *region;        /* display name: "#3 loop@42 (heat.c:42 sweep)" */
+    int cccr_before, cccr_after;          /* -1 when absent in that run */
+    int class_before, class_after;        /* disparity class, -1 if none */
+    double severity_before, severity_after; /* NAN when absent */
+} aa_report_change;
+
+/* Per-region difference of the mean (over processes) inclusive wall time. */
+typedef struct aa_report_diff {
+    char *region;        /* display name */
+    char *path;          /* "/Code/<file>/<function>/<region>" style focus */
+    double before, after; /* seconds per process */
+    double delta;         /* after - before */
+    double relative;      /* delta / before (INFINITY when before is 0) */
+    double share;         /* before / whole-program wall of the baseline */
+} aa_report_diff;
+
+typedef struct aa_report_comparison {
+    char *baseline_label;   /* e.g. "experiment abc (eid 4)" */
+    size_t nnew, ngone, nchanged;
+    aa_report_change *new_cccrs;  /* CCCRs only in the current run */
+    aa_report_change *gone;       /* CCCRs only in the baseline */
+    aa_report_change *changed;    /* in both, severity class or CCCR changed */
+    size_t ndiffs;
+    aa_report_diff *diffs;        /* regions common to both, |relative| desc */
+    size_t nonly_current, nonly_baseline; /* regions present in one run only */
+} aa_report_comparison;
+
+/* Compares cur (the new run) with base (the baseline).  Both analyses must
+ * still point at their experiments (a->exp).  label may be NULL. */
+int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const char *label,
+                      aa_report_comparison **out, aa_err *err);
+void aa_report_comparison_free(aa_report_comparison *c);
+
+/* Regions that count for slowdown gates: at least min_share of the baseline
+ * program's wall time.  Returns how many diffs have relative > limit (and
+ * fills up to nidx of their indices into c->diffs). */
+size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double min_share,
+                           size_t *idx, size_t nidx);
+
+/* Appends the whole HTML page to out.  e may be NULL (then a->exp is used);
+ * cmp may be NULL.  Returns AA_OK or an error code with err filled. */
+int aa_report_html(const aa_analysis *a, const aa_experiment *e,
+                   const aa_report_comparison *cmp, aa_buf *out, aa_err *err);
+
+/* HTML-escapes s (& < > " ') into out; NULL is written as "". */
+void aa_report_escape(aa_buf *out, const char *s);
+
+#endif

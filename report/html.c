@@ -1,0 +1,710 @@
+/*
+ * report/html.c -- renders one analysis as a single self-contained HTML page
+ * (SPEC §5.5): inline CSS, inline SVG charts drawn here (severity bars,
+ * per-process heat map, OPTICS reachability plot), and a small inline script
+ * for tooltips and sortable tables that also marks the page as rendered
+ * (<body data-aa-charts="...">), which the headless-browser test checks.
+ * Nothing is loaded from the network.  Every string from the program (region,
+ * file, function, host and attribute names and values) goes through
+ * aa_report_escape().
+ */
+#include "report/report_int.h"
+
+#include "cluster/aa_cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BARS 30
+#define MAX_HEAT_ROWS 128
+#define MAX_HEAT_COLS 40
+#define MAX_DIFFS 20
+
+static const char *const sev_names[5] = {"very low", "low", "medium", "high", "very high"};
+static const char *const sev_colors[5] = {"#c6dbef", "#9ecae1", "#fdd49e", "#fc8d59", "#d7301f"};
+static const char *const cluster_colors[8] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                              "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+void aa_report_escape(aa_buf *out, const char *s)
+{
+    if (!s)
+        return;
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': aa_buf_puts(out, "&amp;"); break;
+        case '<': aa_buf_puts(out, "&lt;"); break;
+        case '>': aa_buf_puts(out, "&gt;"); break;
+        case '"': aa_buf_puts(out, "&quot;"); break;
+        case '\'': aa_buf_puts(out, "&#39;"); break;
+        default: aa_buf_putc(out, *s);
+        }
+    }
+}
+
+#define ESC(s) aa_report_escape(o, (s))
+
+/* Seconds with a readable unit. */
+static void put_time(aa_buf *o, double s)
+{
+    if (isnan(s))
+        aa_buf_puts(o, "n/a");
+    else if (isinf(s))
+        aa_buf_puts(o, "&#8734;");
+    else if (fabs(s) >= 1 || s == 0)
+        aa_buf_printf(o, "%.3g s", s);
+    else if (fabs(s) >= 1e-3)
+        aa_buf_printf(o, "%.3g ms", s * 1e3);
+    else
+        aa_buf_printf(o, "%.3g &#181;s", s * 1e6);
+}
+
+static void put_num(aa_buf *o, double v)
+{
+    if (isnan(v))
+        aa_buf_puts(o, "n/a");
+    else if (isinf(v))
+        aa_buf_puts(o, v > 0 ? "&#8734;" : "-&#8734;");
+    else
+        aa_buf_printf(o, "%.4g", v);
+}
+
+static void put_region(aa_buf *o, const aa_analysis *a, size_t idx)
+{
+    char *l = rp_region_label(a, idx);
+    ESC(l);
+    free(l);
+}
+
+static const char *kind_name(aa_finding_kind k)
+{
+    return k == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
+}
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#222;"
+    "background:#fafafa}"
+    "header{background:#263238;color:#fff;padding:14px 24px}"
+    "header h1{margin:0;font-size:1.4em}header p{margin:4px 0 0;color:#cfd8dc}"
+    "main{padding:8px 24px 40px;max-width:1200px}"
+    "section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:10px 16px;"
+    "margin:14px 0}"
+    "h2{font-size:1.15em;margin:4px 0 10px}"
+    "table{border-collapse:collapse;font-size:.9em;margin:6px 0}"
+    "th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}"
+    "th{background:#eceff1}table.sortable th{cursor:pointer}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    ".sev4{background:#f9d3cc}.sev3{background:#fde0cf}"
+    ".new{color:#b71c1c;font-weight:bold}.gone{color:#1b5e20}"
+    ".muted{color:#777}.ok{color:#1b5e20}.warn{color:#b71c1c}"
+    "svg text{font-size:11px;font-family:inherit}"
+    "#aa-tip{position:absolute;display:none;background:#263238;color:#fff;padding:3px 6px;"
+    "border-radius:3px;font-size:12px;pointer-events:none;white-space:pre}"
+    ".legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 10px;"
+    "vertical-align:middle}";
+
+static const char js[] =
+    "(function(){\n"
+    "var tip=document.getElementById('aa-tip');\n"
+    "var els=document.querySelectorAll('svg [data-tip]');\n"
+    "for(var i=0;i<els.length;i++){(function(el){\n"
+    " el.addEventListener('mousemove',function(ev){tip.textContent=el.getAttribute('data-tip');"
+    "tip.style.display='block';tip.style.left=(ev.pageX+12)+'px';tip.style.top=(ev.pageY+12)+'px';});\n"
+    " el.addEventListener('mouseleave',function(){tip.style.display='none';});})(els[i]);}\n"
+    "var ths=document.querySelectorAll('table.sortable th');\n"
+    "for(var j=0;j<ths.length;j++){(function(th){th.addEventListener('click',function(){\n"
+    " var tb=th.closest('table').tBodies[0],col=th.cellIndex,asc=th.getAttribute('data-asc')!=='1';\n"
+    " th.setAttribute('data-asc',asc?'1':'0');\n"
+    " var rows=Array.prototype.slice.call(tb.rows);\n"
+    " rows.sort(function(a,b){var x=a.cells[col].getAttribute('data-v')||a.cells[col].textContent,"
+    "y=b.cells[col].getAttribute('data-v')||b.cells[col].textContent;"
+    "var nx=parseFloat(x),ny=parseFloat(y);"
+    "var r=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return asc?r:-r;});\n"
+    " rows.forEach(function(r){tb.appendChild(r);});});})(ths[j]);}\n"
+    "var drawn=[],svgs=document.querySelectorAll('svg.aa-chart');\n"
+    "for(var k=0;k<svgs.length;k++){var s=svgs[k];var b=s.getBBox();"
+    "if(s.querySelectorAll('rect').length>0&&b.width>0&&b.height>0)"
+    "drawn.push(s.getAttribute('data-chart'));}\n"
+    "document.body.setAttribute('data-aa-charts',drawn.join(','));\n"
+    "})();\n";
+
+/* ---- sections ----------------------------------------------------------- */
+
+static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment *e)
+{
+    size_t i, ndis = 0, ndisp = 0;
+    for (i = 0; i < a->nfindings; i++) {
+        if (!a->findings[i].cccr)
+            continue;
+        if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
+            ndis++;
+        else
+            ndisp++;
+    }
+    aa_buf_puts(o, "<section id=\"summary\"><h2>Summary</h2><table>");
+    aa_buf_printf(o, "<tr><th>processes analysed</th><td>%zu", a->nprocesses);
+    if (a->nexcluded_ranks) {
+        aa_buf_puts(o, " (excluded ranks:");
+        for (i = 0; i < a->nexcluded_ranks; i++)
+            aa_buf_printf(o, " %d", a->excluded_ranks[i]);
+        aa_buf_puts(o, ")");
+    }
+    aa_buf_printf(o, "</td></tr><tr><th>regions</th><td>%zu</td></tr>", a->nregions);
+    aa_buf_printf(o, "<tr><th>process clusters</th><td>%zu (%s)</td></tr>", a->nclusters,
+                  a->nclusters > 1 ? "load imbalance: processes behave differently"
+                                   : "all processes alike");
+    aa_buf_printf(o, "<tr><th>core bottlenecks</th><td>%zu dissimilarity, %zu disparity</td></tr>",
+                  ndis, ndisp);
+    aa_buf_puts(o, "<tr><th>metrics</th><td>processes: ");
+    ESC(a->proc_metric ? a->proc_metric : "cpu");
+    aa_buf_puts(o, "; regions: ");
+    ESC(a->region_metric ? a->region_metric : "crnm");
+    aa_buf_puts(o, "</td></tr>");
+    for (i = 0; i < a->nclusters; i++) {
+        size_t r;
+        aa_buf_printf(o, "<tr><th>cluster %zu</th><td>ranks", i);
+        for (r = 0; r < a->cluster_size[i]; r++)
+            aa_buf_printf(o, " %d", a->cluster_ranks[i][r]);
+        aa_buf_puts(o, "</td></tr>");
+    }
+    aa_buf_puts(o, "</table>");
+    if (a->nnotes) {
+        aa_buf_puts(o, "<ul class=\"notes\">");
+        for (i = 0; i < a->nnotes; i++) {
+            aa_buf_puts(o, "<li>");
+            ESC(a->notes[i]);
+            aa_buf_puts(o, "</li>");
+        }
+        aa_buf_puts(o, "</ul>");
+    }
+    if (e && e->nattrs) {
+        aa_buf_puts(o, "<details><summary>environment of the run</summary><table>");
+        for (i = 0; i < e->nattrs; i++) {
+            aa_buf_puts(o, "<tr><th>");
+            ESC(e->attrs[i].name);
+            aa_buf_puts(o, "</th><td>");
+            ESC(e->attrs[i].value);
+            aa_buf_puts(o, "</td></tr>");
+        }
+        aa_buf_puts(o, "</table></details>");
+    }
+    aa_buf_puts(o, "</section>\n");
+}
+
+static void section_findings(aa_buf *o, const aa_analysis *a)
+{
+    size_t i, j;
+    aa_buf_puts(o, "<section id=\"findings\"><h2>Findings</h2>");
+    if (!a->nfindings) {
+        aa_buf_puts(o, "<p class=\"ok\">No bottleneck found: the processes behave alike and "
+                       "no region stands out.</p></section>\n");
+        return;
+    }
+    aa_buf_puts(o, "<table class=\"sortable\"><thead><tr><th>kind</th><th>region</th>"
+                   "<th>core</th><th>class</th><th>severity</th><th>confidence</th>"
+                   "<th>effect</th><th>root causes</th><th>suggestion</th></tr></thead><tbody>");
+    for (i = 0; i < a->nfindings; i++) {
+        const aa_finding *f = &a->findings[i];
+        int sc = f->severity_class;
+        aa_buf_printf(o, "<tr class=\"%s\"><td>%s</td><td>", sc >= 3 ? (sc == 4 ? "sev4" : "sev3") : "",
+                      kind_name(f->kind));
+        put_region(o, a, f->region);
+        aa_buf_printf(o, "</td><td>%s</td>", f->cccr ? "CCCR" : (f->ccr ? "CCR" : "-"));
+        if (sc >= 0 && sc <= 4)
+            aa_buf_printf(o, "<td data-v=\"%d\">%s</td>", sc, sev_names[sc]);
+        else
+            aa_buf_puts(o, "<td data-v=\"-1\">-</td>");
+        aa_buf_puts(o, "<td class=\"num\">");
+        put_num(o, f->severity);
+        aa_buf_puts(o, "</td><td class=\"num\">");
+        put_num(o, f->confidence);
+        aa_buf_puts(o, "</td><td class=\"num\">");
+        if (f->kind == AA_FINDING_DISSIMILARITY)
+            put_num(o, f->effect);
+        else
+            aa_buf_puts(o, "-");
+        aa_buf_puts(o, "</td><td>");
+        for (j = 0; j < f->ncauses; j++) {
+            if (j)
+                aa_buf_puts(o, ", ");
+            ESC(f->causes[j]);
+        }
+        if (!f->ncauses)
+            aa_buf_puts(o, "<span class=\"muted\">none found</span>");
+        aa_buf_puts(o, "</td><td>");
+        ESC(f->suggestion);
+        aa_buf_puts(o, "</td></tr>");
+    }
+    aa_buf_puts(o, "</tbody></table></section>\n");
+}
+
+typedef struct order_item {
+    size_t idx;
+    double v;
+} order_item;
+
+static int order_desc(const void *pa, const void *pb)
+{
+    const order_item *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v > b->v ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static void section_severity(aa_buf *o, const aa_analysis *a)
+{
+    order_item *it = calloc(a->nregions ? a->nregions : 1, sizeof *it);
+    size_t i, n = 0, shown;
+    double max = 0;
+    int h, c;
+    aa_buf_puts(o, "<section id=\"severity\"><h2>Region severity</h2>");
+    if (!it) {
+        aa_buf_puts(o, "<p>out of memory</p></section>");
+        return;
+    }
+    for (i = 0; i < a->nregions; i++) {
+        double v = a->region_value ? a->region_value[i] : NAN;
+        if (a->regions[i].depth == 0 || isnan(v))
+            continue;
+        it[n].idx = i;
+        it[n].v = v;
+        if (v > max)
+            max = v;
+        n++;
+    }
+    qsort(it, n, sizeof *it, order_desc);
+    shown = n < MAX_BARS ? n : MAX_BARS;
+    aa_buf_puts(o, "<p>Average ");
+    ESC(a->region_metric ? a->region_metric : "crnm");
+    aa_buf_puts(o, " per region, coloured by its k-means severity class");
+    if (shown < n)
+        aa_buf_printf(o, " (the %zu largest of %zu regions)", shown, n);
+    aa_buf_puts(o, ".</p><div class=\"legend\">");
+    for (c = 4; c >= 0; c--)
+        aa_buf_printf(o, "<span style=\"background:%s\"></span>%s", sev_colors[c], sev_names[c]);
+    aa_buf_puts(o, "</div>");
+    h = 20 + (int)shown * 20;
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"severity\" width=\"900\" height=\"%d\" "
+                     "viewBox=\"0 0 900 %d\" role=\"img\">", h, h);
+    for (i = 0; i < shown; i++) {
+        size_t r = it[i].idx;
+        int cls = a->severity ? a->severity[r] : 0;
+        double w = max > 0 ? it[i].v / max * 520 : 0;
+        int y = 10 + (int)i * 20;
+        if (cls < 0 || cls > 4)
+            cls = 0;
+        aa_buf_printf(o, "<text x=\"300\" y=\"%d\" text-anchor=\"end\">", y + 13);
+        put_region(o, a, r);
+        aa_buf_printf(o, "</text><rect x=\"308\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\" "
+                         "data-tip=\"",
+                      y, w < 1 ? 1 : w, sev_colors[cls]);
+        put_region(o, a, r);
+        aa_buf_printf(o, ": %.4g (%s)\"><title>%.4g</title></rect>", it[i].v, sev_names[cls],
+                      it[i].v);
+        aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\">%.3g</text>", 312 + (w < 1 ? 1 : w), y + 13,
+                      it[i].v);
+    }
+    aa_buf_puts(o, "</svg></section>\n");
+    free(it);
+}
+
+/* Heat colour from white (0) to dark red (1). */
+static void heat_color(aa_buf *o, double t)
+{
+    int r, g, b;
+    if (isnan(t)) {
+        aa_buf_puts(o, "#eeeeee");
+        return;
+    }
+    if (t < 0)
+        t = 0;
+    if (t > 1)
+        t = 1;
+    r = (int)(255 - t * (255 - 165));
+    g = (int)(255 - t * (255 - 15));
+    b = (int)(255 - t * (255 - 21));
+    aa_buf_printf(o, "#%02x%02x%02x", r, g, b);
+}
+
+static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
+{
+    order_item *cols = calloc(v->nreg ? v->nreg : 1, sizeof *cols);
+    size_t i, p, nc = 0, rows, ncols;
+    int W, H, cw = 18, rh = 14, left = 70, top = 70;
+    aa_buf_puts(o, "<section id=\"heatmap\"><h2>Per-process heat map</h2>");
+    if (!cols) {
+        aa_buf_puts(o, "<p>out of memory</p></section>");
+        return;
+    }
+    for (i = 0; i < v->nreg; i++) {
+        double s = 0;
+        if (a->regions[i].depth == 0)
+            continue;
+        for (p = 0; p < v->nproc; p++) {
+            double x = v->main[p * v->nreg + i];
+            if (!isnan(x))
+                s += x;
+        }
+        cols[nc].idx = i;
+        cols[nc].v = s;
+        nc++;
+    }
+    qsort(cols, nc, sizeof *cols, order_desc);
+    ncols = nc < MAX_HEAT_COLS ? nc : MAX_HEAT_COLS;
+    /* keep the displayed columns in region order */
+    for (i = 0; i < ncols; i++)
+        cols[i].v = -(double)cols[i].idx;
+    qsort(cols, ncols, sizeof *cols, order_desc);
+    rows = v->nproc < MAX_HEAT_ROWS ? v->nproc : MAX_HEAT_ROWS;
+    aa_buf_puts(o, "<p>");
+    ESC(v->main_label);
+    aa_buf_puts(o, " of every region (columns, inclusive) on every process (rows); each column "
+                   "is scaled to its own maximum, so a dark cell is a process that spends more "
+                   "than the others in that region. Grey: the region did not run there.");
+    if (ncols < nc || rows < v->nproc)
+        aa_buf_printf(o, " Showing %zu of %zu regions and %zu of %zu processes.", ncols, nc, rows,
+                      v->nproc);
+    aa_buf_puts(o, "</p>");
+    if (!ncols || !rows) {
+        aa_buf_puts(o, "<p class=\"muted\">no region values to show</p></section>\n");
+        free(cols);
+        return;
+    }
+    W = left + (int)ncols * cw + 20;
+    H = top + (int)rows * rh + 10;
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"heatmap\" width=\"%d\" height=\"%d\" "
+                     "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
+    for (i = 0; i < ncols; i++) {
+        int x = left + (int)i * cw + cw / 2;
+        aa_buf_printf(o, "<text transform=\"translate(%d,%d) rotate(-60)\">#%zu<title>", x, top - 4,
+                      a->regions[cols[i].idx].index);
+        put_region(o, a, cols[i].idx);
+        aa_buf_puts(o, "</title></text>");
+    }
+    for (p = 0; p < rows; p++) {
+        int y = top + (int)p * rh;
+        aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"%s>rank %d</text>", left - 6,
+                      y + 11, v->excluded[p] ? " class=\"muted\"" : "", v->ranks[p]);
+        for (i = 0; i < ncols; i++) {
+            size_t r = cols[i].idx, q;
+            double x = v->main[p * v->nreg + r], max = 0;
+            for (q = 0; q < v->nproc; q++) {
+                double z = v->main[q * v->nreg + r];
+                if (!isnan(z) && z > max)
+                    max = z;
+            }
+            aa_buf_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
+                          left + (int)i * cw, y, cw - 1, rh - 1);
+            heat_color(o, isnan(x) ? NAN : (max > 0 ? x / max : 0));
+            aa_buf_printf(o, "\" data-tip=\"rank %d, ", v->ranks[p]);
+            put_region(o, a, r);
+            aa_buf_puts(o, ": ");
+            put_time(o, x);
+            aa_buf_puts(o, "\"></rect>");
+        }
+    }
+    aa_buf_puts(o, "</svg></section>\n");
+    free(cols);
+}
+
+static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
+{
+    size_t p, i, n = 0, dim = 0, *rowproc = NULL;
+    double *x = NULL, max = 0;
+    aa_optics_result res;
+    aa_optics_params prm;
+    aa_err err;
+    int W, H = 220, left = 50, bw, plot_h = 160;
+
+    aa_buf_puts(o, "<section id=\"optics\"><h2>OPTICS reachability plot</h2>");
+    memset(&res, 0, sizeof res);
+    for (i = 0; i < v->nreg; i++)
+        if (a->regions[i].depth > 0)
+            dim++;
+    rowproc = calloc(v->nproc ? v->nproc : 1, sizeof *rowproc);
+    x = calloc(v->nproc * dim + 1, sizeof *x);
+    if (!rowproc || !x)
+        goto fail_mem;
+    for (p = 0; p < v->nproc; p++) {
+        size_t d = 0;
+        if (v->excluded[p])
+            continue;
+        for (i = 0; i < v->nreg; i++) {
+            double z;
+            if (a->regions[i].depth == 0)
+                continue;
+            z = v->main[p * v->nreg + i];
+            x[n * dim + d++] = isnan(z) ? 0 : z;
+        }
+        rowproc[n++] = p;
+    }
+    if (n < 2 || dim == 0) {
+        aa_buf_puts(o, "<p class=\"muted\">Fewer than two processes: nothing to cluster.</p>");
+        goto out;
+    }
+    memset(&prm, 0, sizeof prm);
+    prm.max_eps = INFINITY;
+    if (aa_cluster_optics(x, n, dim, &prm, &res, &err) != AA_OK) {
+        aa_buf_puts(o, "<p class=\"warn\">OPTICS failed: ");
+        ESC(err.msg);
+        aa_buf_puts(o, "</p>");
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        if (isfinite(res.reachability[i]) && res.reachability[i] > max)
+            max = res.reachability[i];
+        if (isfinite(res.core_distance[i]) && res.core_distance[i] > max)
+            max = res.core_distance[i];
+    }
+    if (isfinite(res.eps_used) && res.eps_used > max)
+        max = res.eps_used;
+    if (max <= 0)
+        max = 1;
+    max *= 1.15;
+    aa_buf_printf(o, "<p>Processes in OPTICS order (vectors of %s over %zu regions, MinPts %zu); "
+                     "bar height is the reachability distance, colour the cluster; hatched bars "
+                     "start a new cluster (undefined reachability). The dashed line is the "
+                     "extraction threshold eps = ",
+                  v->main_label, dim, res.min_pts_used);
+    put_time(o, res.eps_used);
+    aa_buf_printf(o, ". %zu cluster%s.</p>", res.nclusters, res.nclusters == 1 ? "" : "s");
+    bw = n > 64 ? 8 : (n > 16 ? 16 : 36);
+    W = left + (int)n * bw + 20;
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"optics\" width=\"%d\" height=\"%d\" "
+                     "viewBox=\"0 0 %d %d\" role=\"img\"><defs><pattern id=\"hatch\" width=\"6\" "
+                     "height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+                     "<rect width=\"3\" height=\"6\" fill=\"#888\"></rect></pattern></defs>",
+                  W, H, W, H);
+    aa_buf_printf(o, "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
+                  left, 10 + plot_h);
+    aa_buf_printf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
+                  10 + plot_h, W - 10, 10 + plot_h);
+    for (i = 0; i < n; i++) {
+        size_t pt = res.ordering[i];
+        double r = res.reachability[pt];
+        int inf = !isfinite(r);
+        double hh = inf ? plot_h : r / max * plot_h;
+        int lab = res.labels[pt];
+        int xx = left + 2 + (int)i * bw;
+        aa_buf_printf(o, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
+                         "data-tip=\"rank %d, cluster %d, reachability ",
+                      xx, 10 + plot_h - hh, bw - 2, hh < 1 ? 1 : hh,
+                      inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8],
+                      v->ranks[rowproc[pt]], lab);
+        if (inf)
+            aa_buf_puts(o, "undefined");
+        else
+            put_time(o, r);
+        aa_buf_puts(o, "\"></rect>");
+        if (inf)
+            aa_buf_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"4\" fill=\"%s\"></rect>",
+                          xx, 10 + plot_h + 2, bw - 2, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
+        if (bw >= 16)
+            aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+                          xx + bw / 2 - 1, 10 + plot_h + 18, v->ranks[rowproc[pt]]);
+    }
+    if (isfinite(res.eps_used)) {
+        double ey = 10 + plot_h - res.eps_used / max * plot_h;
+        aa_buf_printf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" "
+                         "stroke-dasharray=\"5,4\"></line>",
+                      left, ey, W - 10, ey);
+    }
+    aa_buf_printf(o, "<text x=\"%d\" y=\"%d\">rank (OPTICS order)</text></svg>", left,
+                  10 + plot_h + 34 > H ? H - 2 : 10 + plot_h + 34);
+    goto out;
+fail_mem:
+    aa_buf_puts(o, "<p>out of memory</p>");
+out:
+    aa_cluster_optics_free(&res);
+    free(x);
+    free(rowproc);
+    aa_buf_puts(o, "</section>\n");
+}
+
+static void name_list(aa_buf *o, char **names, size_t n)
+{
+    size_t i;
+    if (!n) {
+        aa_buf_puts(o, "<span class=\"muted\">(empty)</span>");
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (i)
+            aa_buf_puts(o, ", ");
+        ESC(names[i]);
+    }
+}
+
+static void section_causes(aa_buf *o, const aa_analysis *a)
+{
+    size_t i, j, rows = 0;
+    aa_buf_puts(o, "<section id=\"causes\"><h2>Root causes</h2>");
+    aa_buf_puts(o, "<table><thead><tr><th>kind</th><th>region</th><th>cause</th>"
+                   "<th>region value</th><th>reference</th><th>suggestion</th></tr></thead><tbody>");
+    for (i = 0; i < a->nfindings; i++) {
+        const aa_finding *f = &a->findings[i];
+        for (j = 0; j < f->ncauses; j++) {
+            aa_buf_printf(o, "<tr><td>%s</td><td>", kind_name(f->kind));
+            put_region(o, a, f->region);
+            aa_buf_puts(o, "</td><td>");
+            ESC(f->causes[j]);
+            aa_buf_puts(o, "</td><td class=\"num\">");
+            put_num(o, f->evidence ? f->evidence[j].value : NAN);
+            aa_buf_puts(o, "</td><td class=\"num\">");
+            put_num(o, f->evidence ? f->evidence[j].reference : NAN);
+            aa_buf_puts(o, "</td><td>");
+            ESC(f->suggestion);
+            aa_buf_puts(o, "</td></tr>");
+            rows++;
+        }
+    }
+    if (!rows)
+        aa_buf_puts(o, "<tr><td colspan=\"6\" class=\"muted\">no root cause could be named from "
+                       "the measured attributes</td></tr>");
+    aa_buf_puts(o, "</tbody></table><p>Global core (dissimilarity): ");
+    name_list(o, a->core_dissim, a->ncore_dissim);
+    aa_buf_puts(o, "<br>Global core (disparity): ");
+    name_list(o, a->core_disp, a->ncore_disp);
+    if (a->ninconsistent)
+        aa_buf_printf(o, "<br><span class=\"warn\">%zu inconsistent object pair%s skipped "
+                         "(identical attributes, different decisions).</span>",
+                      a->ninconsistent, a->ninconsistent == 1 ? "" : "s");
+    aa_buf_puts(o, "</p></section>\n");
+    aa_buf_puts(o, "<section id=\"unavailable\"><h2>Attributes not measured</h2>");
+    if (a->nunavailable) {
+        aa_buf_puts(o, "<p>These attributes could not be measured on this machine, so they "
+                       "could not be named as root causes:</p><ul>");
+        for (i = 0; i < a->nunavailable; i++) {
+            aa_buf_puts(o, "<li class=\"unavail\">");
+            ESC(a->unavailable[i]);
+            aa_buf_puts(o, "</li>");
+        }
+        aa_buf_puts(o, "</ul>");
+    } else {
+        aa_buf_puts(o, "<p class=\"ok\">All attributes were measured.</p>");
+    }
+    aa_buf_puts(o, "</section>\n");
+}
+
+static void change_rows(aa_buf *o, const aa_report_change *c, size_t n, const char *cls,
+                        const char *what)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        aa_buf_printf(o, "<tr class=\"%s\"><td>%s</td><td>%s</td><td>", cls, what,
+                      kind_name(c[i].kind));
+        ESC(c[i].region);
+        aa_buf_puts(o, "</td><td>");
+        if (c[i].class_before >= 0 && c[i].class_before <= 4)
+            aa_buf_puts(o, sev_names[c[i].class_before]);
+        else if (c[i].cccr_before >= 0)
+            aa_buf_puts(o, c[i].cccr_before ? "CCCR" : "CCR");
+        else
+            aa_buf_puts(o, "-");
+        aa_buf_puts(o, "</td><td>");
+        if (c[i].class_after >= 0 && c[i].class_after <= 4)
+            aa_buf_puts(o, sev_names[c[i].class_after]);
+        else if (c[i].cccr_after >= 0)
+            aa_buf_puts(o, c[i].cccr_after ? "CCCR" : "CCR");
+        else
+            aa_buf_puts(o, "-");
+        aa_buf_puts(o, "</td><td class=\"num\">");
+        put_num(o, c[i].severity_before);
+        aa_buf_puts(o, " &#8594; ");
+        put_num(o, c[i].severity_after);
+        aa_buf_puts(o, "</td></tr>");
+    }
+}
+
+static void section_compare(aa_buf *o, const aa_report_comparison *c)
+{
+    size_t i, n;
+    aa_buf_puts(o, "<section id=\"comparison\"><h2>Comparison with ");
+    ESC(c->baseline_label);
+    aa_buf_puts(o, "</h2>");
+    if (!c->nnew && !c->ngone && !c->nchanged)
+        aa_buf_puts(o, "<p class=\"ok\">Same core bottlenecks as the baseline.</p>");
+    else {
+        aa_buf_puts(o, "<table><thead><tr><th>change</th><th>kind</th><th>region</th>"
+                       "<th>before</th><th>after</th><th>severity</th></tr></thead><tbody>");
+        change_rows(o, c->new_cccrs, c->nnew, "new", "new");
+        change_rows(o, c->gone, c->ngone, "gone", "gone");
+        change_rows(o, c->changed, c->nchanged, "", "changed");
+        aa_buf_puts(o, "</tbody></table>");
+    }
+    aa_buf_printf(o, "<p>Regions only in this run: %zu; only in the baseline: %zu.</p>",
+                  c->nonly_current, c->nonly_baseline);
+    n = c->ndiffs < MAX_DIFFS ? c->ndiffs : MAX_DIFFS;
+    aa_buf_puts(o, "<h3>Largest performance differences (mean inclusive wall time per process)"
+                   "</h3><table class=\"sortable\"><thead><tr><th>region</th><th>focus</th>"
+                   "<th>baseline</th><th>this run</th><th>delta</th><th>relative</th></tr></thead>"
+                   "<tbody>");
+    for (i = 0; i < n; i++) {
+        const aa_report_diff *d = &c->diffs[i];
+        aa_buf_puts(o, "<tr><td>");
+        ESC(d->region);
+        aa_buf_puts(o, "</td><td>");
+        ESC(d->path);
+        aa_buf_printf(o, "</td><td class=\"num\" data-v=\"%.9g\">", d->before);
+        put_time(o, d->before);
+        aa_buf_printf(o, "</td><td class=\"num\" data-v=\"%.9g\">", d->after);
+        put_time(o, d->after);
+        aa_buf_printf(o, "</td><td class=\"num\" data-v=\"%.9g\">", d->delta);
+        put_time(o, d->delta);
+        aa_buf_printf(o, "</td><td class=\"num %s\" data-v=\"%.9g\">",
+                      d->relative > 0.1 ? "warn" : (d->relative < -0.1 ? "ok" : ""),
+                      isfinite(d->relative) ? d->relative : 1e300);
+        if (isfinite(d->relative))
+            aa_buf_printf(o, "%+.1f%%", d->relative * 100);
+        else
+            aa_buf_puts(o, "new time");
+        aa_buf_puts(o, "</td></tr>");
+    }
+    aa_buf_puts(o, "</tbody></table></section>\n");
+}
+
+int aa_report_html(const aa_analysis *a, const aa_experiment *e,
+                   const aa_report_comparison *cmp, aa_buf *out, aa_err *err)
+{
+    aa_buf *o = out;
+    rp_values v;
+    int rc;
+    if (!a)
+        return aa_err_set(err, AA_EUSAGE, "report: no analysis");
+    if (!e)
+        e = a->exp;
+    if (!e)
+        return aa_err_set(err, AA_EUSAGE, "report: no experiment");
+    if ((rc = rp_values_compute(a, e, &v, err)))
+        return rc;
+    aa_buf_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                   "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+                   "<title>AutoAnalyzer report: ");
+    ESC(e->program ? e->program : "program");
+    aa_buf_printf(o, "</title><style>%s</style></head>\n<body>", css);
+    aa_buf_puts(o, "<header><h1>AutoAnalyzer report: ");
+    ESC(e->program ? e->program : "program");
+    aa_buf_puts(o, "</h1><p>experiment ");
+    ESC(e->id ? e->id : "?");
+    aa_buf_printf(o, " &#183; %d process%s", e->nprocs, e->nprocs == 1 ? "" : "es");
+    if (aa_experiment_attr(e, "start_time")) {
+        aa_buf_puts(o, " &#183; started ");
+        ESC(aa_experiment_attr(e, "start_time"));
+    }
+    aa_buf_puts(o, "</p></header>\n<main>");
+    section_summary(o, a, e);
+    section_findings(o, a);
+    if (cmp)
+        section_compare(o, cmp);
+    section_severity(o, a);
+    section_heatmap(o, a, &v);
+    section_optics(o, a, &v);
+    section_causes(o, a);
+    aa_buf_printf(o, "<p class=\"muted\">Generated by AutoAnalyzer %s.</p></main>"
+                     "<div id=\"aa-tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
+                  AA_VERSION, js);
+    rp_values_free(&v);
+    if (out->failed)
+        return aa_err_set(err, AA_EENV, "report: out of memory");
+    return AA_OK;
+}

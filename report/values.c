@@ -1,0 +1,186 @@
+/*
+ * report/values.c -- maps every calling-context node of every process onto
+ * the analysis' region tree (by the path of static region ids) and sums the
+ * node metrics per process and region: the main process metric (CPU time
+ * outside MPI, or wall time, as the analysis used) and inclusive wall time.
+ */
+#include "report/report_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct child_key {
+    long parent;
+    uint32_t id;
+    size_t idx;
+} child_key;
+
+static int key_cmp(const void *pa, const void *pb)
+{
+    const child_key *a = pa, *b = pb;
+    if (a->parent != b->parent)
+        return a->parent < b->parent ? -1 : 1;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return 0;
+}
+
+static double val(const aa_experiment *e, const aa_thread *t, size_t node, int m)
+{
+    if (m < 0)
+        return NAN;
+    return aa_node_values(e, t, node)[m];
+}
+
+static int rank_excluded(const aa_analysis *a, int rank)
+{
+    size_t i;
+    for (i = 0; i < a->nexcluded_ranks; i++)
+        if (a->excluded_ranks[i] == rank)
+            return 1;
+    return 0;
+}
+
+int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *out,
+                      aa_err *err)
+{
+    size_t i, p, t, n, R = a->nregions;
+    child_key *keys = NULL;
+    long *map = NULL;
+    size_t maxnodes = 0;
+    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, use_wall;
+
+    memset(out, 0, sizeof *out);
+    out->nreg = R;
+    out->nproc = e->nprocesses;
+    m_wall = aa_experiment_metric_index(e, "wall");
+    m_cpu = aa_experiment_metric_index(e, "cpu");
+    m_mpi_cpu = aa_experiment_metric_index(e, "mpi_cpu");
+    m_mpi_wall = aa_experiment_metric_index(e, "mpi_wall");
+    use_wall = a->proc_metric && strcmp(a->proc_metric, "wall") == 0;
+    out->main_label = use_wall ? "wall time" : "CPU time outside MPI";
+
+    keys = calloc(R ? R : 1, sizeof *keys);
+    out->ranks = calloc(out->nproc ? out->nproc : 1, sizeof *out->ranks);
+    out->excluded = calloc(out->nproc ? out->nproc : 1, sizeof *out->excluded);
+    out->main = malloc((out->nproc * R + 1) * sizeof(double));
+    out->wall = malloc((out->nproc * R + 1) * sizeof(double));
+    if (!keys || !out->ranks || !out->excluded || !out->main || !out->wall)
+        goto nomem;
+    for (i = 0; i < out->nproc * R; i++)
+        out->main[i] = out->wall[i] = NAN;
+    for (i = 0; i < R; i++) {
+        keys[i].parent = a->regions[i].parent;
+        keys[i].id = a->regions[i].id;
+        keys[i].idx = i;
+    }
+    qsort(keys, R, sizeof *keys, key_cmp);
+
+    for (p = 0; p < e->nprocesses; p++) {
+        const aa_process *pr = &e->processes[p];
+        out->ranks[p] = pr->rank;
+        out->excluded[p] = rank_excluded(a, pr->rank);
+        for (t = 0; t < pr->nthreads; t++) {
+            const aa_thread *th = &pr->threads[t];
+            if (th->nnodes > maxnodes) {
+                long *nm = realloc(map, th->nnodes * sizeof *map);
+                if (!nm)
+                    goto nomem;
+                map = nm;
+                maxnodes = th->nnodes;
+            }
+            for (n = 0; n < th->nnodes; n++) {
+                const aa_node *nd = &th->nodes[n];
+                child_key k, *hit;
+                double w, c, mc, mw, mainv, *cell;
+                long pidx = -1;
+                map[n] = -2;
+                if (nd->parent >= 0) {
+                    if ((size_t)nd->parent >= n || map[nd->parent] < 0)
+                        continue; /* parent not in the analysed tree */
+                    pidx = map[nd->parent];
+                }
+                k.parent = pidx;
+                k.id = nd->region;
+                hit = bsearch(&k, keys, R, sizeof *keys, key_cmp);
+                if (!hit)
+                    continue;
+                map[n] = (long)hit->idx;
+                w = val(e, th, n, m_wall);
+                c = val(e, th, n, m_cpu);
+                mc = val(e, th, n, m_mpi_cpu);
+                mw = val(e, th, n, m_mpi_wall);
+                if (use_wall)
+                    mainv = w;
+                else if (!isnan(c))
+                    mainv = c - (isnan(mc) ? 0 : mc);
+                else if (!isnan(w))
+                    mainv = w - (isnan(mw) ? 0 : mw);
+                else
+                    mainv = NAN;
+                if (!isnan(mainv) && mainv < 0)
+                    mainv = 0;
+                cell = &out->main[p * R + hit->idx];
+                if (!isnan(mainv))
+                    *cell = isnan(*cell) ? mainv : *cell + mainv;
+                cell = &out->wall[p * R + hit->idx];
+                if (!isnan(w))
+                    *cell = isnan(*cell) ? w : (w > *cell ? w : *cell);
+            }
+        }
+    }
+    free(keys);
+    free(map);
+    return AA_OK;
+nomem:
+    free(keys);
+    free(map);
+    rp_values_free(out);
+    return aa_err_set(err, AA_EENV, "report: out of memory");
+}
+
+void rp_values_free(rp_values *v)
+{
+    free(v->ranks);
+    free(v->excluded);
+    free(v->main);
+    free(v->wall);
+    memset(v, 0, sizeof *v);
+}
+
+char *rp_region_label(const aa_analysis *a, size_t idx)
+{
+    aa_buf b;
+    const aa_region *r = a->regions[idx].info;
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "#%zu ", a->regions[idx].index);
+    if (!r) {
+        aa_buf_printf(&b, "region %u", a->regions[idx].id);
+    } else {
+        aa_buf_puts(&b, r->name && r->name[0] ? r->name : "?");
+        if (r->file && r->file[0]) {
+            aa_buf_printf(&b, " (%s:%d", r->file, r->line);
+            if (r->function && r->function[0] && (!r->name || strcmp(r->function, r->name)))
+                aa_buf_printf(&b, " %s", r->function);
+            aa_buf_putc(&b, ')');
+        }
+    }
+    return aa_buf_detach(&b);
+}
+
+char *rp_region_key(const aa_analysis *a, size_t idx)
+{
+    aa_buf b;
+    uint32_t ids[256];
+    int n = 0;
+    long i = (long)idx;
+    aa_buf_init(&b);
+    while (i >= 0 && (size_t)i < a->nregions && n < 256) {
+        ids[n++] = a->regions[i].id;
+        i = a->regions[i].parent;
+    }
+    while (n-- > 0)
+        aa_buf_printf(&b, "%u%s", ids[n], n ? "/" : "");
+    return aa_buf_detach(&b);
+}
