@@ -1,17 +1,525 @@
 /*
- * cli/cmd_space.c -- `autoanalyzer space`: placeholder until its component lands.
+ * cli/cmd_space.c -- `autoanalyzer space`: the Program Space commands
+ * (add, list, show, query, diff, perfdiff, map, export, import, migrate)
+ * on top of space/aa_space.h.  `space add` reads an experiment (file or
+ * output directory), runs the analysis to store its findings too, and
+ * stores everything in one transaction.
  */
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
-const char cmd_space_summary[] = "(space: not built yet)";
-const char cmd_space_usage[] = "usage: autoanalyzer space ...\n\nNot built yet.\n";
+#include "analyze/aa_analyze.h"
+#include "profile/aa_profile.h"
+#include "space/aa_space.h"
+
+const char cmd_space_summary[] = "store and compare executions in the Program Space";
+const char cmd_space_usage[] =
+    "usage: autoanalyzer space <subcommand> [--db LOCATION] ...\n"
+    "\n"
+    "The Program Space keeps every execution of an application: its SpaceMap\n"
+    "attributes, resource hierarchies (/Code, /Machine, /Process), performance\n"
+    "results per metric and focus, and the analysis findings.\n"
+    "\n"
+    "subcommands:\n"
+    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--json]\n"
+    "        store an experiment (file or output directory); prints {\"eid\":N}\n"
+    "  list [--where K=V]... [--json]        executions matching all attributes\n"
+    "  show EID [--json]                     one execution\n"
+    "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"
+    "        [--where K=V]... [--agg max|min|mean|sum] [--json]\n"
+    "        results at foci (one PATH per hierarchy; others at the root),\n"
+    "        optionally aggregated across the selected executions\n"
+    "  diff EID EID... [--map FILE] [--json]  structural difference\n"
+    "  perfdiff A B --metric M --threshold T[%] [--exhaustive] [--map FILE] [--json]\n"
+    "        performance difference, breadth-first from the root focus\n"
+    "  map OLD NEW | map --map FILE | map --list | map --clear\n"
+    "        mapping directives (resource path prefix rewrites) applied before\n"
+    "        diff and perfdiff\n"
+    "  export EID|--all -o FILE              the text format of docs/space.md\n"
+    "  import FILE [--json]                  load an export (one transaction)\n"
+    "  migrate                               apply pending schema migrations\n"
+    "\n"
+    "options:\n"
+    "  --db LOCATION  file path, sqlite:PATH or postgresql://... URL\n"
+    "                 (default: $AUTOANALYZER_DB, else ./autoanalyzer-space.db)\n"
+    "\n"
+    "exit status: 0 ok, 2 usage, 3 bad input or unknown EID, 4 database unavailable\n";
+
+#define NAME "space"
+
+typedef struct strlist {
+    size_t n;
+    const char **v;
+} strlist;
+
+static int push(strlist *l, const char *s)
+{
+    const char **q = realloc(l->v, (l->n + 1) * sizeof *q);
+    if (!q)
+        return -1;
+    l->v = q;
+    l->v[l->n++] = s;
+    return 0;
+}
+
+/* Common state: --db and --json, found anywhere. */
+typedef struct opts {
+    const char *db;
+    int json;
+    strlist pos;     /* positional arguments */
+    strlist where_k, where_v;
+    strlist attr_k, attr_v;
+    strlist foci;
+    const char *metric, *threshold, *agg, *name, *mapfile, *output;
+    int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
+    char **owned;
+    size_t nowned;
+} opts;
+
+static void opts_free(opts *o)
+{
+    size_t i;
+    free(o->pos.v);
+    free(o->where_k.v);
+    free(o->where_v.v);
+    free(o->attr_k.v);
+    free(o->attr_v.v);
+    free(o->foci.v);
+    for (i = 0; i < o->nowned; i++)
+        free(o->owned[i]);
+    free(o->owned);
+}
+
+static int split_kv(opts *o, const char *arg, const char *opt, strlist *k, strlist *v)
+{
+    const char *eq = strchr(arg, '=');
+    char *key, **q;
+    if (!eq || eq == arg)
+        return cli_usage_error(NAME, "%s takes KEY=VALUE, not '%s'", opt, arg);
+    key = strndup(arg, (size_t)(eq - arg));
+    q = realloc(o->owned, (o->nowned + 1) * sizeof *q);
+    if (!key || !q) {
+        free(key);
+        return cli_usage_error(NAME, "out of memory");
+    }
+    o->owned = q;
+    o->owned[o->nowned++] = key;
+    push(k, key);
+    push(v, eq + 1);
+    return 0;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+#define VAL(dst)                                                                                 \
+    do {                                                                                         \
+        if (i + 1 >= argc)                                                                       \
+            return cli_usage_error(NAME, "%s needs a value", a);                                 \
+        dst = argv[++i];                                                                         \
+    } while (0)
+        if (strcmp(a, "--db") == 0)
+            VAL(o->db);
+        else if (strncmp(a, "--db=", 5) == 0)
+            o->db = a + 5;
+        else if (strcmp(a, "--json") == 0)
+            o->json = 1;
+        else if (strcmp(a, "--where") == 0 || strcmp(a, "--attr") == 0) {
+            const char *v;
+            int rc;
+            VAL(v);
+            rc = a[2] == 'w' ? split_kv(o, v, a, &o->where_k, &o->where_v)
+                             : split_kv(o, v, a, &o->attr_k, &o->attr_v);
+            if (rc)
+                return rc;
+        } else if (strcmp(a, "--focus") == 0) {
+            const char *v;
+            VAL(v);
+            push(&o->foci, v);
+        } else if (strcmp(a, "--metric") == 0)
+            VAL(o->metric);
+        else if (strcmp(a, "--threshold") == 0)
+            VAL(o->threshold);
+        else if (strcmp(a, "--agg") == 0)
+            VAL(o->agg);
+        else if (strcmp(a, "--name") == 0)
+            VAL(o->name);
+        else if (strcmp(a, "--map") == 0)
+            VAL(o->mapfile);
+        else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+            VAL(o->output);
+        else if (strcmp(a, "--descendants") == 0)
+            o->descendants = 1;
+        else if (strcmp(a, "--ancestors") == 0)
+            o->ancestors = 1;
+        else if (strcmp(a, "--exhaustive") == 0)
+            o->exhaustive = 1;
+        else if (strcmp(a, "--all") == 0)
+            o->all = 1;
+        else if (strcmp(a, "--list") == 0)
+            o->list = 1;
+        else if (strcmp(a, "--clear") == 0)
+            o->clear = 1;
+        else if (strcmp(a, "--no-analysis") == 0)
+            o->no_analysis = 1;
+        else if (strcmp(a, "--") == 0) {
+            for (i++; i < argc; i++)
+                push(&o->pos, argv[i]);
+        } else if (a[0] == '-' && a[1])
+            return cli_usage_error(NAME, "unknown option '%s'", a);
+        else
+            push(&o->pos, a);
+#undef VAL
+    }
+    return 0;
+}
+
+static int parse_eid(const char *s, long long *eid)
+{
+    long v;
+    if (aa_parse_long(s, &v) || v < 1)
+        return cli_usage_error(NAME, "'%s' is not an execution id", s);
+    *eid = v;
+    return 0;
+}
+
+static int emit(aa_buf *out)
+{
+    aa_err err;
+    aa_err_clear(&err);
+    if (cli_write_output("-", out, &err) != AA_OK)
+        return cli_fail(&err);
+    return EXIT_OK;
+}
+
+static const char *experiment_file(const char *path, char *buf, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(buf, n, "%s/experiment.xml", path);
+        return buf;
+    }
+    return path;
+}
+
+/* Findings of the analysis, as Program Space records. */
+static void findings_from(const aa_analysis *an, const aa_experiment *e,
+                          aa_space_finding **out, size_t *n)
+{
+    char **paths = aa_space_code_paths(e);
+    size_t i;
+    *out = calloc(an->nfindings + 1, sizeof **out);
+    *n = 0;
+    if (!*out || !paths) {
+        aa_space_free_strings(paths, e->nregions);
+        return;
+    }
+    for (i = 0; i < an->nfindings; i++) {
+        const aa_finding *f = &an->findings[i];
+        aa_space_finding *g = &(*out)[(*n)++];
+        const aa_region *info = f->region < an->nregions ? an->regions[f->region].info : NULL;
+        const char *path = "/Code";
+        size_t k;
+        for (k = 0; info && k < e->nregions; k++)
+            if (&e->regions[k] == info || e->regions[k].id == info->id) {
+                path = paths[k];
+                break;
+            }
+        g->kind = f->kind == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
+        g->region = aa_strdup(path);
+        g->severity = f->severity;
+        g->severity_class = f->severity_class;
+        g->confidence = f->confidence;
+        g->ncauses = f->ncauses;
+        g->causes = f->causes;
+        g->suggestion = f->suggestion;
+    }
+    aa_space_free_strings(paths, e->nregions);
+}
+
+static int do_add(aa_space *s, opts *o)
+{
+    aa_experiment *e = NULL;
+    aa_analysis *an = NULL;
+    aa_space_add_options ao;
+    aa_space_finding *findings = NULL;
+    size_t nfindings = 0, i;
+    aa_attr *attrs = NULL;
+    aa_err err;
+    long long eid;
+    char fb[4096];
+    const char *file;
+    int rc;
+    aa_buf out;
+
+    if (o->pos.n != 1)
+        return cli_usage_error(NAME, "add takes one experiment (file or directory)");
+    file = experiment_file(o->pos.v[0], fb, sizeof fb);
+    aa_err_clear(&err);
+    if (aa_experiment_read(file, &e, &err) != AA_OK)
+        return cli_fail(&err);
+    if (!o->no_analysis) {
+        aa_analyze_options aopt;
+        aa_err aerr;
+        aa_err_clear(&aerr);
+        aa_analyze_options_init(&aopt);
+        if (aa_analyze_run(e, &aopt, &an, &aerr) == AA_OK && an)
+            findings_from(an, e, &findings, &nfindings);
+        else
+            fprintf(stderr, "autoanalyzer space: analysis not available (%s); storing the "
+                            "measurements without findings\n",
+                    aerr.msg[0] ? aerr.msg : "failed");
+    }
+    memset(&ao, 0, sizeof ao);
+    ao.application = o->name;
+    attrs = calloc(o->attr_k.n + 1, sizeof *attrs);
+    for (i = 0; attrs && i < o->attr_k.n; i++) {
+        attrs[i].name = (char *)o->attr_k.v[i];
+        attrs[i].value = (char *)o->attr_v.v[i];
+    }
+    ao.nattrs = o->attr_k.n;
+    ao.attrs = attrs;
+    ao.nfindings = nfindings;
+    ao.findings = findings;
+    {
+        const char *fail = getenv("AA_SPACE_TEST_FAIL_AFTER");
+        long v;
+        if (fail && aa_parse_long(fail, &v) == 0)
+            ao.fail_after_rows = v;
+    }
+    rc = aa_space_add(s, e, &ao, &eid, &err);
+    for (i = 0; i < nfindings; i++)
+        free((char *)findings[i].region);
+    free(findings);
+    free(attrs);
+    if (an)
+        aa_analyze_free(an);
+    aa_experiment_free(e);
+    if (rc != AA_OK)
+        return cli_fail(&err);
+    aa_buf_init(&out);
+    if (o->json)
+        aa_buf_printf(&out, "{\"eid\":%lld}\n", eid);
+    else
+        aa_buf_printf(&out, "added execution %lld (%zu finding%s)\n", eid, nfindings,
+                      nfindings == 1 ? "" : "s");
+    rc = emit(&out);
+    aa_buf_free(&out);
+    return rc;
+}
+
+static int load_mapfile(opts *o, aa_space_map *m, aa_err *err)
+{
+    memset(m, 0, sizeof *m);
+    if (!o->mapfile)
+        return AA_OK;
+    return aa_space_map_read(o->mapfile, m, err);
+}
+
+static int do_sub(aa_space *s, const char *sub, opts *o)
+{
+    aa_err err;
+    aa_buf out;
+    int rc = AA_OK;
+    aa_err_clear(&err);
+    aa_buf_init(&out);
+    if (strcmp(sub, "list") == 0) {
+        aa_space_where w = {o->where_k.n, o->where_k.v, o->where_v.v};
+        if (o->pos.n)
+            return cli_usage_error(NAME, "list takes no arguments");
+        rc = aa_space_list(s, &w, o->json, &out, &err);
+    } else if (strcmp(sub, "show") == 0) {
+        long long eid = 0;
+        if (o->pos.n != 1)
+            return cli_usage_error(NAME, "show takes one execution id");
+        if (parse_eid(o->pos.v[0], &eid))
+            return EXIT_USAGE;
+        rc = aa_space_show(s, eid, o->json, &out, &err);
+    } else if (strcmp(sub, "query") == 0) {
+        aa_space_query q;
+        if (!o->metric)
+            return cli_usage_error(NAME, "query needs --metric M");
+        if (o->pos.n)
+            return cli_usage_error(NAME, "query takes no positional arguments");
+        if (o->descendants && o->ancestors)
+            return cli_usage_error(NAME, "--descendants and --ancestors exclude each other");
+        memset(&q, 0, sizeof q);
+        q.metric = o->metric;
+        q.nfoci = o->foci.n;
+        q.foci = o->foci.v;
+        q.relatives = o->descendants ? AA_SPACE_DESCENDANTS
+                                     : o->ancestors ? AA_SPACE_ANCESTORS : AA_SPACE_SELF;
+        q.where.n = o->where_k.n;
+        q.where.keys = o->where_k.v;
+        q.where.values = o->where_v.v;
+        q.agg = o->agg;
+        rc = aa_space_run_query(s, &q, o->json, &out, &err);
+    } else if (strcmp(sub, "diff") == 0) {
+        long long eids[8];
+        aa_space_map m;
+        size_t i;
+        if (o->pos.n < 2 || o->pos.n > 8)
+            return cli_usage_error(NAME, "diff takes 2 to 8 execution ids");
+        for (i = 0; i < o->pos.n; i++)
+            if (parse_eid(o->pos.v[i], &eids[i]))
+                return EXIT_USAGE;
+        rc = load_mapfile(o, &m, &err);
+        if (rc == AA_OK)
+            rc = aa_space_diff(s, eids, o->pos.n, &m, o->json, &out, &err);
+        aa_space_map_free(&m);
+    } else if (strcmp(sub, "perfdiff") == 0) {
+        aa_space_perfdiff_options po;
+        aa_space_map m;
+        long long a = 0, b = 0;
+        char *t;
+        size_t len;
+        if (o->pos.n != 2)
+            return cli_usage_error(NAME, "perfdiff takes two execution ids");
+        if (!o->metric || !o->threshold)
+            return cli_usage_error(NAME, "perfdiff needs --metric M and --threshold T[%%]");
+        if (parse_eid(o->pos.v[0], &a) || parse_eid(o->pos.v[1], &b))
+            return EXIT_USAGE;
+        memset(&po, 0, sizeof po);
+        t = aa_strdup(o->threshold);
+        len = t ? strlen(t) : 0;
+        if (len && t[len - 1] == '%') {
+            po.relative = 1;
+            t[len - 1] = 0;
+        }
+        if (!t || aa_parse_double(t, &po.threshold) || po.threshold < 0) {
+            free(t);
+            return cli_usage_error(NAME, "--threshold takes a non-negative number, optionally "
+                                         "with %%");
+        }
+        free(t);
+        po.metric = o->metric;
+        po.exhaustive = o->exhaustive;
+        rc = load_mapfile(o, &m, &err);
+        po.extra = &m;
+        if (rc == AA_OK)
+            rc = aa_space_perfdiff(s, a, b, &po, o->json, &out, NULL, &err);
+        aa_space_map_free(&m);
+    } else if (strcmp(sub, "map") == 0) {
+        aa_space_map m;
+        memset(&m, 0, sizeof m);
+        if (o->clear) {
+            rc = aa_space_map_clear(s, &err);
+        } else if (o->list || (!o->mapfile && !o->pos.n)) {
+            size_t i;
+            rc = aa_space_map_load(s, &m, &err);
+            for (i = 0; rc == AA_OK && i < m.n; i++)
+                aa_buf_printf(&out, "map %s %s\n", m.from[i], m.to[i]);
+        } else {
+            if (o->mapfile)
+                rc = aa_space_map_read(o->mapfile, &m, &err);
+            if (rc == AA_OK && o->pos.n) {
+                if (o->pos.n != 2)
+                    return cli_usage_error(NAME, "map takes OLD NEW");
+                if (o->pos.v[0][0] != '/' || o->pos.v[1][0] != '/')
+                    return cli_usage_error(NAME, "map paths are resource paths ('/Code/...')");
+                aa_space_map_add(&m, o->pos.v[0], o->pos.v[1]);
+            }
+            if (rc == AA_OK)
+                rc = aa_space_map_store(s, &m, &err);
+        }
+        aa_space_map_free(&m);
+    } else if (strcmp(sub, "export") == 0) {
+        long long eid = -1;
+        if (!o->output)
+            return cli_usage_error(NAME, "export needs -o FILE");
+        if (o->all == (o->pos.n == 1) || o->pos.n > 1)
+            return cli_usage_error(NAME, "export takes one execution id or --all");
+        if (!o->all && parse_eid(o->pos.v[0], &eid))
+            return EXIT_USAGE;
+        rc = aa_space_export(s, eid, &out, &err);
+        if (rc == AA_OK)
+            rc = cli_write_output(o->output, &out, &err);
+        aa_buf_free(&out);
+        return rc == AA_OK ? EXIT_OK : cli_fail(&err);
+    } else if (strcmp(sub, "import") == 0) {
+        char *text;
+        size_t len, i;
+        long long *eids = NULL;
+        size_t n = 0;
+        if (o->pos.n != 1)
+            return cli_usage_error(NAME, "import takes one file");
+        rc = aa_read_file(o->pos.v[0], &text, &len, &err);
+        if (rc == AA_OK) {
+            if (strlen(text) != len)
+                rc = aa_err_set(&err, AA_EINPUT, "%s: NUL byte in text file", o->pos.v[0]);
+            else
+                rc = aa_space_import(s, text, o->pos.v[0], &eids, &n, &err);
+            free(text);
+        }
+        if (rc == AA_OK) {
+            if (o->json) {
+                aa_buf_puts(&out, "{\"eids\":[");
+                for (i = 0; i < n; i++)
+                    aa_buf_printf(&out, "%s%lld", i ? "," : "", eids[i]);
+                aa_buf_puts(&out, "]}\n");
+            } else {
+                for (i = 0; i < n; i++)
+                    aa_buf_printf(&out, "imported execution %lld\n", eids[i]);
+            }
+        }
+        free(eids);
+    } else if (strcmp(sub, "migrate") == 0) {
+        int applied = 0, v = 0;
+        rc = aa_space_migrate(s, &applied, &err);
+        if (rc == AA_OK)
+            rc = aa_space_schema_version(s, &v, &err);
+        if (rc == AA_OK)
+            aa_buf_printf(&out, "schema version %d (%d migration%s applied)\n", v, applied,
+                          applied == 1 ? "" : "s");
+    } else {
+        aa_buf_free(&out);
+        return cli_usage_error(NAME, "unknown subcommand '%s'", sub);
+    }
+    if (rc != AA_OK) {
+        aa_buf_free(&out);
+        return cli_fail(&err);
+    }
+    rc = emit(&out);
+    aa_buf_free(&out);
+    return rc;
+}
 
 int cmd_space(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "autoanalyzer space: not built yet\n");
-    return EXIT_ENV;
+    static const char *const subs[] = {"add",    "list",   "show",   "query",  "diff", "perfdiff",
+                                       "map",    "export", "import", "migrate", NULL};
+    const char *sub;
+    opts o;
+    aa_space *s = NULL;
+    aa_err err;
+    int rc, i;
+    if (argc < 2)
+        return cli_usage_error(NAME, "missing subcommand");
+    sub = argv[1];
+    for (i = 0; subs[i]; i++)
+        if (strcmp(sub, subs[i]) == 0)
+            break;
+    if (!subs[i])
+        return cli_usage_error(NAME, "unknown subcommand '%s'", sub);
+    rc = parse(argc, argv, &o);
+    if (rc) {
+        opts_free(&o);
+        return rc;
+    }
+    aa_err_clear(&err);
+    if (aa_space_open(o.db, &s, &err) != AA_OK) {
+        opts_free(&o);
+        return cli_fail(&err);
+    }
+    rc = strcmp(sub, "add") == 0 ? do_add(s, &o) : do_sub(s, sub, &o);
+    aa_space_close(s);
+    opts_free(&o);
+    return rc;
 }

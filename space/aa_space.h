@@ -1,0 +1,144 @@
+/*
+ * space/aa_space.h -- the Program Space (SPEC §6): a database of
+ * executions (EIDs with SpaceMap attributes), their resource hierarchies
+ * (/Code, /Machine, /Process path names with a closure table), performance
+ * results keyed by (execution, metric, focus) and analysis findings; and
+ * the operators over it: selection by attributes, queries with
+ * ancestors/descendants and aggregation across executions, structural
+ * difference, performance difference, mapping directives, and a
+ * line-oriented export/import format (docs/space.md).
+ *
+ * Two backends behave identically: SQLite (a file path or sqlite:PATH;
+ * the default) and PostgreSQL (postgresql://... URL).  The schema is
+ * versioned; pending migrations are applied on open.  Every write is one
+ * transaction; concurrent writers are serialized by the database.
+ */
+#ifndef AA_SPACE_H
+#define AA_SPACE_H
+
+#include <stddef.h>
+
+#include "common/aa_common.h"
+#include "profile/aa_profile.h"
+
+#define AA_SPACE_SCHEMA_VERSION 2
+#define AA_SPACE_DEFAULT_DB "autoanalyzer-space.db"
+
+typedef struct aa_space aa_space;
+
+/* location: NULL = $AUTOANALYZER_DB or AA_SPACE_DEFAULT_DB.  A bad URL or an
+ * unreachable server gives AA_EENV; a file that is not a database AA_EINPUT. */
+int aa_space_open(const char *location, aa_space **out, aa_err *err);
+void aa_space_close(aa_space *s);
+const char *aa_space_backend(const aa_space *s); /* "sqlite" / "postgresql" */
+/* Schema version in the database (after the migrations applied on open). */
+int aa_space_schema_version(aa_space *s, int *version, aa_err *err);
+/* Applies pending migrations (also done by open); *applied = how many. */
+int aa_space_migrate(aa_space *s, int *applied, aa_err *err);
+
+/* ---- import ----------------------------------------------------------------- */
+typedef struct aa_space_finding {
+    const char *kind;       /* "dissimilarity" / "disparity" */
+    const char *region;     /* /Code/... path */
+    double severity;        /* [0,1] */
+    int severity_class;     /* 0..4, -1 */
+    double confidence;      /* [0,1] */
+    size_t ncauses;
+    char *const *causes;
+    const char *suggestion; /* may be NULL */
+} aa_space_finding;
+
+typedef struct aa_space_add_options {
+    const char *application;  /* NULL = the experiment's program name */
+    size_t nattrs;
+    const aa_attr *attrs;     /* SpaceMap attributes overriding the experiment's */
+    size_t nfindings;
+    const aa_space_finding *findings;
+    long fail_after_rows;     /* testing: fail after this many result rows (0 = off) */
+} aa_space_add_options;
+
+/* Stores one execution in one transaction (all or nothing). */
+int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options *o,
+                 long long *eid, aa_err *err);
+
+/* The /Code path of every region of e, indexed like e->regions (the same
+ * paths aa_space_add stores).  Free with aa_space_free_strings. */
+char **aa_space_code_paths(const aa_experiment *e);
+void aa_space_free_strings(char **v, size_t n);
+
+/* ---- selection -------------------------------------------------------------- */
+typedef struct aa_space_where {
+    size_t n;
+    const char *const *keys;
+    const char *const *values;
+} aa_space_where;
+
+/* JSON / text renderings of the operators, appended to out.  Unknown EIDs
+ * give AA_EINPUT with "unknown execution N". */
+int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err);
+int aa_space_show(aa_space *s, long long eid, int json, aa_buf *out, aa_err *err);
+/* Number of executions (all applications). */
+int aa_space_count(aa_space *s, long long *n, aa_err *err);
+
+typedef enum aa_space_relatives {
+    AA_SPACE_SELF = 0,
+    AA_SPACE_DESCENDANTS,
+    AA_SPACE_ANCESTORS,
+} aa_space_relatives;
+
+typedef struct aa_space_query {
+    const char *metric;
+    size_t nfoci;
+    const char *const *foci;   /* resource paths, at most one per hierarchy */
+    aa_space_relatives relatives;
+    aa_space_where where;
+    const char *agg;           /* NULL, "max", "min", "mean", "sum" */
+} aa_space_query;
+
+int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *out,
+                       aa_err *err);
+
+/* ---- mapping and differences ----------------------------------------------- */
+typedef struct aa_space_map {
+    size_t n;
+    char **from, **to;
+} aa_space_map;
+
+void aa_space_map_free(aa_space_map *m);
+/* Reads "map OLD NEW" lines (# comments, blank lines); AA_EINPUT with
+ * file:line on malformed lines.  Appends to m. */
+int aa_space_map_read(const char *path, aa_space_map *m, aa_err *err);
+int aa_space_map_add(aa_space_map *m, const char *from, const char *to);
+/* Stored directives (in order) / store new ones / clear. */
+int aa_space_map_load(aa_space *s, aa_space_map *m, aa_err *err);
+int aa_space_map_store(aa_space *s, const aa_space_map *m, aa_err *err);
+int aa_space_map_clear(aa_space *s, aa_err *err);
+/* Rewrites path by the directives (prefix on whole components, in order). */
+char *aa_space_map_apply(const aa_space_map *m, const char *path);
+
+/* Structural difference of two or more executions (stored mappings plus
+ * extra, which may be NULL). */
+int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_map *extra,
+                  int json, aa_buf *out, aa_err *err);
+
+typedef struct aa_space_perfdiff_options {
+    const char *metric;
+    double threshold;
+    int relative;   /* threshold is a percentage of a's value */
+    int exhaustive; /* also refine foci that do not differ */
+    const aa_space_map *extra;
+} aa_space_perfdiff_options;
+
+/* Number of differing foci in *ndiff (may be NULL). */
+int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *o,
+                      int json, aa_buf *out, size_t *ndiff, aa_err *err);
+
+/* ---- export / import -------------------------------------------------------- */
+/* eid < 0: all executions.  Appends the text format to out. */
+int aa_space_export(aa_space *s, long long eid, aa_buf *out, aa_err *err);
+/* Imports every execution of the text (one transaction); new EIDs appended
+ * to *eids (malloc'd).  name is used in error messages (file:line). */
+int aa_space_import(aa_space *s, const char *text, const char *name, long long **eids,
+                    size_t *neids, aa_err *err);
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * space/space_add.c -- turning an experiment into a Program Space
+ * execution: the EventMap (resource hierarchies /Code/<file>/<function>/
+ * <region>..., /Machine/<host>, /Process/<rank>/<thread>), the SpaceMap
+ * attributes (the experiment's environment plus overrides), and the
+ * performance results at foci: every code region x every process, code
+ * region x all processes (sums), whole program x each host, and code region
+ * x thread when a process has several threads.  Region values are summed
+ * over the calling contexts a region occurs in; files and directories get
+ * the sum of their functions.
+ */
+#include "space/sp_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_component(aa_buf *b, const char *s, size_t n)
+{
+    size_t i;
+    aa_buf_putc(b, '/');
+    for (i = 0; i < n; i++) {
+        if (s[i] == '/')
+            aa_buf_puts(b, "%2F");
+        else if (s[i] == '%')
+            aa_buf_puts(b, "%25");
+        else if (s[i] == '\n' || s[i] == '\t')
+            aa_buf_putc(b, ' ');
+        else
+            aa_buf_putc(b, s[i]);
+    }
+}
+
+/* /Code/<dir>/.../<file>: the file name's components become levels. */
+static void file_path(aa_buf *b, const char *file)
+{
+    const char *p = file;
+    int any = 0;
+    aa_buf_puts(b, "/Code");
+    while (p && *p) {
+        const char *e = strchr(p, '/');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n && !(n == 1 && p[0] == '.')) {
+            put_component(b, p, n);
+            any = 1;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    if (!any)
+        aa_buf_puts(b, "/<unknown>");
+}
+
+static const char *region_label(const aa_region *r)
+{
+    if (r->name && *r->name)
+        return r->name;
+    if (r->kind == AA_KIND_FUNCTION && r->function && *r->function)
+        return r->function;
+    return "region";
+}
+
+static long region_index(const aa_experiment *e, uint32_t id)
+{
+    size_t lo = 0, hi = e->nregions;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (e->regions[mid].id == id)
+            return (long)mid;
+        if (e->regions[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static char *build_path(const aa_experiment *e, char **paths, long i, int depth)
+{
+    const aa_region *r = &e->regions[i];
+    aa_buf b;
+    if (paths[i])
+        return paths[i];
+    aa_buf_init(&b);
+    if (r->id == AA_REGION_ROOT || r->kind == AA_KIND_PROGRAM) {
+        aa_buf_puts(&b, "/Code");
+    } else if (r->kind == AA_KIND_FUNCTION) {
+        file_path(&b, r->file);
+        put_component(&b, region_label(r), strlen(region_label(r)));
+    } else {
+        long pi = r->parent != AA_REGION_ROOT && r->parent != r->id ? region_index(e, r->parent)
+                                                                    : -1;
+        if (pi >= 0 && depth < (int)e->nregions &&
+            e->regions[pi].kind != AA_KIND_PROGRAM) {
+            aa_buf_puts(&b, build_path(e, paths, pi, depth + 1));
+        } else {
+            file_path(&b, r->file);
+            if (r->function && *r->function)
+                put_component(&b, r->function, strlen(r->function));
+        }
+        put_component(&b, region_label(r), strlen(region_label(r)));
+    }
+    paths[i] = aa_buf_detach(&b);
+    return paths[i];
+}
+
+char **aa_space_code_paths(const aa_experiment *e)
+{
+    char **paths = calloc(e->nregions + 1, sizeof *paths);
+    sp_strmap seen;
+    size_t i;
+    if (!paths)
+        return NULL;
+    for (i = 0; i < e->nregions; i++)
+        build_path(e, paths, (long)i, 0);
+    /* Distinct regions with the same path get "#<id>". */
+    sp_strmap_init(&seen);
+    for (i = 0; i < e->nregions; i++) {
+        if (!paths[i]) {
+            aa_space_free_strings(paths, e->nregions);
+            sp_strmap_free(&seen);
+            return NULL;
+        }
+        if (sp_strmap_get(&seen, paths[i], NULL)) {
+            aa_buf b;
+            aa_buf_init(&b);
+            aa_buf_printf(&b, "%s#%u", paths[i], e->regions[i].id);
+            free(paths[i]);
+            paths[i] = aa_buf_detach(&b);
+        }
+        sp_strmap_put(&seen, paths[i], (long long)i);
+    }
+    sp_strmap_free(&seen);
+    return paths;
+}
+
+void aa_space_free_strings(char **v, size_t n)
+{
+    size_t i;
+    if (!v)
+        return;
+    for (i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static const char *kind_type(const aa_region *r)
+{
+    if (r->id == AA_REGION_ROOT)
+        return "program";
+    return aa_region_kind_name(r->kind);
+}
+
+static void add_val(double *cell, double v)
+{
+    if (isnan(v))
+        return;
+    *cell = isnan(*cell) ? v : *cell + v;
+}
+
+typedef struct build {
+    const aa_experiment *e;
+    sp_exec_data *d;
+    size_t ncode;      /* code resources are d->res[0..ncode) */
+    long *code_region; /* region index backing each code resource, -1 synthetic */
+    long *code_parent; /* parent code resource, -1 for /Code */
+    long *region_res;  /* code resource of each region */
+} build;
+
+/* vals[c * nm + m] for one process (or thread): region values, then
+ * synthetic resources summed bottom-up. */
+static void fill_code_values(const build *B, double *vals)
+{
+    size_t nm = B->e->nmetrics, c, m;
+    for (c = B->ncode; c-- > 0;) {
+        long p = B->code_parent[c];
+        if (p < 0)
+            continue;
+        if (B->code_region[p] >= 0 && p != 0)
+            continue; /* regions are inclusive already */
+        if (p == 0 && B->code_region[0] >= 0)
+            continue; /* resolved below */
+        for (m = 0; m < nm; m++)
+            add_val(&vals[p * nm + m], vals[c * nm + m]);
+    }
+    /* /Code backed by the program region but unmeasured: sum its children. */
+    if (B->code_region[0] >= 0)
+        for (m = 0; m < nm; m++)
+            if (isnan(vals[m]))
+                for (c = 1; c < B->ncode; c++)
+                    if (B->code_parent[c] == 0)
+                        add_val(&vals[m], vals[c * nm + m]);
+}
+
+static void thread_values(const build *B, const aa_thread *t, double *vals)
+{
+    size_t nm = B->e->nmetrics, i, m;
+    for (i = 0; i < t->nnodes; i++) {
+        long ri = region_index(B->e, t->nodes[i].region);
+        const double *v = aa_node_values(B->e, t, i);
+        long c;
+        if (ri < 0)
+            continue;
+        c = B->region_res[ri];
+        for (m = 0; m < nm; m++)
+            add_val(&vals[c * nm + m], v[m]);
+    }
+}
+
+static int experiment_data(const aa_experiment *e, const aa_space_add_options *o,
+                           sp_exec_data *d, aa_err *err)
+{
+    build B;
+    char **paths = NULL;
+    size_t i, m, c, p, nm = e->nmetrics, np = e->nprocesses;
+    long code_root, mach_root, proc_root, *proc_res = NULL, *host_res = NULL, *metric_idx = NULL;
+    double *vals = NULL, *tvals = NULL, *agg = NULL, *hostagg = NULL;
+    int rc = AA_OK;
+    char num[32];
+    const char *started;
+
+    memset(&B, 0, sizeof B);
+    B.e = e;
+    B.d = d;
+    d->application = aa_strdup(o && o->application ? o->application
+                                                   : (e->program && *e->program ? e->program
+                                                                                : "unknown"));
+    d->experiment = aa_strdup(e->id ? e->id : "");
+    d->nprocs = e->nprocs > 0 ? e->nprocs : (long)np;
+    started = aa_experiment_attr(e, "start_time");
+    if (!started)
+        started = aa_experiment_attr(e, "started");
+    if (!started)
+        started = aa_experiment_attr(e, "date");
+    d->started = started ? aa_strdup(started) : NULL;
+    d->fail_after_rows = o ? o->fail_after_rows : 0;
+    /* SpaceMap: the environment, the basics, then the overrides. */
+    for (i = 0; i < e->nattrs; i++)
+        if (sp_exec_data_attr(d, e->attrs[i].name, e->attrs[i].value ? e->attrs[i].value : ""))
+            goto nomem;
+    sp_exec_data_attr(d, "application", d->application);
+    snprintf(num, sizeof num, "%ld", d->nprocs);
+    sp_exec_data_attr(d, "nprocs", num);
+    if (e->id && *e->id)
+        sp_exec_data_attr(d, "experiment", e->id);
+    for (i = 0; o && i < o->nattrs; i++)
+        if (sp_exec_data_attr(d, o->attrs[i].name, o->attrs[i].value))
+            goto nomem;
+    /* EventMap: code resources first, so they are d->res[0..ncode). */
+    paths = aa_space_code_paths(e);
+    B.region_res = calloc(e->nregions + 1, sizeof *B.region_res);
+    if (!paths || !B.region_res)
+        goto nomem;
+    code_root = sp_exec_data_resource(d, "/Code", "program");
+    if (code_root != 0)
+        goto nomem;
+    for (i = 0; i < e->nregions; i++) {
+        const aa_region *r = &e->regions[i];
+        /* Type the file and directory levels before the region itself. */
+        if (r->id != AA_REGION_ROOT && r->kind != AA_KIND_PROGRAM) {
+            aa_buf fb;
+            aa_buf_init(&fb);
+            file_path(&fb, r->file);
+            if (sp_exec_data_resource(d, fb.data, "file") < 0) {
+                aa_buf_free(&fb);
+                goto nomem;
+            }
+            if (r->kind != AA_KIND_FUNCTION && r->function && *r->function &&
+                strncmp(paths[i], fb.data, fb.len) == 0) {
+                put_component(&fb, r->function, strlen(r->function));
+                if (strncmp(paths[i], fb.data, fb.len) == 0 &&
+                    (paths[i][fb.len] == '/' || paths[i][fb.len] == 0))
+                    sp_exec_data_resource(d, fb.data, "function");
+            }
+            aa_buf_free(&fb);
+        }
+        B.region_res[i] = sp_exec_data_resource(d, paths[i], kind_type(r));
+        if (B.region_res[i] < 0)
+            goto nomem;
+    }
+    B.ncode = d->nres;
+    B.code_region = malloc(B.ncode * sizeof *B.code_region);
+    B.code_parent = malloc(B.ncode * sizeof *B.code_parent);
+    if (!B.code_region || !B.code_parent)
+        goto nomem;
+    for (c = 0; c < B.ncode; c++) {
+        const char *path = d->res_path[c], *slash = strrchr(path, '/');
+        long long pi = -1;
+        B.code_region[c] = -1;
+        if (slash != path) {
+            char *parent = strndup(path, (size_t)(slash - path));
+            if (!parent || !sp_strmap_get(&d->res_index, parent, &pi))
+                pi = -1;
+            free(parent);
+        }
+        B.code_parent[c] = (long)pi;
+    }
+    for (i = 0; i < e->nregions; i++)
+        B.code_region[B.region_res[i]] = (long)i;
+    mach_root = sp_exec_data_resource(d, "/Machine", "machine");
+    proc_root = sp_exec_data_resource(d, "/Process", "execution");
+    proc_res = calloc(np + 1, sizeof *proc_res);
+    host_res = calloc(np + 1, sizeof *host_res);
+    metric_idx = calloc(nm + 1, sizeof *metric_idx);
+    if (mach_root < 0 || proc_root < 0 || !proc_res || !host_res || !metric_idx)
+        goto nomem;
+    for (p = 0; p < np; p++) {
+        const aa_process *pr = &e->processes[p];
+        aa_buf b;
+        aa_buf_init(&b);
+        aa_buf_puts(&b, "/Machine");
+        put_component(&b, pr->host && *pr->host ? pr->host : "unknown",
+                      strlen(pr->host && *pr->host ? pr->host : "unknown"));
+        host_res[p] = sp_exec_data_resource(d, b.data, "host");
+        aa_buf_reset(&b);
+        aa_buf_printf(&b, "/Process/%d", pr->rank);
+        proc_res[p] = sp_exec_data_resource(d, b.data, "process");
+        for (i = 0; i < pr->nthreads; i++) {
+            aa_buf_reset(&b);
+            aa_buf_printf(&b, "/Process/%d/%d", pr->rank, pr->threads[i].id);
+            if (sp_exec_data_resource(d, b.data, "thread") < 0)
+                proc_res[p] = -1;
+        }
+        aa_buf_free(&b);
+        if (host_res[p] < 0 || proc_res[p] < 0)
+            goto nomem;
+    }
+    for (m = 0; m < nm; m++) {
+        metric_idx[m] = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit);
+        if (metric_idx[m] < 0)
+            goto nomem;
+    }
+    /* Values: all processes first (vals[p][c][m]), then the results in
+     * metric-major order so new foci get ascending ids per metric. */
+    vals = malloc((np ? np : 1) * B.ncode * (nm ? nm : 1) * sizeof *vals);
+    tvals = malloc(B.ncode * (nm ? nm : 1) * sizeof *tvals);
+    agg = malloc(B.ncode * (nm ? nm : 1) * sizeof *agg);
+    hostagg = malloc((np ? np : 1) * (nm ? nm : 1) * sizeof *hostagg);
+    if (!vals || !tvals || !agg || !hostagg)
+        goto nomem;
+    for (i = 0; i < np * B.ncode * nm; i++)
+        vals[i] = NAN;
+    for (i = 0; i < B.ncode * nm; i++)
+        agg[i] = NAN;
+    for (i = 0; i < np * nm; i++)
+        hostagg[i] = NAN;
+    for (p = 0; p < np; p++) {
+        const aa_process *pr = &e->processes[p];
+        double *pv = vals + p * B.ncode * nm;
+        for (i = 0; i < pr->nthreads; i++)
+            thread_values(&B, &pr->threads[i], pv);
+        fill_code_values(&B, pv);
+        for (i = 0; i < B.ncode * nm; i++)
+            add_val(&agg[i], pv[i]);
+        /* per host: hostagg indexed by the first process of that host */
+        {
+            size_t q;
+            for (q = 0; q <= p; q++)
+                if (host_res[q] == host_res[p])
+                    break;
+            for (m = 0; m < nm; m++)
+                add_val(&hostagg[q * nm + m], pv[m]);
+        }
+    }
+    for (m = 0; m < nm; m++) {
+        for (c = 0; c < B.ncode; c++) {
+            double v = agg[c * nm + m];
+            if (!isnan(v) && sp_exec_data_result(d, (int)metric_idx[m], (long)c, mach_root,
+                                                 proc_root, v))
+                goto nomem;
+        }
+        for (p = 0; p < np; p++) {
+            double v = hostagg[p * nm + m];
+            if (!isnan(v) &&
+                sp_exec_data_result(d, (int)metric_idx[m], 0, host_res[p], proc_root, v))
+                goto nomem;
+        }
+        for (p = 0; p < np; p++)
+            for (c = 0; c < B.ncode; c++) {
+                double v = vals[(p * B.ncode + c) * nm + m];
+                if (!isnan(v) && sp_exec_data_result(d, (int)metric_idx[m], (long)c, mach_root,
+                                                     proc_res[p], v))
+                    goto nomem;
+            }
+    }
+    /* Threads of multi-threaded processes. */
+    for (p = 0; p < np; p++) {
+        const aa_process *pr = &e->processes[p];
+        if (pr->nthreads < 2)
+            continue;
+        for (i = 0; i < pr->nthreads; i++) {
+            aa_buf b;
+            long long tr;
+            size_t k;
+            for (k = 0; k < B.ncode * nm; k++)
+                tvals[k] = NAN;
+            thread_values(&B, &pr->threads[i], tvals);
+            fill_code_values(&B, tvals);
+            aa_buf_init(&b);
+            aa_buf_printf(&b, "/Process/%d/%d", pr->rank, pr->threads[i].id);
+            if (!sp_strmap_get(&d->res_index, b.data, &tr))
+                tr = -1;
+            aa_buf_free(&b);
+            if (tr < 0)
+                goto nomem;
+            for (m = 0; m < nm; m++)
+                for (c = 0; c < B.ncode; c++)
+                    if (!isnan(tvals[c * nm + m]) &&
+                        sp_exec_data_result(d, (int)metric_idx[m], (long)c, mach_root, (long)tr,
+                                            tvals[c * nm + m]))
+                        goto nomem;
+        }
+    }
+    for (i = 0; o && i < o->nfindings; i++)
+        if (sp_exec_data_finding(d, &o->findings[i]))
+            goto nomem;
+    goto out;
+nomem:
+    rc = aa_err_set(err, AA_EENV, "out of memory building the execution");
+out:
+    aa_space_free_strings(paths, e->nregions);
+    free(B.region_res);
+    free(B.code_region);
+    free(B.code_parent);
+    free(proc_res);
+    free(host_res);
+    free(metric_idx);
+    free(vals);
+    free(tvals);
+    free(agg);
+    free(hostagg);
+    return rc;
+}
+
+typedef struct add_arg {
+    const sp_exec_data *d;
+    long long eid;
+} add_arg;
+
+static int add_tx(aa_space *s, void *arg, aa_err *err)
+{
+    add_arg *a = arg;
+    return sp_store_execution(s, a->d, &a->eid, err);
+}
+
+int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options *o,
+                 long long *eid, aa_err *err)
+{
+    sp_exec_data d;
+    add_arg a;
+    int rc;
+    sp_exec_data_init(&d);
+    rc = experiment_data(e, o, &d, err);
+    if (rc == AA_OK) {
+        a.d = &d;
+        a.eid = 0;
+        rc = sp_write_tx(s, add_tx, &a, err);
+        if (rc == AA_OK && eid)
+            *eid = a.eid;
+    }
+    sp_exec_data_free(&d);
+    return rc;
+}

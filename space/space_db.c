@@ -1,0 +1,388 @@
+/*
+ * space/space_db.c -- opening a Program Space: choosing the backend from
+ * the location (file path, sqlite:PATH, postgresql://...), the versioned
+ * schema with its ordered migration steps (recorded in schema_migrations
+ * and applied on open under the write lock), the write-transaction retry
+ * loop, and the small helpers (hash maps, timestamps) the rest of space/
+ * shares.  The schema text is the same for both backends.
+ */
+#include "space/sp_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Ordered migrations: index i brings the schema to version i + 1. */
+static const struct {
+    const char *description;
+    const char *sql;
+} migrations[AA_SPACE_SCHEMA_VERSION] = {
+    {"applications, executions, resources, foci, results, findings",
+     "CREATE TABLE applications(id BIGINT PRIMARY KEY, name TEXT NOT NULL UNIQUE);\n"
+     "CREATE TABLE executions(eid BIGINT PRIMARY KEY,\n"
+     "  app BIGINT NOT NULL REFERENCES applications(id),\n"
+     "  experiment TEXT NOT NULL, started TEXT NOT NULL, nprocs INTEGER NOT NULL,\n"
+     "  added TEXT NOT NULL);\n"
+     "CREATE TABLE execution_attrs(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "  name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(eid, name));\n"
+     "CREATE TABLE resources(id BIGINT PRIMARY KEY, path TEXT NOT NULL UNIQUE,\n"
+     "  name TEXT NOT NULL, type TEXT NOT NULL, hierarchy TEXT NOT NULL,\n"
+     "  parent BIGINT REFERENCES resources(id));\n"
+     "CREATE TABLE resource_closure(ancestor BIGINT NOT NULL REFERENCES resources(id),\n"
+     "  descendant BIGINT NOT NULL REFERENCES resources(id), depth INTEGER NOT NULL,\n"
+     "  PRIMARY KEY(ancestor, descendant));\n"
+     "CREATE INDEX resource_closure_descendant ON resource_closure(descendant);\n"
+     "CREATE TABLE execution_resources(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "  resource BIGINT NOT NULL REFERENCES resources(id), PRIMARY KEY(eid, resource));\n"
+     "CREATE TABLE metrics(id BIGINT PRIMARY KEY, name TEXT NOT NULL UNIQUE,\n"
+     "  unit TEXT NOT NULL);\n"
+     "CREATE TABLE foci(id BIGINT PRIMARY KEY,\n"
+     "  code BIGINT NOT NULL REFERENCES resources(id),\n"
+     "  machine BIGINT NOT NULL REFERENCES resources(id),\n"
+     "  process BIGINT NOT NULL REFERENCES resources(id),\n"
+     "  UNIQUE(code, machine, process));\n"
+     "CREATE TABLE results(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "  metric BIGINT NOT NULL REFERENCES metrics(id),\n"
+     "  focus BIGINT NOT NULL REFERENCES foci(id), value DOUBLE PRECISION NOT NULL,\n"
+     "  PRIMARY KEY(eid, metric, focus));\n"
+     "CREATE TABLE findings(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "  seq INTEGER NOT NULL, kind TEXT NOT NULL, region TEXT NOT NULL,\n"
+     "  severity DOUBLE PRECISION NOT NULL, severity_class INTEGER NOT NULL,\n"
+     "  confidence DOUBLE PRECISION NOT NULL, causes TEXT NOT NULL,\n"
+     "  suggestion TEXT NOT NULL, PRIMARY KEY(eid, seq));\n"},
+    {"mapping directives; attribute index",
+     "CREATE TABLE mappings(seq BIGINT PRIMARY KEY, old_prefix TEXT NOT NULL,\n"
+     "  new_prefix TEXT NOT NULL);\n"
+     "CREATE INDEX execution_attrs_by_value ON execution_attrs(name, value);\n"},
+};
+
+void sp_now_iso(char out[32])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int sp_exec(sp_db *db, const char *sql, aa_err *err) { return db->ops->exec(db, sql, err); }
+
+int sp_query_int(sp_db *db, const char *sql, const char *const *params, int nparams,
+                 long long def, long long *out, aa_err *err)
+{
+    sp_stmt *st;
+    int rc = db->ops->prepare(db, sql, &st, err), i, r;
+    if (rc != AA_OK)
+        return rc;
+    for (i = 0; i < nparams; i++)
+        db->ops->bind_text(st, i + 1, params[i]);
+    r = db->ops->step(st, err);
+    if (r < 0)
+        rc = err ? err->code : AA_EENV;
+    else if (r == 1 && !db->ops->col_null(st, 0))
+        *out = db->ops->col_int(st, 0);
+    else
+        *out = def;
+    db->ops->finalize(st);
+    return rc;
+}
+
+int sp_write_tx(aa_space *s, int (*fn)(aa_space *s, void *arg, aa_err *err), void *arg,
+                aa_err *err)
+{
+    int attempt, rc = AA_OK;
+    for (attempt = 0; attempt < 8; attempt++) {
+        s->db->retryable = 0;
+        rc = s->db->ops->begin_write(s->db, err);
+        if (rc == AA_OK) {
+            rc = fn(s, arg, err);
+            if (rc == AA_OK)
+                rc = s->db->ops->commit(s->db, err);
+            else
+                s->db->ops->rollback(s->db);
+        }
+        if (rc == AA_OK || !s->db->retryable)
+            return rc;
+        s->db->ops->rollback(s->db);
+    }
+    return rc;
+}
+
+static int current_version(aa_space *s, long long *v)
+{
+    aa_err e;
+    /* A missing table (fresh database) reads as version 0. */
+    if (sp_query_int(s->db, "SELECT MAX(version) FROM schema_migrations", NULL, 0, 0, v, &e) !=
+        AA_OK)
+        *v = 0;
+    return AA_OK;
+}
+
+static int migrate_tx(aa_space *s, void *arg, aa_err *err)
+{
+    int *applied = arg;
+    long long v;
+    int rc;
+    rc = sp_exec(s->db,
+                 "CREATE TABLE IF NOT EXISTS schema_migrations(version INTEGER PRIMARY KEY,"
+                 " description TEXT NOT NULL, applied TEXT NOT NULL)",
+                 err);
+    if (rc != AA_OK)
+        return rc;
+    rc = sp_query_int(s->db, "SELECT MAX(version) FROM schema_migrations", NULL, 0, 0, &v, err);
+    if (rc != AA_OK)
+        return rc;
+    if (v > AA_SPACE_SCHEMA_VERSION)
+        return aa_err_set(err, AA_EENV,
+                          "%s: database schema version %lld is newer than this tool's (%d)",
+                          s->db->location, v, AA_SPACE_SCHEMA_VERSION);
+    for (; v < AA_SPACE_SCHEMA_VERSION; v++) {
+        sp_stmt *st;
+        char now[32], ver[24];
+        rc = sp_exec(s->db, migrations[v].sql, err);
+        if (rc != AA_OK) {
+            aa_err_prefix(err, "migration %lld", v + 1);
+            return rc;
+        }
+        rc = s->db->ops->prepare(s->db,
+                                 "INSERT INTO schema_migrations(version, description, applied)"
+                                 " VALUES(?, ?, ?)",
+                                 &st, err);
+        if (rc != AA_OK)
+            return rc;
+        sp_now_iso(now);
+        snprintf(ver, sizeof ver, "%lld", v + 1);
+        s->db->ops->bind_text(st, 1, ver);
+        s->db->ops->bind_text(st, 2, migrations[v].description);
+        s->db->ops->bind_text(st, 3, now);
+        rc = s->db->ops->step(st, err) < 0 ? AA_EENV : AA_OK;
+        s->db->ops->finalize(st);
+        if (rc != AA_OK)
+            return rc;
+        (*applied)++;
+    }
+    return AA_OK;
+}
+
+int aa_space_migrate(aa_space *s, int *applied, aa_err *err)
+{
+    int n = 0, rc;
+    long long v;
+    current_version(s, &v);
+    if (v == AA_SPACE_SCHEMA_VERSION) {
+        if (applied)
+            *applied = 0;
+        return AA_OK;
+    }
+    rc = sp_write_tx(s, migrate_tx, &n, err);
+    if (applied)
+        *applied = rc == AA_OK ? n : 0;
+    return rc;
+}
+
+int aa_space_schema_version(aa_space *s, int *version, aa_err *err)
+{
+    long long v;
+    (void)err;
+    current_version(s, &v);
+    *version = (int)v;
+    return AA_OK;
+}
+
+int aa_space_open(const char *location, aa_space **out, aa_err *err)
+{
+    aa_space *s;
+    sp_db *db = NULL;
+    int rc;
+    if (!location || !*location)
+        location = getenv("AUTOANALYZER_DB");
+    if (!location || !*location)
+        location = AA_SPACE_DEFAULT_DB;
+    if (strncmp(location, "postgresql://", 13) == 0 || strncmp(location, "postgres://", 11) == 0)
+        rc = sp_pg_open(location, &db, err);
+    else if (strncmp(location, "sqlite:", 7) == 0)
+        rc = location[7] ? sp_sqlite_open(location + 7, &db, err)
+                         : aa_err_set(err, AA_EENV, "%s: missing file name", location);
+    else if (strstr(location, "://"))
+        rc = aa_err_set(err, AA_EENV,
+                        "%s: unsupported database URL (use a file path, sqlite:PATH or "
+                        "postgresql://...)",
+                        location);
+    else
+        rc = sp_sqlite_open(location, &db, err);
+    if (rc != AA_OK)
+        return rc;
+    s = calloc(1, sizeof *s);
+    if (!s) {
+        db->ops->close(db);
+        return aa_err_set(err, AA_EENV, "out of memory");
+    }
+    s->db = db;
+    rc = aa_space_migrate(s, NULL, err);
+    if (rc != AA_OK) {
+        aa_space_close(s);
+        return rc;
+    }
+    *out = s;
+    return AA_OK;
+}
+
+void aa_space_close(aa_space *s)
+{
+    if (!s)
+        return;
+    s->db->ops->close(s->db);
+    free(s);
+}
+
+const char *aa_space_backend(const aa_space *s) { return s->db->ops->name; }
+
+/* ---- hash maps -------------------------------------------------------------- */
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t hash_tri(long long a, long long b, long long c)
+{
+    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)b * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= (uint64_t)c * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return h ^ (h >> 29);
+}
+
+void sp_strmap_init(sp_strmap *m) { memset(m, 0, sizeof *m); }
+
+void sp_strmap_free(sp_strmap *m)
+{
+    size_t i;
+    for (i = 0; i < m->cap; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+int sp_strmap_get(const sp_strmap *m, const char *key, long long *val)
+{
+    size_t i;
+    if (!m->cap)
+        return 0;
+    for (i = hash_str(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+        if (strcmp(m->keys[i], key) == 0) {
+            if (val)
+                *val = m->vals[i];
+            return 1;
+        }
+    return 0;
+}
+
+static int strmap_insert(sp_strmap *m, char *key, long long val)
+{
+    size_t i;
+    for (i = hash_str(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+        if (strcmp(m->keys[i], key) == 0) {
+            free(key);
+            m->vals[i] = val;
+            return 0;
+        }
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return 0;
+}
+
+int sp_strmap_put(sp_strmap *m, const char *key, long long val)
+{
+    char *k;
+    if ((m->n + 1) * 2 > m->cap) {
+        sp_strmap old = *m;
+        size_t i, cap = m->cap ? m->cap * 2 : 64;
+        m->keys = calloc(cap, sizeof *m->keys);
+        m->vals = calloc(cap, sizeof *m->vals);
+        if (!m->keys || !m->vals) {
+            free(m->keys);
+            free(m->vals);
+            *m = old;
+            return -1;
+        }
+        m->cap = cap;
+        m->n = 0;
+        for (i = 0; i < old.cap; i++)
+            if (old.keys[i])
+                strmap_insert(m, old.keys[i], old.vals[i]);
+        free(old.keys);
+        free(old.vals);
+    }
+    k = aa_strdup(key);
+    if (!k)
+        return -1;
+    return strmap_insert(m, k, val);
+}
+
+void sp_trimap_init(sp_trimap *m) { memset(m, 0, sizeof *m); }
+
+void sp_trimap_free(sp_trimap *m)
+{
+    free(m->k);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+int sp_trimap_get(const sp_trimap *m, long long a, long long b, long long c, long long *val)
+{
+    size_t i;
+    if (!m->cap)
+        return 0;
+    for (i = hash_tri(a, b, c) & (m->cap - 1); m->k[3 * i] != -1; i = (i + 1) & (m->cap - 1))
+        if (m->k[3 * i] == a && m->k[3 * i + 1] == b && m->k[3 * i + 2] == c) {
+            if (val)
+                *val = m->vals[i];
+            return 1;
+        }
+    return 0;
+}
+
+static void trimap_insert(sp_trimap *m, long long a, long long b, long long c, long long val)
+{
+    size_t i;
+    for (i = hash_tri(a, b, c) & (m->cap - 1); m->k[3 * i] != -1; i = (i + 1) & (m->cap - 1))
+        if (m->k[3 * i] == a && m->k[3 * i + 1] == b && m->k[3 * i + 2] == c) {
+            m->vals[i] = val;
+            return;
+        }
+    m->k[3 * i] = a;
+    m->k[3 * i + 1] = b;
+    m->k[3 * i + 2] = c;
+    m->vals[i] = val;
+    m->n++;
+}
+
+int sp_trimap_put(sp_trimap *m, long long a, long long b, long long c, long long val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        sp_trimap old = *m;
+        size_t i, cap = m->cap ? m->cap * 2 : 1024;
+        m->k = malloc(cap * 3 * sizeof *m->k);
+        m->vals = malloc(cap * sizeof *m->vals);
+        if (!m->k || !m->vals) {
+            free(m->k);
+            free(m->vals);
+            *m = old;
+            return -1;
+        }
+        for (i = 0; i < cap * 3; i++)
+            m->k[i] = -1;
+        m->cap = cap;
+        m->n = 0;
+        for (i = 0; i < old.cap; i++)
+            if (old.k[3 * i] != -1)
+                trimap_insert(m, old.k[3 * i], old.k[3 * i + 1], old.k[3 * i + 2], old.vals[i]);
+        free(old.k);
+        free(old.vals);
+    }
+    trimap_insert(m, a, b, c, val);
+    return 0;
+}

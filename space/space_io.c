@@ -1,0 +1,396 @@
+/*
+ * space/space_io.c -- the Program Space export format (docs/space.md): one
+ * line per record, a keyword, a space, then tab-separated fields with
+ * backslash escapes (\\ \t \n).  Export writes executions in EID order,
+ * records sorted by byte order, so an export -> import -> export round trip
+ * is identical; import validates every line ("file:line: what") and stores
+ * all executions in one transaction.
+ */
+#include "space/sp_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FORMAT_LINE "format autoanalyzer-space 1"
+
+static void put_field(aa_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\')
+            aa_buf_puts(b, "\\\\");
+        else if (*s == '\t')
+            aa_buf_puts(b, "\\t");
+        else if (*s == '\n')
+            aa_buf_puts(b, "\\n");
+        else
+            aa_buf_putc(b, *s);
+    }
+}
+
+static void put_rec(aa_buf *b, const char *kw, int n, ...)
+{
+    va_list ap;
+    int i;
+    aa_buf_puts(b, kw);
+    va_start(ap, n);
+    for (i = 0; i < n; i++) {
+        aa_buf_putc(b, i ? '\t' : ' ');
+        put_field(b, va_arg(ap, const char *));
+    }
+    va_end(ap);
+    aa_buf_putc(b, '\n');
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Runs sql (one integer parameter: eid) and appends one record per row, the
+ * fields being the columns as text; records are sorted. */
+static int dump(aa_space *s, long long eid, const char *kw, const char *sql, int ncols,
+                aa_buf *out, aa_err *err)
+{
+    sp_stmt *st;
+    char **lines = NULL;
+    size_t n = 0, cap = 0, i;
+    int rc = s->db->ops->prepare(s->db, sql, &st, err), r;
+    if (rc != AA_OK)
+        return rc;
+    s->db->ops->bind_int(st, 1, eid);
+    while ((r = s->db->ops->step(st, err)) == 1) {
+        aa_buf l;
+        int c;
+        aa_buf_init(&l);
+        aa_buf_puts(&l, kw);
+        for (c = 0; c < ncols; c++) {
+            aa_buf_putc(&l, c ? '\t' : ' ');
+            if (strcmp(kw, "result") == 0 && c == 4) {
+                char v[32];
+                aa_format_double(v, s->db->ops->col_double(st, c));
+                aa_buf_puts(&l, v);
+            } else {
+                put_field(&l, s->db->ops->col_text(st, c));
+            }
+        }
+        aa_buf_putc(&l, '\n');
+        if (n == cap) {
+            char **q = realloc(lines, (cap = cap ? cap * 2 : 256) * sizeof *q);
+            if (!q) {
+                aa_buf_free(&l);
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            lines = q;
+        }
+        lines[n++] = aa_buf_detach(&l);
+    }
+    s->db->ops->finalize(st);
+    if (r >= 0) {
+        if (n)
+            qsort(lines, n, sizeof *lines, cmp_line);
+        for (i = 0; i < n; i++)
+            aa_buf_puts(out, lines[i]);
+    }
+    for (i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+    return r < 0 ? (err->code ? err->code : AA_EENV) : AA_OK;
+}
+
+static int export_one(aa_space *s, long long eid, aa_buf *out, aa_err *err)
+{
+    sp_stmt *st;
+    int rc, r;
+    char b[24];
+    rc = s->db->ops->prepare(s->db,
+                             "SELECT a.name, e.experiment, e.started, e.nprocs FROM executions e"
+                             " JOIN applications a ON a.id = e.app WHERE e.eid = ?",
+                             &st, err);
+    if (rc != AA_OK)
+        return rc;
+    s->db->ops->bind_int(st, 1, eid);
+    r = s->db->ops->step(st, err);
+    if (r == 1) {
+        snprintf(b, sizeof b, "%lld", eid);
+        put_rec(out, "execution", 1, b);
+        put_rec(out, "application", 1, s->db->ops->col_text(st, 0));
+        put_rec(out, "experiment", 1, s->db->ops->col_text(st, 1));
+        put_rec(out, "started", 1, s->db->ops->col_text(st, 2));
+        snprintf(b, sizeof b, "%lld", s->db->ops->col_int(st, 3));
+        put_rec(out, "nprocs", 1, b);
+    }
+    s->db->ops->finalize(st);
+    if (r < 0)
+        return err->code;
+    if (r == 0)
+        return aa_err_set(err, AA_EINPUT, "unknown execution %lld", eid);
+    rc = dump(s, eid, "attr", "SELECT name, value FROM execution_attrs WHERE eid = ?", 2, out, err);
+    if (rc == AA_OK)
+        rc = dump(s, eid, "resource",
+                  "SELECT r.path, r.type FROM execution_resources er JOIN resources r"
+                  " ON r.id = er.resource WHERE er.eid = ?",
+                  2, out, err);
+    if (rc == AA_OK)
+        rc = dump(s, eid, "metric",
+                  "SELECT name, unit FROM metrics WHERE id IN"
+                  " (SELECT DISTINCT metric FROM results WHERE eid = ?)",
+                  2, out, err);
+    if (rc == AA_OK)
+        rc = dump(s, eid, "result",
+                  "SELECT m.name, c.path, ma.path, p.path, r.value FROM results r"
+                  " JOIN metrics m ON m.id = r.metric JOIN foci f ON f.id = r.focus"
+                  " JOIN resources c ON c.id = f.code JOIN resources ma ON ma.id = f.machine"
+                  " JOIN resources p ON p.id = f.process WHERE r.eid = ?",
+                  5, out, err);
+    if (rc == AA_OK)
+        rc = dump(s, eid, "finding",
+                  "SELECT kind, region, severity, severity_class, confidence, causes, suggestion"
+                  " FROM findings WHERE eid = ?",
+                  7, out, err);
+    if (rc == AA_OK)
+        aa_buf_puts(out, "end\n");
+    return rc;
+}
+
+int aa_space_export(aa_space *s, long long eid, aa_buf *out, aa_err *err)
+{
+    long long *eids = NULL;
+    size_t n = 0, i;
+    int rc = AA_OK;
+    aa_buf_puts(out, "# autoanalyzer Program Space export (docs/space.md)\n" FORMAT_LINE "\n");
+    if (eid >= 0)
+        return export_one(s, eid, out, err);
+    {
+        sp_stmt *st;
+        int r;
+        rc = s->db->ops->prepare(s->db, "SELECT eid FROM executions ORDER BY eid", &st, err);
+        if (rc != AA_OK)
+            return rc;
+        while ((r = s->db->ops->step(st, err)) == 1) {
+            long long *q = realloc(eids, (n + 1) * sizeof *q);
+            if (!q)
+                break;
+            eids = q;
+            eids[n++] = s->db->ops->col_int(st, 0);
+        }
+        s->db->ops->finalize(st);
+    }
+    for (i = 0; rc == AA_OK && i < n; i++)
+        rc = export_one(s, eids[i], out, err);
+    free(eids);
+    return rc;
+}
+
+/* ---- import ---------------------------------------------------------------------- */
+/* Splits the fields of one record in place; returns the count or -1 on a
+ * bad escape. */
+static int split_fields(char *s, char **f, int max)
+{
+    int n = 0;
+    char *w = s, *r = s;
+    f[n++] = w;
+    for (; *r; r++) {
+        if (*r == '\t') {
+            *w++ = 0;
+            if (n == max)
+                return -1;
+            f[n++] = w;
+        } else if (*r == '\\') {
+            r++;
+            if (*r == '\\')
+                *w++ = '\\';
+            else if (*r == 't')
+                *w++ = '\t';
+            else if (*r == 'n')
+                *w++ = '\n';
+            else
+                return -1;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = 0;
+    return n;
+}
+
+typedef struct import_arg {
+    sp_exec_data *ex;
+    size_t n;
+    long long *eids;
+} import_arg;
+
+static int import_tx(aa_space *s, void *arg, aa_err *err)
+{
+    import_arg *a = arg;
+    size_t i;
+    int rc = AA_OK;
+    for (i = 0; rc == AA_OK && i < a->n; i++)
+        rc = sp_store_execution(s, &a->ex[i], &a->eids[i], err);
+    return rc;
+}
+
+int aa_space_import(aa_space *s, const char *text, const char *name, long long **eids_out,
+                    size_t *neids, aa_err *err)
+{
+    char *copy = aa_strdup(text), *line, *f[8];
+    sp_exec_data *ex = NULL, *cur = NULL;
+    size_t n = 0, i;
+    int lineno = 0, rc = AA_OK, header = 0;
+    import_arg a;
+    if (!copy)
+        return aa_err_set(err, AA_EENV, "out of memory");
+#define BAD(...)                                                                                 \
+    do {                                                                                         \
+        char m_[512];                                                                            \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                                    \
+        rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s", name, lineno, m_);                          \
+        goto out;                                                                                \
+    } while (0)
+    for (line = copy; line && *line;) {
+        char *nl = strchr(line, '\n'), *sp, *kw;
+        int nf;
+        if (nl)
+            *nl = 0;
+        lineno++;
+        if (*line == '#' || *line == 0) {
+            line = nl ? nl + 1 : NULL;
+            continue;
+        }
+        if (!header) {
+            if (strcmp(line, FORMAT_LINE) != 0)
+                BAD("expected '" FORMAT_LINE "'");
+            header = 1;
+            line = nl ? nl + 1 : NULL;
+            continue;
+        }
+        kw = line;
+        sp = strchr(line, ' ');
+        if (sp)
+            *sp = 0;
+        nf = sp ? split_fields(sp + 1, f, 8) : 0;
+        if (nf < 0)
+            BAD("bad field (escape or too many fields)");
+        if (strcmp(kw, "execution") == 0) {
+            sp_exec_data *q;
+            if (cur)
+                BAD("'execution' inside an execution (missing 'end')");
+            q = realloc(ex, (n + 1) * sizeof *q);
+            if (!q)
+                BAD("out of memory");
+            ex = q;
+            cur = &ex[n++];
+            sp_exec_data_init(cur);
+        } else if (!cur) {
+            BAD("'%s' outside an execution block", kw);
+        } else if (strcmp(kw, "end") == 0) {
+            if (!cur->application)
+                BAD("execution without 'application'");
+            cur = NULL;
+        } else if (strcmp(kw, "application") == 0 || strcmp(kw, "experiment") == 0 ||
+                   strcmp(kw, "started") == 0) {
+            char **dst = kw[0] == 'a' ? &cur->application
+                                      : kw[0] == 'e' ? &cur->experiment : &cur->started;
+            if (nf != 1)
+                BAD("'%s' takes one field", kw);
+            free(*dst);
+            *dst = aa_strdup(f[0]);
+        } else if (strcmp(kw, "nprocs") == 0) {
+            if (nf != 1 || aa_parse_long(f[0], &cur->nprocs) || cur->nprocs < 0)
+                BAD("'nprocs' takes a non-negative integer");
+        } else if (strcmp(kw, "attr") == 0) {
+            if (nf != 2 || !*f[0])
+                BAD("'attr' takes NAME and VALUE");
+            if (sp_exec_data_attr(cur, f[0], f[1]))
+                BAD("out of memory");
+        } else if (strcmp(kw, "resource") == 0) {
+            if (nf != 2 || !sp_path_valid(f[0]) || !*f[1])
+                BAD("'resource' takes PATH (absolute, no empty components) and TYPE");
+            if (sp_exec_data_resource(cur, f[0], f[1]) < 0)
+                BAD("bad resource path '%s'", f[0]);
+        } else if (strcmp(kw, "metric") == 0) {
+            if (nf != 2 || !*f[0])
+                BAD("'metric' takes NAME and UNIT");
+            sp_exec_data_metric(cur, f[0], f[1]);
+        } else if (strcmp(kw, "result") == 0) {
+            long long idx[3];
+            long mi = -1;
+            double v;
+            int k;
+            if (nf != 5)
+                BAD("'result' takes METRIC, CODE, MACHINE, PROCESS and VALUE");
+            for (i = 0; i < cur->nmetrics; i++)
+                if (strcmp(cur->metric_names[i], f[0]) == 0)
+                    mi = (long)i;
+            if (mi < 0)
+                BAD("result for undeclared metric '%s'", f[0]);
+            for (k = 0; k < 3; k++)
+                if (!sp_strmap_get(&cur->res_index, f[1 + k], &idx[k]))
+                    BAD("result at undeclared resource '%s'", f[1 + k]);
+            if (strncmp(f[1], "/Code", 5) || strncmp(f[2], "/Machine", 8) ||
+                strncmp(f[3], "/Process", 8))
+                BAD("a focus is CODE MACHINE PROCESS resources, in that order");
+            if (aa_parse_double(f[4], &v))
+                BAD("bad value '%s'", f[4]);
+            if (sp_exec_data_result(cur, (int)mi, (long)idx[0], (long)idx[1], (long)idx[2], v))
+                BAD("out of memory");
+        } else if (strcmp(kw, "finding") == 0) {
+            aa_space_finding g;
+            long cls;
+            char *causes[64], *c;
+            size_t nc = 0;
+            if (nf != 7)
+                BAD("'finding' takes 7 fields");
+            memset(&g, 0, sizeof g);
+            g.kind = f[0];
+            g.region = f[1];
+            if (aa_parse_double(f[2], &g.severity) || aa_parse_long(f[3], &cls) ||
+                aa_parse_double(f[4], &g.confidence))
+                BAD("bad number in 'finding'");
+            g.severity_class = (int)cls;
+            for (c = f[5]; *c && nc < 64;) {
+                char *comma = strchr(c, ',');
+                if (comma)
+                    *comma = 0;
+                causes[nc++] = c;
+                if (!comma)
+                    break;
+                c = comma + 1;
+            }
+            g.ncauses = nc;
+            g.causes = causes;
+            g.suggestion = f[6];
+            if (sp_exec_data_finding(cur, &g))
+                BAD("out of memory");
+        } else {
+            BAD("unknown record '%s'", kw);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    if (!header)
+        BAD("empty file (expected '" FORMAT_LINE "')");
+    if (cur)
+        BAD("unexpected end of file (missing 'end')");
+    a.ex = ex;
+    a.n = n;
+    a.eids = calloc(n + 1, sizeof *a.eids);
+    if (!a.eids) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    rc = sp_write_tx(s, import_tx, &a, err);
+    if (rc == AA_OK) {
+        *eids_out = a.eids;
+        *neids = n;
+    } else {
+        free(a.eids);
+    }
+#undef BAD
+out:
+    for (i = 0; i < n; i++)
+        sp_exec_data_free(&ex[i]);
+    free(ex);
+    free(copy);
+    return rc;
+}

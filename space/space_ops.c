@@ -1,0 +1,1218 @@
+/*
+ * space/space_ops.c -- the Program Space operators: selection by SpaceMap
+ * attributes (list), one execution's record (show), metric x focus
+ * queries with ancestors/descendants through the closure table and
+ * aggregation across executions, mapping directives (prefix rewrites of
+ * resource paths, stored in the space), the structural difference of two
+ * or more executions and the breadth-first performance difference of two
+ * (Karavanic 1999, Fig. 11, with an exhaustive variant).  Every ordering
+ * is done here in C (byte order), so both backends print the same thing.
+ */
+#include "space/sp_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OPS(s) ((s)->db->ops)
+
+static int fail_rc(aa_err *err) { return err && err->code ? err->code : AA_EENV; }
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int exec_exists(aa_space *s, long long eid, aa_err *err)
+{
+    long long n;
+    char b[24];
+    const char *p[1] = {b};
+    int rc;
+    snprintf(b, sizeof b, "%lld", eid);
+    rc = sp_query_int(s->db, "SELECT COUNT(*) FROM executions WHERE eid = ?", p, 1, 0, &n, err);
+    if (rc != AA_OK)
+        return rc;
+    if (!n)
+        return aa_err_set(err, AA_EINPUT, "unknown execution %lld", eid);
+    return AA_OK;
+}
+
+/* " AND e.eid IN (SELECT eid FROM execution_attrs WHERE name = ? AND value = ?)" per key. */
+static void where_sql(aa_buf *sql, const aa_space_where *w, const char *col)
+{
+    size_t i;
+    for (i = 0; w && i < w->n; i++)
+        aa_buf_printf(sql,
+                      " AND %s IN (SELECT eid FROM execution_attrs WHERE name = ? AND value = ?)",
+                      col);
+}
+
+static int where_bind(aa_space *s, sp_stmt *st, const aa_space_where *w, int first)
+{
+    size_t i;
+    for (i = 0; w && i < w->n; i++) {
+        OPS(s)->bind_text(st, first++, w->keys[i]);
+        OPS(s)->bind_text(st, first++, w->values[i]);
+    }
+    return first;
+}
+
+typedef struct kv {
+    char *k, *v;
+} kv;
+
+static int cmp_kv(const void *a, const void *b) { return strcmp(((const kv *)a)->k, ((const kv *)b)->k); }
+
+/* Attributes of one execution, sorted by name. */
+static int load_attrs(aa_space *s, long long eid, kv **out, size_t *n, aa_err *err)
+{
+    sp_stmt *st;
+    size_t cap = 0;
+    int rc = OPS(s)->prepare(s->db, "SELECT name, value FROM execution_attrs WHERE eid = ?", &st,
+                             err),
+        r;
+    *out = NULL;
+    *n = 0;
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        if (*n == cap) {
+            kv *q = realloc(*out, (cap = cap ? cap * 2 : 16) * sizeof *q);
+            if (!q)
+                break;
+            *out = q;
+        }
+        (*out)[*n].k = aa_strdup(OPS(s)->col_text(st, 0));
+        (*out)[*n].v = aa_strdup(OPS(s)->col_text(st, 1));
+        (*n)++;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0)
+        return fail_rc(err);
+    if (*n)
+        qsort(*out, *n, sizeof **out, cmp_kv);
+    return AA_OK;
+}
+
+static void free_kv(kv *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        free(v[i].k);
+        free(v[i].v);
+    }
+    free(v);
+}
+
+int aa_space_count(aa_space *s, long long *n, aa_err *err)
+{
+    return sp_query_int(s->db, "SELECT COUNT(*) FROM executions", NULL, 0, 0, n, err);
+}
+
+int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err)
+{
+    aa_buf sql;
+    sp_stmt *st;
+    aa_json j;
+    int rc, r;
+    aa_buf_init(&sql);
+    aa_buf_puts(&sql, "SELECT e.eid, e.started, e.nprocs, a.name, e.experiment FROM executions e"
+                      " JOIN applications a ON a.id = e.app WHERE 1 = 1");
+    where_sql(&sql, w, "e.eid");
+    aa_buf_puts(&sql, " ORDER BY e.eid");
+    rc = OPS(s)->prepare(s->db, sql.data, &st, err);
+    aa_buf_free(&sql);
+    if (rc != AA_OK)
+        return rc;
+    where_bind(s, st, w, 1);
+    if (json) {
+        aa_json_init(&j, out, 0);
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "executions");
+        aa_json_arr_begin(&j);
+    } else {
+        aa_buf_printf(out, "%-6s %-20s %6s  %-16s %s\n", "EID", "STARTED", "PROCS", "APPLICATION",
+                      "ATTRIBUTES");
+    }
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        long long eid = OPS(s)->col_int(st, 0);
+        kv *a;
+        size_t n, i;
+        rc = load_attrs(s, eid, &a, &n, err);
+        if (rc != AA_OK)
+            break;
+        if (json) {
+            aa_json_obj_begin(&j);
+            aa_json_key(&j, "eid");
+            aa_json_int(&j, eid);
+            aa_json_key(&j, "application");
+            aa_json_str(&j, OPS(s)->col_text(st, 3));
+            aa_json_key(&j, "experiment");
+            aa_json_str(&j, OPS(s)->col_text(st, 4));
+            aa_json_key(&j, "processes");
+            aa_json_int(&j, OPS(s)->col_int(st, 2));
+            aa_json_key(&j, "started");
+            aa_json_str(&j, OPS(s)->col_text(st, 1));
+            aa_json_key(&j, "attrs");
+            aa_json_obj_begin(&j);
+            for (i = 0; i < n; i++) {
+                aa_json_key(&j, a[i].k);
+                aa_json_str(&j, a[i].v);
+            }
+            aa_json_obj_end(&j);
+            aa_json_obj_end(&j);
+        } else {
+            aa_buf_printf(out, "%-6lld %-20s %6lld  %-16s", eid, OPS(s)->col_text(st, 1),
+                          OPS(s)->col_int(st, 2), OPS(s)->col_text(st, 3));
+            for (i = 0; i < n; i++)
+                aa_buf_printf(out, " %s=%s", a[i].k, a[i].v);
+            aa_buf_putc(out, '\n');
+        }
+        free_kv(a, n);
+    }
+    OPS(s)->finalize(st);
+    if (r < 0)
+        return fail_rc(err);
+    if (rc != AA_OK)
+        return rc;
+    if (json) {
+        aa_json_arr_end(&j);
+        aa_json_obj_end(&j);
+        aa_buf_putc(out, '\n');
+    }
+    return AA_OK;
+}
+
+int aa_space_show(aa_space *s, long long eid, int json, aa_buf *out, aa_err *err)
+{
+    sp_stmt *st;
+    aa_json j;
+    kv *a = NULL;
+    size_t n = 0, i;
+    long long nres = 0, nresults = 0;
+    char *app = NULL, *started = NULL, *expid = NULL;
+    long long nprocs = 0;
+    char **metrics = NULL;
+    size_t nmetrics = 0;
+    char b[24];
+    const char *p[1] = {b};
+    int rc = exec_exists(s, eid, err), r;
+    if (rc != AA_OK)
+        return rc;
+    snprintf(b, sizeof b, "%lld", eid);
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT a.name, e.started, e.nprocs, e.experiment FROM executions e"
+                         " JOIN applications a ON a.id = e.app WHERE e.eid = ?",
+                         &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    if (OPS(s)->step(st, err) == 1) {
+        app = aa_strdup(OPS(s)->col_text(st, 0));
+        started = aa_strdup(OPS(s)->col_text(st, 1));
+        nprocs = OPS(s)->col_int(st, 2);
+        expid = aa_strdup(OPS(s)->col_text(st, 3));
+    }
+    OPS(s)->finalize(st);
+    rc = load_attrs(s, eid, &a, &n, err);
+    if (rc == AA_OK)
+        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM execution_resources WHERE eid = ?", p, 1, 0,
+                          &nres, err);
+    if (rc == AA_OK)
+        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM results WHERE eid = ?", p, 1, 0, &nresults,
+                          err);
+    if (rc == AA_OK)
+        rc = OPS(s)->prepare(s->db,
+                             "SELECT m.name FROM metrics m WHERE m.id IN"
+                             " (SELECT DISTINCT metric FROM results WHERE eid = ?)",
+                             &st, err);
+    if (rc == AA_OK) {
+        OPS(s)->bind_int(st, 1, eid);
+        while ((r = OPS(s)->step(st, err)) == 1) {
+            char **q = realloc(metrics, (nmetrics + 1) * sizeof *q);
+            if (!q)
+                break;
+            metrics = q;
+            metrics[nmetrics++] = aa_strdup(OPS(s)->col_text(st, 0));
+        }
+        OPS(s)->finalize(st);
+        if (r < 0)
+            rc = fail_rc(err);
+        if (nmetrics)
+            qsort(metrics, nmetrics, sizeof *metrics, cmp_str);
+    }
+    if (rc != AA_OK)
+        goto out;
+    if (json) {
+        aa_json_init(&j, out, 0);
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "eid");
+        aa_json_int(&j, eid);
+        aa_json_key(&j, "application");
+        aa_json_str(&j, app ? app : "");
+        aa_json_key(&j, "experiment");
+        aa_json_str(&j, expid ? expid : "");
+        aa_json_key(&j, "started");
+        aa_json_str(&j, started ? started : "");
+        aa_json_key(&j, "processes");
+        aa_json_int(&j, nprocs);
+        aa_json_key(&j, "attrs");
+        aa_json_obj_begin(&j);
+        for (i = 0; i < n; i++) {
+            aa_json_key(&j, a[i].k);
+            aa_json_str(&j, a[i].v);
+        }
+        aa_json_obj_end(&j);
+        aa_json_key(&j, "metrics");
+        aa_json_arr_begin(&j);
+        for (i = 0; i < nmetrics; i++)
+            aa_json_str(&j, metrics[i]);
+        aa_json_arr_end(&j);
+        aa_json_key(&j, "resources");
+        aa_json_int(&j, nres);
+        aa_json_key(&j, "results");
+        aa_json_int(&j, nresults);
+        aa_json_key(&j, "findings");
+        aa_json_arr_begin(&j);
+    } else {
+        aa_buf_printf(out,
+                      "execution %lld\n  application  %s\n  experiment   %s\n  started      %s\n"
+                      "  processes    %lld\n  resources    %lld\n  results      %lld\n"
+                      "  metrics     ",
+                      eid, app ? app : "", expid ? expid : "", started ? started : "", nprocs,
+                      nres, nresults);
+        for (i = 0; i < nmetrics; i++)
+            aa_buf_printf(out, " %s", metrics[i]);
+        aa_buf_puts(out, "\n  attributes\n");
+        for (i = 0; i < n; i++)
+            aa_buf_printf(out, "    %s = %s\n", a[i].k, a[i].v);
+        aa_buf_puts(out, "  findings\n");
+    }
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT kind, region, severity, severity_class, confidence, causes,"
+                         " suggestion FROM findings WHERE eid = ? ORDER BY seq",
+                         &st, err);
+    if (rc != AA_OK)
+        goto out;
+    OPS(s)->bind_int(st, 1, eid);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        const char *causes = OPS(s)->col_text(st, 5);
+        if (json) {
+            const char *c = causes;
+            aa_json_obj_begin(&j);
+            aa_json_key(&j, "kind");
+            aa_json_str(&j, OPS(s)->col_text(st, 0));
+            aa_json_key(&j, "region");
+            aa_json_str(&j, OPS(s)->col_text(st, 1));
+            aa_json_key(&j, "severity");
+            aa_json_num(&j, OPS(s)->col_double(st, 2));
+            aa_json_key(&j, "severity_class");
+            aa_json_int(&j, OPS(s)->col_int(st, 3));
+            aa_json_key(&j, "confidence");
+            aa_json_num(&j, OPS(s)->col_double(st, 4));
+            aa_json_key(&j, "causes");
+            aa_json_arr_begin(&j);
+            while (*c) {
+                const char *e = strchr(c, ',');
+                size_t len = e ? (size_t)(e - c) : strlen(c);
+                char *one = strndup(c, len);
+                aa_json_str(&j, one ? one : "");
+                free(one);
+                c += len + (e ? 1 : 0);
+            }
+            aa_json_arr_end(&j);
+            aa_json_key(&j, "suggestion");
+            aa_json_str(&j, OPS(s)->col_text(st, 6));
+            aa_json_obj_end(&j);
+        } else {
+            aa_buf_printf(out, "    %-13s %s severity %.2f confidence %.2f causes: %s\n",
+                          OPS(s)->col_text(st, 0), OPS(s)->col_text(st, 1),
+                          OPS(s)->col_double(st, 2), OPS(s)->col_double(st, 4),
+                          *causes ? causes : "-");
+        }
+    }
+    OPS(s)->finalize(st);
+    if (r < 0)
+        rc = fail_rc(err);
+    if (json) {
+        aa_json_arr_end(&j);
+        aa_json_obj_end(&j);
+        aa_buf_putc(out, '\n');
+    }
+out:
+    free_kv(a, n);
+    free(app);
+    free(started);
+    free(expid);
+    aa_space_free_strings(metrics, nmetrics);
+    return rc;
+}
+
+/* ---- query -------------------------------------------------------------------- */
+typedef struct qrow {
+    long long eid;
+    char *focus[3];
+    double value;
+    long long count;
+} qrow;
+
+static int cmp_qrow(const void *a, const void *b)
+{
+    const qrow *x = a, *y = b;
+    int i, c;
+    for (i = 0; i < 3; i++)
+        if ((c = strcmp(x->focus[i], y->focus[i])))
+            return c;
+    return x->eid < y->eid ? -1 : x->eid > y->eid;
+}
+
+static const char *hier_of(const char *path, char *buf, size_t n)
+{
+    const char *e;
+    size_t len;
+    if (path[0] != '/')
+        return "";
+    e = strchr(path + 1, '/');
+    len = e ? (size_t)(e - path - 1) : strlen(path + 1);
+    if (len >= n)
+        len = n - 1;
+    memcpy(buf, path + 1, len);
+    buf[len] = 0;
+    return buf;
+}
+
+int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *out, aa_err *err)
+{
+    static const char *const hiers[3] = {"Code", "Machine", "Process"};
+    static const char *const cols[3] = {"f.code", "f.machine", "f.process"};
+    const char *sel[3] = {"/Code", "/Machine", "/Process"};
+    aa_buf sql;
+    sp_stmt *st;
+    qrow *rows = NULL;
+    size_t nrows = 0, cap = 0, i, k;
+    int rc, r, param = 1, agg = q->agg != NULL;
+    long long found;
+    const char *fn = NULL;
+    char hb[64];
+
+    if (agg) {
+        if (strcmp(q->agg, "max") == 0)
+            fn = "MAX";
+        else if (strcmp(q->agg, "min") == 0)
+            fn = "MIN";
+        else if (strcmp(q->agg, "mean") == 0)
+            fn = "AVG";
+        else if (strcmp(q->agg, "sum") == 0)
+            fn = "SUM";
+        else
+            return aa_err_set(err, AA_EUSAGE, "unknown aggregation '%s' (max, min, mean, sum)",
+                              q->agg);
+    }
+    for (i = 0; i < q->nfoci; i++) {
+        const char *h = hier_of(q->foci[i], hb, sizeof hb);
+        for (k = 0; k < 3; k++)
+            if (strcmp(h, hiers[k]) == 0)
+                break;
+        if (k == 3)
+            return aa_err_set(err, AA_EUSAGE,
+                              "focus '%s': a resource path under /Code, /Machine or /Process",
+                              q->foci[i]);
+        sel[k] = q->foci[i];
+    }
+    {
+        const char *p[1] = {q->metric};
+        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM metrics WHERE name = ?", p, 1, 0, &found,
+                          err);
+        if (rc != AA_OK)
+            return rc;
+        if (!found)
+            return aa_err_set(err, AA_EINPUT, "no results for metric '%s' in the space",
+                              q->metric);
+    }
+    for (k = 0; k < 3; k++) {
+        const char *p[1] = {sel[k]};
+        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM resources WHERE path = ?", p, 1, 0, &found,
+                          err);
+        if (rc != AA_OK)
+            return rc;
+        if (!found)
+            return aa_err_set(err, AA_EINPUT, "unknown resource '%s'", sel[k]);
+    }
+    aa_buf_init(&sql);
+    if (agg)
+        aa_buf_printf(&sql, "SELECT 0, c.path, m.path, p.path, %s(r.value), COUNT(*)", fn);
+    else
+        aa_buf_puts(&sql, "SELECT r.eid, c.path, m.path, p.path, r.value, 1");
+    aa_buf_puts(&sql, " FROM results r JOIN foci f ON f.id = r.focus"
+                      " JOIN resources c ON c.id = f.code JOIN resources m ON m.id = f.machine"
+                      " JOIN resources p ON p.id = f.process"
+                      " WHERE r.metric = (SELECT id FROM metrics WHERE name = ?)");
+    for (k = 0; k < 3; k++) {
+        /* Relatives apply to the hierarchies named by --focus; the others
+         * stay at their root. */
+        int named = 0;
+        for (i = 0; i < q->nfoci; i++)
+            if (q->foci[i] == sel[k])
+                named = 1;
+        if (named && q->relatives == AA_SPACE_DESCENDANTS)
+            aa_buf_printf(&sql,
+                          " AND %s IN (SELECT cl.descendant FROM resource_closure cl JOIN"
+                          " resources x ON x.id = cl.ancestor WHERE x.path = ?)",
+                          cols[k]);
+        else if (named && q->relatives == AA_SPACE_ANCESTORS)
+            aa_buf_printf(&sql,
+                          " AND %s IN (SELECT cl.ancestor FROM resource_closure cl JOIN"
+                          " resources x ON x.id = cl.descendant WHERE x.path = ?)",
+                          cols[k]);
+        else
+            aa_buf_printf(&sql, " AND %s = (SELECT id FROM resources WHERE path = ?)", cols[k]);
+    }
+    where_sql(&sql, &q->where, "r.eid");
+    if (agg)
+        aa_buf_puts(&sql, " GROUP BY c.path, m.path, p.path");
+    rc = OPS(s)->prepare(s->db, sql.data, &st, err);
+    aa_buf_free(&sql);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_text(st, param++, q->metric);
+    for (k = 0; k < 3; k++)
+        OPS(s)->bind_text(st, param++, sel[k]);
+    where_bind(s, st, &q->where, param);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        if (nrows == cap) {
+            qrow *nr = realloc(rows, (cap = cap ? cap * 2 : 64) * sizeof *nr);
+            if (!nr) {
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            rows = nr;
+        }
+        rows[nrows].eid = OPS(s)->col_int(st, 0);
+        for (k = 0; k < 3; k++)
+            rows[nrows].focus[k] = aa_strdup(OPS(s)->col_text(st, 1 + (int)k));
+        rows[nrows].value = OPS(s)->col_double(st, 4);
+        rows[nrows].count = OPS(s)->col_int(st, 5);
+        nrows++;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        rc = fail_rc(err);
+        goto out;
+    }
+    if (nrows)
+        qsort(rows, nrows, sizeof *rows, cmp_qrow);
+    if (json) {
+        aa_json j;
+        aa_json_init(&j, out, 0);
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "metric");
+        aa_json_str(&j, q->metric);
+        if (agg) {
+            aa_json_key(&j, "agg");
+            aa_json_str(&j, q->agg);
+        }
+        aa_json_key(&j, "results");
+        aa_json_arr_begin(&j);
+        for (i = 0; i < nrows; i++) {
+            aa_json_obj_begin(&j);
+            if (!agg) {
+                aa_json_key(&j, "eid");
+                aa_json_int(&j, rows[i].eid);
+            }
+            aa_json_key(&j, "focus");
+            aa_json_arr_begin(&j);
+            for (k = 0; k < 3; k++)
+                aa_json_str(&j, rows[i].focus[k]);
+            aa_json_arr_end(&j);
+            aa_json_key(&j, "value");
+            aa_json_num(&j, rows[i].value);
+            if (agg) {
+                aa_json_key(&j, "executions");
+                aa_json_int(&j, rows[i].count);
+            }
+            aa_json_obj_end(&j);
+        }
+        aa_json_arr_end(&j);
+        aa_json_obj_end(&j);
+        aa_buf_putc(out, '\n');
+    } else {
+        for (i = 0; i < nrows; i++) {
+            char v[32];
+            aa_format_double(v, rows[i].value);
+            if (agg)
+                aa_buf_printf(out, "%s(%s) %s %s %s = %s over %lld executions\n", q->agg,
+                              q->metric, rows[i].focus[0], rows[i].focus[1], rows[i].focus[2], v,
+                              rows[i].count);
+            else
+                aa_buf_printf(out, "%lld %s %s %s %s = %s\n", rows[i].eid, q->metric,
+                              rows[i].focus[0], rows[i].focus[1], rows[i].focus[2], v);
+        }
+    }
+out:
+    for (i = 0; i < nrows; i++)
+        for (k = 0; k < 3; k++)
+            free(rows[i].focus[k]);
+    free(rows);
+    return rc;
+}
+
+/* ---- mapping ------------------------------------------------------------------- */
+void aa_space_map_free(aa_space_map *m)
+{
+    aa_space_free_strings(m->from, m->n);
+    aa_space_free_strings(m->to, m->n);
+    memset(m, 0, sizeof *m);
+}
+
+int aa_space_map_add(aa_space_map *m, const char *from, const char *to)
+{
+    char **f = realloc(m->from, (m->n + 1) * sizeof *f), **t;
+    if (!f)
+        return -1;
+    m->from = f;
+    t = realloc(m->to, (m->n + 1) * sizeof *t);
+    if (!t)
+        return -1;
+    m->to = t;
+    m->from[m->n] = aa_strdup(from);
+    m->to[m->n] = aa_strdup(to);
+    m->n++;
+    return m->from[m->n - 1] && m->to[m->n - 1] ? 0 : -1;
+}
+
+int aa_space_map_read(const char *path, aa_space_map *m, aa_err *err)
+{
+    char *text, *line, *save = NULL;
+    size_t len;
+    int rc = aa_read_file(path, &text, &len, err), lineno = 0;
+    if (rc != AA_OK)
+        return rc;
+    for (line = text; line && *line;) {
+        char *nl = strchr(line, '\n'), *w[4] = {0}, *tok;
+        int nw = 0;
+        if (nl)
+            *nl = 0;
+        lineno++;
+        if (strlen(line) != (size_t)((nl ? nl : line + strlen(line)) - line)) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: NUL byte", path, lineno);
+            break;
+        }
+        for (tok = strtok_r(line, " \t\r", &save); tok && nw < 4; tok = strtok_r(NULL, " \t\r", &save))
+            w[nw++] = tok;
+        if (nw && w[0][0] != '#') {
+            if (nw != 3 || strcmp(w[0], "map") != 0) {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: expected 'map OLD NEW'", path, lineno);
+                break;
+            }
+            if (!sp_path_valid(w[1]) || !sp_path_valid(w[2])) {
+                rc = aa_err_set(err, AA_EINPUT,
+                                "%s:%d: resource paths start with '/' and have no empty "
+                                "components",
+                                path, lineno);
+                break;
+            }
+            if (aa_space_map_add(m, w[1], w[2])) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(text);
+    return rc;
+}
+
+int aa_space_map_load(aa_space *s, aa_space_map *m, aa_err *err)
+{
+    sp_stmt *st;
+    int rc = OPS(s)->prepare(s->db, "SELECT old_prefix, new_prefix FROM mappings ORDER BY seq", &st,
+                             err),
+        r;
+    if (rc != AA_OK)
+        return rc;
+    while ((r = OPS(s)->step(st, err)) == 1)
+        if (aa_space_map_add(m, OPS(s)->col_text(st, 0), OPS(s)->col_text(st, 1))) {
+            r = -1;
+            aa_err_set(err, AA_EENV, "out of memory");
+            break;
+        }
+    OPS(s)->finalize(st);
+    return r < 0 ? fail_rc(err) : AA_OK;
+}
+
+static int map_store_tx(aa_space *s, void *arg, aa_err *err)
+{
+    const aa_space_map *m = arg;
+    long long seq;
+    size_t i;
+    int rc = sp_query_int(s->db, "SELECT MAX(seq) FROM mappings", NULL, 0, 0, &seq, err);
+    for (i = 0; rc == AA_OK && i < m->n; i++) {
+        sp_stmt *st;
+        rc = OPS(s)->prepare(s->db, "INSERT INTO mappings(seq, old_prefix, new_prefix) VALUES(?, ?, ?)",
+                             &st, err);
+        if (rc != AA_OK)
+            break;
+        OPS(s)->bind_int(st, 1, ++seq);
+        OPS(s)->bind_text(st, 2, m->from[i]);
+        OPS(s)->bind_text(st, 3, m->to[i]);
+        if (OPS(s)->step(st, err) < 0)
+            rc = fail_rc(err);
+        OPS(s)->finalize(st);
+    }
+    return rc;
+}
+
+int aa_space_map_store(aa_space *s, const aa_space_map *m, aa_err *err)
+{
+    return sp_write_tx(s, map_store_tx, (void *)m, err);
+}
+
+static int map_clear_tx(aa_space *s, void *arg, aa_err *err)
+{
+    (void)arg;
+    return sp_exec(s->db, "DELETE FROM mappings", err);
+}
+
+int aa_space_map_clear(aa_space *s, aa_err *err) { return sp_write_tx(s, map_clear_tx, NULL, err); }
+
+char *aa_space_map_apply(const aa_space_map *m, const char *path)
+{
+    char *cur = aa_strdup(path);
+    size_t i;
+    for (i = 0; m && cur && i < m->n; i++) {
+        size_t n = strlen(m->from[i]);
+        if (strncmp(cur, m->from[i], n) == 0 && (cur[n] == 0 || cur[n] == '/')) {
+            aa_buf b;
+            aa_buf_init(&b);
+            aa_buf_puts(&b, m->to[i]);
+            aa_buf_puts(&b, cur + n);
+            free(cur);
+            cur = aa_buf_detach(&b);
+        }
+    }
+    return cur;
+}
+
+static int load_maps(aa_space *s, const aa_space_map *extra, aa_space_map *m, aa_err *err)
+{
+    size_t i;
+    int rc;
+    memset(m, 0, sizeof *m);
+    rc = aa_space_map_load(s, m, err);
+    for (i = 0; rc == AA_OK && extra && i < extra->n; i++)
+        if (aa_space_map_add(m, extra->from[i], extra->to[i]))
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+    return rc;
+}
+
+/* Mapped resource paths of one execution: id -> interned path index. */
+typedef struct pathset {
+    sp_strmap index;  /* path -> intern id */
+    size_t n, cap;
+    char **paths;
+} pathset;
+
+static long long intern(pathset *ps, const char *path)
+{
+    long long id;
+    if (sp_strmap_get(&ps->index, path, &id))
+        return id;
+    if (ps->n == ps->cap) {
+        char **q = realloc(ps->paths, (ps->cap = ps->cap ? ps->cap * 2 : 256) * sizeof *q);
+        if (!q)
+            return -1;
+        ps->paths = q;
+    }
+    ps->paths[ps->n] = aa_strdup(path);
+    if (!ps->paths[ps->n] || sp_strmap_put(&ps->index, path, (long long)ps->n))
+        return -1;
+    return (long long)ps->n++;
+}
+
+static void pathset_free(pathset *ps)
+{
+    sp_strmap_free(&ps->index);
+    aa_space_free_strings(ps->paths, ps->n);
+}
+
+/* Interns the mapped path (and its ancestors) of every resource of eid;
+ * map_out (may be NULL) gets resource id -> intern id.  mask |= bit. */
+static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m, pathset *ps,
+                               sp_strmap *rid_map, unsigned char **masks, size_t *mcap,
+                               unsigned char bit, aa_err *err)
+{
+    sp_stmt *st;
+    int rc = OPS(s)->prepare(s->db,
+                             "SELECT r.id, r.path FROM execution_resources er JOIN resources r"
+                             " ON r.id = er.resource WHERE er.eid = ?",
+                             &st, err),
+        r;
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        char *mp = aa_space_map_apply(m, OPS(s)->col_text(st, 1)), *slash;
+        long long id = -1;
+        char key[24];
+        if (!mp) {
+            r = -1;
+            break;
+        }
+        /* the path and its ancestors */
+        for (;;) {
+            long long x = intern(ps, mp);
+            if (x < 0) {
+                r = -1;
+                break;
+            }
+            if (id < 0)
+                id = x;
+            if (masks) {
+                if ((size_t)x >= *mcap) {
+                    size_t nc = (size_t)x * 2 + 64;
+                    unsigned char *q = realloc(*masks, nc);
+                    if (!q) {
+                        r = -1;
+                        break;
+                    }
+                    memset(q + *mcap, 0, nc - *mcap);
+                    *masks = q;
+                    *mcap = nc;
+                }
+                (*masks)[x] |= bit;
+            }
+            slash = strrchr(mp, '/');
+            if (!slash || slash == mp)
+                break;
+            *slash = 0;
+        }
+        free(mp);
+        if (r < 0)
+            break;
+        if (rid_map) {
+            snprintf(key, sizeof key, "%lld", OPS(s)->col_int(st, 0));
+            if (sp_strmap_put(rid_map, key, id)) {
+                r = -1;
+                break;
+            }
+        }
+    }
+    OPS(s)->finalize(st);
+    if (r < 0)
+        return err->code ? err->code : aa_err_set(err, AA_EENV, "out of memory");
+    return AA_OK;
+}
+
+int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_map *extra,
+                  int json, aa_buf *out, aa_err *err)
+{
+    aa_space_map m;
+    pathset ps;
+    unsigned char *masks = NULL;
+    size_t mcap = 0, i, k;
+    int rc = AA_OK;
+    unsigned char all;
+    size_t *order = NULL;
+    aa_json j;
+
+    if (n < 2 || n > 8)
+        return aa_err_set(err, AA_EUSAGE, "diff takes 2 to 8 executions");
+    for (i = 0; i < n; i++)
+        for (k = 0; k < i; k++)
+            if (eids[i] == eids[k])
+                return aa_err_set(err, AA_EUSAGE, "execution %lld given twice", eids[i]);
+    for (i = 0; i < n; i++)
+        if ((rc = exec_exists(s, eids[i], err)) != AA_OK)
+            return rc;
+    memset(&ps, 0, sizeof ps);
+    sp_strmap_init(&ps.index);
+    rc = load_maps(s, extra, &m, err);
+    for (i = 0; rc == AA_OK && i < n; i++)
+        rc = load_exec_resources(s, eids[i], &m, &ps, NULL, &masks, &mcap, (unsigned char)(1u << i),
+                                 err);
+    if (rc != AA_OK)
+        goto out;
+    all = (unsigned char)((1u << n) - 1);
+    order = malloc((ps.n + 1) * sizeof *order);
+    if (!order) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    {
+        /* sort intern ids by path */
+        char **sorted = malloc((ps.n + 1) * sizeof *sorted);
+        if (!sorted) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        memcpy(sorted, ps.paths, ps.n * sizeof *sorted);
+        qsort(sorted, ps.n, sizeof *sorted, cmp_str);
+        for (i = 0; i < ps.n; i++) {
+            long long id;
+            sp_strmap_get(&ps.index, sorted[i], &id);
+            order[i] = (size_t)id;
+        }
+        free(sorted);
+    }
+    if (json) {
+        aa_json_init(&j, out, 0);
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "only_in");
+        aa_json_obj_begin(&j);
+    }
+    for (k = 0; k < n; k++) {
+        unsigned char bit = (unsigned char)(1u << k);
+        size_t count = 0;
+        const char *prev = NULL;
+        char key[24];
+        snprintf(key, sizeof key, "%lld", eids[k]);
+        for (i = 0; i < ps.n; i++)
+            if ((masks[order[i]] & bit) && masks[order[i]] != all)
+                count++;
+        if (json) {
+            aa_json_key(&j, key);
+            aa_json_arr_begin(&j);
+        } else {
+            aa_buf_printf(out, "only in execution %lld (%zu resource%s):\n", eids[k], count,
+                          count == 1 ? "" : "s");
+        }
+        for (i = 0; i < ps.n; i++) {
+            unsigned char mk = masks[order[i]];
+            const char *path = ps.paths[order[i]];
+            if (!(mk & bit) || mk == all)
+                continue;
+            if (json) {
+                aa_json_str(&j, path);
+                continue;
+            }
+            {
+                /* Placeholders for common ancestors not shown yet. */
+                const char *p = path + 1;
+                int depth = 0;
+                while ((p = strchr(p, '/'))) {
+                    size_t alen = (size_t)(p - path);
+                    int shown = prev && strncmp(prev, path, alen) == 0 &&
+                                (prev[alen] == 0 || prev[alen] == '/');
+                    if (!shown)
+                        aa_buf_printf(out, "  %*s[%.*s]\n", depth * 2, "",
+                                      (int)(alen - (size_t)(memrchr(path, '/', alen) ? (const char *)memrchr(path, '/', alen) - path + 1 : 0)),
+                                      path + (memrchr(path, '/', alen) ? (const char *)memrchr(path, '/', alen) - path + 1 : 0));
+                    depth++;
+                    p++;
+                }
+                aa_buf_printf(out, "  %*s+ %s\n", depth * 2, "",
+                              depth ? strrchr(path, '/') + 1 : path);
+                prev = path;
+            }
+        }
+        if (json)
+            aa_json_arr_end(&j);
+        else if (!count)
+            aa_buf_puts(out, "  (nothing)\n");
+    }
+    if (json) {
+        aa_json_obj_end(&j);
+        aa_json_obj_end(&j);
+        aa_buf_putc(out, '\n');
+    }
+out:
+    free(order);
+    free(masks);
+    pathset_free(&ps);
+    aa_space_map_free(&m);
+    return rc;
+}
+
+/* ---- performance difference -------------------------------------------------- */
+typedef struct pd_side {
+    sp_strmap rid;  /* resource id (text) -> intern id */
+    sp_trimap foci; /* (code, machine, process) intern ids -> value index */
+    double *vals;
+    size_t nvals, cap;
+} pd_side;
+
+static int load_side(aa_space *s, long long eid, const char *metric, const aa_space_map *m,
+                     pathset *ps, pd_side *x, aa_err *err)
+{
+    sp_stmt *st;
+    int rc, r;
+    long long found;
+    char b[24];
+    const char *p[2] = {b, metric};
+    snprintf(b, sizeof b, "%lld", eid);
+    rc = sp_query_int(s->db,
+                      "SELECT COUNT(*) FROM results WHERE eid = ? AND metric ="
+                      " (SELECT id FROM metrics WHERE name = ?)",
+                      p, 2, 0, &found, err);
+    if (rc != AA_OK)
+        return rc;
+    if (!found)
+        return aa_err_set(err, AA_EINPUT, "execution %lld has no results for metric '%s'", eid,
+                          metric);
+    rc = load_exec_resources(s, eid, m, ps, &x->rid, NULL, NULL, 0, err);
+    if (rc != AA_OK)
+        return rc;
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT f.code, f.machine, f.process, r.value FROM results r"
+                         " JOIN foci f ON f.id = r.focus WHERE r.eid = ? AND r.metric ="
+                         " (SELECT id FROM metrics WHERE name = ?)",
+                         &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    OPS(s)->bind_text(st, 2, metric);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        long long id[3];
+        int k;
+        for (k = 0; k < 3; k++) {
+            char key[24];
+            snprintf(key, sizeof key, "%lld", OPS(s)->col_int(st, k));
+            if (!sp_strmap_get(&x->rid, key, &id[k]))
+                id[k] = -2;
+        }
+        if (x->nvals == x->cap) {
+            double *q = realloc(x->vals, (x->cap = x->cap ? x->cap * 2 : 1024) * sizeof *q);
+            if (!q) {
+                r = -1;
+                break;
+            }
+            x->vals = q;
+        }
+        x->vals[x->nvals] = OPS(s)->col_double(st, 3);
+        if (sp_trimap_put(&x->foci, id[0], id[1], id[2], (long long)x->nvals)) {
+            r = -1;
+            break;
+        }
+        x->nvals++;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0)
+        return err->code ? err->code : aa_err_set(err, AA_EENV, "out of memory");
+    return AA_OK;
+}
+
+static void pd_side_free(pd_side *x)
+{
+    sp_strmap_free(&x->rid);
+    sp_trimap_free(&x->foci);
+    free(x->vals);
+}
+
+typedef struct children {
+    size_t *start, *list; /* CSR: children of intern id i are list[start[i]..start[i+1]) */
+} children;
+
+static const pathset *sort_ps;
+static int cmp_by_path(const void *a, const void *b)
+{
+    return strcmp(sort_ps->paths[*(const size_t *)a], sort_ps->paths[*(const size_t *)b]);
+}
+
+static int build_children(const pathset *ps, children *ch)
+{
+    size_t i, *parent, *fill, *order;
+    parent = malloc((ps->n + 1) * sizeof *parent);
+    fill = calloc(ps->n + 2, sizeof *fill);
+    order = malloc((ps->n + 1) * sizeof *order);
+    ch->start = calloc(ps->n + 2, sizeof *ch->start);
+    ch->list = malloc((ps->n + 1) * sizeof *ch->list);
+    if (!parent || !fill || !order || !ch->start || !ch->list) {
+        free(parent);
+        free(fill);
+        free(order);
+        return -1;
+    }
+    for (i = 0; i < ps->n; i++) {
+        const char *p = ps->paths[i], *slash = strrchr(p, '/');
+        long long pi = -1;
+        parent[i] = (size_t)-1;
+        if (slash && slash != p) {
+            char *pp = strndup(p, (size_t)(slash - p));
+            if (pp && sp_strmap_get(&ps->index, pp, &pi))
+                parent[i] = (size_t)pi;
+            free(pp);
+        }
+        if (parent[i] != (size_t)-1)
+            ch->start[parent[i] + 1]++;
+        order[i] = i;
+    }
+    for (i = 0; i < ps->n; i++)
+        ch->start[i + 1] += ch->start[i];
+    sort_ps = ps;
+    qsort(order, ps->n, sizeof *order, cmp_by_path);
+    for (i = 0; i < ps->n; i++) {
+        size_t c = order[i], p = parent[c];
+        if (p != (size_t)-1)
+            ch->list[ch->start[p] + fill[p]++] = c;
+    }
+    free(parent);
+    free(fill);
+    free(order);
+    return 0;
+}
+
+int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *o,
+                      int json, aa_buf *out, size_t *ndiff, aa_err *err)
+{
+    aa_space_map m;
+    pathset ps;
+    pd_side A, B;
+    children ch = {NULL, NULL};
+    sp_trimap seen;
+    long long *queue = NULL, root[3];
+    size_t qh = 0, qt = 0, qcap = 0, count = 0;
+    static const char *const roots[3] = {"/Code", "/Machine", "/Process"};
+    int rc, k;
+    aa_json j;
+
+    if ((rc = exec_exists(s, a, err)) != AA_OK || (rc = exec_exists(s, b, err)) != AA_OK)
+        return rc;
+    memset(&ps, 0, sizeof ps);
+    sp_strmap_init(&ps.index);
+    memset(&A, 0, sizeof A);
+    memset(&B, 0, sizeof B);
+    sp_trimap_init(&A.foci);
+    sp_trimap_init(&B.foci);
+    sp_strmap_init(&A.rid);
+    sp_strmap_init(&B.rid);
+    sp_trimap_init(&seen);
+    rc = load_maps(s, o->extra, &m, err);
+    if (rc == AA_OK)
+        rc = load_side(s, a, o->metric, &m, &ps, &A, err);
+    if (rc == AA_OK)
+        rc = load_side(s, b, o->metric, &m, &ps, &B, err);
+    if (rc != AA_OK)
+        goto out;
+    if (build_children(&ps, &ch)) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    for (k = 0; k < 3; k++)
+        if (!sp_strmap_get(&ps.index, roots[k], &root[k]))
+            root[k] = -3;
+    if (json) {
+        aa_json_init(&j, out, 0);
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "metric");
+        aa_json_str(&j, o->metric);
+        aa_json_key(&j, "threshold");
+        aa_json_num(&j, o->threshold);
+        aa_json_key(&j, "relative");
+        aa_json_bool(&j, o->relative);
+        aa_json_key(&j, "exhaustive");
+        aa_json_bool(&j, o->exhaustive);
+        aa_json_key(&j, "a");
+        aa_json_int(&j, a);
+        aa_json_key(&j, "b");
+        aa_json_int(&j, b);
+        aa_json_key(&j, "differences");
+        aa_json_arr_begin(&j);
+    } else {
+        aa_buf_printf(out, "performance difference of %s between executions %lld and %lld "
+                           "(threshold %g%s%s)\n",
+                      o->metric, a, b, o->threshold, o->relative ? "%" : "",
+                      o->exhaustive ? ", exhaustive" : "");
+    }
+    /* Breadth-first from the root focus, only foci common to both. */
+#define PD_PUSH(c0, c1, c2)                                                                      \
+    do {                                                                                         \
+        if (sp_trimap_get(&A.foci, c0, c1, c2, NULL) && sp_trimap_get(&B.foci, c0, c1, c2, NULL) && \
+            !sp_trimap_get(&seen, c0, c1, c2, NULL)) {                                           \
+            if (qt + 3 > qcap) {                                                                 \
+                long long *q_ = realloc(queue, (qcap = qcap ? qcap * 2 : 3072) * sizeof *q_);    \
+                if (!q_) {                                                                       \
+                    rc = aa_err_set(err, AA_EENV, "out of memory");                              \
+                    goto done;                                                                   \
+                }                                                                                \
+                queue = q_;                                                                      \
+            }                                                                                    \
+            queue[qt++] = c0;                                                                    \
+            queue[qt++] = c1;                                                                    \
+            queue[qt++] = c2;                                                                    \
+            if (sp_trimap_put(&seen, c0, c1, c2, 1)) {                                           \
+                rc = aa_err_set(err, AA_EENV, "out of memory");                                  \
+                goto done;                                                                       \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+    PD_PUSH(root[0], root[1], root[2]);
+    while (qh < qt) {
+        long long f[3] = {queue[qh], queue[qh + 1], queue[qh + 2]}, ia, ib;
+        double va, vb, delta;
+        int differs;
+        size_t c;
+        qh += 3;
+        sp_trimap_get(&A.foci, f[0], f[1], f[2], &ia);
+        sp_trimap_get(&B.foci, f[0], f[1], f[2], &ib);
+        va = A.vals[ia];
+        vb = B.vals[ib];
+        delta = vb - va;
+        if (o->relative)
+            differs = va == 0 ? vb != 0 : fabs(delta) / fabs(va) * 100.0 > o->threshold;
+        else
+            differs = fabs(delta) > o->threshold;
+        if (differs) {
+            count++;
+            if (json) {
+                aa_json_obj_begin(&j);
+                aa_json_key(&j, "focus");
+                aa_json_arr_begin(&j);
+                for (k = 0; k < 3; k++)
+                    aa_json_str(&j, ps.paths[f[k]]);
+                aa_json_arr_end(&j);
+                aa_json_key(&j, "a");
+                aa_json_num(&j, va);
+                aa_json_key(&j, "b");
+                aa_json_num(&j, vb);
+                aa_json_key(&j, "delta");
+                aa_json_num(&j, delta);
+                aa_json_obj_end(&j);
+            } else {
+                char sa[32], sb[32], sd[32];
+                aa_format_double(sa, va);
+                aa_format_double(sb, vb);
+                aa_format_double(sd, delta);
+                aa_buf_printf(out, "  <%s, %s, %s>  a=%s b=%s delta=%s", ps.paths[f[0]],
+                              ps.paths[f[1]], ps.paths[f[2]], sa, sb, sd);
+                if (va != 0)
+                    aa_buf_printf(out, " (%+.1f%%)", delta / fabs(va) * 100.0);
+                aa_buf_putc(out, '\n');
+            }
+        }
+        if (!differs && !o->exhaustive)
+            continue;
+        /* magnify: refine one hierarchy at a time */
+        for (c = ch.start[f[0]]; c < ch.start[f[0] + 1]; c++)
+            PD_PUSH((long long)ch.list[c], f[1], f[2]);
+        for (c = ch.start[f[1]]; c < ch.start[f[1] + 1]; c++)
+            PD_PUSH(f[0], (long long)ch.list[c], f[2]);
+        for (c = ch.start[f[2]]; c < ch.start[f[2] + 1]; c++)
+            PD_PUSH(f[0], f[1], (long long)ch.list[c]);
+    }
+#undef PD_PUSH
+done:
+    if (rc == AA_OK) {
+        if (json) {
+            aa_json_arr_end(&j);
+            aa_json_obj_end(&j);
+            aa_buf_putc(out, '\n');
+        } else if (!count) {
+            aa_buf_puts(out, "  no differences\n");
+        }
+        if (ndiff)
+            *ndiff = count;
+    }
+out:
+    free(queue);
+    free(ch.start);
+    free(ch.list);
+    sp_trimap_free(&seen);
+    pd_side_free(&A);
+    pd_side_free(&B);
+    pathset_free(&ps);
+    aa_space_map_free(&m);
+    return rc;
+}

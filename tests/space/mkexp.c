@@ -1,0 +1,28 @@
+/*
+ * tests/space/mkexp.c -- writes one of the hand-built experiments of
+ * tests/space/fixture.h to an XML file, for the Program Space end-to-end
+ * tests: space_mkexp SCENARIO OUT.xml [NPROCS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/space/fixture.h"
+
+int main(int argc, char **argv)
+{
+    aa_experiment *e;
+    aa_err err;
+    long np = 0;
+    if (argc < 3 || argc > 4 || (argc == 4 && aa_parse_long(argv[3], &np))) {
+        fprintf(stderr, "usage: space_mkexp base|renamed|slow|cancel|evil OUT.xml [NPROCS]\n");
+        return 2;
+    }
+    e = space_fixture(argv[1], (int)np);
+    if (!e || aa_experiment_write(e, argv[2], &err) != AA_OK) {
+        fprintf(stderr, "space_mkexp: %s\n", e ? err.msg : "out of memory");
+        aa_experiment_free(e);
+        return 4;
+    }
+    aa_experiment_free(e);
+    return 0;
+}
