@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
@@ -63,6 +64,7 @@ typedef struct reader {
     /* element stack by depth */
     enum elem stack[MAX_DEPTH];
     int saw_doctype;
+    uint32_t map_max_id;
     int sections; /* highest experiment section seen: 1 env, 2 metrics, 3 regions, 4 process */
     int seen_metrics, seen_regions;
     aa_process *proc;
@@ -296,9 +298,15 @@ static int start_region(reader *s, xmlNodePtr node)
     r.end_col = (int)pos[3];
     r.parent = parent;
     if (s->m) {
-        for (i = 0; (size_t)i < s->m->nregions; i++)
-            if (s->m->regions[i].id == id)
-                break;
+        /* maps are written sorted: only an id not above the largest so far
+         * needs a search */
+        i = (int)s->m->nregions;
+        if (s->m->nregions && id <= s->map_max_id)
+            for (i = 0; (size_t)i < s->m->nregions; i++)
+                if (s->m->regions[i].id == id)
+                    break;
+        if (!s->m->nregions || id > s->map_max_id)
+            s->map_max_id = id;
         if ((size_t)i < s->m->nregions) {
             rc = FAIL(s, "duplicate region id %u", id);
             goto out;
@@ -791,14 +799,22 @@ static int run(reader *s)
 
 static int read_common(reader *s, xmlTextReaderPtr r)
 {
+    xmlGenericErrorFunc saved;
+    void *saved_ctx;
     int rc;
     if (!r)
         return aa_err_set(s->err, AA_EENV, "%s: cannot open for reading", s->name);
     s->r = r;
     aa_buf_init(&s->text);
     xmlTextReaderSetStructuredErrorHandler(r, structured_error, s);
+    /* some libxml2 errors (encoding, I/O) bypass the reader's handler and
+     * go to the generic one: silence it while reading */
+    saved = xmlGenericError;
+    saved_ctx = xmlGenericErrorContext;
+    xmlSetGenericErrorFunc(NULL, silent_generic);
     rc = run(s);
     xmlFreeTextReader(r);
+    xmlSetGenericErrorFunc(saved_ctx, saved);
     aa_buf_free(&s->text);
     free(s->attr_name);
     s->attr_name = NULL;
@@ -818,7 +834,13 @@ static int read_common(reader *s, xmlTextReaderPtr r)
 /* Opens path with libxml2 without letting it print anything. */
 static xmlTextReaderPtr open_file(const char *path, aa_err *err)
 {
-    FILE *fp = fopen(path, "rb");
+    struct stat st;
+    FILE *fp;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        aa_err_set(err, AA_EINPUT, "%s: is a directory, not a profile file", path);
+        return NULL;
+    }
+    fp = fopen(path, "rb");
     xmlGenericErrorFunc saved = xmlGenericError;
     void *saved_ctx = xmlGenericErrorContext;
     xmlTextReaderPtr r;

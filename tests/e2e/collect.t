@@ -127,6 +127,7 @@ rank_file "$B" 0 run-x 2; rank_file "$B" 1 run-x 2
 head -c 600 "$B/rank-1.xml" > "$B/t" && mv "$B/t" "$B/rank-1.xml"
 expect_status 3 "truncated rank file: exit 3" "$AA" collect "$B"
 like "$(cat "$T/.err")" "$B/rank-1.xml:[0-9]+: not well-formed XML" "file:line message"
+is "$(wc -l < "$T/.err")" 1 "one line on stderr (libxml2 prints nothing itself)"
 ok "nothing written" test ! -e "$B/experiment.xml"
 rank_file "$B" 1 run-x 2
 sed -i 's/v="1 11.5 1000"/v="1 nan 1000"/' "$B/rank-1.xml"
@@ -142,6 +143,9 @@ expect_status 3 "nonexistent DIR" "$AA" collect "$T/nonexistent"
 E=$T/empty; mkdir -p "$E"
 expect_status 3 "directory without profiles" "$AA" collect "$E"
 like "$(cat "$T/.err")" "no profiles here" "message"
+printf '\000<\000e' > "$E/rank-0.xml"
+expect_status 3 "binary junk: exit 3" "$AA" collect "$E"
+is "$(wc -l < "$T/.err")" 1 "one line on stderr"
 expect_status 4 "unwritable output: exit 4" "$AA" collect "$D" -o "$T/no/such/dir/x.xml"
 expect_status 0 "--help" "$AA" collect --help
 like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"

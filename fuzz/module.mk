@@ -1,0 +1,23 @@
+# fuzz/: libFuzzer targets (clang -fsanitize=fuzzer,address,undefined).
+#   make fuzz                  runs every target for FUZZ_SECONDS (60) each
+#   make fuzz FUZZ_SECONDS=600
+# New corpus entries go to $(B)/fuzz/corpus-*/ (the seed corpora under
+# fuzz/corpus/ stay untouched); crashes are written to $(B)/fuzz/ -- copy
+# them to tests/data/profile/fuzz-regress/ and fix the reader.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_PROFILE_SRCS := fuzz/fuzz_profile.c $(wildcard profile/*.c) $(wildcard common/*.c)
+
+$(B)/fuzz/fuzz_profile: $(FUZZ_PROFILE_SRCS) profile/aa_profile.h common/aa_common.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. $(XML2_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ $(FUZZ_PROFILE_SRCS) $(XML2_LIBS) -lz -lm
+
+fuzz: fuzz-profile
+fuzz-profile: $(B)/fuzz/fuzz_profile
+	@mkdir -p $(B)/fuzz/corpus-profile
+	$(B)/fuzz/fuzz_profile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+	    -rss_limit_mb=2048 -dict=fuzz/profile.dict -artifact_prefix=$(B)/fuzz/ \
+	    $(B)/fuzz/corpus-profile fuzz/corpus/profile tests/data/profile/fuzz-regress
+.PHONY: fuzz-profile
