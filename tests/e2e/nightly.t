@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# `autoanalyzer nightly CONFIG`: configuration errors (file:line, exit 3),
+# and three nightly runs of one configuration sharing a Program Space: the
+# first has nothing to compare with (exit 0), an unchanged second passes its
+# gates (exit 0), a deliberately slowed third (-DSLOW=1) trips them (exit 1,
+# naming the gate and the region).
+. "$(dirname "$0")/lib.sh"
+
+# ---- configuration errors ------------------------------------------------------
+cfg() { printf '%s\n' "$@" > "$T/bad.conf"; }
+cfg "name = x" "run = ./prog" "np = 4" "bogus-key = 1"
+expect_status 3 "unknown key" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:4: unknown key 'bogus-key'" "unknown key: file:line"
+cfg "name = x" "run = ./prog" "fail-on-new-ccr = yes"
+expect_status 3 "misspelt key" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: .*did you mean 'fail-on-new-cccr'" "misspelt key: suggestion"
+cfg "name = x" "# comment" "" "run ./prog"
+expect_status 3 "line without =" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:4: expected .key = value." "line without =: file:line"
+cfg "name = x" "run = ./prog" "np = four"
+expect_status 3 "bad np" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: np" "bad np: file:line"
+cfg "name = x" "run = ./prog" "max-region-slowdown = ten percent"
+expect_status 3 "bad percentage" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: max-region-slowdown" "bad percentage: file:line"
+cfg "name = x" "run = ./prog" "fail-on-new-cccr = maybe"
+expect_status 3 "bad yes/no" "$AA" nightly "$T/bad.conf"
+cfg "name = x" "name = y" "run = ./prog"
+expect_status 3 "duplicate key" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:2: 'name' given twice" "duplicate key: file:line"
+cfg "name = x" "np = 2"
+expect_status 3 "missing run" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "missing required key 'run'" "missing run is named"
+cfg "name = x" "run = ./prog 'unterminated"
+expect_status 3 "unterminated quote in run" "$AA" nightly "$T/bad.conf"
+cfg "name = x" "run = ./prog" "env = NOEQUALS"
+expect_status 3 "env without =" "$AA" nightly "$T/bad.conf"
+expect_status 2 "no config" "$AA" nightly
+expect_status 4 "missing config file" "$AA" nightly "$T/nonexistent.conf"
+cfg "name = x" "run = ./prog" "build = exit 7"
+expect_status 4 "failing build" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "build failed" "failing build is reported"
+
+# ---- the gates -------------------------------------------------------------------
+case "$("$AA" cc --help 2>&1)" in
+*"not built yet"*) echo "# SKIP gates: instrumenter not built (autoanalyzer cc: not built yet)"; done_testing; exit $? ;;
+esac
+case "$("$AA" space --help 2>&1)" in
+*"not built yet"*) echo "# SKIP gates: Program Space not built (autoanalyzer space: not built yet)"; done_testing; exit $? ;;
+esac
+command -v mpicc >/dev/null 2>&1 || { echo "# SKIP gates: mpicc not installed"; done_testing; exit $?; }
+
+mkdir -p "$T/proj"
+cat > "$T/proj/stencil.c" <<'CEOF'
+/* A small SPMD kernel for the nightly test; -DSLOW=1 adds a costly pass. */
+#include <mpi.h>
+#include <stdio.h>
+#define N 200000
+static double a[N], b[N];
+static void relax(int iters)
+{
+    int it, i;
+    for (it = 0; it < iters; it++)
+        for (i = 1; i < N - 1; i++)
+            b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1] + 1e-9 * it;
+}
+static void copy_back(void)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        a[i] = b[i];
+}
+#if SLOW
+static void extra_pass(int iters)
+{
+    int it, i;
+    for (it = 0; it < iters; it++)
+        for (i = 1; i < N - 1; i++)
+            b[i] = (b[i - 1] + b[i] + b[i + 1]) / 3.0;
+}
+#endif
+int main(int argc, char **argv)
+{
+    int rank, step;
+    double s = 0, t = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (step = 0; step < 10; step++) {
+        relax(20);
+#if SLOW
+        extra_pass(60);
+#endif
+        copy_back();
+        s = a[N / 2] + b[N / 3];
+        MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (rank == 0)
+        printf("checksum: %.6g\n", t);
+    MPI_Finalize();
+    return 0;
+}
+CEOF
+write_conf() { # FILE EXTRA_CFLAGS
+    cat > "$1" <<CONF
+# nightly test configuration
+name = stencil-nightly
+build = autoanalyzer cc mpicc -O1 $2 -o stencil stencil.c
+run = ./stencil
+np = 2
+db = space.db
+out = runs
+report = nightly.html
+fail-on-new-cccr = yes
+max-region-slowdown = 60%
+CONF
+}
+write_conf "$T/proj/normal.conf" ""
+write_conf "$T/proj/slow.conf" "-DSLOW=1"
+export PATH="$AA_BUILD/bin:$PATH"
+
+expect_status 0 "first nightly run: nothing to compare with" "$AA" nightly "$T/proj/normal.conf"
+like "$(cat "$T/.out")" "no earlier run" "first run says there is no baseline"
+ok "report written" test -s "$T/proj/nightly.html"
+expect_status 0 "unchanged second run passes the gates" "$AA" nightly "$T/proj/normal.conf"
+like "$(cat "$T/.out")" "gates: all passed" "unchanged run: all gates passed"
+[ -s "$T/.out" ] && grep 'gate tripped' "$T/.out" | sed 's/^/#   /'
+like "$(cat "$T/proj/nightly.html")" '<section id="comparison"' "report holds the comparison"
+expect_status 1 "slowed third run trips a gate" "$AA" nightly "$T/proj/slow.conf"
+out=$(cat "$T/.out")
+like "$out" "gate tripped: region slower by [0-9.]+% \(limit 60.0%\)" "slowdown gate names the region"
+like "$out" "gate tripped: new core bottleneck .*extra_pass" "new-CCCR gate names extra_pass"
+like "$(cat "$T/proj/nightly.html")" '<tr class="new"><td>new</td>' "report lists the new bottleneck"
+is "$(ls -d "$T"/proj/runs/stencil-nightly-* | wc -l | tr -d ' ')" 3 "three experiment directories kept"
+done_testing

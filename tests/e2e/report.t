@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `autoanalyzer report`: one self-contained HTML page, checked in a real
+# headless Chromium (renders, charts present, no script errors), with every
+# program-derived string escaped, a baseline comparison, and bad input.
+. "$(dirname "$0")/lib.sh"
+GEN="$TOP/tests/report/gen_experiment.sh"
+CHECK="$TOP/tests/report/chromium_check.sh"
+
+"$GEN" "$T/cur.xml" 4 3 cur-1
+"$GEN" "$T/base.xml" 4 1 base-1
+
+expect_status 0 "report of an experiment file" "$AA" report "$T/cur.xml" -o "$T/r.html"
+like "$(cat "$T/.out")" "report: .*r.html" "prints where the report is"
+ok "report written" test -s "$T/r.html"
+html=$(cat "$T/r.html")
+is "$(grep -c '<script>alert' "$T/r.html")" 0 "region name with <script> is escaped"
+like "$html" '&lt;script&gt;alert\(1\)&lt;/script&gt;' "escaped region name is shown"
+like "$html" 'x&quot;y&#39;\.c' "quotes in file names are escaped"
+like "$html" 'loop@40 &amp; &quot;more&quot;' "ampersand and quotes in names are escaped"
+like "$html" 'solve&lt;T&gt;' "angle brackets in function names are escaped"
+is "$(grep -o '<script' "$T/r.html" | wc -l)" 1 "exactly one script element (the report's own)"
+is "$(grep -Eco '(src|href)=|https?://|@import|url\(http' "$T/r.html")" 0 "nothing loaded from the network"
+for sec in findings severity heatmap optics causes unavailable; do
+    like "$html" "<section id=\"$sec\"" "section $sec present"
+done
+like "$html" 'class="unavail">instructions<' "unmeasured attributes are named"
+
+if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then
+    res=$("$CHECK" "$T/r.html"); st=$?
+    is "$st" 0 "chromium ran"
+    like "$res" "rendered=yes" "page loaded in chromium"
+    like "$res" "errors=0" "no JavaScript errors"
+    like "$res" "charts=severity,heatmap,optics" "all three charts rendered"
+    like "$res" "scripts=2" "no injected script elements in the live DOM"
+    like "$res" "rects=[1-9][0-9]*" "charts have shapes"
+    # the checker itself must be able to fail
+    printf '<!DOCTYPE html><html><head></head><body><script>noSuchFunction();</script></body></html>' > "$T/broken.html"
+    res=$("$CHECK" "$T/broken.html")
+    like "$res" "errors=1" "checker catches a script error"
+    like "$res" "charts=$" "checker sees missing charts"
+else
+    echo "# chromium not installed: browser checks skipped"
+    echo "ok $((_tap_n + 1)) # SKIP chromium not installed"; _tap_n=$((_tap_n + 1))
+fi
+
+# comparison with a baseline
+expect_status 0 "report with --baseline" "$AA" report "$T/cur.xml" --baseline "$T/base.xml" -o "$T/c.html"
+c=$(cat "$T/c.html")
+like "$c" '<section id="comparison"' "comparison section present"
+like "$c" '<tr class="new"><td>new</td><td>dissimilarity</td><td>#[0-9]+ &lt;script&gt;alert' "the slowed loop is a new bottleneck"
+like "$c" 'Largest performance differences' "performance differences listed"
+if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then
+    res=$("$CHECK" "$T/c.html")
+    like "$res" "errors=0" "comparison page: no JavaScript errors"
+    like "$res" "charts=severity,heatmap,optics" "comparison page: charts rendered"
+fi
+expect_status 0 "same run as baseline" "$AA" report "$T/base.xml" --baseline "$T/base.xml" -o "$T/s.html"
+like "$(cat "$T/s.html")" "Same core bottlenecks as the baseline" "identical runs: no change"
+
+# a directory holding experiment.xml; stdout output
+mkdir -p "$T/dir"; cp "$T/cur.xml" "$T/dir/experiment.xml"
+expect_status 0 "report of a directory" "$AA" report "$T/dir"
+ok "default output is DIR/report.html" test -s "$T/dir/report.html"
+expect_status 0 "-o - writes to stdout" "$AA" report "$T/cur.xml" -o -
+like "$(head -c 15 "$T/.out")" "<!DOCTYPE html>" "stdout holds the page"
+
+# bad input and usage
+printf '<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="x" program="p" nprocs="1">\n<metrics>\n' > "$T/bad.xml"
+expect_status 3 "malformed experiment is bad input" "$AA" report "$T/bad.xml" -o "$T/bad.html"
+like "$(cat "$T/.err")" "bad.xml:[0-9]+" "error names file and line"
+ok "no report written for bad input" test ! -e "$T/bad.html"
+expect_status 3 "malformed baseline is bad input" "$AA" report "$T/cur.xml" --baseline "$T/bad.xml" -o "$T/bad.html"
+expect_status 4 "missing experiment" "$AA" report "$T/nonexistent.xml"
+expect_status 2 "no experiment" "$AA" report
+expect_status 2 "unknown option" "$AA" report "$T/cur.xml" --bogus
+expect_status 2 "baseline and compare-last together" "$AA" report "$T/cur.xml" --baseline "$T/base.xml" --compare-last
+done_testing
