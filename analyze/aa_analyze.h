@@ -49,6 +49,7 @@ typedef struct aa_an_region {
     long parent;          /* index into regions[] of the parent node, -1 root */
     int depth;            /* 0 = whole program */
     const aa_region *info; /* points into the experiment */
+    size_t nprocs_run;    /* analysed processes that ran it */
 } aa_an_region;
 
 typedef enum aa_finding_kind {
@@ -103,6 +104,14 @@ typedef struct aa_analysis {
     char **unavailable;        /* attributes that could not be measured */
     size_t nnotes;
     char **notes;              /* fallbacks taken ("CPI unavailable: ...") */
+    /* added: */
+    int *ranks;                /* nprocesses analysed ranks */
+    int *cluster_of;           /* by analysed process: cluster id */
+    double *cluster_mean;      /* by cluster: mean main metric of the program */
+    size_t min_pts_used;
+    double eps_used;
+    size_t nattributes;        /* attributes used in the tables */
+    char **attributes;
 } aa_analysis;
 
 int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,
@@ -113,5 +122,36 @@ void aa_analyze_free(aa_analysis *a);
 int aa_analyze_format_text(const aa_analysis *a, aa_buf *out);
 int aa_analyze_format_json(const aa_analysis *a, aa_buf *out);
 int aa_analyze_format_xml(const aa_analysis *a, aa_buf *out);
+
+/* ---- synthetic experiments (tests, benchmarks) --------------------------
+ * A generated SPMD program (main -> init, solve -> outer loop -> inner loop,
+ * transpose -> loop, exchange -> MPI_Alltoall, output -> write, helpers)
+ * with noise and one injected bottleneck.  docs/analysis.md describes it. */
+typedef enum aa_synth_scenario {
+    AA_SYNTH_NONE = 0,
+    AA_SYNTH_SLOW_GROUP, /* a quarter of the ranks do 2.5x the work in the inner loop */
+    AA_SYNTH_L2,         /* the transpose loop has a high L2 miss rate (CPI 4) */
+    AA_SYNTH_DISK_IO,    /* the write call moves many bytes and takes long */
+    AA_SYNTH_MPI_BYTES,  /* the MPI_Alltoall call moves many bytes and takes long */
+} aa_synth_scenario;
+
+typedef struct aa_synth_options {
+    aa_synth_scenario scenario;
+    int nprocs;          /* default 16 */
+    size_t nregions;     /* >= 13 static regions; extra ones are helpers */
+    double noise;        /* relative, default 0.02 */
+    unsigned seed;
+    int no_counters;     /* no cycles/instructions/cache counters (VM case) */
+    int master;          /* rank 0 is a master running only a manage loop */
+    int nthreads;        /* threads per process, default 1 */
+} aa_synth_options;
+
+void aa_synth_options_init(aa_synth_options *o);
+int aa_synth_scenario_parse(const char *s, aa_synth_scenario *out); /* 0 ok */
+/* Builds the experiment.  expect_region gets the static region id of the
+ * injected bottleneck (0 for none), expect_cause its root-cause attribute
+ * name (static string, "" for none); either may be NULL. */
+int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *expect_region,
+                      const char **expect_cause, aa_err *err);
 
 #endif

@@ -1,0 +1,565 @@
+/*
+ * analyze/render.c -- the three renderings of an analysis (SPEC §5.5, §9):
+ * a readable terminal report, JSON with the fixed keys of §9, and XML with
+ * the same content.  Names from the program are escaped in JSON and XML;
+ * in the text report control characters are replaced.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const aa_region *reg_info(const aa_analysis *a, size_t r)
+{
+    return a->regions[r].info;
+}
+
+static const char *s_or(const char *s, const char *d)
+{
+    return s ? s : d;
+}
+
+static const char *reg_name(const aa_analysis *a, size_t r)
+{
+    const aa_region *ri = reg_info(a, r);
+    if (ri && ri->name && *ri->name)
+        return ri->name;
+    return r == 0 ? "(program)" : "(unknown region)";
+}
+
+/* ---- text ----------------------------------------------------------------- */
+static void put_clean(aa_buf *b, const char *s)
+{
+    for (; s && *s; s++)
+        aa_buf_putc(b, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
+}
+
+static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
+{
+    const aa_region *ri = reg_info(a, r);
+    if (ri && ri->file && *ri->file) {
+        put_clean(b, ri->file);
+        aa_buf_printf(b, ":%d ", ri->line);
+    }
+    if (ri && ri->function && *ri->function && strcmp(ri->function, ri->name ? ri->name : "")) {
+        put_clean(b, ri->function);
+        aa_buf_putc(b, ' ');
+    }
+    put_clean(b, reg_name(a, r));
+}
+
+static void put_ranks(aa_buf *b, const int *r, size_t n)
+{
+    size_t i = 0;
+    int first = 1;
+    while (i < n) {
+        size_t j = i;
+        while (j + 1 < n && r[j + 1] == r[j] + 1)
+            j++;
+        aa_buf_printf(b, "%s%d", first ? "" : ",", r[i]);
+        if (j > i)
+            aa_buf_printf(b, "-%d", r[j]);
+        first = 0;
+        i = j + 1;
+    }
+}
+
+static void put_num(aa_buf *b, double v)
+{
+    if (isnan(v))
+        aa_buf_puts(b, "n/a");
+    else if (v != 0 && (fabs(v) >= 1e6 || fabs(v) < 1e-3))
+        aa_buf_printf(b, "%.3g", v);
+    else
+        aa_buf_printf(b, "%.4g", v);
+}
+
+static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
+{
+    size_t i;
+    aa_buf_printf(b, "  [%zu] ", a->regions[f->region].index);
+    put_location(b, a, f->region);
+    aa_buf_printf(b, "\n      %s", f->cccr ? "CCCR" : "CCR ");
+    if (f->kind == AA_FINDING_DISSIMILARITY)
+        aa_buf_printf(b, "  effect %.2f", f->effect);
+    else {
+        aa_buf_printf(b, "  class %d, value ", f->severity_class);
+        put_num(b, a->region_value[f->region]);
+    }
+    aa_buf_printf(b, "  severity %.2f  confidence %.2f\n", f->severity, f->confidence);
+    if (!f->cccr)
+        return;
+    if (f->ncauses) {
+        aa_buf_puts(b, "      root causes:");
+        for (i = 0; i < f->ncauses; i++) {
+            aa_buf_printf(b, "%s %s (", i ? "," : "", f->causes[i]);
+            put_num(b, f->evidence[i].value);
+            aa_buf_puts(b, f->kind == AA_FINDING_DISSIMILARITY ? " on the slow processes vs "
+                                                               : " here vs ");
+            put_num(b, f->evidence[i].reference);
+            aa_buf_puts(b, f->kind == AA_FINDING_DISSIMILARITY ? " on the others)"
+                                                               : " in non-critical regions)");
+        }
+        aa_buf_putc(b, '\n');
+    } else {
+        aa_buf_puts(b, "      root causes: none of the measured attributes explains it\n");
+    }
+    aa_buf_printf(b, "      suggestion: %s\n", f->suggestion ? f->suggestion : "");
+}
+
+int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
+{
+    size_t i, n;
+    const aa_experiment *e = a->exp;
+    aa_buf_puts(b, "AutoAnalyzer report");
+    if (e && e->program && *e->program) {
+        aa_buf_puts(b, " for ");
+        put_clean(b, e->program);
+    }
+    if (e && e->id && *e->id) {
+        aa_buf_puts(b, " (experiment ");
+        put_clean(b, e->id);
+        aa_buf_putc(b, ')');
+    }
+    aa_buf_printf(b, "\n%zu process%s analysed, %zu region%s", a->nprocesses,
+                  a->nprocesses == 1 ? "" : "es", a->nregions, a->nregions == 1 ? "" : "s");
+    if (a->nexcluded_ranks) {
+        aa_buf_puts(b, ", excluded ranks ");
+        put_ranks(b, a->excluded_ranks, a->nexcluded_ranks);
+    }
+    aa_buf_puts(b, "\n\n");
+
+    aa_buf_printf(b, "Dissimilarity (processes; metric: %s time outside MPI)\n",
+                  a->proc_metric);
+    aa_buf_printf(b, "  %zu cluster%s", a->nclusters, a->nclusters == 1 ? "" : "s");
+    aa_buf_puts(b, a->nclusters > 1 ? " -- processes behave differently\n"
+                                    : " -- no dissimilarity bottleneck\n");
+    for (i = 0; i < a->nclusters; i++) {
+        aa_buf_printf(b, "    cluster %zu (%zu rank%s, mean ", i, a->cluster_size[i],
+                      a->cluster_size[i] == 1 ? "" : "s");
+        put_num(b, a->cluster_mean ? a->cluster_mean[i] : NAN);
+        aa_buf_puts(b, " s): ");
+        put_ranks(b, a->cluster_ranks[i], a->cluster_size[i]);
+        aa_buf_putc(b, '\n');
+    }
+    for (i = n = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISSIMILARITY) {
+            if (!n++)
+                aa_buf_puts(b, "  bottlenecks (CCCRs first, strongest effect first):\n");
+            text_finding(b, a, &a->findings[i]);
+        }
+    aa_buf_printf(b, "\nDisparity (regions; metric: %s)\n", a->region_metric);
+    for (i = n = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISPARITY) {
+            if (!n++)
+                aa_buf_puts(b, "  bottlenecks (CCCRs first, highest value first):\n");
+            text_finding(b, a, &a->findings[i]);
+        }
+    if (!n)
+        aa_buf_puts(b, "  no critical code region\n");
+    aa_buf_puts(b, "\nRoot-cause attributes used:");
+    for (i = 0; i < a->nattributes; i++)
+        aa_buf_printf(b, " %s", a->attributes[i]);
+    aa_buf_puts(b, a->nattributes ? "\n" : " none\n");
+    if (a->ncore_dissim || a->ncore_disp) {
+        aa_buf_puts(b, "Core attributes:");
+        if (a->ncore_dissim) {
+            aa_buf_puts(b, " dissimilarity");
+            for (i = 0; i < a->ncore_dissim; i++)
+                aa_buf_printf(b, " %s", a->core_dissim[i]);
+        }
+        if (a->ncore_disp) {
+            aa_buf_puts(b, a->ncore_dissim ? ";" : "");
+            aa_buf_puts(b, " disparity");
+            for (i = 0; i < a->ncore_disp; i++)
+                aa_buf_printf(b, " %s", a->core_disp[i]);
+        }
+        aa_buf_putc(b, '\n');
+    }
+    if (a->nunavailable) {
+        aa_buf_puts(b, "Unavailable attributes:");
+        for (i = 0; i < a->nunavailable; i++)
+            aa_buf_printf(b, " %s", a->unavailable[i]);
+        aa_buf_putc(b, '\n');
+    }
+    if (a->ninconsistent)
+        aa_buf_printf(b, "Inconsistent decision-table pairs skipped: %zu\n", a->ninconsistent);
+    if (a->nnotes) {
+        aa_buf_puts(b, "Notes:\n");
+        for (i = 0; i < a->nnotes; i++) {
+            aa_buf_puts(b, "  - ");
+            put_clean(b, a->notes[i]);
+            aa_buf_putc(b, '\n');
+        }
+    }
+    return b->failed ? AA_EENV : AA_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+static void json_region_fields(aa_json *j, const aa_analysis *a, size_t r)
+{
+    const aa_region *ri = reg_info(a, r);
+    aa_json_key(j, "index");
+    aa_json_int(j, (long long)a->regions[r].index);
+    aa_json_key(j, "id");
+    aa_json_int(j, a->regions[r].id);
+    aa_json_key(j, "name");
+    aa_json_str(j, reg_name(a, r));
+    aa_json_key(j, "kind");
+    aa_json_str(j, ri ? aa_region_kind_name(ri->kind) : "unknown");
+    aa_json_key(j, "function");
+    aa_json_str(j, ri ? s_or(ri->function, "") : "");
+    aa_json_key(j, "file");
+    aa_json_str(j, ri ? s_or(ri->file, "") : "");
+    aa_json_key(j, "line");
+    aa_json_int(j, ri ? ri->line : 0);
+}
+
+static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
+{
+    size_t i;
+    aa_json_obj_begin(j);
+    aa_json_key(j, "region");
+    aa_json_int(j, a->regions[f->region].id);
+    json_region_fields(j, a, f->region);
+    aa_json_key(j, "ccr");
+    aa_json_bool(j, f->ccr);
+    aa_json_key(j, "cccr");
+    aa_json_bool(j, f->cccr);
+    aa_json_key(j, "severity");
+    aa_json_num(j, f->severity);
+    if (f->kind == AA_FINDING_DISPARITY) {
+        aa_json_key(j, "severity_class");
+        aa_json_int(j, f->severity_class);
+        aa_json_key(j, "value");
+        aa_json_num(j, a->region_value[f->region]);
+    } else {
+        aa_json_key(j, "effect");
+        aa_json_num(j, f->effect);
+    }
+    aa_json_key(j, "confidence");
+    aa_json_num(j, f->confidence);
+    aa_json_key(j, "root_causes");
+    aa_json_arr_begin(j);
+    for (i = 0; i < f->ncauses; i++)
+        aa_json_str(j, f->causes[i]);
+    aa_json_arr_end(j);
+    aa_json_key(j, "evidence");
+    aa_json_obj_begin(j);
+    for (i = 0; i < f->ncauses; i++) {
+        aa_json_key(j, f->evidence[i].attribute);
+        aa_json_obj_begin(j);
+        aa_json_key(j, "value");
+        aa_json_num(j, f->evidence[i].value);
+        aa_json_key(j, "reference");
+        aa_json_num(j, f->evidence[i].reference);
+        aa_json_obj_end(j);
+    }
+    aa_json_obj_end(j);
+    aa_json_key(j, "suggestion");
+    aa_json_str(j, f->suggestion ? f->suggestion : "");
+    aa_json_obj_end(j);
+}
+
+static void json_strs(aa_json *j, const char *key, char **s, size_t n)
+{
+    size_t i;
+    aa_json_key(j, key);
+    aa_json_arr_begin(j);
+    for (i = 0; i < n; i++)
+        aa_json_str(j, s[i]);
+    aa_json_arr_end(j);
+}
+
+/* Region severity keyed by static id: the highest class over its contexts. */
+static int id_severity(const aa_analysis *a, size_t r, int *first)
+{
+    size_t i;
+    int s = a->severity[r];
+    *first = 1;
+    for (i = 0; i < a->nregions; i++)
+        if (a->regions[i].id == a->regions[r].id) {
+            if (i < r) {
+                *first = 0;
+                return 0;
+            }
+            if (a->severity[i] > s)
+                s = a->severity[i];
+        }
+    return s;
+}
+
+int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
+{
+    aa_json j;
+    size_t i, k;
+    const aa_experiment *e = a->exp;
+    aa_json_init(&j, b, 1);
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "experiment");
+    aa_json_str(&j, e && e->id ? e->id : "");
+    aa_json_key(&j, "program");
+    aa_json_str(&j, e && e->program ? e->program : "");
+    aa_json_key(&j, "processes");
+    aa_json_int(&j, (long long)a->nprocesses);
+    aa_json_key(&j, "ranks");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nprocesses; i++)
+        aa_json_int(&j, a->ranks[i]);
+    aa_json_arr_end(&j);
+    aa_json_key(&j, "excluded_ranks");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nexcluded_ranks; i++)
+        aa_json_int(&j, a->excluded_ranks[i]);
+    aa_json_arr_end(&j);
+    aa_json_key(&j, "regions");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nregions; i++) {
+        long par = a->regions[i].parent;
+        aa_json_obj_begin(&j);
+        json_region_fields(&j, a, i);
+        aa_json_key(&j, "parent");
+        if (par < 0)
+            aa_json_null(&j);
+        else
+            aa_json_int(&j, a->regions[par].id);
+        aa_json_key(&j, "parent_index");
+        if (par < 0)
+            aa_json_null(&j);
+        else
+            aa_json_int(&j, (long long)a->regions[par].index);
+        aa_json_key(&j, "depth");
+        aa_json_int(&j, a->regions[i].depth);
+        aa_json_key(&j, "processes");
+        aa_json_int(&j, (long long)a->regions[i].nprocs_run);
+        aa_json_key(&j, "value");
+        aa_json_num(&j, a->region_value[i]);
+        aa_json_key(&j, "severity");
+        aa_json_int(&j, a->severity[i]);
+        aa_json_obj_end(&j);
+    }
+    aa_json_arr_end(&j);
+
+    aa_json_key(&j, "dissimilarity");
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "metric");
+    aa_json_str(&j, a->proc_metric);
+    aa_json_key(&j, "min_pts");
+    aa_json_int(&j, (long long)a->min_pts_used);
+    aa_json_key(&j, "eps");
+    aa_json_num(&j, a->eps_used);
+    aa_json_key(&j, "clusters");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nclusters; i++) {
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "id");
+        aa_json_int(&j, (long long)i);
+        aa_json_key(&j, "mean");
+        aa_json_num(&j, a->cluster_mean ? a->cluster_mean[i] : NAN);
+        aa_json_key(&j, "ranks");
+        aa_json_arr_begin(&j);
+        for (k = 0; k < a->cluster_size[i]; k++)
+            aa_json_int(&j, a->cluster_ranks[i][k]);
+        aa_json_arr_end(&j);
+        aa_json_obj_end(&j);
+    }
+    aa_json_arr_end(&j);
+    aa_json_key(&j, "bottlenecks");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
+            json_finding(&j, a, &a->findings[i]);
+    aa_json_arr_end(&j);
+    aa_json_key(&j, "core");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->ncore_dissim; i++)
+        aa_json_str(&j, a->core_dissim[i]);
+    aa_json_arr_end(&j);
+    aa_json_obj_end(&j);
+
+    aa_json_key(&j, "disparity");
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "metric");
+    aa_json_str(&j, a->region_metric);
+    aa_json_key(&j, "severity");
+    aa_json_obj_begin(&j);
+    for (i = 1; i < a->nregions; i++) {
+        int first, s = id_severity(a, i, &first);
+        char key[16];
+        if (!first)
+            continue;
+        snprintf(key, sizeof key, "%u", a->regions[i].id);
+        aa_json_key(&j, key);
+        aa_json_int(&j, s);
+    }
+    aa_json_obj_end(&j);
+    aa_json_key(&j, "bottlenecks");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISPARITY)
+            json_finding(&j, a, &a->findings[i]);
+    aa_json_arr_end(&j);
+    aa_json_key(&j, "core");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->ncore_disp; i++)
+        aa_json_str(&j, a->core_disp[i]);
+    aa_json_arr_end(&j);
+    aa_json_obj_end(&j);
+
+    json_strs(&j, "attributes", a->attributes, a->nattributes);
+    json_strs(&j, "unavailable", a->unavailable, a->nunavailable);
+    aa_json_key(&j, "inconsistent_pairs");
+    aa_json_int(&j, (long long)a->ninconsistent);
+    json_strs(&j, "notes", a->notes, a->nnotes);
+    aa_json_obj_end(&j);
+    aa_buf_putc(b, '\n');
+    return b->failed ? AA_EENV : AA_OK;
+}
+
+/* ---- XML -------------------------------------------------------------------- */
+static void xesc(aa_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        switch (ch) {
+        case '<': aa_buf_puts(b, "&lt;"); break;
+        case '>': aa_buf_puts(b, "&gt;"); break;
+        case '&': aa_buf_puts(b, "&amp;"); break;
+        case '"': aa_buf_puts(b, "&quot;"); break;
+        case '\'': aa_buf_puts(b, "&apos;"); break;
+        default:
+            if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+                aa_buf_putc(b, '?'); /* not representable in XML 1.0 */
+            else
+                aa_buf_putc(b, (char)ch);
+        }
+    }
+}
+
+static void xnum(aa_buf *b, double v)
+{
+    char t[32];
+    if (!isfinite(v)) {
+        aa_buf_puts(b, "NaN");
+        return;
+    }
+    aa_format_double(t, v);
+    aa_buf_puts(b, t);
+}
+
+static void xml_region_attrs(aa_buf *b, const aa_analysis *a, size_t r)
+{
+    const aa_region *ri = reg_info(a, r);
+    aa_buf_printf(b, " index=\"%zu\" id=\"%u\" name=\"", a->regions[r].index, a->regions[r].id);
+    xesc(b, reg_name(a, r));
+    aa_buf_printf(b, "\" kind=\"%s\" function=\"", ri ? aa_region_kind_name(ri->kind) : "unknown");
+    xesc(b, ri ? ri->function : "");
+    aa_buf_puts(b, "\" file=\"");
+    xesc(b, ri ? ri->file : "");
+    aa_buf_printf(b, "\" line=\"%d\"", ri ? ri->line : 0);
+}
+
+static void xml_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
+{
+    size_t i;
+    aa_buf_puts(b, "    <bottleneck");
+    xml_region_attrs(b, a, f->region);
+    aa_buf_printf(b, " ccr=\"%s\" cccr=\"%s\" severity=\"", f->ccr ? "true" : "false",
+                  f->cccr ? "true" : "false");
+    xnum(b, f->severity);
+    if (f->kind == AA_FINDING_DISPARITY) {
+        aa_buf_printf(b, "\" severity_class=\"%d\" value=\"", f->severity_class);
+        xnum(b, a->region_value[f->region]);
+    } else {
+        aa_buf_puts(b, "\" effect=\"");
+        xnum(b, f->effect);
+    }
+    aa_buf_puts(b, "\" confidence=\"");
+    xnum(b, f->confidence);
+    aa_buf_puts(b, "\">\n");
+    for (i = 0; i < f->ncauses; i++) {
+        aa_buf_puts(b, "      <root_cause attribute=\"");
+        xesc(b, f->causes[i]);
+        aa_buf_puts(b, "\" value=\"");
+        xnum(b, f->evidence[i].value);
+        aa_buf_puts(b, "\" reference=\"");
+        xnum(b, f->evidence[i].reference);
+        aa_buf_puts(b, "\"/>\n");
+    }
+    aa_buf_puts(b, "      <suggestion>");
+    xesc(b, f->suggestion);
+    aa_buf_puts(b, "</suggestion>\n    </bottleneck>\n");
+}
+
+static void xml_list(aa_buf *b, const char *outer, const char *inner, char **s, size_t n,
+                     const char *indent)
+{
+    size_t i;
+    aa_buf_printf(b, "%s<%s>", indent, outer);
+    for (i = 0; i < n; i++) {
+        aa_buf_printf(b, "<%s>", inner);
+        xesc(b, s[i]);
+        aa_buf_printf(b, "</%s>", inner);
+    }
+    aa_buf_printf(b, "</%s>\n", outer);
+}
+
+int aa_analyze_format_xml(const aa_analysis *a, aa_buf *b)
+{
+    size_t i, k;
+    const aa_experiment *e = a->exp;
+    aa_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<analysis experiment=\"");
+    xesc(b, e ? e->id : "");
+    aa_buf_puts(b, "\" program=\"");
+    xesc(b, e ? e->program : "");
+    aa_buf_printf(b, "\" processes=\"%zu\" inconsistent_pairs=\"%zu\">\n", a->nprocesses,
+                  a->ninconsistent);
+    aa_buf_puts(b, "  <excluded_ranks>");
+    for (i = 0; i < a->nexcluded_ranks; i++)
+        aa_buf_printf(b, "%s%d", i ? " " : "", a->excluded_ranks[i]);
+    aa_buf_puts(b, "</excluded_ranks>\n  <regions>\n");
+    for (i = 0; i < a->nregions; i++) {
+        long par = a->regions[i].parent;
+        aa_buf_puts(b, "    <region");
+        xml_region_attrs(b, a, i);
+        if (par >= 0)
+            aa_buf_printf(b, " parent=\"%u\" parent_index=\"%zu\"", a->regions[par].id,
+                          a->regions[par].index);
+        aa_buf_printf(b, " depth=\"%d\" processes=\"%zu\" value=\"", a->regions[i].depth,
+                      a->regions[i].nprocs_run);
+        xnum(b, a->region_value[i]);
+        aa_buf_printf(b, "\" severity=\"%d\"/>\n", a->severity[i]);
+    }
+    aa_buf_puts(b, "  </regions>\n  <dissimilarity metric=\"");
+    xesc(b, a->proc_metric);
+    aa_buf_printf(b, "\" min_pts=\"%zu\" eps=\"", a->min_pts_used);
+    xnum(b, a->eps_used);
+    aa_buf_puts(b, "\">\n");
+    for (i = 0; i < a->nclusters; i++) {
+        aa_buf_printf(b, "    <cluster id=\"%zu\" mean=\"", i);
+        xnum(b, a->cluster_mean ? a->cluster_mean[i] : NAN);
+        aa_buf_puts(b, "\" ranks=\"");
+        for (k = 0; k < a->cluster_size[i]; k++)
+            aa_buf_printf(b, "%s%d", k ? " " : "", a->cluster_ranks[i][k]);
+        aa_buf_puts(b, "\"/>\n");
+    }
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
+            xml_finding(b, a, &a->findings[i]);
+    xml_list(b, "core", "attribute", a->core_dissim, a->ncore_dissim, "    ");
+    aa_buf_puts(b, "  </dissimilarity>\n  <disparity metric=\"");
+    xesc(b, a->region_metric);
+    aa_buf_puts(b, "\">\n");
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DISPARITY)
+            xml_finding(b, a, &a->findings[i]);
+    xml_list(b, "core", "attribute", a->core_disp, a->ncore_disp, "    ");
+    aa_buf_puts(b, "  </disparity>\n");
+    xml_list(b, "attributes", "attribute", a->attributes, a->nattributes, "  ");
+    xml_list(b, "unavailable", "attribute", a->unavailable, a->nunavailable, "  ");
+    xml_list(b, "notes", "note", a->notes, a->nnotes, "  ");
+    aa_buf_puts(b, "</analysis>\n");
+    return b->failed ? AA_EENV : AA_OK;
+}
