@@ -12,3 +12,18 @@ bench-cluster: $(CLUSTER_BENCH)
 	$(CLUSTER_BENCH)
 bench: bench-cluster
 .PHONY: bench-cluster
+
+# CSV fuzz target (fuzz/module.mk defines FUZZ_CC and FUZZ_SECONDS).
+FUZZ_CSV_SRCS := fuzz/fuzz_csv.c $(wildcard cluster/*.c) $(wildcard common/*.c)
+$(B)/fuzz/fuzz_csv: $(FUZZ_CSV_SRCS) common/aa_csv.h cluster/aa_cluster.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ $(FUZZ_CSV_SRCS) $(GSL_LIBS) -lz -lm
+fuzz: fuzz-csv
+fuzz-csv: $(B)/fuzz/fuzz_csv
+	@mkdir -p $(B)/fuzz/corpus-csv
+	$(B)/fuzz/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
+	    $(B)/fuzz/corpus-csv fuzz/corpus/csv
+.PHONY: fuzz-csv
