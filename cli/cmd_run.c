@@ -527,7 +527,7 @@ int loop_find_last(const char *db, const char *name, const char *program,
         int rc;
         if ((rc = aa_space_open(db, &s, err)))
             return rc;
-        keys[0] = name ? "name" : "program";
+        keys[0] = name ? "name" : "application";
         vals[0] = name ? name : program;
         w.n = vals[0] ? 1 : 0;
         w.keys = keys;

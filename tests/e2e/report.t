@@ -57,6 +57,20 @@ fi
 expect_status 0 "same run as baseline" "$AA" report "$T/base.xml" --baseline "$T/base.xml" -o "$T/s.html"
 like "$(cat "$T/s.html")" "Same core bottlenecks as the baseline" "identical runs: no change"
 
+# --compare-last: the latest comparable run stored in the Program Space
+case "$("$AA" space --help 2>&1)" in
+*"not built yet"*) echo "# SKIP --compare-last: Program Space not built (autoanalyzer space: not built yet)" ;;
+*)
+    mkdir -p "$T/b" "$T/c"; cp "$T/base.xml" "$T/b/experiment.xml"; cp "$T/cur.xml" "$T/c/experiment.xml"
+    expect_status 0 "report --compare-last with an empty space" "$AA" report "$T/c" --db "$T/s.db" --compare-last
+    like "$(cat "$T/.err")" "no earlier comparable run" "no stored run: says so"
+    ok "stored the baseline" "$AA" space add "$T/b/experiment.xml" --db "$T/s.db" --attr "experiment_dir=$T/b"
+    expect_status 0 "report --compare-last" "$AA" report "$T/c" --db "$T/s.db" --compare-last -o "$T/cl.html"
+    like "$(cat "$T/cl.html")" "<h2>Comparison with stored run 1 " "compared with the stored run"
+    like "$(cat "$T/cl.html")" '<tr class="new"><td>new</td>' "stored-run comparison lists the new bottleneck"
+    ;;
+esac
+
 # a directory holding experiment.xml; stdout output
 mkdir -p "$T/dir"; cp "$T/cur.xml" "$T/dir/experiment.xml"
 expect_status 0 "report of a directory" "$AA" report "$T/dir"
