@@ -145,6 +145,9 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid, aa_er
 /* Hierarchy name ("Code") of a path; NULL for a malformed path. */
 int sp_path_valid(const char *path);
 
+/* Appends mapping directives inside the current write transaction. */
+int sp_map_store_in_tx(aa_space *s, const aa_space_map *m, aa_err *err);
+
 /* Current time as ISO-8601 UTC. */
 void sp_now_iso(char out[32]);
 

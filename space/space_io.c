@@ -49,7 +49,7 @@ static int cmp_line(const void *a, const void *b)
 /* Runs sql (one integer parameter: eid) and appends one record per row, the
  * fields being the columns as text; records are sorted. */
 static int dump(aa_space *s, long long eid, const char *kw, const char *sql, int ncols,
-                aa_buf *out, aa_err *err)
+                unsigned doubles, aa_buf *out, aa_err *err)
 {
     sp_stmt *st;
     char **lines = NULL;
@@ -65,7 +65,7 @@ static int dump(aa_space *s, long long eid, const char *kw, const char *sql, int
         aa_buf_puts(&l, kw);
         for (c = 0; c < ncols; c++) {
             aa_buf_putc(&l, c ? '\t' : ' ');
-            if (strcmp(kw, "result") == 0 && c == 4) {
+            if (doubles & (1u << c)) {
                 char v[32];
                 aa_format_double(v, s->db->ops->col_double(st, c));
                 aa_buf_puts(&l, v);
@@ -126,29 +126,30 @@ static int export_one(aa_space *s, long long eid, aa_buf *out, aa_err *err)
         return err->code;
     if (r == 0)
         return aa_err_set(err, AA_EINPUT, "unknown execution %lld", eid);
-    rc = dump(s, eid, "attr", "SELECT name, value FROM execution_attrs WHERE eid = ?", 2, out, err);
+    rc = dump(s, eid, "attr", "SELECT name, value FROM execution_attrs WHERE eid = ?", 2, 0, out,
+                  err);
     if (rc == AA_OK)
         rc = dump(s, eid, "resource",
                   "SELECT r.path, r.type FROM execution_resources er JOIN resources r"
                   " ON r.id = er.resource WHERE er.eid = ?",
-                  2, out, err);
+                  2, 0, out, err);
     if (rc == AA_OK)
         rc = dump(s, eid, "metric",
                   "SELECT name, unit FROM metrics WHERE id IN"
                   " (SELECT DISTINCT metric FROM results WHERE eid = ?)",
-                  2, out, err);
+                  2, 0, out, err);
     if (rc == AA_OK)
         rc = dump(s, eid, "result",
                   "SELECT m.name, c.path, ma.path, p.path, r.value FROM results r"
                   " JOIN metrics m ON m.id = r.metric JOIN foci f ON f.id = r.focus"
                   " JOIN resources c ON c.id = f.code JOIN resources ma ON ma.id = f.machine"
                   " JOIN resources p ON p.id = f.process WHERE r.eid = ?",
-                  5, out, err);
+                  5, 1u << 4, out, err);
     if (rc == AA_OK)
         rc = dump(s, eid, "finding",
                   "SELECT kind, region, severity, severity_class, confidence, causes, suggestion"
                   " FROM findings WHERE eid = ?",
-                  7, out, err);
+                  7, (1u << 2) | (1u << 4), out, err);
     if (rc == AA_OK)
         aa_buf_puts(out, "end\n");
     return rc;
@@ -162,6 +163,17 @@ int aa_space_export(aa_space *s, long long eid, aa_buf *out, aa_err *err)
     aa_buf_puts(out, "# autoanalyzer Program Space export (docs/space.md)\n" FORMAT_LINE "\n");
     if (eid >= 0)
         return export_one(s, eid, out, err);
+    {
+        /* The space's mapping directives, in order. */
+        aa_space_map m;
+        memset(&m, 0, sizeof m);
+        rc = aa_space_map_load(s, &m, err);
+        for (i = 0; rc == AA_OK && i < m.n; i++)
+            put_rec(out, "map", 2, m.from[i], m.to[i]);
+        aa_space_map_free(&m);
+        if (rc != AA_OK)
+            return rc;
+    }
     {
         sp_stmt *st;
         int r;
@@ -219,6 +231,7 @@ typedef struct import_arg {
     sp_exec_data *ex;
     size_t n;
     long long *eids;
+    const aa_space_map *maps;
 } import_arg;
 
 static int import_tx(aa_space *s, void *arg, aa_err *err)
@@ -226,8 +239,27 @@ static int import_tx(aa_space *s, void *arg, aa_err *err)
     import_arg *a = arg;
     size_t i;
     int rc = AA_OK;
+    aa_space_map have, add;
+    memset(&have, 0, sizeof have);
+    memset(&add, 0, sizeof add);
     for (i = 0; rc == AA_OK && i < a->n; i++)
         rc = sp_store_execution(s, &a->ex[i], &a->eids[i], err);
+    /* Mapping directives not yet in the space. */
+    if (rc == AA_OK && a->maps->n)
+        rc = aa_space_map_load(s, &have, err);
+    for (i = 0; rc == AA_OK && i < a->maps->n; i++) {
+        size_t k;
+        int dup = 0;
+        for (k = 0; k < have.n; k++)
+            if (!strcmp(have.from[k], a->maps->from[i]) && !strcmp(have.to[k], a->maps->to[i]))
+                dup = 1;
+        if (!dup && aa_space_map_add(&add, a->maps->from[i], a->maps->to[i]))
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+    }
+    if (rc == AA_OK && add.n)
+        rc = sp_map_store_in_tx(s, &add, err);
+    aa_space_map_free(&have);
+    aa_space_map_free(&add);
     return rc;
 }
 
@@ -239,6 +271,8 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
     size_t n = 0, i;
     int lineno = 0, rc = AA_OK, header = 0;
     import_arg a;
+    aa_space_map maps;
+    memset(&maps, 0, sizeof maps);
     if (!copy)
         return aa_err_set(err, AA_EENV, "out of memory");
 #define BAD(...)                                                                                 \
@@ -282,6 +316,11 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
             ex = q;
             cur = &ex[n++];
             sp_exec_data_init(cur);
+        } else if (!cur && strcmp(kw, "map") == 0) {
+            if (nf != 2 || !sp_path_valid(f[0]) || !sp_path_valid(f[1]))
+                BAD("'map' takes two resource paths");
+            if (aa_space_map_add(&maps, f[0], f[1]))
+                BAD("out of memory");
         } else if (!cur) {
             BAD("'%s' outside an execution block", kw);
         } else if (strcmp(kw, "end") == 0) {
@@ -374,6 +413,7 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
         BAD("unexpected end of file (missing 'end')");
     a.ex = ex;
     a.n = n;
+    a.maps = &maps;
     a.eids = calloc(n + 1, sizeof *a.eids);
     if (!a.eids) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
@@ -392,5 +432,6 @@ out:
         sp_exec_data_free(&ex[i]);
     free(ex);
     free(copy);
+    aa_space_map_free(&maps);
     return rc;
 }

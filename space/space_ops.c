@@ -645,7 +645,11 @@ int aa_space_map_load(aa_space *s, aa_space_map *m, aa_err *err)
 
 static int map_store_tx(aa_space *s, void *arg, aa_err *err)
 {
-    const aa_space_map *m = arg;
+    return sp_map_store_in_tx(s, arg, err);
+}
+
+int sp_map_store_in_tx(aa_space *s, const aa_space_map *m, aa_err *err)
+{
     long long seq;
     size_t i;
     int rc = sp_query_int(s->db, "SELECT MAX(seq) FROM mappings", NULL, 0, 0, &seq, err);

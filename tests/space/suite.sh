@@ -1,0 +1,121 @@
+# tests/space/suite.sh -- the Program Space operator suite, sourced by
+# tests/e2e/space.t (SQLite) and tests/e2e/space_pg.t (PostgreSQL) after
+# tests/e2e/lib.sh.  Run `space_suite DB` with DB an empty database; the
+# answers come from the hand-built experiments of tests/space/fixture.h.
+
+space_suite() {
+    DB=$1
+    MK="$AA_BUILD/tests/space_mkexp"
+    S() { "$AA" space "$@" --db "$DB"; }
+    for s in base renamed slow cancel evil; do "$MK" $s "$T/$s.xml" || echo "# mkexp $s failed"; done
+    mkdir -p "$T/expdir" && cp "$T/cancel.xml" "$T/expdir/experiment.xml"
+
+    # ---- add / list / show -------------------------------------------------
+    is "$(S add "$T/base.xml" --json 2>/dev/null)" '{"eid":1}' "add prints the eid"
+    is "$(S add "$T/renamed.xml" --json 2>/dev/null)" '{"eid":2}' "add renamed version"
+    is "$(S add "$T/slow.xml" --json --attr run=second 2>/dev/null)" '{"eid":3}' "add with --attr"
+    is "$(S add "$T/expdir" --json 2>/dev/null)" '{"eid":4}' "add an output directory"
+    out=$(S list --json)
+    is "$(printf '%s' "$out" | grep -o '"eid":[0-9]*' | tr '\n' ' ')" '"eid":1 "eid":2 "eid":3 "eid":4 ' "list shows all executions"
+    like "$out" '^\{"executions":\[\{"eid":1,.*"processes":4,"started":"2026-01-01T00:00:00Z","attrs":\{' "list JSON keys (§9)"
+    is "$(S list --json --where version=1.2 | grep -o '"eid":[0-9]*' | tr '\n' ' ')" '"eid":3 ' "list --where selects by attribute"
+    is "$(S list --json --where version=1.2 --where run=first | grep -o '"eid":[0-9]*' | tr '\n' ' ')" '' "list --where: all must match"
+    like "$(S list --json --where run=second)" '"run":"second"' "--attr becomes a SpaceMap attribute"
+    out=$(S show 3 --json)
+    like "$out" '"eid":3,"application":"solver"' "show EID"
+    like "$out" '"metrics":\["cpu","visits","wall"\]' "show lists the metrics"
+    expect_status 3 "show unknown EID exits 3" S show 99
+    like "$(cat "$T/.err")" 'unknown execution 99' "unknown EID message"
+
+    # ---- performance difference ---------------------------------------------
+    out=$(S perfdiff 1 3 --metric wall --threshold 10% --json)
+    like "$out" '^\{"metric":"wall","threshold":10,' "perfdiff JSON header (§9)"
+    like "$out" '"differences":\[\{"focus":\["/Code","/Machine","/Process"\],"a":3[01][.0-9]*,"b":4[23][.0-9]*,"delta":1[12][.0-9]*\}' "perfdiff starts at the root focus"
+    like "$out" '"focus":\["/Code/solver.c/compute","/Machine","/Process"\],"a":6,"b":18,"delta":12' "perfdiff finds the slow function"
+    like "$out" '"focus":\["/Code/solver.c/compute","/Machine","/Process/2"\],"a":1.5,"b":4.5,"delta":3' "perfdiff refines to function x process"
+    if printf '%s' "$out" | grep -Eq '/solve"|loop@|MPI_Allreduce'; then r=1; else r=0; fi
+    is "$r" 0 "perfdiff does not report unchanged regions"
+    is "$(S perfdiff 1 4 --metric wall --threshold 0.5 --json | grep -o '"differences":.*')" '"differences":[]}' "cancelling changes are invisible breadth-first"
+    out=$(S perfdiff 1 4 --metric wall --threshold 0.5 --exhaustive --json)
+    like "$out" '"focus":\["/Code/solver.c/solve/loop@10","/Machine","/Process"\],"a":8.6,"b":12.6[0-9]*,"delta":4' "--exhaustive finds the loop that got slower"
+    like "$out" '"focus":\["/Code/solver.c/solve/loop@20","/Machine","/Process"\],"a":12,"b":8,"delta":-4' "--exhaustive finds the loop that got faster"
+    if printf '%s' "$out" | grep -q '"/Code/solver.c/solve",'; then r=1; else r=0; fi
+    is "$r" 0 "--exhaustive: the parent itself does not differ"
+    expect_status 3 "perfdiff unknown EID exits 3" S perfdiff 1 42 --metric wall --threshold 1
+    expect_status 3 "perfdiff unknown metric exits 3" S perfdiff 1 3 --metric nope --threshold 1
+    expect_status 2 "perfdiff bad threshold exits 2" S perfdiff 1 3 --metric wall --threshold x%
+
+    # ---- structural difference and mapping ---------------------------------
+    is "$(S diff 1 2 --json)" '{"only_in":{"1":["/Code/solver.c/compute","/Code/solver.c/compute/MPI_Allreduce@30"],"2":["/Code/solver.c/compute_v2","/Code/solver.c/compute_v2/MPI_Allreduce@30"]}}' "diff finds the renamed region"
+    out=$(S diff 1 2)
+    like "$out" '\[solver.c\]' "diff text shows placeholders for common ancestors"
+    like "$out" '\+ compute_v2' "diff text marks differing resources"
+    is "$(S diff 1 3 4 --json)" '{"only_in":{"1":[],"3":[],"4":[]}}' "diff of structurally equal executions"
+    printf 'map /Code/solver.c/compute /Code/solver.c/compute_v2\n' > "$T/rename.map"
+    is "$(S diff 1 2 --map "$T/rename.map" --json)" '{"only_in":{"1":[],"2":[]}}' "diff --map FILE reconciles the rename"
+    ok "space map stores a directive" S map /Code/solver.c/compute /Code/solver.c/compute_v2
+    is "$(S map --list)" 'map /Code/solver.c/compute /Code/solver.c/compute_v2' "map --list"
+    is "$(S diff 1 2 --json)" '{"only_in":{"1":[],"2":[]}}' "stored mapping applied before diff"
+    is "$(S perfdiff 1 2 --metric wall --threshold 0.001 --json | grep -o '"differences":.*')" '"differences":[]}' "mapped executions have no performance difference"
+    printf 'map /Code/a\nbogus\n' > "$T/bad.map"
+    expect_status 3 "malformed map file exits 3" S diff 1 2 --map "$T/bad.map"
+    like "$(cat "$T/.err")" 'bad.map:1:' "map error names file:line"
+
+    # ---- query ----------------------------------------------------------------
+    out=$(S query --metric wall --focus /Code/solver.c/compute --json)
+    is "$(printf '%s' "$out" | grep -o '"eid":[0-9]*,"focus":[^]]*\],"value":[0-9.]*' | tr '\n' ' ')" \
+       '"eid":1,"focus":["/Code/solver.c/compute","/Machine","/Process"],"value":6 "eid":3,"focus":["/Code/solver.c/compute","/Machine","/Process"],"value":18 "eid":4,"focus":["/Code/solver.c/compute","/Machine","/Process"],"value":6 ' "query one focus across executions"
+    like "$(S query --metric wall --focus /Code/solver.c/compute --agg max --json)" '"results":\[\{"focus":\["/Code/solver.c/compute","/Machine","/Process"\],"value":18,"executions":3\}\]' "query --agg max"
+    like "$(S query --metric wall --focus /Code/solver.c/compute --agg mean --json)" '"value":10,"executions":3' "query --agg mean"
+    like "$(S query --metric wall --focus /Code/solver.c/compute --where version=1.2 --json)" '^\{"metric":"wall","results":\[\{"eid":3,[^}]*"value":18\}\]\}' "query --where"
+    out=$(S query --metric wall --focus /Code/solver.c/solve --descendants --where version=1.0 --json)
+    is "$(printf '%s' "$out" | grep -o '"/Code[^"]*"' | tr '\n' ' ')" '"/Code/solver.c/solve" "/Code/solver.c/solve/loop@10" "/Code/solver.c/solve/loop@20" ' "query --descendants (closure table)"
+    out=$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --ancestors --where version=1.0 --json)
+    is "$(printf '%s' "$out" | grep -o '"/Code[^"]*"' | tr '\n' ' ')" '"/Code" "/Code/solver.c" "/Code/solver.c/solve" "/Code/solver.c/solve/loop@10" ' "query --ancestors"
+    like "$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --focus /Process/2 --where version=1.0 --json)" '"focus":\["/Code/solver.c/solve/loop@10","/Machine","/Process/2"\],"value":2.2' "query code x process focus"
+    expect_status 3 "query unknown resource exits 3" S query --metric wall --focus /Code/nope.c
+
+    # ---- SQL metacharacters ------------------------------------------------------
+    EVIL="x'; DROP TABLE executions;--"
+    is "$(S add "$T/evil.xml" --name "$EVIL" --attr "k'\"=$EVIL" --json 2>/dev/null)" '{"eid":5}' "names with SQL metacharacters are stored"
+    is "$(S list --json --where "input=$EVIL" | grep -o '"eid":[0-9]*' | tr '\n' ' ')" '"eid":5 ' "and selected"
+    is "$(S list --json | grep -o '"eid":[0-9]*' | wc -l | tr -d ' ')" 5 "tables intact"
+    like "$(S show 5 --json)" "\"application\":\"x'; DROP TABLE executions;--\"" "application name kept verbatim"
+    like "$(S query --metric wall --focus "/Code/solver.c/$EVIL" --json)" '"eid":5' "query a resource with metacharacters"
+
+    # ---- export / import -----------------------------------------------------------
+    ok "export --all" S export --all -o "$T/all.txt"
+    ok "export one" S export 3 -o "$T/three.txt"
+    like "$(head -2 "$T/three.txt")" 'format autoanalyzer-space 1' "export header"
+    ok "import into a fresh database" "$AA" space import "$T/all.txt" --db "$T/copy.db"
+    ok "export the copy" "$AA" space export --all -o "$T/all2.txt" --db "$T/copy.db"
+    ok "export/import round trip is identical" cmp "$T/all.txt" "$T/all2.txt"
+    is "$("$AA" space perfdiff 1 3 --metric wall --threshold 10% --json --db "$T/copy.db")" "$(S perfdiff 1 3 --metric wall --threshold 10% --json)" "operators agree on the copy"
+    sed '5s/.*/nprocs many/' "$T/three.txt" > "$T/bad.txt"
+    expect_status 3 "malformed import exits 3" S import "$T/bad.txt"
+    like "$(cat "$T/.err")" 'bad.txt:5: ' "import error names file:line"
+    { cat "$T/three.txt"; printf 'execution 9\napplication x\nresult wall /Code /Machine /Process 1\nend\n'; } > "$T/bad2.txt"
+    expect_status 3 "import of an undeclared focus exits 3" S import "$T/bad2.txt"
+    is "$(S list --json | grep -o '"eid":[0-9]*' | wc -l | tr -d ' ')" 5 "failed imports change nothing"
+
+    # ---- all or nothing, concurrency ---------------------------------------------------
+    S export --all -o "$T/before.txt"
+    AA_SPACE_TEST_FAIL_AFTER=20 expect_status 4 "an import failing midway exits 4" S add "$T/base.xml"
+    S export --all -o "$T/after.txt"
+    ok "a failed import leaves the database unchanged" cmp "$T/before.txt" "$T/after.txt"
+    S add "$T/base.xml" --json > "$T/w1" 2>/dev/null & p1=$!
+    S add "$T/slow.xml" --json > "$T/w2" 2>/dev/null & p2=$!
+    wait $p1; r1=$?; wait $p2; r2=$?
+    is "$r1$r2" 00 "two concurrent writers succeed"
+    is "$(cat "$T/w1" "$T/w2" | sort | tr '\n' ' ')" '{"eid":6} {"eid":7} ' "both get distinct EIDs"
+    is "$(S list --json | grep -o '"eid":[0-9]*' | wc -l | tr -d ' ')" 7 "nothing lost"
+    is "$(S diff 6 7 --json)" '{"only_in":{"6":[],"7":[]}}' "both executions complete"
+
+    # ---- misc -----------------------------------------------------------------------------
+    like "$(S migrate)" 'schema version 2 \(0 migrations applied\)' "migrate on a current schema"
+    expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"
+    printf 'not a database, just text\n%.0s' $(seq 1 200) > "$T/junk.db"
+    expect_status 3 "a file that is not a database exits 3" "$AA" space list --db "$T/junk.db"
+    expect_status 2 "unknown subcommand exits 2" "$AA" space frobnicate
+    ok "--help" "$AA" space --help
+}
