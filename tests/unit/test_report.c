@@ -1,0 +1,149 @@
+/*
+ * tests/unit/test_report.c -- the HTML report and the run comparison on
+ * synthetic experiments (analyze's generator): sections and charts present,
+ * program names escaped (a region renamed to a <script> tag), the OPTICS
+ * plot recomputed, a comparison of a run with itself finds no change, a run
+ * with an injected slow group against a clean one finds a new bottleneck
+ * and a slowdown, and aa_report_escape escapes the five special characters.
+ */
+#include "analyze/aa_analyze.h"
+#include "report/aa_report.h"
+#include "tests/tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static aa_experiment *synth(aa_synth_scenario sc, unsigned seed)
+{
+    aa_synth_options o;
+    aa_experiment *e = NULL;
+    aa_err err;
+    aa_synth_options_init(&o);
+    o.scenario = sc;
+    o.nprocs = 8;
+    o.seed = seed;
+    o.no_counters = 1;
+    if (aa_synth_generate(&o, &e, NULL, NULL, &err) != AA_OK)
+        diag("synth: %s", err.msg);
+    return e;
+}
+
+static aa_analysis *analyse(const aa_experiment *e)
+{
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_analyze_options_init(&o);
+    if (aa_analyze_run(e, &o, &a, &err) != AA_OK)
+        diag("analyze: %s", err.msg);
+    return a;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    const char *p = hay;
+    while ((p = strstr(p, needle))) {
+        n++;
+        p += strlen(needle);
+    }
+    return n;
+}
+
+int main(void)
+{
+    aa_experiment *clean = synth(AA_SYNTH_NONE, 3), *slow = synth(AA_SYNTH_SLOW_GROUP, 3);
+    aa_analysis *ac, *as;
+    aa_report_comparison *cmp = NULL;
+    aa_buf b;
+    aa_err err;
+    size_t i;
+    int renamed = 0;
+
+    ok(clean && slow, "synthetic experiments");
+    if (!clean || !slow)
+        return tap_done();
+    /* hostile names in the slow run */
+    for (i = 0; i < slow->nregions; i++) {
+        if (slow->regions[i].kind == AA_KIND_LOOP && !renamed) {
+            free(slow->regions[i].name);
+            slow->regions[i].name = strdup("<script>alert('x')</script>");
+            free(slow->regions[i].file);
+            slow->regions[i].file = strdup("a\"b&c.c");
+            renamed = 1;
+        }
+    }
+    aa_experiment_set_attr(slow, "note", "<img src=x onerror=alert(1)>");
+    ac = analyse(clean);
+    as = analyse(slow);
+    ok(ac && as, "analyses");
+    if (!ac || !as)
+        return tap_done();
+
+    aa_buf_init(&b);
+    is_int(aa_report_html(as, NULL, NULL, &b, &err), AA_OK, "html of the slow run");
+    ok(b.data && strncmp(b.data, "<!DOCTYPE html>", 15) == 0, "starts with the doctype");
+    ok(strstr(b.data, "</html>") != NULL, "complete document");
+    is_int((int)count(b.data, "<script"), 1, "one script element");
+    ok(!strstr(b.data, "<script>alert"), "region name escaped");
+    ok(strstr(b.data, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;") != NULL,
+       "escaped name shown");
+    ok(!strstr(b.data, "<img"), "attribute value escaped");
+    ok(strstr(b.data, "a&quot;b&amp;c.c") != NULL, "file name escaped");
+    ok(strstr(b.data, "data-chart=\"severity\"") && strstr(b.data, "data-chart=\"heatmap\"") &&
+           strstr(b.data, "data-chart=\"optics\""),
+       "three charts");
+    ok(strstr(b.data, "id=\"comparison\"") == NULL, "no comparison without a baseline");
+    ok(strstr(b.data, "2 clusters") != NULL || strstr(b.data, "clusters.</p>") != NULL,
+       "OPTICS plot states its clusters");
+    ok(strstr(b.data, "class=\"unavail\">l1_miss_rate<") != NULL, "unmeasured attributes listed");
+
+    /* comparisons */
+    is_int(aa_report_compare(as, as, "itself", &cmp, &err), AA_OK, "compare a run with itself");
+    if (cmp) {
+        double maxd = 0;
+        is_int((int)(cmp->nnew + cmp->ngone + cmp->nchanged), 0, "no bottleneck changes");
+        for (i = 0; i < cmp->ndiffs; i++)
+            if (fabs(cmp->diffs[i].delta) > maxd)
+                maxd = fabs(cmp->diffs[i].delta);
+        ok(maxd == 0, "no performance differences");
+        ok(cmp->ndiffs == as->nregions, "every region compared");
+        is_int((int)aa_report_slowdowns(cmp, 0.0, 0.0, NULL, 0), 0, "no slowdown");
+        aa_report_comparison_free(cmp);
+    }
+    cmp = NULL;
+    is_int(aa_report_compare(as, ac, "clean", &cmp, &err), AA_OK, "compare slow with clean");
+    if (cmp) {
+        size_t idx[4];
+        ok(cmp->nnew >= 1, "the slow group is a new core bottleneck (%zu new)", cmp->nnew);
+        ok(cmp->ndiffs > 0 && cmp->diffs[0].delta > 0, "largest difference is a slowdown");
+        ok(aa_report_slowdowns(cmp, 0.10, 0.02, idx, 4) >= 1, "slowdown gate at 10%% trips");
+        ok(aa_report_slowdowns(cmp, 1000.0, 0.02, idx, 4) == 0, "slowdown gate at 100000%% does not");
+        aa_buf_reset(&b);
+        is_int(aa_report_html(as, slow, cmp, &b, &err), AA_OK, "html with a comparison");
+        ok(strstr(b.data, "id=\"comparison\"") && strstr(b.data, "<tr class=\"new\">"),
+           "comparison lists the new bottleneck");
+        aa_report_comparison_free(cmp);
+    }
+    cmp = NULL;
+    is_int(aa_report_compare(ac, as, "slow", &cmp, &err), AA_OK, "compare clean with slow");
+    if (cmp) {
+        ok(cmp->ngone >= 1, "the other way round it is gone (%zu gone)", cmp->ngone);
+        aa_report_comparison_free(cmp);
+    }
+
+    aa_buf_reset(&b);
+    aa_report_escape(&b, "<a href=\"x\">'&'</a>");
+    is_str(b.data, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;", "escape");
+    aa_buf_reset(&b);
+    aa_report_escape(&b, NULL);
+    ok(b.len == 0, "escape NULL");
+
+    aa_buf_free(&b);
+    aa_analyze_free(ac);
+    aa_analyze_free(as);
+    aa_experiment_free(clean);
+    aa_experiment_free(slow);
+    return tap_done();
+}
