@@ -121,6 +121,7 @@ typedef struct an_ctx {
     unsigned char *ran;     /* P*R */
     double *wpwt;           /* by analysed process */
     unsigned char *whole;   /* by region: stands for the whole program */
+    unsigned char *exroot;  /* by tree node: topmost node excluded by region */
     size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
 } an_ctx;
 
@@ -473,9 +474,17 @@ static size_t gather(an_ctx *c, int mi, double *M)
             const aa_thread *th = &pr->threads[t];
             const double *v = th->values + mi;
             for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
-                long r = c->t2r[c->map[p][off + i]];
-                if (r < 0)
+                long ti = c->map[p][off + i], r = c->t2r[ti];
+                if (r < 0) {
+                    /* excluded code does not count in its ancestors either */
+                    if (c->exroot && c->exroot[ti] && !isnan(*v)) {
+                        long up;
+                        for (up = c->tparent[ti]; up >= 0; up = c->tparent[up])
+                            if (c->t2r[up] >= 0)
+                                row[c->t2r[up]] -= *v;
+                    }
                     continue;
+                }
                 if (!isnan(*v)) {
                     row[r] += *v;
                     anyfin[r] = 1;
@@ -997,8 +1006,23 @@ static int severity_classes(an_ctx *c, const double *v, size_t n, int *cls, doub
         else
             grp[j] = (int)k++;
     }
-    for (i = 0; i < n; i++)
-        cls[i] = k <= 1 ? 0 : (int)lround(4.0 * grp[km.labels[i]] / (double)(k - 1));
+    /* With 5 classes the labels are the severities.  With fewer (few
+     * distinct values, or merged classes) each class gets the level nearest
+     * to its center's position between the lowest and the highest center,
+     * so the top class is "very high" (4) and the bottom one "very low" (0). */
+    {
+        double gc[5] = {0, 0, 0, 0, 0};
+        int sev[5] = {0, 0, 0, 0, 0};
+        for (j = km.k < 5 ? km.k : 5; j-- > 0;)
+            gc[grp[j]] = km.centers[j]; /* lowest center of each group */
+        for (j = 0; j < k; j++)
+            sev[j] = k == 5 ? (int)j
+                     : k <= 1 || !(gc[k - 1] > gc[0])
+                         ? 0
+                         : (int)lround(4.0 * (gc[j] - gc[0]) / (gc[k - 1] - gc[0]));
+        for (i = 0; i < n; i++)
+            cls[i] = sev[grp[km.labels[i]]];
+    }
     km.k = k;
     if (centers)
         for (i = 0; i < km.k && i < 5; i++)
@@ -1094,12 +1118,18 @@ static int run(an_ctx *c)
             if (keep[i] && o->nexclude_regions &&
                 region_excluded(o, aa_experiment_region(e, id), id)) {
                 keep[i] = 0;
+                if (!c->exroot && !(c->exroot = calloc(c->ntree, 1))) {
+                    free(cnt);
+                    rc = nomem(c);
+                    goto out;
+                }
+                c->exroot[i] = 1;
                 nexcl++;
             }
         }
         free(cnt);
         if (nexcl && (rc = note(c, "%zu region node%s excluded by --exclude-regions (with "
-                                   "their sub-regions)",
+                                   "their sub-regions; their time is removed from the enclosing regions)",
                                 nexcl, nexcl == 1 ? "" : "s")))
             goto out;
     }
@@ -1812,6 +1842,7 @@ static void ctx_free(an_ctx *c)
     free(c->wpwt);
     free(c->whole);
     free(c->dobj);
+    free(c->exroot);
 }
 
 int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,

@@ -312,7 +312,7 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
                 mpiw = noisy(&seed, x->mpi_wait, o->noise) * share;
                 iot = noisy(&seed, x->io_time, o->noise) * share;
                 if (master && i > nreg)
-                    cpu = (i == nreg + 2 ? 2.0 : 0.1) * share; /* the manage loop */
+                    cpu = (i == nreg + 2 ? 6.0 : 0.1) * share; /* the manage loop */
                 cyc = (cpu + mpiw * x->mpi_poll + iot * 0.05) * 2e9;
                 ins = cyc / noisy(&seed, x->cpi, o->noise);
                 q[Q_WALL] += cpu + mpiw + iot;

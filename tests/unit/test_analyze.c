@@ -1,0 +1,428 @@
+/*
+ * tests/unit/test_analyze.c -- hand-computed small experiments for the
+ * analyzer (analyze/): region-tree merging over threads and processes,
+ * CRNM values, severity classes, CCR/CCCR selection, dissimilarity
+ * clusters and CCRs, metric fallbacks, master exclusion, degenerate runs
+ * (single process, zero-length, NaN, regions with no visits) and the
+ * JSON/XML renderings (escaping).
+ */
+#include "analyze/aa_analyze.h"
+#include "tests/tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { M_WALL, M_CPU, M_CYC, M_INS, M_N };
+
+static aa_experiment *new_exp(int with_counters)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_experiment_add_metric(e, "wall", "s");
+    aa_experiment_add_metric(e, "cpu", "s");
+    if (with_counters) {
+        aa_experiment_add_metric(e, "cycles", "count");
+        aa_experiment_add_metric(e, "instructions", "count");
+    }
+    return e;
+}
+
+static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
+                       aa_region_kind kind)
+{
+    aa_region r;
+    memset(&r, 0, sizeof r);
+    r.id = id;
+    r.parent = parent;
+    r.kind = kind;
+    r.name = (char *)name;
+    r.function = (char *)(id ? "f" : "");
+    r.file = (char *)(id ? "t.c" : "");
+    r.line = (int)id * 10;
+    aa_experiment_add_region(e, &r);
+}
+
+/* Adds a node with wall (= cpu) and optionally cycles/instructions. */
+static long node(aa_experiment *e, aa_thread *t, uint32_t id, long parent, double wall,
+                 double cyc, double ins)
+{
+    long n = aa_thread_add_node(e, t, id, (int32_t)parent);
+    double *v = aa_node_values(e, t, (size_t)n);
+    v[M_WALL] = wall;
+    v[M_CPU] = wall;
+    if (e->nmetrics > M_CYC) {
+        v[M_CYC] = cyc;
+        v[M_INS] = ins;
+    }
+    return n;
+}
+
+static size_t region_by_id(const aa_analysis *a, uint32_t id)
+{
+    size_t i;
+    for (i = 0; i < a->nregions; i++)
+        if (a->regions[i].id == id)
+            return i;
+    return (size_t)-1;
+}
+
+static int has_note(const aa_analysis *a, const char *sub)
+{
+    size_t i;
+    for (i = 0; i < a->nnotes; i++)
+        if (strstr(a->notes[i], sub))
+            return 1;
+    return 0;
+}
+
+static int has_str(char **l, size_t n, const char *s)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(l[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* CRNM by hand: two processes, region B not run on rank 1; two threads on
+ * rank 0 are summed. */
+static void test_crnm(void)
+{
+    aa_experiment *e = new_exp(1);
+    aa_process *p0, *p1;
+    aa_thread *t;
+    aa_analysis *a = NULL;
+    aa_err err;
+    long r, m;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "A", AA_KIND_LOOP);
+    add_region(e, 3, 1, "B", AA_KIND_LOOP);
+    p0 = aa_experiment_add_process(e, 0);
+    p1 = aa_experiment_add_process(e, 1);
+    /* rank 0, thread 0: root 6, main 6, A 4 (cyc 8, ins 4) */
+    t = aa_process_add_thread(p0, 0);
+    r = node(e, t, 0, -1, 6, 10, 6);
+    m = node(e, t, 1, r, 6, 10, 6);
+    node(e, t, 2, m, 4, 8, 4);
+    /* rank 0, thread 1: root 4, main 4, A 2 (cyc 4, ins 2), B 1 (cyc 1, ins 1) */
+    t = aa_process_add_thread(p0, 1);
+    r = node(e, t, 0, -1, 4, 6, 4);
+    m = node(e, t, 1, r, 4, 6, 4);
+    node(e, t, 2, m, 2, 4, 2);
+    node(e, t, 3, m, 1, 1, 1);
+    /* rank 1: root 20, main 20, A 10 (cyc 30, ins 10) */
+    t = aa_process_add_thread(p1, 0);
+    r = node(e, t, 0, -1, 20, 40, 20);
+    m = node(e, t, 1, r, 20, 40, 20);
+    node(e, t, 2, m, 10, 30, 10);
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "analysis runs");
+    if (a) {
+        size_t ia = region_by_id(a, 2), ib = region_by_id(a, 3), im = region_by_id(a, 1);
+        is_int(a->nregions, 4, "merged tree has 4 nodes");
+        is_str(a->region_metric, "crnm", "region metric is CRNM");
+        /* rank 0: A wall 6 of 10, CPI 12/6 = 2 -> 1.2; rank 1: 10/20 * 3 = 1.5 */
+        is_double(a->region_value[ia], (1.2 + 1.5) / 2, 1e-12, "CRNM of A averaged");
+        /* rank 0: B 1/10 * 1 = 0.1; rank 1: not run -> 0 */
+        is_double(a->region_value[ib], 0.05, 1e-12, "CRNM of B with 0 where not run");
+        /* main: rank 0 CPI 16/10, rank 1 CPI 2 */
+        is_double(a->region_value[im], (1.6 + 2.0) / 2, 1e-12, "CRNM of main");
+        is_int(a->regions[ib].nprocs_run, 1, "B ran on one process");
+        is_int(a->regions[ia].depth, 2, "depth of A");
+        is_int(a->regions[ia].parent, (long)im, "parent of A is main");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+/* Severity classes and CCCRs on a single process, wall-fraction metric:
+ * fractions 1.0 (main), .01, .03, .10, .11, .30, .305 -> .30 (child of .305). */
+static void test_severity_cccr(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_process *p = aa_experiment_add_process(e, 0);
+    aa_thread *t = aa_process_add_thread(p, 0);
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    long r, m, c6;
+    static const double w[] = {0, 1, 3, 10, 11, 30, 30.5};
+    uint32_t i;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    for (i = 2; i <= 7; i++)
+        add_region(e, i, 1, "c", AA_KIND_LOOP);
+    add_region(e, 8, 7, "c7", AA_KIND_LOOP);
+    r = node(e, t, 0, -1, 100, 0, 0);
+    m = node(e, t, 1, r, 100, 0, 0);
+    for (i = 2; i <= 7; i++) {
+        long n = node(e, t, i, m, w[i - 1], 0, 0);
+        if (i == 7)
+            c6 = n;
+    }
+    node(e, t, 8, c6, 30, 0, 0);
+    aa_analyze_options_init(&o);
+    o.region_metric = AA_RMETRIC_WALL;
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "single-process analysis runs");
+    if (a) {
+        static const int want[] = {-1, 4, 0, 1, 2, 2, 3, 3, 3};
+        size_t k, ncccr = 0, nccr = 0;
+        for (i = 1; i <= 8; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "severity class of region %u", i);
+            is_int(a->severity[region_by_id(a, i)], want[i], name);
+        }
+        is_double(a->region_value[region_by_id(a, 7)], 0.305, 1e-12, "wall fraction");
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY)
+                continue;
+            nccr++;
+            if (f->cccr) {
+                ncccr++;
+                ok(a->regions[f->region].id == 6 || a->regions[f->region].id == 8,
+                   "CCCR %u is a CCR leaf", a->regions[f->region].id);
+            }
+        }
+        is_int(nccr, 3, "three CCRs (main stands for the program and is not one)");
+        is_int(ncccr, 2, "two CCCRs: the .30 leaf and the .30 child, not its parent");
+        is_int(a->nclusters, 1, "one process, one cluster");
+        ok(has_note(a, "single process"), "single process noted");
+        ok(has_note(a, "CPI unavailable") == 0, "no CPI note when wall is asked for");
+        ok(has_str(a->unavailable, a->nunavailable, "l2_miss_rate"), "l2_miss_rate unavailable");
+        ok(has_str(a->unavailable, a->nunavailable, "disk_io_bytes"),
+           "disk_io_bytes unavailable");
+    }
+    aa_analyze_free(a);
+    a = NULL;
+    /* default CRNM without counters: falls back to the wall fraction */
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "CRNM without counters runs");
+    if (a) {
+        is_str(a->region_metric, "wall", "fell back to the wall fraction");
+        ok(has_note(a, "CPI unavailable"), "fallback noted");
+        is_int(a->severity[region_by_id(a, 6)], 3, "same classes as with wall");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+/* Dissimilarity: 6 processes; X takes 1 s on ranks 0-2 and 3 s on ranks
+ * 3-5; Y takes 2 s everywhere.  Also a region with no visits and NaN. */
+static void test_dissimilarity(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int p;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "X", AA_KIND_FUNCTION);
+    add_region(e, 3, 1, "Y", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "Xloop", AA_KIND_LOOP);
+    add_region(e, 5, 1, "never", AA_KIND_FUNCTION);
+    add_region(e, 6, 1, "nan", AA_KIND_FUNCTION);
+    for (p = 0; p < 6; p++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, p), 0);
+        double x = p < 3 ? 1.0 : 3.0, y = 2.0 + 0.01 * p;
+        long r = node(e, t, 0, -1, x + y + 0.5, 0, 0);
+        long m = node(e, t, 1, r, x + y + 0.5, 0, 0);
+        long n = node(e, t, 2, m, x, 0, 0);
+        node(e, t, 4, n, x * 0.9, 0, 0);
+        node(e, t, 3, m, y, 0, 0);
+        n = node(e, t, 6, m, NAN, 0, 0); /* not measured */
+        (void)n;
+    }
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "dissimilarity analysis runs");
+    if (a) {
+        size_t k, ndis = 0, ncccr = 0;
+        is_int(a->nclusters, 2, "two clusters");
+        if (a->nclusters == 2) {
+            is_int(a->cluster_size[0], 3, "cluster 0 has 3 ranks");
+            is_int(a->cluster_ranks[0][0], 0, "cluster 0 starts with rank 0");
+            is_int(a->cluster_ranks[1][0], 3, "cluster 1 starts with rank 3");
+            ok(a->cluster_mean[1] > a->cluster_mean[0], "cluster 1 is the slow one");
+        }
+        ok(region_by_id(a, 5) == (size_t)-1, "region with no visits is not in the tree");
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISSIMILARITY)
+                continue;
+            ndis++;
+            ok(a->regions[f->region].id != 3 && a->regions[f->region].id != 6,
+               "Y and the NaN region are not CCRs (region %u)", a->regions[f->region].id);
+            if (f->cccr) {
+                ncccr++;
+                is_int(a->regions[f->region].id, 4, "the CCCR is X's loop");
+                ok(f->severity > 0.6 && f->severity <= 1, "severity (3-1)/3 in [0,1]");
+                is_double(f->confidence, 1, 1e-12, "confidence 1");
+            }
+        }
+        is_int(ndis, 3, "main, X and its loop are CCRs");
+        is_int(ncccr, 1, "one dissimilarity CCCR");
+        ok(has_note(a, "mpi_cpu unavailable"), "missing mpi_cpu noted");
+        is_str(a->proc_metric, "cpu", "process metric cpu");
+    }
+    aa_analyze_free(a);
+    a = NULL;
+    /* excluding ranks 3-5 leaves one cluster */
+    {
+        aa_analyze_options o;
+        int ex[] = {3, 4, 5};
+        aa_analyze_options_init(&o);
+        o.exclude_ranks = ex;
+        o.nexclude_ranks = 3;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "runs with --exclude-ranks");
+        if (a) {
+            is_int(a->nprocesses, 3, "three processes analysed");
+            is_int(a->nexcluded_ranks, 3, "three excluded");
+            is_int(a->nclusters, 1, "one cluster");
+        }
+        aa_analyze_free(a);
+        a = NULL;
+        /* excluding region X by name removes it and its loop */
+        {
+            char *pat[] = {"X"};
+            aa_analyze_options_init(&o);
+            o.exclude_regions = pat;
+            o.nexclude_regions = 1;
+            ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "runs with --exclude-regions");
+            if (a) {
+                ok(region_by_id(a, 2) == (size_t)-1 && region_by_id(a, 4) == (size_t)-1,
+                   "X and its loop excluded");
+                is_int(a->nclusters, 1, "without X the processes are alike");
+            }
+            aa_analyze_free(a);
+            a = NULL;
+        }
+        /* wall metric */
+        aa_analyze_options_init(&o);
+        o.proc_metric = AA_PMETRIC_WALL;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "runs with --metric wall");
+        if (a)
+            is_str(a->proc_metric, "wall", "process metric wall");
+        aa_analyze_free(a);
+    }
+    aa_experiment_free(e);
+}
+
+/* Zero-length run and an experiment without processes. */
+static void test_degenerate(void)
+{
+    aa_experiment *e = new_exp(1);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int p;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_EINPUT, "no processes: bad input");
+    ok(strstr(err.msg, "no processes") != NULL, "message says so: %s", err.msg);
+    for (p = 0; p < 3; p++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, p), 0);
+        long r = node(e, t, 0, -1, 0, 0, 0);
+        node(e, t, 1, r, 0, 0, 0);
+    }
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "zero-length run analysed");
+    if (a) {
+        ok(has_note(a, "zero-length"), "zero-length run noted");
+        is_int(a->nclusters, 1, "one cluster");
+        is_double(a->region_value[1], 0, 0, "CRNM 0");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+/* Master/worker via the generator: rank 0 runs only the manage loop. */
+static void test_master(void)
+{
+    aa_synth_options so;
+    aa_experiment *e = NULL;
+    aa_analysis *a = NULL;
+    aa_analyze_options o;
+    aa_err err;
+    aa_synth_options_init(&so);
+    so.master = 1;
+    so.nprocs = 9;
+    ok(aa_synth_generate(&so, &e, NULL, NULL, &err) == AA_OK, "master/worker experiment");
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "analysed");
+    if (a) {
+        is_int(a->nexcluded_ranks, 1, "one rank excluded automatically");
+        is_int(a->excluded_ranks[0], 0, "it is rank 0");
+        is_int(a->nprocesses, 8, "8 workers analysed");
+        is_int(a->nclusters, 1, "workers are alike");
+        ok(has_note(a, "master"), "exclusion reported");
+    }
+    aa_analyze_free(a);
+    a = NULL;
+    aa_analyze_options_init(&o);
+    o.auto_exclude_master = 0;
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "analysed without auto exclusion");
+    if (a) {
+        is_int(a->nprocesses, 9, "all 9 analysed");
+        is_int(a->nclusters, 2, "the master is a cluster of its own");
+        if (a->nclusters == 2)
+            ok((a->cluster_size[0] == 1 && a->cluster_ranks[0][0] == 0) ||
+                   (a->cluster_size[1] == 1 && a->cluster_ranks[1][0] == 0),
+               "rank 0 alone");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+/* Renderings: JSON keys of SPEC §9 and escaping of program names. */
+static void test_render(void)
+{
+    aa_experiment *e = new_exp(1);
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_buf b;
+    int p;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "a<b&\"c\"\n", AA_KIND_USER);
+    add_region(e, 3, 1, "d", AA_KIND_LOOP);
+    for (p = 0; p < 2; p++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, p), 0);
+        long r = node(e, t, 0, -1, 10, 10, 10);
+        long m = node(e, t, 1, r, 10, 10, 10);
+        node(e, t, 2, m, 8, 8, 8);
+        node(e, t, 3, m, 1, 1, 1);
+    }
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "analysed");
+    if (!a) {
+        aa_experiment_free(e);
+        return;
+    }
+    aa_buf_init(&b);
+    ok(aa_analyze_format_json(a, &b) == AA_OK, "JSON rendered");
+    ok(b.data && strstr(b.data, "\"processes\": 2"), "processes count");
+    ok(b.data && strstr(b.data, "\"regions\": ["), "regions list");
+    ok(b.data && strstr(b.data, "\"dissimilarity\": {"), "dissimilarity object");
+    ok(b.data && strstr(b.data, "\"clusters\": ["), "clusters");
+    ok(b.data && strstr(b.data, "\"disparity\": {"), "disparity object");
+    ok(b.data && strstr(b.data, "\"severity\": {"), "severity map");
+    ok(b.data && strstr(b.data, "\"unavailable\": ["), "unavailable list");
+    ok(b.data && strstr(b.data, "a<b&\\\"c\\\"\\n"), "name escaped in JSON");
+    ok(b.data && strstr(b.data, "\"bottlenecks\": ["), "bottlenecks");
+    ok(b.data && strstr(b.data, "\"root_causes\": ["), "root causes key");
+    aa_buf_reset(&b);
+    ok(aa_analyze_format_xml(a, &b) == AA_OK, "XML rendered");
+    ok(b.data && strstr(b.data, "a&lt;b&amp;&quot;c&quot;\n"), "name escaped in XML");
+    ok(b.data && !strstr(b.data, "a<b"), "no raw name in XML");
+    aa_buf_reset(&b);
+    ok(aa_analyze_format_text(a, &b) == AA_OK, "text rendered");
+    ok(b.data && strstr(b.data, "t.c:20 f a<b&\"c\"?"), "text location, control char replaced");
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+int main(void)
+{
+    test_crnm();
+    test_severity_cccr();
+    test_dissimilarity();
+    test_degenerate();
+    test_master();
+    test_render();
+    return tap_done();
+}
