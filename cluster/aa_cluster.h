@@ -34,7 +34,8 @@ typedef struct aa_optics_result {
 } aa_optics_result;
 
 /* Default eps and MinPts for n points of dimension dim (scale-free: eps
- * relative to the median vector norm, documented in docs/analysis.md). */
+ * relative to the median vector norm, documented in
+ * docs/analysis-algorithms.md). */
 void aa_cluster_optics_defaults(const double *x, size_t n, size_t dim, size_t *min_pts,
                                 double *eps);
 int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,

@@ -129,6 +129,8 @@ static int cmp_set(const void *a, const void *b)
 static size_t absorb(aa_attrset *s, size_t n)
 {
     size_t i, j, m = 0;
+    if (n == 0)
+        return 0;
     qsort(s, n, sizeof *s, cmp_set);
     for (i = 0; i < n; i++) {
         int keep = 1;
@@ -266,7 +268,8 @@ static aa_attrset *hitting_sets(const aa_attrset *f, size_t nf, size_t nattrs, i
     if (exact) {
         mhs_rec(&m, 0, 0);
         if (!m.overflow) {
-            qsort(m.out, m.nout, sizeof *m.out, cmp_set);
+            if (m.nout)
+                qsort(m.out, m.nout, sizeof *m.out, cmp_set);
             *n = m.nout;
             return m.out;
         }
@@ -389,7 +392,9 @@ int aa_roughset_analyze(const aa_dtable *t, aa_roughset_result *out, aa_err *err
                     }
             i = e;
         }
-        qsort(out->inconsistent, out->ninconsistent, sizeof *out->inconsistent, cmp_pair);
+        if (out->ninconsistent)
+            qsort(out->inconsistent, out->ninconsistent, sizeof *out->inconsistent,
+                  cmp_pair);
     }
 
     /* Per class: its entries, absorbed; their minimal hitting sets. */
@@ -421,7 +426,8 @@ int aa_roughset_analyze(const aa_dtable *t, aa_roughset_result *out, aa_err *err
             glob = tg;
             capglob = nc;
         }
-        memcpy(glob + nglob, ent, ne * sizeof *ent);
+        if (ne)
+            memcpy(glob + nglob, ent, ne * sizeof *ent);
         nglob += ne;
         cls_local[i] = hitting_sets(ent, ne, na, 1, &cls_nlocal[i], &g, &nomem);
         if (nomem)
