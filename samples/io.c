@@ -17,8 +17,8 @@
  *   the bytes; the light region fill_block() and verify_block() only touch
  *   a 64 KiB buffer.  The root cause to find is disk_io_bytes / io_time.
  *
- * BOTTLENECK-AT: posix_roundtrip() line 113 ("IO WRITE HERE")
- * BOTTLENECK-AT: stdio_roundtrip() line 164 ("STDIO WRITE HERE")
+ * BOTTLENECK-AT: posix_roundtrip() line 112 ("IO WRITE HERE")
+ * BOTTLENECK-AT: stdio_roundtrip() line 163 ("STDIO WRITE HERE")
  *
  * Usage: mpirun -np 4 build/samples/io [-s small|large] [-n ITER]
  * Output: `bytes written per rank: N`, `bytes read per rank: N` (identical
@@ -26,7 +26,6 @@
  * timing and scheduling).
  */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE
 #include <mpi.h>
 #include <errno.h>
 #include <fcntl.h>
