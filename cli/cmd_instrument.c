@@ -1,17 +1,173 @@
 /*
- * cli/cmd_instrument.c -- `autoanalyzer instrument`: placeholder until its component lands.
+ * cli/cmd_instrument.c -- `autoanalyzer instrument`: instruments one C
+ * source file (SPEC §3) and writes the instrumented source and its region
+ * map (<out>.regions.xml or --map FILE).  Compile flags come after `--`, or
+ * from compile_commands.json when none are given.
  */
 #include "cli/cli.h"
+#include "instrument/aa_instrument.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-const char cmd_instrument_summary[] = "(instrument: not built yet)";
-const char cmd_instrument_usage[] = "usage: autoanalyzer instrument ...\n\nNot built yet.\n";
+const char cmd_instrument_summary[] = "instrument a C source file with code regions";
+const char cmd_instrument_usage[] =
+    "usage: autoanalyzer instrument [options] FILE.c [-- COMPILER FLAGS...]\n"
+    "\n"
+    "Writes FILE.c with a probe around every selected code region and the\n"
+    "region map (XML).  Unsafe regions are left alone with\n"
+    "\"warning: file:line: reason\".\n"
+    "\n"
+    "options:\n"
+    "  --mode LIST      functions,outer-loops,inner-loops,mpi,mathlib,syscalls,\n"
+    "                   libc,user,all (default: functions,outer-loops)\n"
+    "  --include GLOB   instrument only functions matching GLOB (repeatable)\n"
+    "  --exclude GLOB   do not instrument functions matching GLOB (repeatable)\n"
+    "  --include-file GLOB / --exclude-file GLOB   the same for source files\n"
+    "  --filter FILE    Score-P-like filter file (SCOREP_REGION_NAMES_BEGIN ...)\n"
+    "  --refine FILE    round 2: add loops and call sites inside the critical\n"
+    "                   regions of an analysis (JSON/XML, or one id per line)\n"
+    "  --plan FILE      region plan: eliminate ID|NAME, split ID|NAME\n"
+    "  --compdb DIR     take flags from DIR/compile_commands.json\n"
+    "  -o OUT.c         output file (default: standard output)\n"
+    "  --map FILE       region map (default: OUT.c.regions.xml when -o is given)\n"
+    "  -q               no warnings\n"
+    "  -v               also report excluded functions\n"
+    "\n"
+    "exit status: 0 ok, 2 usage, 3 the file does not parse or is already\n"
+    "instrumented, 4 environment.\n";
 
 int cmd_instrument(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "autoanalyzer instrument: not built yet\n");
-    return EXIT_ENV;
+    const char *out = NULL, *map = NULL, *file = NULL, *modes_s = NULL, *compdb = NULL;
+    aa_instr_filter *filter = aa_instr_filter_new();
+    aa_instr_plan *plan = NULL;
+    aa_instrument_opts o;
+    aa_instrument_result res;
+    aa_err err;
+    int nflags = 0, rc = 0, have_dashdash = 0, quiet = 0, verbose = 0;
+    char **flags = NULL, **dbflags = NULL;
+    int ndb = 0;
+
+    memset(&o, 0, sizeof o);
+    aa_err_clear(&err);
+    if (!filter)
+        return EXIT_ENV;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+#define NEED_ARG()                                                                  \
+    do {                                                                            \
+        if (i + 1 >= argc) {                                                        \
+            rc = cli_usage_error("instrument", "%s needs an argument", a);          \
+            goto done;                                                              \
+        }                                                                           \
+    } while (0)
+        if (!strcmp(a, "--")) {
+            have_dashdash = 1;
+            flags = argv + i + 1;
+            nflags = argc - i - 1;
+            break;
+        } else if (!strcmp(a, "--mode")) {
+            NEED_ARG();
+            modes_s = argv[++i];
+        } else if (!strncmp(a, "--mode=", 7)) {
+            modes_s = a + 7;
+        } else if (!strcmp(a, "--include") || !strcmp(a, "--exclude") ||
+                   !strcmp(a, "--include-file") || !strcmp(a, "--exclude-file")) {
+            NEED_ARG();
+            if (aa_instr_filter_add(filter, strstr(a, "-file") ? 'P' : 'F', a[2] == 'i',
+                                    argv[++i])) {
+                rc = EXIT_ENV;
+                goto done;
+            }
+        } else if (!strcmp(a, "--filter")) {
+            NEED_ARG();
+            if (aa_instr_filter_load(filter, argv[++i], &err)) {
+                rc = cli_fail(&err);
+                goto done;
+            }
+        } else if (!strcmp(a, "--refine") || !strcmp(a, "--plan")) {
+            NEED_ARG();
+            if (!plan && !(plan = aa_instr_plan_new())) {
+                rc = EXIT_ENV;
+                goto done;
+            }
+            if ((a[2] == 'r' ? aa_instr_plan_load_refine(plan, argv[i + 1], &err)
+                             : aa_instr_plan_load(plan, argv[i + 1], &err))) {
+                rc = cli_fail(&err);
+                goto done;
+            }
+            i++;
+        } else if (!strcmp(a, "--compdb")) {
+            NEED_ARG();
+            compdb = argv[++i];
+        } else if (!strcmp(a, "-o")) {
+            NEED_ARG();
+            out = argv[++i];
+        } else if (!strcmp(a, "--map")) {
+            NEED_ARG();
+            map = argv[++i];
+        } else if (!strcmp(a, "-q")) {
+            quiet = 1;
+        } else if (!strcmp(a, "-v")) {
+            verbose = 1;
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("instrument", "unknown option '%s'", a);
+            goto done;
+        } else if (file) {
+            rc = cli_usage_error("instrument", "only one source file, got '%s' and '%s'", file, a);
+            goto done;
+        } else {
+            file = a;
+        }
+#undef NEED_ARG
+    }
+    if (!file) {
+        rc = cli_usage_error("instrument", "no source file given");
+        goto done;
+    }
+    if (modes_s && aa_instrument_parse_modes(modes_s, &o.modes, &err)) {
+        rc = cli_usage_error("instrument", "%s", err.msg);
+        goto done;
+    }
+    if (!have_dashdash || compdb) {
+        aa_err e2;
+        if (aa_instrument_compdb_flags(file, compdb, &ndb, &dbflags, &e2) == 0) {
+            flags = dbflags;
+            nflags = ndb;
+        } else if (compdb) {
+            rc = cli_fail(&e2);
+            goto done;
+        }
+    }
+    o.filter = filter;
+    o.plan = plan;
+    o.diag = quiet ? NULL : stderr;
+    o.verbose = verbose;
+    rc = aa_instrument_file(file, nflags, (const char *const *)flags, &o, &res, &err);
+    if (rc) {
+        rc = cli_fail(&err);
+        goto done;
+    }
+    {
+        char *mapbuf = NULL;
+        if (!map && out && strcmp(out, "-")) {
+            aa_buf b;
+            aa_buf_init(&b);
+            aa_buf_printf(&b, "%s.regions.xml", out);
+            map = mapbuf = aa_buf_detach(&b);
+        }
+        if (map && aa_regionmap_write(res.map, map, &err))
+            rc = cli_fail(&err);
+        else if (cli_write_output(out ? out : "-", &res.source, &err))
+            rc = cli_fail(&err);
+        free(mapbuf);
+    }
+    aa_instrument_result_free(&res);
+done:
+    aa_instr_filter_free(filter);
+    aa_instr_plan_free(plan);
+    aa_instrument_free_args(ndb, dbflags);
+    return rc;
 }

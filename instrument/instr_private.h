@@ -1,0 +1,46 @@
+/*
+ * instrument/instr_private.h -- private to instrument/: call classification
+ * tables, the filter and plan structures shared by filter.c and
+ * instrument.c.
+ */
+#ifndef AA_INSTR_PRIVATE_H
+#define AA_INSTR_PRIVATE_H
+
+#include "instrument/aa_instrument.h"
+
+/* AA_MODE_MPI / _MATHLIB / _SYSCALLS / _LIBC, or 0 for an ordinary call. */
+int instr_call_class(const char *name, int in_system_header);
+/* setjmp, longjmp, vfork, ...: regions containing them are left alone. */
+int instr_call_unsafe(const char *name);
+int instr_call_tables_sorted(void); /* self-check for the unit test */
+
+typedef struct instr_rule {
+    char what;   /* 'F' function, 'P' file */
+    int include; /* 1 include, 0 exclude */
+    char *glob;
+} instr_rule;
+
+struct aa_instr_filter {
+    instr_rule *rules;
+    size_t n;
+};
+
+typedef struct instr_merge {
+    char **names;
+    size_t n;
+} instr_merge;
+
+struct aa_instr_plan {
+    char **elim;
+    size_t nelim;
+    char **split;
+    size_t nsplit;
+    instr_merge *merge;
+    size_t nmerge;
+};
+
+/* 1 when `ref` (a decimal/hex id, a region name or a function name) names
+ * the region. */
+int instr_plan_names(const char *ref, uint32_t id, const char *name);
+
+#endif

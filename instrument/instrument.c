@@ -1,0 +1,1492 @@
+/*
+ * instrument/instrument.c -- the libclang pass (SPEC §3): parses one
+ * translation unit with the user's flags, walks the function definitions of
+ * the main file, lists candidate regions (functions, loops, call
+ * statements, user pragma blocks) with their stable ids, decides for each
+ * whether it can be wrapped without changing the program (macro
+ * boundaries, jumps into the region, setjmp, statement expressions,
+ * pragmas, preprocessor conditionals, #include'd code), and rewrites the
+ * original bytes with single-line insertions plus a prelude.
+ */
+#include "instrument/instr_private.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <dlfcn.h>
+#include <glob.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- source text scan --------------------------------------------------- */
+
+enum dir_kind { D_IF, D_ELSE, D_ENDIF, D_PRAGMA, D_AA_REGION, D_AA_END, D_INCLUDE, D_OTHER };
+
+typedef struct directive {
+    unsigned s, e; /* '#' .. end of line (exclusive of the newline) */
+    enum dir_kind kind;
+    int skipped;   /* in a preprocessor-skipped range */
+    char name[128]; /* user region name */
+} directive;
+
+typedef struct src {
+    const char *text;
+    size_t len;
+    unsigned char *code; /* 1 = code byte (not comment, not directive) */
+    directive *dirs;
+    size_t ndirs;
+    unsigned *lines; /* offset of each line start */
+    size_t nlines;
+} src;
+
+static int scan_source(src *S)
+{
+    const char *t = S->text;
+    size_t n = S->len, cap = 0, lcap = 0;
+    int bol = 1;
+    S->code = calloc(n + 1, 1);
+    if (!S->code)
+        return -1;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == 0 || t[i - 1] == '\n') {
+            if (S->nlines == lcap) {
+                unsigned *nl = realloc(S->lines, (lcap = lcap ? 2 * lcap : 1024) * sizeof *nl);
+                if (!nl)
+                    return -1;
+                S->lines = nl;
+            }
+            S->lines[S->nlines++] = (unsigned)i;
+        }
+    }
+    for (size_t i = 0; i < n;) {
+        char c = t[i];
+        if (c == '\n') {
+            bol = 1;
+            i++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+            size_t j = i + 2;
+            while (j + 1 < n && !(t[j] == '*' && t[j + 1] == '/'))
+                j++;
+            i = j + 2 < n ? j + 2 : n;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+            while (i < n && t[i] != '\n') {
+                if (t[i] == '\\' && i + 1 < n && t[i + 1] == '\n')
+                    i++;
+                i++;
+            }
+            continue;
+        }
+        if (c == '#' && bol) {
+            directive d;
+            size_t j = i + 1, k;
+            memset(&d, 0, sizeof d);
+            d.s = (unsigned)i;
+            while (j < n && t[j] != '\n') {
+                if (t[j] == '\\' && j + 1 < n && t[j + 1] == '\n')
+                    j++;
+                else if (t[j] == '/' && j + 1 < n && t[j + 1] == '*') {
+                    j += 2;
+                    while (j + 1 < n && !(t[j] == '*' && t[j + 1] == '/'))
+                        j++;
+                    j++;
+                }
+                j++;
+            }
+            if (j > n)
+                j = n;
+            d.e = (unsigned)j;
+            k = i + 1;
+            while (k < j && (t[k] == ' ' || t[k] == '\t'))
+                k++;
+#define KW(w) (j - k >= sizeof(w) - 1 && strncmp(t + k, w, sizeof(w) - 1) == 0 && \
+               (j - k == sizeof(w) - 1 || !isalnum((unsigned char)t[k + sizeof(w) - 1])))
+            if (KW("if") || KW("ifdef") || KW("ifndef"))
+                d.kind = D_IF;
+            else if (KW("elif") || KW("else") || KW("elifdef") || KW("elifndef"))
+                d.kind = D_ELSE;
+            else if (KW("endif"))
+                d.kind = D_ENDIF;
+            else if (KW("include") || KW("include_next") || KW("import"))
+                d.kind = D_INCLUDE;
+            else if (KW("pragma")) {
+                size_t p = k + 6;
+                d.kind = D_PRAGMA;
+                while (p < j && (t[p] == ' ' || t[p] == '\t'))
+                    p++;
+                if (j - p >= 12 && strncmp(t + p, "autoanalyzer", 12) == 0) {
+                    size_t q = p + 12, ns;
+                    while (q < j && (t[q] == ' ' || t[q] == '\t'))
+                        q++;
+                    if (j - q >= 6 && strncmp(t + q, "region", 6) == 0) {
+                        d.kind = D_AA_REGION;
+                        q += 6;
+                        while (q < j && (t[q] == ' ' || t[q] == '\t'))
+                            q++;
+                        ns = q;
+                        while (q < j && (isalnum((unsigned char)t[q]) || t[q] == '_' ||
+                                         t[q] == '.' || t[q] == '-' || t[q] == ':'))
+                            q++;
+                        if (q - ns >= sizeof d.name)
+                            q = ns + sizeof d.name - 1;
+                        memcpy(d.name, t + ns, q - ns);
+                    } else if (j - q >= 3 && strncmp(t + q, "end", 3) == 0) {
+                        d.kind = D_AA_END;
+                    }
+                }
+            } else
+                d.kind = D_OTHER;
+#undef KW
+            if (S->ndirs == cap) {
+                directive *nd = realloc(S->dirs, (cap = cap ? 2 * cap : 64) * sizeof *nd);
+                if (!nd)
+                    return -1;
+                S->dirs = nd;
+            }
+            S->dirs[S->ndirs++] = d;
+            i = j;
+            continue;
+        }
+        bol = 0;
+        if (c == '"' || c == '\'') {
+            size_t j = i + 1;
+            while (j < n && t[j] != c && t[j] != '\n') {
+                if (t[j] == '\\')
+                    j++;
+                j++;
+            }
+            for (size_t q = i; q <= j && q < n; q++)
+                S->code[q] = 1;
+            i = j + 1;
+            continue;
+        }
+        S->code[i] = 1;
+        i++;
+    }
+    return 0;
+}
+
+static void offset_linecol(const src *S, unsigned off, int *line, int *col)
+{
+    size_t lo = 0, hi = S->nlines;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (S->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *line = (int)lo + 1;
+    *col = (int)(off - S->lines[lo]) + 1;
+}
+
+/* Next code byte at or after off (len when none). */
+static size_t next_code(const src *S, size_t off)
+{
+    while (off < S->len && (!S->code[off] || isspace((unsigned char)S->text[off])))
+        off++;
+    return off;
+}
+
+/* Offset of the last code byte before off, or -1. */
+static long prev_code(const src *S, size_t off)
+{
+    long i = (long)off - 1;
+    while (i >= 0 && (!S->code[i] || isspace((unsigned char)S->text[i])))
+        i--;
+    return i;
+}
+
+/* ---- AST nodes of one function ------------------------------------------ */
+
+typedef struct node {
+    CXCursor c;
+    enum CXCursorKind kind;
+    int parent, first, last, next; /* tree links, -1 = none */
+    int index, nchild;             /* position among the parent's children */
+    unsigned s, e;                 /* expansion offsets of the extent */
+    int in_main;                   /* both ends in the main file */
+    char *loop_path;               /* loops: "2.1" */
+    int nloops;                    /* loops directly nested (for paths) */
+} node;
+
+typedef struct cand {
+    aa_region_kind kind;
+    unsigned mode;   /* mode bit that selects it */
+    unsigned s, e;   /* wrapped range; functions: s = '{', e = after '}' */
+    unsigned ds, de; /* user regions: the two directives' indices */
+    unsigned ms;     /* start reported in the map (functions: the declaration) */
+    char *name, *function, *key, *why;
+    int fine;        /* loop or call: candidate for --refine/split */
+    int excluded;    /* filter said no */
+    int func_index;  /* candidate index of the enclosing function, -1 */
+    uint32_t hash, id, parent;
+    int selected, round1, emitted;
+} cand;
+
+typedef struct ctx {
+    CXTranslationUnit tu;
+    CXFile mainf;
+    src S;
+    const char *path, *display, *base;
+    const aa_instrument_opts *o;
+    unsigned modes;
+    /* macro expansion ranges in the main file, sorted by start */
+    unsigned *mac, *macmax;
+    size_t nmac, capmac;
+    /* preprocessor-skipped ranges */
+    unsigned *skip;
+    size_t nskip;
+    /* current function */
+    node *n;
+    size_t nn, capn;
+    int fn_index;
+    cand *c;
+    size_t nc, capc;
+    int nskipped;
+    int oom;
+    int collect_macros_only;
+} ctx;
+
+static void diag(ctx *X, unsigned off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void diag(ctx *X, unsigned off, const char *fmt, ...)
+{
+    int line, col;
+    va_list ap;
+    if (!X->o->diag)
+        return;
+    offset_linecol(&X->S, off, &line, &col);
+    fprintf(X->o->diag, "warning: %s:%d: ", X->display, line);
+    va_start(ap, fmt);
+    vfprintf(X->o->diag, fmt, ap);
+    va_end(ap);
+    fputc('\n', X->o->diag);
+}
+
+static int loc_off(ctx *X, CXSourceLocation l, unsigned *off)
+{
+    CXFile f;
+    unsigned o;
+    clang_getExpansionLocation(l, &f, NULL, NULL, &o);
+    *off = o;
+    return f && clang_File_isEqual(f, X->mainf);
+}
+
+static char *cx_str(CXString s)
+{
+    char *r = aa_strdup(clang_getCString(s) ? clang_getCString(s) : "");
+    clang_disposeString(s);
+    return r;
+}
+
+static int add_node(ctx *X, CXCursor c, int parent)
+{
+    node *d;
+    CXSourceRange r = clang_getCursorExtent(c);
+    int a, b;
+    if (X->nn == X->capn) {
+        node *nn = realloc(X->n, (X->capn = X->capn ? 2 * X->capn : 256) * sizeof *nn);
+        if (!nn) {
+            X->oom = 1;
+            return -1;
+        }
+        X->n = nn;
+    }
+    d = &X->n[X->nn];
+    memset(d, 0, sizeof *d);
+    d->c = c;
+    d->kind = clang_getCursorKind(c);
+    d->parent = parent;
+    d->first = d->last = d->next = -1;
+    a = loc_off(X, clang_getRangeStart(r), &d->s);
+    b = loc_off(X, clang_getRangeEnd(r), &d->e);
+    d->in_main = a && b && d->s <= d->e && d->e <= X->S.len;
+    if (parent >= 0) {
+        node *p = &X->n[parent];
+        d->index = p->nchild++;
+        if (p->last >= 0)
+            X->n[p->last].next = (int)X->nn;
+        else
+            p->first = (int)X->nn;
+        p->last = (int)X->nn;
+    }
+    return (int)X->nn++;
+}
+
+typedef struct visit_arg {
+    ctx *X;
+    int parent;
+} visit_arg;
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor p, CXClientData data)
+{
+    visit_arg *va = data, sub;
+    int i;
+    (void)p;
+    i = add_node(va->X, c, va->parent);
+    if (i < 0)
+        return CXChildVisit_Break;
+    sub.X = va->X;
+    sub.parent = i;
+    clang_visitChildren(c, collect, &sub);
+    return CXChildVisit_Continue;
+}
+
+static int is_loop(enum CXCursorKind k)
+{
+    return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+}
+
+static int is_omp(enum CXCursorKind k)
+{
+    CXString s = clang_getCursorKindSpelling(k);
+    int r = strncmp(clang_getCString(s), "OMP", 3) == 0;
+    clang_disposeString(s);
+    return r;
+}
+
+/* ---- safety checks ----------------------------------------------------- */
+
+static int in_macro(ctx *X, unsigned s, unsigned e)
+{
+    /* binary search the last macro range starting at or before e */
+    size_t lo = 0, hi = X->nmac;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (X->mac[2 * mid] <= e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0;) {
+        unsigned ms = X->mac[2 * i], me = X->mac[2 * i + 1];
+        if ((ms <= s && s < me) || (ms < e && e <= me))
+            return 1;
+        if (X->macmax[i] <= s)
+            break; /* no earlier range reaches past s */
+    }
+    return 0;
+}
+
+static int mac_cmp(const void *a, const void *b)
+{
+    const unsigned *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static const char *conditional_problem(ctx *X, unsigned s, unsigned e)
+{
+    int depth = 0;
+    for (size_t i = 0; i < X->S.ndirs; i++) {
+        const directive *d = &X->S.dirs[i];
+        if (d->s < s || d->s >= e)
+            continue;
+        if (d->kind == D_IF)
+            depth++;
+        else if (d->kind == D_ELSE && depth == 0)
+            return "the region crosses a preprocessor conditional";
+        else if (d->kind == D_ENDIF && --depth < 0)
+            return "the region crosses a preprocessor conditional";
+        else if (d->kind == D_INCLUDE)
+            return NULL; /* fine inside; boundaries are checked elsewhere */
+    }
+    return depth ? "the region crosses a preprocessor conditional" : NULL;
+}
+
+/* Reason why range [s,e) of the current function cannot be wrapped. */
+static const char *range_problem(ctx *X, unsigned s, unsigned e)
+{
+    const char *why;
+    if (in_macro(X, s, e))
+        return "the region starts or ends inside a macro expansion";
+    if ((why = conditional_problem(X, s, e)))
+        return why;
+    for (size_t i = 0; i < X->nn; i++) {
+        node *d = &X->n[i];
+        if (!d->in_main)
+            continue;
+        if (d->kind == CXCursor_GotoStmt && d->first >= 0) {
+            CXCursor lab = clang_getCursorReferenced(X->n[d->first].c);
+            CXSourceRange lr = clang_getCursorExtent(lab);
+            unsigned ls;
+            int inside_goto = d->s >= s && d->e <= e;
+            if (!clang_Cursor_isNull(lab) && loc_off(X, clang_getRangeStart(lr), &ls) &&
+                ls >= s && ls < e && !inside_goto)
+                return "a goto outside the region jumps to a label inside it";
+        } else if (d->kind == CXCursor_CaseStmt || d->kind == CXCursor_DefaultStmt) {
+            if (d->s >= s && d->s < e) {
+                int p = d->parent;
+                while (p >= 0 && X->n[p].kind != CXCursor_SwitchStmt)
+                    p = X->n[p].parent;
+                if (p >= 0 && !(X->n[p].s >= s && X->n[p].e <= e))
+                    return "a case label inside the region belongs to a switch outside it";
+            }
+        } else if (d->kind == CXCursor_IndirectGotoStmt) {
+            return "the function uses computed goto";
+        } else if (d->kind == CXCursor_CallExpr && d->s >= s && d->e <= e) {
+            CXString nm = clang_getCursorSpelling(d->c);
+            int bad = instr_call_unsafe(clang_getCString(nm));
+            clang_disposeString(nm);
+            if (bad)
+                return "the region calls setjmp/longjmp (or vfork)";
+        }
+    }
+    return NULL;
+}
+
+/* A `#pragma` (or _Pragma) immediately before offset s. */
+static int under_pragma(ctx *X, unsigned s, int collapse_only)
+{
+    long pc = prev_code(&X->S, s);
+    for (size_t i = X->S.ndirs; i-- > 0;) {
+        const directive *d = &X->S.dirs[i];
+        if (d->e > s)
+            continue;
+        if ((long)d->s < pc)
+            break;
+        if (d->kind == D_PRAGMA) {
+            if (!collapse_only)
+                return 1;
+            for (unsigned q = d->s; q + 8 <= d->e; q++)
+                if (!strncmp(X->S.text + q, "collapse", 8) || !strncmp(X->S.text + q, "ordered(", 8) ||
+                    !strncmp(X->S.text + q, "tile", 4))
+                    return 1;
+        }
+    }
+    if (!collapse_only && pc >= 0 && X->S.text[pc] == ')') {
+        int depth = 0;
+        long i = pc;
+        for (; i >= 0; i--) {
+            if (!X->S.code[i])
+                continue;
+            if (X->S.text[i] == ')')
+                depth++;
+            else if (X->S.text[i] == '(' && --depth == 0)
+                break;
+        }
+        i = prev_code(&X->S, (size_t)(i > 0 ? i : 0));
+        if (i >= 6 && strncmp(X->S.text + i - 6, "_Pragma", 7) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* End of statement node i including its ';' (0 if not found). */
+static unsigned stmt_end(ctx *X, int i)
+{
+    node *d = &X->n[i];
+    size_t q;
+    switch (d->kind) {
+    case CXCursor_CompoundStmt:
+        return d->e;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_LabelStmt:
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_IfStmt:
+        if (d->last >= 0)
+            return stmt_end(X, d->last);
+        return 0;
+    default:
+        break;
+    }
+    if (is_omp(d->kind) || !d->in_main)
+        return 0;
+    if (d->e > 0 && X->S.text[d->e - 1] == ';')
+        return d->e;
+    q = next_code(&X->S, d->e);
+    if (q < X->S.len && X->S.text[q] == ';')
+        return (unsigned)q + 1;
+    return 0;
+}
+
+/* Reasons common to loops and calls; NULL when the statement can be wrapped. */
+static const char *stmt_problem(ctx *X, int i, unsigned s, unsigned e)
+{
+    int p;
+    if (!X->n[i].in_main || e == 0)
+        return "the statement is not entirely in the main file (#include'd code or macro)";
+    for (p = X->n[i].parent; p >= 0; p = X->n[p].parent) {
+        if (X->n[p].kind == CXCursor_StmtExpr)
+            return "the statement is inside a statement expression";
+    }
+    p = X->n[i].parent;
+    if (p >= 0 && is_omp(X->n[p].kind))
+        return "the statement is directly under an OpenMP directive";
+    if (under_pragma(X, s, 0))
+        return "the statement is directly under a #pragma";
+    for (p = X->n[i].parent; p >= 0; p = X->n[p].parent)
+        if (is_loop(X->n[p].kind) && under_pragma(X, X->n[p].s, 1))
+            return "the loop is inside a collapsed OpenMP loop nest";
+    return range_problem(X, s, e);
+}
+
+/* ---- candidates ---------------------------------------------------------- */
+
+static cand *new_cand(ctx *X, aa_region_kind kind, unsigned mode, unsigned s, unsigned e,
+                      const char *name, const char *function, const char *key)
+{
+    cand *c;
+    if (X->nc == X->capc) {
+        cand *nc = realloc(X->c, (X->capc = X->capc ? 2 * X->capc : 64) * sizeof *nc);
+        if (!nc) {
+            X->oom = 1;
+            return NULL;
+        }
+        X->c = nc;
+    }
+    c = &X->c[X->nc++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->mode = mode;
+    c->s = s;
+    c->ms = s;
+    c->e = e;
+    c->name = aa_strdup(name);
+    c->function = aa_strdup(function);
+    c->key = aa_strdup(key);
+    c->func_index = X->fn_index;
+    c->hash = aa_instrument_region_hash(X->base, function, aa_region_kind_name(kind), key);
+    if (!c->name || !c->function || !c->key)
+        X->oom = 1;
+    return c;
+}
+
+uint32_t aa_instrument_region_hash(const char *basename, const char *function,
+                                   const char *kind, const char *path)
+{
+    uint32_t h = 2166136261u;
+    const char *parts[4] = {basename, function, kind, path};
+    for (int k = 0; k < 4; k++) {
+        for (const unsigned char *p = (const unsigned char *)parts[k]; *p; p++) {
+            h ^= *p;
+            h *= 16777619u;
+        }
+        h ^= 0xffu;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+typedef struct callcount {
+    char *name;
+    int n;
+} callcount;
+
+/* Statement node that a call at node i forms, or -1. */
+static int call_statement(ctx *X, int i)
+{
+    int cur = i;
+    for (;;) {
+        int p = X->n[cur].parent;
+        enum CXCursorKind pk;
+        if (p < 0)
+            return -1;
+        pk = X->n[p].kind;
+        if (pk == CXCursor_UnexposedExpr || pk == CXCursor_ParenExpr) {
+            cur = p;
+            continue;
+        }
+        if (pk == CXCursor_CStyleCastExpr) {
+            CXType t = clang_getCursorType(X->n[p].c);
+            if (t.kind != CXType_Void)
+                return -1;
+            cur = p;
+            continue;
+        }
+        if (pk == CXCursor_BinaryOperator || pk == CXCursor_CompoundAssignOperator) {
+            node *pn = &X->n[p];
+            if (X->n[cur].index != 1 || pn->first < 0)
+                return -1;
+            if (pk == CXCursor_BinaryOperator) {
+                /* the operator between the operands must be '=' */
+                size_t a = next_code(&X->S, X->n[pn->first].e);
+                if (!(a < X->S.len && X->S.text[a] == '=' && X->S.text[a + 1] != '='))
+                    return -1;
+            }
+            cur = p;
+            continue;
+        }
+        {
+            node *c = &X->n[cur];
+            int last = c->index == X->n[p].nchild - 1;
+            long pc = prev_code(&X->S, c->s);
+            switch (pk) {
+            case CXCursor_CompoundStmt:
+            case CXCursor_LabelStmt:
+            case CXCursor_DefaultStmt:
+                return cur;
+            case CXCursor_CaseStmt:
+                return last && c->index >= 1 ? cur : -1;
+            case CXCursor_IfStmt:
+                return c->index >= 1 ? cur : -1;
+            case CXCursor_WhileStmt:
+            case CXCursor_SwitchStmt:
+                return last && c->index >= 1 ? cur : -1;
+            case CXCursor_DoStmt:
+                return c->index == 0 ? cur : -1;
+            case CXCursor_ForStmt:
+                return last && pc >= 0 && X->S.text[pc] == ')' ? cur : -1;
+            default:
+                return -1;
+            }
+        }
+    }
+}
+
+static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsigned be)
+{
+    int count = 0;
+    for (size_t i = 0; i < X->S.ndirs; i++) {
+        directive *d = &X->S.dirs[i];
+        int depth = 0;
+        size_t j;
+        char key[160];
+        cand *c;
+        const char *why = NULL;
+        int comp = -1;
+        if (d->kind != D_AA_REGION || d->skipped || d->s < bs || d->s >= be)
+            continue;
+        for (j = i + 1; j < X->S.ndirs; j++) {
+            directive *f = &X->S.dirs[j];
+            if (f->skipped)
+                continue;
+            if (f->kind == D_AA_REGION)
+                depth++;
+            else if (f->kind == D_AA_END && depth-- == 0)
+                break;
+        }
+        snprintf(key, sizeof key, "user %s#%d", d->name, ++count);
+        if (j == X->S.ndirs || X->S.dirs[j].s >= be) {
+            if (X->modes & AA_MODE_USER)
+                diag(X, d->s, "#pragma autoanalyzer region %s has no matching end in the "
+                     "same function; left alone", d->name);
+            continue;
+        }
+        c = new_cand(X, AA_KIND_USER, AA_MODE_USER, d->s, X->S.dirs[j].e, d->name[0] ? d->name : "user", fname, key);
+        if (!c)
+            return;
+        c->ds = (unsigned)i;
+        c->de = (unsigned)j;
+        if (!d->name[0])
+            why = "the region pragma has no name";
+        /* innermost compound statement containing both pragmas, with no
+         * statement straddling either of them */
+        for (size_t k = (size_t)body; k < X->nn; k++) {
+            node *n = &X->n[k];
+            if (n->kind == CXCursor_CompoundStmt && n->in_main && n->s < d->s && n->e > c->e &&
+                (comp < 0 || n->s >= X->n[comp].s))
+                comp = (int)k;
+        }
+        if (!why && comp < 0)
+            why = "the region pragmas are not in one block";
+        if (!why) {
+            for (int k = X->n[comp].first; k >= 0; k = X->n[k].next) {
+                node *n = &X->n[k];
+                if ((n->s < d->s && n->e > d->s) || (n->s < c->e && n->e > X->S.dirs[j].s))
+                    why = "the region pragmas are not in one block";
+                else if (n->s > d->s && n->e < X->S.dirs[j].s && n->kind == CXCursor_DeclStmt)
+                    why = "the region declares variables (wrapping it would change their scope)";
+            }
+        }
+        if (!why)
+            why = range_problem(X, d->e, X->S.dirs[j].s);
+        if (why)
+            c->why = aa_strdup(why);
+    }
+}
+
+static void process_function(ctx *X, CXCursor fn)
+{
+    char *fname = cx_str(clang_getCursorSpelling(fn));
+    visit_arg va = {X, -1};
+    int root, body = -1, nloops_top = 0;
+    callcount *cc = NULL;
+    size_t ncc = 0;
+    const char *why = NULL;
+    cand *fc;
+
+    X->nn = 0;
+    root = add_node(X, fn, -1);
+    if (root < 0 || !fname) {
+        free(fname);
+        X->oom = 1;
+        return;
+    }
+    va.parent = root;
+    clang_visitChildren(fn, collect, &va);
+    for (int k = X->n[root].first; k >= 0; k = X->n[k].next)
+        if (X->n[k].kind == CXCursor_CompoundStmt)
+            body = k;
+    if (body < 0) {
+        free(fname);
+        return;
+    }
+    /* the function region */
+    {
+        node *b = &X->n[body];
+        fc = new_cand(X, AA_KIND_FUNCTION, AA_MODE_FUNCTIONS, b->s, b->e, fname, fname, "");
+        if (!fc)
+            goto out;
+        X->fn_index = (int)(fc - X->c);
+        fc->func_index = -1;
+        if (X->n[root].in_main)
+            fc->ms = X->n[root].s;
+        if (!b->in_main || b->s >= X->S.len || X->S.text[b->s] != '{' ||
+            X->S.text[b->e - 1] != '}')
+            why = "the function body is not in the main file (macro or #include)";
+        else if (in_macro(X, b->s, b->s + 1))
+            why = "the function body starts inside a macro expansion";
+        else if (clang_Cursor_isFunctionInlined(fn) &&
+                 clang_getCursorLinkage(fn) == CXLinkage_External)
+            why = "non-static inline function (it may not reference the static region descriptor)";
+        else {
+            for (size_t i = 0; i < X->nn && !why; i++)
+                if (X->n[i].kind == CXCursor_CallExpr) {
+                    CXString nm = clang_getCursorSpelling(X->n[i].c);
+                    if (instr_call_unsafe(clang_getCString(nm)))
+                        why = "the function calls setjmp/longjmp (or vfork)";
+                    clang_disposeString(nm);
+                }
+        }
+        if (why)
+            fc->why = aa_strdup(why);
+        if (!aa_instr_filter_accepts(X->o->filter, X->path, fname))
+            fc->excluded = 1;
+    }
+    /* loops and calls, in preorder */
+    for (size_t i = (size_t)body; i < X->nn && !X->oom; i++) {
+        node *d = &X->n[i];
+        if (is_loop(d->kind)) {
+            int p = d->parent, ord;
+            char path[512], name[64];
+            unsigned e;
+            int line, col;
+            cand *c;
+            while (p >= 0 && !is_loop(X->n[p].kind))
+                p = X->n[p].parent;
+            ord = p >= 0 ? ++X->n[p].nloops : ++nloops_top;
+            if (p >= 0)
+                snprintf(path, sizeof path, "loop %s.%d", X->n[p].loop_path + 5, ord);
+            else
+                snprintf(path, sizeof path, "loop %d", ord);
+            d->loop_path = aa_strdup(path);
+            if (!d->loop_path) {
+                X->oom = 1;
+                break;
+            }
+            e = stmt_end(X, (int)i);
+            offset_linecol(&X->S, d->s, &line, &col);
+            snprintf(name, sizeof name, "loop@%d", line);
+            c = new_cand(X, AA_KIND_LOOP, p >= 0 ? AA_MODE_INNER_LOOPS : AA_MODE_OUTER_LOOPS,
+                         d->s, e, name, fname, path);
+            if (!c)
+                break;
+            c->fine = 1;
+            c->excluded = fc->excluded;
+            why = stmt_problem(X, (int)i, d->s, e);
+            if (!why) {
+                const char *t = X->S.text + d->s;
+                if (strncmp(t, "for", 3) && strncmp(t, "while", 5) && strncmp(t, "do", 2))
+                    why = "the loop does not start with its keyword (macro?)";
+            }
+            if (why)
+                c->why = aa_strdup(why);
+        } else if (d->kind == CXCursor_CallExpr) {
+            CXCursor ref = clang_getCursorReferenced(d->c);
+            char *callee;
+            int cls, st, line, col, occ = 0;
+            char key[300], name[300];
+            cand *c;
+            unsigned e = 0;
+            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+                continue;
+            callee = cx_str(clang_getCursorSpelling(ref));
+            if (!callee) {
+                X->oom = 1;
+                break;
+            }
+            cls = instr_call_class(callee, clang_Location_isInSystemHeader(
+                                               clang_getCursorLocation(ref)));
+            if (!cls) {
+                free(callee);
+                continue;
+            }
+            for (size_t k = 0; k < ncc; k++)
+                if (!strcmp(cc[k].name, callee))
+                    occ = ++cc[k].n;
+            if (!occ) {
+                callcount *ncp = realloc(cc, (ncc + 1) * sizeof *ncp);
+                if (!ncp) {
+                    free(callee);
+                    X->oom = 1;
+                    break;
+                }
+                cc = ncp;
+                cc[ncc].name = aa_strdup(callee);
+                cc[ncc++].n = occ = 1;
+            }
+            snprintf(key, sizeof key, "call %s#%d", callee, occ);
+            offset_linecol(&X->S, d->s, &line, &col);
+            snprintf(name, sizeof name, "%s@%d", callee, line);
+            st = call_statement(X, (int)i);
+            if (st >= 0)
+                e = stmt_end(X, st);
+            c = new_cand(X, AA_KIND_CALL, (unsigned)cls, st >= 0 ? X->n[st].s : d->s, e, name,
+                         fname, key);
+            free(callee);
+            if (!c)
+                break;
+            c->fine = 1;
+            c->excluded = fc->excluded;
+            if (st < 0)
+                why = "the call is part of a larger expression or declaration (only call "
+                      "statements are wrapped)";
+            else
+                why = stmt_problem(X, st, X->n[st].s, e);
+            if (why)
+                c->why = aa_strdup(why);
+        }
+    }
+    user_regions(X, body, fname, X->n[body].s, X->n[body].e);
+out:
+    for (size_t i = 0; i < X->nn; i++)
+        free(X->n[i].loop_path);
+    for (size_t k = 0; k < ncc; k++)
+        free(cc[k].name);
+    free(cc);
+    free(fname);
+    X->fn_index = -1;
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
+{
+    ctx *X = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    (void)p;
+    if (X->oom)
+        return CXChildVisit_Break;
+    if (k == CXCursor_MacroExpansion) {
+        if (!X->collect_macros_only)
+            return CXChildVisit_Continue;
+        CXSourceRange r = clang_getCursorExtent(c);
+        unsigned s, e;
+        if (loc_off(X, clang_getRangeStart(r), &s) && loc_off(X, clang_getRangeEnd(r), &e)) {
+            if (X->nmac == X->capmac) {
+                unsigned *nm = realloc(X->mac, (X->capmac = X->capmac ? 2 * X->capmac : 256) *
+                                                   2 * sizeof *nm);
+                if (!nm) {
+                    X->oom = 1;
+                    return CXChildVisit_Break;
+                }
+                X->mac = nm;
+            }
+            X->mac[2 * X->nmac] = s;
+            X->mac[2 * X->nmac + 1] = e > s ? e : s + 1;
+            X->nmac++;
+        }
+        return CXChildVisit_Continue;
+    }
+    if (X->collect_macros_only ||
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+        process_function(X, c);
+    return CXChildVisit_Continue;
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+static int flag_takes_arg(const char *a)
+{
+    static const char *const two[] = {"-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker",
+                                      "-Xpreprocessor", "-Xassembler", "-aux-info",
+                                      "-l", "-L", "-u", "-T", "-z", NULL};
+    for (int i = 0; two[i]; i++)
+        if (!strcmp(a, two[i]))
+            return 1;
+    return 0;
+}
+
+/* Copies the flags that matter for parsing. */
+static int keep_flags(int argc, const char *const *argv, const char ***out, int *nout)
+{
+    static const char *const sep[] = {"-I", "-D", "-U", "-include", "-imacros", "-isystem",
+                                      "-iquote", "-idirafter", "-isysroot", "--sysroot", NULL};
+    const char **v = calloc((size_t)argc + 8, sizeof *v);
+    int n = 0;
+    if (!v)
+        return -1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int matched = 0;
+        for (int k = 0; sep[k]; k++) {
+            size_t l = strlen(sep[k]);
+            if (!strcmp(a, sep[k]) && i + 1 < argc) {
+                v[n++] = a;
+                v[n++] = argv[++i];
+                matched = 1;
+                break;
+            }
+            if (!strncmp(a, sep[k], l) && (l == 2 || a[l] == '=')) {
+                v[n++] = a;
+                matched = 1;
+                break;
+            }
+        }
+        if (matched)
+            continue;
+        if (!strncmp(a, "-std=", 5) || !strcmp(a, "-ansi") || !strncmp(a, "-fopenmp", 8) ||
+            !strcmp(a, "-pthread") || !strncmp(a, "-O", 2) || !strcmp(a, "-funsigned-char") ||
+            !strcmp(a, "-fsigned-char") || !strcmp(a, "-fgnu89-inline") ||
+            !strcmp(a, "-fms-extensions") || !strcmp(a, "-m32") || !strcmp(a, "-m64") ||
+            !strcmp(a, "-nostdinc") || !strcmp(a, "-undef") || !strcmp(a, "-fno-builtin") ||
+            !strncmp(a, "-fno-common", 11))
+            v[n++] = a;
+        else if (flag_takes_arg(a))
+            i++;
+    }
+    *out = v;
+    *nout = n;
+    return 0;
+}
+
+/* The compiler's own headers (stddef.h, ...): lib/clang/<ver>/include next
+ * to the libclang that is loaded. */
+static char *resource_include(void)
+{
+    Dl_info info;
+    char pat[4096];
+    glob_t g;
+    char *res = NULL, *dir;
+    if (!dladdr((void *)clang_createIndex, &info) || !info.dli_fname)
+        return NULL;
+    dir = aa_strdup(info.dli_fname);
+    if (!dir)
+        return NULL;
+    snprintf(pat, sizeof pat, "%s/clang/*/include/stddef.h", dirname(dir));
+    if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
+        res = aa_strdup(g.gl_pathv[g.gl_pathc - 1]);
+        if (res)
+            *strrchr(res, '/') = '\0';
+    }
+    globfree(&g);
+    free(dir);
+    return res;
+}
+
+static int parse_error(ctx *X, aa_err *err)
+{
+    unsigned nd = clang_getNumDiagnostics(X->tu);
+    for (unsigned i = 0; i < nd; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(X->tu, i);
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) {
+            CXString msg = clang_getDiagnosticSpelling(dg);
+            CXFile f;
+            unsigned line, col;
+            char *fn = NULL;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(dg), &f, &line, &col, NULL);
+            if (f)
+                fn = cx_str(clang_getFileName(f));
+            aa_err_set(err, AA_EINPUT, "%s:%u:%u: %s", fn && *fn ? fn : X->display, line, col,
+                       clang_getCString(msg));
+            free(fn);
+            clang_disposeString(msg);
+            clang_disposeDiagnostic(dg);
+            return AA_EINPUT;
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    return 0;
+}
+
+/* ---- rewriting ------------------------------------------------------------ */
+
+typedef struct edit {
+    unsigned off, del;
+    int order;       /* 0 close, 1 replace, 2 open */
+    unsigned outer;  /* opens: region end (larger first) */
+    char *text;
+} edit;
+
+static int edit_cmp(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    if (x->order != y->order)
+        return x->order - y->order;
+    if (x->outer != y->outer)
+        return x->outer > y->outer ? -1 : 1;
+    return 0;
+}
+
+static void c_string(aa_buf *b, const char *s)
+{
+    aa_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            aa_buf_putc(b, '\\');
+        if ((unsigned char)*s < 32)
+            aa_buf_printf(b, "\\%03o", (unsigned char)*s);
+        else
+            aa_buf_putc(b, *s);
+    }
+    aa_buf_putc(b, '"');
+}
+
+static const char probe_decls[] =
+    "#ifndef AA_PROBE_H\n"
+    "#define AA_PROBE_H\n"
+    "#define AA_RUNTIME_ABI 1\n"
+    "typedef struct aa_runtime_region {\n"
+    "    __UINT32_TYPE__ id;\n"
+    "    __UINT32_TYPE__ parent;\n"
+    "    __INT32_TYPE__ kind;\n"
+    "    __INT32_TYPE__ line, col, end_line, end_col;\n"
+    "    const char *name;\n"
+    "    const char *function;\n"
+    "    const char *file;\n"
+    "    __INT32_TYPE__ handle;\n"
+    "} aa_runtime_region;\n"
+    "void aa_runtime_enter(aa_runtime_region *r);\n"
+    "void aa_runtime_exit(aa_runtime_region *r);\n"
+    "void aa_runtime_scope_end(aa_runtime_region **r);\n"
+    "#define AA_RUNTIME_CAT_(a, b) a##b\n"
+    "#define AA_RUNTIME_CAT(a, b) AA_RUNTIME_CAT_(a, b)\n"
+    "#define AA_RUNTIME_SCOPE(desc) "
+    "__attribute__((cleanup(aa_runtime_scope_end), unused)) "
+    "aa_runtime_region *AA_RUNTIME_CAT(aa_scope_, __LINE__) = "
+    "(aa_runtime_enter(&(desc)), &(desc))\n"
+    "#endif\n";
+
+const char *aa_instrument_probe_decls(void)
+{
+    return probe_decls;
+}
+
+static int add_edit(edit **v, size_t *n, size_t *cap, unsigned off, unsigned del, int order,
+                    unsigned outer, const char *text)
+{
+    if (*n == *cap) {
+        edit *nv = realloc(*v, (*cap = *cap ? 2 * *cap : 64) * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+    }
+    (*v)[*n].off = off;
+    (*v)[*n].del = del;
+    (*v)[*n].order = order;
+    (*v)[*n].outer = outer;
+    (*v)[*n].text = aa_strdup(text);
+    if (!(*v)[*n].text)
+        return -1;
+    (*n)++;
+    return 0;
+}
+
+static int plan_names_cand(const char *ref, const cand *c)
+{
+    return instr_plan_names(ref, c->id, c->name) ||
+           (c->kind == AA_KIND_FUNCTION && instr_plan_names(ref, c->id, c->function));
+}
+
+static void select_regions(ctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    /* round 1: what the modes ask for */
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *c = &X->c[i];
+        unsigned m = c->mode;
+        if (m == AA_MODE_OUTER_LOOPS)
+            m |= AA_MODE_INNER_LOOPS;
+        c->round1 = (X->modes & m) && !c->excluded;
+    }
+    /* ids: round-1 regions claim theirs first, in source order; a clash
+     * re-hashes the key with a salt, deterministically */
+    {
+        size_t cap = 64;
+        uint32_t *set;
+        unsigned char *used;
+        while (cap < 4 * X->nc + 4)
+            cap *= 2;
+        set = calloc(cap, sizeof *set);
+        used = calloc(cap, 1);
+        if (!set || !used) {
+            free(set);
+            free(used);
+            X->oom = 1;
+            return;
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            for (size_t i = 0; i < X->nc; i++) {
+                cand *c = &X->c[i];
+                uint32_t id = c->hash;
+                int salt = 0;
+                size_t h;
+                if (c->round1 != !pass)
+                    continue;
+                for (;;) {
+                    int clash = id == AA_REGION_ROOT;
+                    for (h = (id * 2654435761u) & (cap - 1); !clash && used[h]; h = (h + 1) & (cap - 1))
+                        if (set[h] == id)
+                            clash = 1;
+                    if (!clash)
+                        break;
+                    {
+                        char key[600];
+                        snprintf(key, sizeof key, "%s#collision%d", c->key, ++salt);
+                        id = aa_instrument_region_hash(X->base, c->function,
+                                                       aa_region_kind_name(c->kind), key);
+                    }
+                }
+                used[h] = 1;
+                set[h] = id;
+                c->id = id;
+            }
+        }
+        free(set);
+        free(used);
+    }
+    for (size_t i = 0; i < X->nc; i++)
+        X->c[i].selected = X->c[i].round1;
+    if (!pl)
+        return;
+    /* split: fine regions inside the named ones */
+    for (size_t k = 0; k < pl->nsplit; k++) {
+        for (size_t i = 0; i < X->nc; i++) {
+            cand *r = &X->c[i];
+            if (!plan_names_cand(pl->split[k], r))
+                continue;
+            for (size_t j = 0; j < X->nc; j++) {
+                cand *f = &X->c[j];
+                int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
+                if (j == i || !f->fine || f->excluded || f->func_index != fn)
+                    continue;
+                if (f->s >= r->s && f->e <= r->e && f->e > 0)
+                    f->selected = 1;
+            }
+            r->selected = !r->excluded || r->selected;
+        }
+    }
+    for (size_t k = 0; k < pl->nelim; k++)
+        for (size_t i = 0; i < X->nc; i++)
+            if (plan_names_cand(pl->elim[k], &X->c[i]))
+                X->c[i].selected = 0;
+}
+
+static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
+{
+    edit *ed = NULL;
+    size_t ne = 0, cap = 0, pos = 0;
+    aa_buf *out = &res->source;
+    char txt[256];
+    int rc = 0;
+
+    res->map = aa_regionmap_new(X->display);
+    if (!res->map)
+        return aa_err_set(err, AA_EENV, "out of memory");
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *c = &X->c[i];
+        if (!c->selected)
+            continue;
+        if (c->why) {
+            diag(X, c->s, "%s %s not instrumented: %s", aa_region_kind_name(c->kind),
+                 c->name, c->why);
+            X->nskipped++;
+            continue;
+        }
+        c->emitted = 1;
+    }
+    /* static parents: innermost emitted region containing this one */
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *c = &X->c[i], *best = NULL;
+        if (!c->emitted)
+            continue;
+        for (size_t k = 0; k < X->nc; k++) {
+            cand *p = &X->c[k];
+            int same_fn = (c->kind == AA_KIND_FUNCTION) ? 0
+                          : (p->kind == AA_KIND_FUNCTION ? (int)k == c->func_index
+                                                         : p->func_index == c->func_index);
+            if (k == i || !p->emitted || !same_fn)
+                continue;
+            if (p->s <= c->s && p->e >= c->e && !(p->s == c->s && p->e == c->e && k > i)) {
+                if (!best || (p->s >= best->s && p->e <= best->e))
+                    best = p;
+            }
+        }
+        c->parent = best ? best->id : 0;
+    }
+    for (size_t i = 0; i < X->nc && !rc; i++) {
+        cand *c = &X->c[i];
+        aa_region r;
+        int l1, c1, l2, c2;
+        if (!c->emitted)
+            continue;
+        snprintf(txt, sizeof txt, "AA_INSTRUMENT_SCOPE_(aa_r_%u);", c->id);
+        if (c->kind == AA_KIND_FUNCTION) {
+            char t2[300];
+            snprintf(t2, sizeof t2, " %s", txt);
+            rc |= add_edit(&ed, &ne, &cap, c->s + 1, 0, 2, c->e, t2);
+        } else if (c->kind == AA_KIND_USER) {
+            directive *a = &X->S.dirs[c->ds], *b = &X->S.dirs[c->de];
+            char t2[300];
+            snprintf(t2, sizeof t2, "{ %s", txt);
+            rc |= add_edit(&ed, &ne, &cap, a->s, a->e - a->s, 1, 0, t2);
+            rc |= add_edit(&ed, &ne, &cap, b->s, b->e - b->s, 1, 0, "}");
+        } else {
+            char t2[300];
+            snprintf(t2, sizeof t2, "{ %s ", txt);
+            rc |= add_edit(&ed, &ne, &cap, c->s, 0, 2, c->e, t2);
+            rc |= add_edit(&ed, &ne, &cap, c->e, 0, 0, 0, " }");
+        }
+        offset_linecol(&X->S, c->ms, &l1, &c1);
+        offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
+        memset(&r, 0, sizeof r);
+        r.id = c->id;
+        r.kind = c->kind;
+        r.name = c->name;
+        r.function = c->function;
+        r.file = (char *)X->display;
+        r.line = l1;
+        r.col = c1;
+        r.end_line = l2;
+        r.end_col = c2;
+        r.parent = c->parent;
+        if (aa_regionmap_add_region(res->map, &r))
+            rc = -1;
+    }
+    /* user pragmas that are not instrumented: blank them (keep the line) */
+    for (size_t i = 0; i < X->S.ndirs && !rc; i++) {
+        directive *d = &X->S.dirs[i];
+        int used = 0;
+        if ((d->kind != D_AA_REGION && d->kind != D_AA_END) || d->skipped)
+            continue;
+        for (size_t k = 0; k < ne; k++)
+            if (ed[k].off == d->s && ed[k].del)
+                used = 1;
+        if (!used && !memchr(X->S.text + d->s, '\n', d->e - d->s))
+            rc |= add_edit(&ed, &ne, &cap, d->s, d->e - d->s, 1, 0, "");
+    }
+    if (rc) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    qsort(ed, ne, sizeof *ed, edit_cmp);
+    /* prelude */
+    aa_buf_printf(out, "%s from ", AA_INSTRUMENT_MARKER);
+    for (const char *p = X->display; *p; p++)
+        aa_buf_putc(out, *p == '*' ? '_' : *p);
+    aa_buf_printf(out, " by autoanalyzer; do not edit */\n");
+    aa_buf_puts(out, probe_decls);
+    aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) __attribute__((cleanup("
+                     "aa_runtime_scope_end), unused)) aa_runtime_region *d##_scope = "
+                     "(aa_runtime_enter(&d), &d)\n");
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *c = &X->c[i];
+        int l1, c1, l2, c2;
+        if (!c->emitted)
+            continue;
+        offset_linecol(&X->S, c->ms, &l1, &c1);
+        offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
+        aa_buf_printf(out, "static aa_runtime_region aa_r_%u = {%uu, %uu, %d, %d, %d, %d, %d, ",
+                      c->id, c->id, c->parent, (int)c->kind, l1, c1, l2, c2);
+        c_string(out, c->name);
+        aa_buf_puts(out, ", ");
+        c_string(out, c->function);
+        aa_buf_puts(out, ", ");
+        c_string(out, X->display);
+        aa_buf_puts(out, ", 0};\n");
+    }
+    aa_buf_puts(out, "#line 1 ");
+    c_string(out, X->display);
+    aa_buf_putc(out, '\n');
+    for (size_t k = 0; k < ne; k++) {
+        if (ed[k].off < pos)
+            continue; /* overlapping replacement: cannot happen, be safe */
+        aa_buf_add(out, X->S.text + pos, ed[k].off - pos);
+        aa_buf_puts(out, ed[k].text);
+        pos = ed[k].off + ed[k].del;
+    }
+    aa_buf_add(out, X->S.text + pos, X->S.len - pos);
+    if (out->failed)
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+out:
+    for (size_t k = 0; k < ne; k++)
+        free(ed[k].text);
+    free(ed);
+    return rc;
+}
+
+int aa_instrument_file(const char *path, int argc, const char *const *argv,
+                       const aa_instrument_opts *o, aa_instrument_result *res, aa_err *err)
+{
+    static const aa_instrument_opts defaults = {0, NULL, NULL, NULL, 0, NULL};
+    ctx X;
+    char *text = NULL, *res_inc = NULL, *pathcopy = NULL;
+    size_t len;
+    const char **args = NULL;
+    int nargs = 0, rc;
+    CXIndex index = NULL;
+    enum CXErrorCode ec;
+
+    memset(&X, 0, sizeof X);
+    memset(res, 0, sizeof *res);
+    aa_buf_init(&res->source);
+    if (!o)
+        o = &defaults;
+    X.o = o;
+    X.modes = o->modes ? o->modes : AA_MODE_DEFAULT;
+    X.path = path;
+    X.display = o->display_name ? o->display_name : path;
+    X.fn_index = -1;
+    rc = aa_read_file(path, &text, &len, err);
+    if (rc) {
+        aa_err_set(err, AA_EINPUT, "%s: cannot read the source file", path);
+        return AA_EINPUT;
+    }
+    if (strstr(text, AA_INSTRUMENT_MARKER)) {
+        free(text);
+        return aa_err_set(err, AA_EINPUT,
+                          "%s:1: already instrumented by autoanalyzer (instrument the original "
+                          "source instead)", X.display);
+    }
+    pathcopy = aa_strdup(X.display);
+    X.base = pathcopy ? basename(pathcopy) : "";
+    X.S.text = text;
+    X.S.len = len;
+    if (scan_source(&X.S) || keep_flags(argc, argv, &args, &nargs)) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    res_inc = resource_include();
+    if (res_inc) {
+        args[nargs++] = "-isystem";
+        args[nargs++] = res_inc;
+    }
+    args[nargs++] = "-Wno-everything";
+    index = clang_createIndex(0, 0);
+    ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
+                                     CXTranslationUnit_DetailedPreprocessingRecord, &X.tu);
+    if (ec != CXError_Success || !X.tu) {
+        rc = aa_err_set(err, AA_EINPUT, "%s:1: libclang could not parse the file (error %d)",
+                        X.display, (int)ec);
+        goto out;
+    }
+    if ((rc = parse_error(&X, err)))
+        goto out;
+    X.mainf = clang_getFile(X.tu, path);
+    {
+        CXSourceRangeList *sk = clang_getSkippedRanges(X.tu, X.mainf);
+        for (unsigned i = 0; sk && i < sk->count; i++) {
+            unsigned s, e;
+            loc_off(&X, clang_getRangeStart(sk->ranges[i]), &s);
+            loc_off(&X, clang_getRangeEnd(sk->ranges[i]), &e);
+            for (size_t k = 0; k < X.S.ndirs; k++)
+                if (X.S.dirs[k].s > s && X.S.dirs[k].s < e)
+                    X.S.dirs[k].skipped = 1;
+        }
+        if (sk)
+            clang_disposeSourceRangeList(sk);
+    }
+    /* macro expansion ranges first (the record lists them before use) */
+    X.collect_macros_only = 1;
+    clang_visitChildren(clang_getTranslationUnitCursor(X.tu), top_visit, &X);
+    if (X.nmac) {
+        qsort(X.mac, X.nmac, 2 * sizeof *X.mac, mac_cmp);
+        X.macmax = malloc(X.nmac * sizeof *X.macmax);
+        if (!X.macmax)
+            X.oom = 1;
+        for (size_t i = 0; X.macmax && i < X.nmac; i++)
+            X.macmax[i] = i && X.macmax[i - 1] > X.mac[2 * i + 1] ? X.macmax[i - 1]
+                                                                   : X.mac[2 * i + 1];
+    }
+    X.collect_macros_only = 0;
+    if (!X.oom)
+        clang_visitChildren(clang_getTranslationUnitCursor(X.tu), top_visit, &X);
+    if (X.oom) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    select_regions(&X);
+    rc = rewrite(&X, res, err);
+    res->nskipped = X.nskipped;
+out:
+    if (X.tu)
+        clang_disposeTranslationUnit(X.tu);
+    if (index)
+        clang_disposeIndex(index);
+    for (size_t i = 0; i < X.nc; i++) {
+        free(X.c[i].name);
+        free(X.c[i].function);
+        free(X.c[i].key);
+        free(X.c[i].why);
+    }
+    free(X.c);
+    free(X.n);
+    free(X.mac);
+    free(X.macmax);
+    free(X.S.code);
+    free(X.S.dirs);
+    free(X.S.lines);
+    free(args);
+    free(res_inc);
+    free(pathcopy);
+    free(text);
+    if (rc)
+        aa_instrument_result_free(res);
+    return rc;
+}
+
+void aa_instrument_result_free(aa_instrument_result *res)
+{
+    aa_buf_free(&res->source);
+    aa_regionmap_free(res->map);
+    res->map = NULL;
+}
+
+int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } tab[] = {{"functions", AA_MODE_FUNCTIONS}, {"outer-loops", AA_MODE_OUTER_LOOPS},
+               {"inner-loops", AA_MODE_INNER_LOOPS | AA_MODE_OUTER_LOOPS},
+               {"loops", AA_MODE_INNER_LOOPS | AA_MODE_OUTER_LOOPS}, {"mpi", AA_MODE_MPI},
+               {"mathlib", AA_MODE_MATHLIB}, {"syscalls", AA_MODE_SYSCALLS},
+               {"libc", AA_MODE_LIBC}, {"user", AA_MODE_USER}, {"all", AA_MODE_ALL},
+               {"default", AA_MODE_DEFAULT}};
+    const char *p = list;
+    unsigned m = 0;
+    while (*p) {
+        size_t l = strcspn(p, ",");
+        size_t k;
+        for (k = 0; k < sizeof tab / sizeof tab[0]; k++)
+            if (strlen(tab[k].name) == l && !strncmp(tab[k].name, p, l))
+                break;
+        if (k == sizeof tab / sizeof tab[0])
+            return aa_err_set(err, AA_EUSAGE,
+                              "unknown mode '%.*s' (modes: functions, outer-loops, inner-loops, "
+                              "mpi, mathlib, syscalls, libc, user, all)", (int)l, p);
+        m |= tab[k].bits;
+        p += l;
+        if (*p == ',')
+            p++;
+    }
+    if (!m)
+        return aa_err_set(err, AA_EUSAGE, "empty mode list");
+    *modes = m;
+    return 0;
+}
