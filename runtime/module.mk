@@ -1,0 +1,110 @@
+# runtime/module.mk -- the measurement runtime linked into user programs:
+#   $(B)/lib/libautoanalyzer.{a,so}      probes, clocks, counters, I/O
+#                                        interposition, profiles (no MPI)
+#   $(B)/lib/libautoanalyzer-mpi.{a,so}  PMPI wrappers and MPI collection
+# Link: MPI programs  -lautoanalyzer-mpi -lautoanalyzer <mpi libs>
+#       others        -lautoanalyzer
+# (static: add -lm; both .so files need no extra libraries).  The libraries
+# carry what they need of common/ and profile/ (the XML writer, never the
+# libxml2 reader).  The MPI wrappers are generated from
+# runtime/mpi_prototypes.txt by runtime/mpi_gen.pl.  Test programs
+# (tests/runtime/) and the benchmarks (bench/probe.c, bench/overhead.sh) are
+# built here too.
+
+EXTRA_CFLAGS_runtime = $(MPI_CFLAGS)
+
+RT_CORE_SRCS := runtime/probe.c runtime/user.c runtime/counters.c runtime/io.c \
+                runtime/output.c runtime/pack.c
+RT_SHARED_SRCS := common/buf.c common/err.c common/file.c common/util.c \
+                  profile/model.c profile/xml_write.c
+RT_CORE_OBJS := $(call aa_objs,$(RT_CORE_SRCS))
+RT_SHARED_OBJS := $(call aa_objs,$(RT_SHARED_SRCS))
+RT_GEN := $(B)/gen/runtime/mpi_wrappers.c
+RT_MPI_OBJS := $(call aa_objs,runtime/mpi.c) $(B)/obj/gen/runtime/mpi_wrappers.o
+RT_LIBDIR := $(B)/lib
+RT_LIBS := $(RT_LIBDIR)/libautoanalyzer.a $(RT_LIBDIR)/libautoanalyzer.so \
+           $(RT_LIBDIR)/libautoanalyzer-mpi.a $(RT_LIBDIR)/libautoanalyzer-mpi.so
+
+$(RT_GEN): runtime/mpi_prototypes.txt runtime/mpi_gen.pl
+	@mkdir -p $(@D)
+	perl runtime/mpi_gen.pl runtime/mpi_prototypes.txt > $@.tmp && mv $@.tmp $@
+
+$(B)/obj/gen/runtime/mpi_wrappers.o: $(RT_GEN) runtime/rt_mpi.h runtime/rt_internal.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(RT_LIBDIR)/libautoanalyzer.a: $(RT_CORE_OBJS) $(RT_SHARED_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RT_LIBDIR)/libautoanalyzer.so: $(RT_CORE_OBJS) $(RT_SHARED_OBJS) runtime/exports.map
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libautoanalyzer.so \
+	    -Wl,--version-script=runtime/exports.map -o $@ $(RT_CORE_OBJS) $(RT_SHARED_OBJS) \
+	    -ldl -lpthread -lm
+
+$(RT_LIBDIR)/libautoanalyzer-mpi.a: $(RT_MPI_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RT_LIBDIR)/libautoanalyzer-mpi.so: $(RT_MPI_OBJS) $(RT_SHARED_OBJS) $(RT_LIBDIR)/libautoanalyzer.so runtime/exports-mpi.map
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libautoanalyzer-mpi.so \
+	    -Wl,--version-script=runtime/exports-mpi.map -o $@ $(RT_MPI_OBJS) $(RT_SHARED_OBJS) \
+	    -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN' -lautoanalyzer $(MPI_LIBS) -lm
+
+runtime: $(RT_LIBS)
+.PHONY: runtime
+ALL_TARGETS += $(RT_LIBS)
+
+# ---- test programs (tests/runtime/), run by tests/e2e/runtime*.t ------------
+RT_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -I.
+RT_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+RT_MPI_TESTS := rt_mpi rt_crash
+RT_TESTS := rt_serial rt_pthread
+RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
+
+$(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) $(MPI_CFLAGS) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) \
+	    -lautoanalyzer-mpi -lautoanalyzer $(MPI_LIBS) -lm
+
+$(addprefix $(B)/tests/,$(RT_TESTS)): $(B)/tests/%: tests/runtime/%.c runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer -lpthread -lm
+
+$(B)/tests/rt_serial_static: tests/runtime/rt_serial.c $(RT_LIBDIR)/libautoanalyzer.a
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< $(RT_LIBDIR)/libautoanalyzer.a -lpthread -lm
+
+# ThreadSanitizer: the runtime sources compiled into the test program.
+$(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) runtime/rt_internal.h
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -fsanitize=thread -DAA_VERSION='"$(VERSION)"' -o $@ \
+	    tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) -ldl -lpthread -lm
+
+$(B)/tests/runtime_dump: tests/runtime/runtime_dump.c $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a $(XML2_LIBS) -lz -lm
+
+runtime-test-progs: $(RT_TEST_BINS)
+.PHONY: runtime-test-progs
+check check-e2e: runtime-test-progs
+
+# ---- benchmarks ----------------------------------------------------------------
+$(B)/bench/probe: bench/probe.c $(RT_LIBDIR)/libautoanalyzer.so
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -o $@ $< -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN/../lib' -lautoanalyzer -lm
+
+bench-probe: $(B)/bench/probe
+	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=none $(B)/bench/probe timing
+	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=fake $(B)/bench/probe fake
+	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out $(B)/bench/probe papi
+
+bench-overhead: $(RT_LIBS) $(B)/tests/rt_mpi
+	sh bench/overhead.sh $(B)
+
+bench: bench-probe bench-overhead
+.PHONY: bench-probe bench-overhead

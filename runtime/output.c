@@ -1,0 +1,559 @@
+/*
+ * runtime/output.c -- turns the per-thread measurement state into a profile
+ * (profile/aa_profile.h model) and writes it: the metric list, the regions
+ * seen, one process with one record per thread and per calling-context
+ * node, diagnostics as process attributes, and the run's environment
+ * (SPEC §4.3).  Frames still open are closed "now" in the copy (the live
+ * state is not changed, so measuring can go on).  MPI/I/O attributions are
+ * made inclusive here (children added to parents), like wall, cpu and the
+ * counters; wall_excl = wall - sum of the children's wall.
+ *
+ * Also: the output directory and experiment id, and the fatal-signal
+ * handlers (write this process's profile, then re-raise with the previous
+ * disposition).
+ */
+#include "runtime/rt_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int aa_rt_regions_snapshot(aa_rt_region **out);
+aa_rt_thread *aa_rt_threads_head(void);
+
+/* Metric columns, in profile order. */
+enum { M_VISITS, M_WALL, M_WALL_EXCL, M_CPU, M_FIXED_ };
+static const char *const x_names[AA_RT_X_COUNT_] = {
+    "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
+    "io_read_bytes", "io_write_bytes", "io_time", "io_calls"};
+static const char *const x_units[AA_RT_X_COUNT_] = {"s", "s", "count", "bytes", "bytes",
+                                                    "bytes", "bytes", "s", "count"};
+
+static void add_metrics(aa_experiment *e)
+{
+    int i;
+    aa_experiment_add_metric(e, "visits", "count");
+    aa_experiment_add_metric(e, "wall", "s");
+    aa_experiment_add_metric(e, "wall_excl", "s");
+    aa_experiment_add_metric(e, "cpu", "s");
+    for (i = 0; i < aa_rt_g.nctr; i++)
+        aa_experiment_add_metric(e, aa_rt_g.ctr_metric[i], "count");
+    for (i = 0; i < AA_RT_X_COUNT_; i++)
+        aa_experiment_add_metric(e, x_names[i], x_units[i]);
+}
+
+static void fmt_time(time_t t, char *out, size_t n)
+{
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(out, n, "%Y-%m-%dT%H:%M:%S%z", &tm);
+}
+
+/* git revision without forking: AUTOANALYZER_GIT_REV, else .git/HEAD found
+ * from the working directory upwards (loose or packed ref). */
+static void copy_str(char *out, size_t n, const char *s)
+{
+    size_t l = strlen(s);
+    if (l >= n)
+        l = n - 1;
+    memcpy(out, s, l);
+    out[l] = 0;
+}
+
+static int git_revision(char *out, size_t n)
+{
+    const char *env = getenv("AUTOANALYZER_GIT_REV");
+    char dir[4096], path[4700], line[512];
+    FILE *fp;
+    if (env && *env) {
+        copy_str(out, n, env);
+        return 1;
+    }
+    if (!getcwd(dir, sizeof dir))
+        return 0;
+    for (;;) {
+        snprintf(path, sizeof path, "%s/.git/HEAD", dir);
+        if ((fp = fopen(path, "r"))) {
+            char *ref;
+            if (!fgets(line, sizeof line, fp)) {
+                fclose(fp);
+                return 0;
+            }
+            fclose(fp);
+            line[strcspn(line, "\r\n")] = 0;
+            if (strncmp(line, "ref: ", 5) != 0) {
+                copy_str(out, n, line);
+                return 1;
+            }
+            ref = line + 5;
+            snprintf(path, sizeof path, "%s/.git/%s", dir, ref);
+            if ((fp = fopen(path, "r"))) {
+                int ok = fgets(out, (int)n, fp) != NULL;
+                fclose(fp);
+                out[strcspn(out, "\r\n")] = 0;
+                return ok;
+            }
+            snprintf(path, sizeof path, "%s/.git/packed-refs", dir);
+            if ((fp = fopen(path, "r"))) {
+                char pl[600];
+                while (fgets(pl, sizeof pl, fp)) {
+                    char *sp = strchr(pl, ' ');
+                    pl[strcspn(pl, "\r\n")] = 0;
+                    if (sp && strcmp(sp + 1, ref) == 0) {
+                        *sp = 0;
+                        copy_str(out, n, pl);
+                        fclose(fp);
+                        return 1;
+                    }
+                }
+                fclose(fp);
+            }
+            return 0;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            return 0;
+        *slash = 0;
+    }
+}
+
+static void add_environment(aa_experiment *e)
+{
+    char buf[8192], tbuf[64];
+    const char *s;
+    int fd;
+    ssize_t n;
+    /* command line */
+    fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+            ssize_t i;
+            buf[n] = 0;
+            while (n > 0 && buf[n - 1] == 0)
+                n--;
+            for (i = 0; i < n; i++)
+                if (buf[i] == 0)
+                    buf[i] = ' ';
+            buf[n] = 0;
+            aa_experiment_set_attr(e, "command", buf);
+        }
+    }
+    snprintf(buf, sizeof buf, "%d", aa_rt_g.nprocs);
+    aa_experiment_set_attr(e, "nprocs", buf);
+    gethostname(buf, 256);
+    buf[255] = 0;
+    aa_experiment_set_attr(e, "hosts", aa_rt_g.hosts[0] ? aa_rt_g.hosts : buf);
+    if (aa_rt_g.mpi_library[0])
+        aa_experiment_set_attr(e, "mpi_library", aa_rt_g.mpi_library);
+    aa_experiment_set_attr(e, "papi_version",
+                           aa_rt_g.papi_version[0] ? aa_rt_g.papi_version : "unavailable");
+    aa_experiment_set_attr(e, "counters", aa_rt_g.ctr_backend == 0   ? "none"
+                                          : aa_rt_g.ctr_backend == 1 ? "fake"
+                                                                     : "papi");
+    fmt_time(aa_rt_g.start_time, tbuf, sizeof tbuf);
+    aa_experiment_set_attr(e, "start_time", tbuf);
+    aa_experiment_set_attr(e, "collect", aa_rt_g.collect_files ? "files" : "mpi");
+    aa_experiment_set_attr(e, "runtime_version", AA_VERSION);
+    aa_experiment_set_attr(e, "clock", aa_rt_g.use_tsc ? "tsc" : "monotonic");
+    snprintf(buf, sizeof buf, "%.0f", aa_rt_g.ticks_per_sec);
+    aa_experiment_set_attr(e, "clock_hz", buf);
+    snprintf(buf, sizeof buf, "%.0f", (double)aa_rt_g.cpu_interval * aa_rt_g.ns_per_tick / 1e3);
+    aa_experiment_set_attr(e, "cpu_interval_us", buf);
+    snprintf(buf, sizeof buf, "%llu,%.3g",
+             aa_rt_g.thr_calls == UINT64_MAX ? 0ull : (unsigned long long)aa_rt_g.thr_calls,
+             (double)aa_rt_g.thr_ticks / aa_rt_g.ticks_per_sec * 1e6);
+    aa_experiment_set_attr(e, "throttle", buf);
+    if (git_revision(buf, 512))
+        aa_experiment_set_attr(e, "git_revision", buf);
+    /* environment variables named by the user */
+    if ((s = getenv("AUTOANALYZER_ENV_VARS")) && *s) {
+        char *copy = strdup(s), *save = NULL, *tok;
+        for (tok = copy ? strtok_r(copy, ", :", &save) : NULL; tok;
+             tok = strtok_r(NULL, ", :", &save)) {
+            const char *v = getenv(tok);
+            char name[300];
+            snprintf(name, sizeof name, "env:%s", tok);
+            aa_experiment_set_attr(e, name, v ? v : "(unset)");
+        }
+        free(copy);
+    }
+    /* input files: size and mtime */
+    if ((s = getenv("AUTOANALYZER_INPUTS")) && *s) {
+        char *copy = strdup(s), *save = NULL, *tok;
+        for (tok = copy ? strtok_r(copy, ",:", &save) : NULL; tok;
+             tok = strtok_r(NULL, ",:", &save)) {
+            struct stat st;
+            char name[4200];
+            snprintf(name, sizeof name, "input:%s", tok);
+            if (stat(tok, &st) == 0) {
+                fmt_time(st.st_mtime, tbuf, sizeof tbuf);
+                snprintf(buf, sizeof buf, "size=%lld mtime=%s", (long long)st.st_size, tbuf);
+            } else {
+                snprintf(buf, sizeof buf, "missing: %s", strerror(errno));
+            }
+            aa_experiment_set_attr(e, name, buf);
+        }
+        free(copy);
+    }
+}
+
+/* Adds one thread's tree to p; values include frames open at tick now. */
+static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_t now,
+                      int is_self)
+{
+    int nn = __atomic_load_n(&rt->nnodes, __ATOMIC_ACQUIRE);
+    int nm = (int)e->nmetrics, i, k, depth, finished;
+    double *v, *wall_children;
+    double cpu_now = NAN;
+    uint64_t ctr_now[AA_RT_MAX_CTR] = {0};
+    aa_thread *th = aa_process_add_thread(p, rt->id);
+    const double tps = aa_rt_g.ticks_per_sec;
+    if (!th)
+        return -1;
+    v = calloc((size_t)nn * (size_t)nm + 1, sizeof *v);
+    wall_children = calloc((size_t)nn + 1, sizeof *wall_children);
+    if (!v || !wall_children) {
+        free(v);
+        free(wall_children);
+        return -1;
+    }
+    finished = __atomic_load_n(&rt->finished, __ATOMIC_ACQUIRE);
+    depth = finished ? 0 : rt->depth;
+    if (depth > 0) {
+        if (is_self) {
+            cpu_now = aa_rt_thread_cpu_ns();
+            if (aa_rt_g.nctr_avail)
+                aa_rt_counters_read(rt, ctr_now);
+        } else {
+            clockid_t cid;
+            struct timespec ts;
+            if (pthread_getcpuclockid(rt->handle, &cid) == 0 && clock_gettime(cid, &ts) == 0)
+                cpu_now = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+        }
+    }
+    for (i = 0; i < nn; i++) {
+        aa_rt_node *n = aa_rt_node_at(rt, i);
+        double *row = v + (size_t)i * nm;
+        row[M_VISITS] = (double)n->visits;
+        row[M_WALL] = (double)n->wall / tps;
+        row[M_CPU] = n->cpu / 1e9;
+        for (k = 0; k < aa_rt_g.nctr; k++)
+            row[M_FIXED_ + k] = aa_rt_g.ctr_available[k] ? (double)n->ctr[k] : NAN;
+        for (k = 0; k < AA_RT_X_COUNT_; k++)
+            row[M_FIXED_ + aa_rt_g.nctr + k] = n->x[k];
+    }
+    /* frames still open: close them in the copy */
+    for (k = 0; k < depth && k < AA_RT_MAX_DEPTH; k++) {
+        aa_rt_frame *f = &rt->stack[k];
+        double *row;
+        int c;
+        if (f->node < 0 || f->node >= nn || f->throttled)
+            continue;
+        row = v + (size_t)f->node * nm;
+        if (now > f->t_enter)
+            row[M_WALL] += (double)(now - f->t_enter) / tps;
+        if (!isnan(cpu_now) && cpu_now > f->cpu_enter)
+            row[M_CPU] += (cpu_now - f->cpu_enter) / 1e9;
+        if (is_self)
+            for (c = 0; c < aa_rt_g.nctr; c++)
+                if (aa_rt_g.ctr_available[c])
+                    row[M_FIXED_ + c] += (double)(ctr_now[c] - f->ctr_enter[c]);
+    }
+    /* inclusive MPI / I/O; exclusive wall.  Children have larger indices. */
+    for (i = nn - 1; i > 0; i--) {
+        aa_rt_node *n = aa_rt_node_at(rt, i);
+        double *row = v + (size_t)i * nm, *prow;
+        if (n->parent < 0 || n->parent >= i)
+            continue;
+        prow = v + (size_t)n->parent * nm;
+        for (k = 0; k < AA_RT_X_COUNT_; k++)
+            prow[M_FIXED_ + aa_rt_g.nctr + k] += row[M_FIXED_ + aa_rt_g.nctr + k];
+        wall_children[n->parent] += row[M_WALL];
+    }
+    for (i = 0; i < nn; i++) {
+        aa_rt_node *n = aa_rt_node_at(rt, i);
+        double *row = v + (size_t)i * nm;
+        long idx;
+        double ex = row[M_WALL] - wall_children[i];
+        row[M_WALL_EXCL] = ex > 0 ? ex : 0;
+        if (row[M_CPU] > row[M_WALL])
+            row[M_CPU] = row[M_WALL];
+        idx = aa_thread_add_node(e, th, n->region, n->parent);
+        if (idx != i) {
+            free(v);
+            free(wall_children);
+            return -1;
+        }
+        if (n->flags & AA_RT_NODE_THROTTLED)
+            th->nodes[i].flags |= AA_NODE_THROTTLED;
+        memcpy(aa_node_values(e, th, (size_t)i), row, (size_t)nm * sizeof *row);
+    }
+    free(v);
+    free(wall_children);
+    return 0;
+}
+
+static int cmp_thread_id(const void *a, const void *b)
+{
+    const aa_rt_thread *x = *(aa_rt_thread *const *)a, *y = *(aa_rt_thread *const *)b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+aa_experiment *aa_rt_build_experiment(aa_err *err)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_rt_region *regs = NULL;
+    aa_rt_thread **ts = NULL, *t;
+    aa_process *p;
+    char buf[256];
+    int nreg, i, nt = 0;
+    uint64_t mism = 0, ovf = 0, thr = 0, now;
+    if (!e) {
+        aa_err_set(err, AA_EENV, "out of memory");
+        return NULL;
+    }
+    aa_rt_set_clock_calibration();
+    now = aa_rt_now();
+    e->id = strdup(aa_rt_g.experiment_id);
+    e->program = strdup(aa_rt_g.program);
+    e->nprocs = aa_rt_g.nprocs > 0 ? aa_rt_g.nprocs : 1;
+    add_metrics(e);
+    add_environment(e);
+    nreg = aa_rt_regions_snapshot(&regs);
+    for (i = 0; i < nreg; i++) {
+        aa_region r;
+        memset(&r, 0, sizeof r);
+        r.id = regs[i].id;
+        r.kind = (aa_region_kind)regs[i].kind;
+        r.name = (char *)regs[i].name;
+        r.function = (char *)regs[i].function;
+        r.file = (char *)regs[i].file;
+        r.line = regs[i].line;
+        r.col = regs[i].col;
+        r.end_line = regs[i].end_line;
+        r.end_col = regs[i].end_col;
+        r.parent = regs[i].parent;
+        if (i > 0 && r.id == AA_REGION_ROOT)
+            continue; /* a user region with id 0 is the program itself */
+        if (aa_experiment_add_region(e, &r)) {
+            aa_err_set(err, AA_EENV, "out of memory");
+            goto fail;
+        }
+    }
+    p = aa_experiment_add_process(e, aa_rt_g.rank);
+    if (!p) {
+        aa_err_set(err, AA_EENV, "out of memory");
+        goto fail;
+    }
+    gethostname(buf, sizeof buf);
+    buf[sizeof buf - 1] = 0;
+    p->host = strdup(buf);
+    p->pid = (long)getpid();
+    for (i = 0; i < aa_rt_g.nctr; i++)
+        if (!aa_rt_g.ctr_available[i])
+            aa_process_add_unavailable(p, aa_rt_g.ctr_metric[i]);
+    for (t = aa_rt_threads_head(); t; t = t->next)
+        nt++;
+    ts = calloc((size_t)nt + 1, sizeof *ts);
+    if (!ts) {
+        aa_err_set(err, AA_EENV, "out of memory");
+        goto fail;
+    }
+    nt = 0;
+    for (t = aa_rt_threads_head(); t; t = t->next)
+        ts[nt++] = t;
+    qsort(ts, (size_t)nt, sizeof *ts, cmp_thread_id);
+    for (i = 0; i < nt; i++) {
+        /* node region fields hold registry indices: map them to ids below */
+        if (add_thread(e, p, ts[i], now, ts[i] == aa_rt_self)) {
+            aa_err_set(err, AA_EENV, "out of memory building the profile");
+            goto fail;
+        }
+        mism += ts[i]->mismatched;
+        ovf += ts[i]->overflow;
+        thr += ts[i]->throttled;
+    }
+    /* registry index -> region id */
+    for (i = 0; i < (int)p->nthreads; i++) {
+        size_t k;
+        for (k = 0; k < p->threads[i].nnodes; k++) {
+            uint32_t h = p->threads[i].nodes[k].region;
+            p->threads[i].nodes[k].region = (int)h < nreg ? regs[h].id : 0;
+        }
+    }
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)mism);
+    aa_process_set_attr(p, "mismatched_exits", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)ovf);
+    aa_process_set_attr(p, "unrecorded_enters", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)thr);
+    aa_process_set_attr(p, "throttled_nodes", buf);
+    snprintf(buf, sizeof buf, "%d", nt);
+    aa_process_set_attr(p, "threads", buf);
+    {
+        int cpu = sched_getcpu();
+        snprintf(buf, sizeof buf, "%d", cpu);
+        aa_process_set_attr(p, "cpu", buf);
+    }
+    free(regs);
+    free(ts);
+    return e;
+fail:
+    free(regs);
+    free(ts);
+    aa_experiment_free(e);
+    return NULL;
+}
+
+/* ---- output directory, experiment id ---------------------------------------- */
+void aa_rt_default_outdir(char *out, size_t n)
+{
+    const char *env = getenv("AUTOANALYZER_OUTPUT");
+    char tbuf[64];
+    struct tm tm;
+    time_t now = time(NULL);
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return;
+    }
+    localtime_r(&now, &tm);
+    strftime(tbuf, sizeof tbuf, "%Y%m%d-%H%M%S", &tm);
+    snprintf(out, n, "autoanalyzer-%s-%s", aa_rt_g.program, tbuf);
+}
+
+void aa_rt_new_experiment_id(char *out, size_t n)
+{
+    char tbuf[64], host[64];
+    struct tm tm;
+    time_t now = time(NULL);
+    uint64_t r = aa_rt_mono_ns() ^ ((uint64_t)getpid() << 32);
+    localtime_r(&now, &tm);
+    strftime(tbuf, sizeof tbuf, "%Y%m%dT%H%M%S", &tm);
+    gethostname(host, sizeof host);
+    host[sizeof host - 1] = 0;
+    host[strcspn(host, ".")] = 0;
+    snprintf(out, n, "%s-%s-%s-%05lx", aa_rt_g.program, tbuf, host,
+             (unsigned long)((r * 0x9E3779B97F4A7C15ull) >> 44));
+}
+
+static int mkdir_p(const char *path, aa_err *err)
+{
+    char tmp[4096];
+    char *p;
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return aa_err_set(err, AA_EENV, "%s: cannot create directory: %s", tmp,
+                              strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return aa_err_set(err, AA_EENV, "%s: cannot create directory: %s", tmp, strerror(errno));
+    return AA_OK;
+}
+
+int aa_rt_make_outdir(aa_err *err)
+{
+    if (!aa_rt_g.outdir[0])
+        aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir);
+    return mkdir_p(aa_rt_g.outdir, err);
+}
+
+/* Writes this process's profile: experiment.xml for a process that is the
+ * whole run (no MPI, single-process mpi mode), rank-<N>.xml otherwise. */
+int aa_rt_write_own_profile(const char *why)
+{
+    aa_rt_thread *t = aa_rt_thread_get();
+    aa_err err;
+    aa_experiment *e;
+    char path[4200];
+    int rc = AA_EENV, saved_in_rt = 0;
+    static int busy;
+    if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+        return AA_EENV;
+    if (t) {
+        saved_in_rt = t->in_rt;
+        t->in_rt = 1;
+    }
+    aa_err_clear(&err);
+    if (aa_rt_make_outdir(&err) == AA_OK && (e = aa_rt_build_experiment(&err))) {
+        int whole = !aa_rt_g.collect_files && (!aa_rt_g.mpi_used || aa_rt_g.nprocs == 1);
+        if (whole && !why)
+            snprintf(path, sizeof path, "%s/experiment.xml", aa_rt_g.outdir);
+        else
+            snprintf(path, sizeof path, "%s/rank-%d.xml", aa_rt_g.outdir, aa_rt_g.rank);
+        if (why && strcmp(why, "flush") != 0)
+            aa_experiment_set_attr(e, "incomplete", why);
+        rc = aa_experiment_write(e, path, &err);
+        aa_experiment_free(e);
+    }
+    if (rc)
+        aa_rt_fail("cannot write the profile: %s", err.msg);
+    else if (!why || strcmp(why, "flush") != 0)
+        aa_rt_g.written = 1;
+    if (t)
+        t->in_rt = saved_in_rt;
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+    return rc;
+}
+
+/* ---- fatal signals -------------------------------------------------------------- */
+static const int fatal_signals[] = {SIGSEGV, SIGTERM, SIGINT, SIGABRT, SIGBUS, SIGFPE};
+#define NSIG_ (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction old_actions[NSIG_];
+static int installed[NSIG_];
+
+static void on_fatal(int sig)
+{
+    static int once;
+    size_t i;
+    aa_rt_thread *t = aa_rt_self;
+    char why[64];
+    /* the crash happened inside the runtime: do not try again */
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED) && !(t && t->in_rt) &&
+        !aa_rt_g.written) {
+        snprintf(why, sizeof why, "signal %d (%s)", sig, strsignal(sig));
+        aa_rt_write_own_profile(why);
+    }
+    for (i = 0; i < NSIG_; i++)
+        if (fatal_signals[i] == sig) {
+            sigaction(sig, installed[i] ? &old_actions[i] : NULL, NULL);
+            if (!installed[i])
+                signal(sig, SIG_DFL);
+        }
+    raise(sig);
+}
+
+void aa_rt_install_signal_handlers(void)
+{
+    size_t i;
+    const char *s = getenv("AUTOANALYZER_SIGNALS");
+    if (s && strcmp(s, "0") == 0)
+        return;
+    for (i = 0; i < NSIG_; i++) {
+        struct sigaction sa, old;
+        if (sigaction(fatal_signals[i], NULL, &old) != 0)
+            continue;
+        if (old.sa_handler == SIG_IGN && !(old.sa_flags & SA_SIGINFO))
+            continue; /* ignored by the user: keep it so */
+        if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == on_fatal)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        if (sigaction(fatal_signals[i], &sa, &old_actions[i]) == 0)
+            installed[i] = 1;
+    }
+}

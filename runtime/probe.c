@@ -1,0 +1,534 @@
+/*
+ * runtime/probe.c -- the probe hot path and per-thread measurement state.
+ *
+ * Each thread owns a calling-context tree (node = static region + parent
+ * node) stored in fixed-size chunks that never move, and a stack of open
+ * frames.  enter/exit read the cycle counter (rdtsc, calibrated against
+ * CLOCK_MONOTONIC) and the interpolated thread CPU time (one real
+ * CLOCK_THREAD_CPUTIME_ID read per interval, rt_internal.h), plus counters
+ * when a backend is active.  After warm-up (every context seen once) the
+ * path takes no lock and allocates nothing.  Mismatched exits are repaired
+ * when the region is open further down the stack and counted either way;
+ * frames deeper than AA_RT_MAX_DEPTH are not recorded.  Also: global
+ * initialisation (configuration from the environment, clock calibration),
+ * the region registry, thread registration, throttling, pause/resume.
+ */
+#include "runtime/rt_internal.h"
+#include "runtime/aa_runtime.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+aa_rt_global aa_rt_g;
+AA_RT_TLS aa_rt_thread *aa_rt_self;
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static aa_rt_region *regions;     /* index 0 = whole program */
+static int nregions, capregions;
+static aa_rt_thread *threads;     /* list head (atomic) */
+static int next_thread_id;
+static pthread_key_t thread_key;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* ---- errors ------------------------------------------------------------------ */
+void aa_rt_fail(const char *fmt, ...)
+{
+    va_list ap;
+    if (__atomic_exchange_n(&aa_rt_g.failed_once, 1, __ATOMIC_RELAXED))
+        return;
+    fputs("autoanalyzer: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (profiling continues where possible; the program is not affected)\n", stderr);
+}
+
+/* ---- clock calibration ------------------------------------------------------ */
+static int tsc_invariant(void)
+{
+#ifdef AA_RT_HAVE_TSC
+    unsigned a, b, c, d;
+    const char *f = getenv("AUTOANALYZER_CLOCK");
+    if (f && strcmp(f, "monotonic") == 0)
+        return 0;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+    if (a < 0x80000007u)
+        return 0;
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+    return (d >> 8) & 1;
+#else
+    return 0;
+#endif
+}
+
+/* Refines ticks_per_sec over the whole run so far (called before output). */
+void aa_rt_set_clock_calibration(void)
+{
+    if (!aa_rt_g.use_tsc)
+        return;
+    uint64_t m = aa_rt_mono_ns(), t = aa_rt_now();
+    if (m - aa_rt_g.mono0 > 20000000ull && t > aa_rt_g.tsc0) {
+        aa_rt_g.ticks_per_sec = (double)(t - aa_rt_g.tsc0) * 1e9 / (double)(m - aa_rt_g.mono0);
+        aa_rt_g.ns_per_tick = 1e9 / aa_rt_g.ticks_per_sec;
+    }
+}
+
+static void calibrate(void)
+{
+    aa_rt_g.use_tsc = tsc_invariant();
+    aa_rt_g.mono0 = aa_rt_mono_ns();
+    if (!aa_rt_g.use_tsc) {
+        aa_rt_g.tsc0 = aa_rt_g.mono0;
+        aa_rt_g.ticks_per_sec = 1e9;
+        aa_rt_g.ns_per_tick = 1.0;
+        return;
+    }
+    aa_rt_g.tsc0 = aa_rt_now();
+    uint64_t m, t;
+    do { /* 2 ms busy calibration; refined at output over the whole run */
+        m = aa_rt_mono_ns();
+        t = aa_rt_now();
+    } while (m - aa_rt_g.mono0 < 2000000ull);
+    aa_rt_g.ticks_per_sec = (double)(t - aa_rt_g.tsc0) * 1e9 / (double)(m - aa_rt_g.mono0);
+    aa_rt_g.ns_per_tick = 1e9 / aa_rt_g.ticks_per_sec;
+    if (!(aa_rt_g.ticks_per_sec > 1e6)) { /* nonsense: fall back */
+        aa_rt_g.use_tsc = 0;
+        aa_rt_g.tsc0 = aa_rt_g.mono0;
+        aa_rt_g.ticks_per_sec = 1e9;
+        aa_rt_g.ns_per_tick = 1.0;
+    }
+}
+
+/* ---- configuration ------------------------------------------------------------ */
+static void read_throttle(void)
+{
+    const char *s = getenv("AUTOANALYZER_THROTTLE");
+    double calls = 100000, usec = 10;
+    if (s && *s) {
+        char tmp[64];
+        char *comma;
+        snprintf(tmp, sizeof tmp, "%s", s);
+        comma = strchr(tmp, ',');
+        if (strcmp(tmp, "0") == 0 || strcmp(tmp, "off") == 0 || strcmp(tmp, "none") == 0) {
+            calls = 0;
+        } else if (!comma) {
+            aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
+        } else {
+            *comma = 0;
+            if (aa_parse_double(tmp, &calls) || aa_parse_double(comma + 1, &usec) || calls < 0 ||
+                usec < 0) {
+                aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
+                calls = 100000;
+                usec = 10;
+            }
+        }
+    }
+    aa_rt_g.thr_calls = calls > 0 ? (uint64_t)calls : UINT64_MAX;
+    aa_rt_g.thr_ticks = (uint64_t)(usec * 1e-6 * aa_rt_g.ticks_per_sec);
+}
+
+static void program_name(void)
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    const char *p = "program";
+    if (n > 0) {
+        buf[n] = 0;
+        p = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+    } else if (program_invocation_short_name) {
+        p = program_invocation_short_name;
+    }
+    snprintf(aa_rt_g.program, sizeof aa_rt_g.program, "%.255s", p);
+}
+
+static void thread_destructor(void *arg);
+
+static void do_init(void)
+{
+    const char *s;
+    double us = 100;
+    calibrate();
+    aa_rt_g.start_time = time(NULL);
+    s = getenv("AUTOANALYZER_CPU_INTERVAL_US");
+    if (s && *s && (aa_parse_double(s, &us) || us < 0)) {
+        aa_rt_fail("AUTOANALYZER_CPU_INTERVAL_US='%s' is not a number of microseconds", s);
+        us = 100;
+    }
+    aa_rt_g.cpu_interval = (uint64_t)(us * 1e-6 * aa_rt_g.ticks_per_sec);
+    read_throttle();
+    s = getenv("AUTOANALYZER_COLLECT");
+    aa_rt_g.collect_files = s && strcmp(s, "files") == 0;
+    if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
+        aa_rt_fail("AUTOANALYZER_COLLECT='%s': expected mpi or files (using mpi)", s);
+    aa_rt_g.rank = 0;
+    aa_rt_g.nprocs = 1;
+    program_name();
+    aa_rt_new_experiment_id(aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
+    pthread_key_create(&thread_key, thread_destructor);
+    regions = calloc(64, sizeof *regions);
+    if (regions) {
+        capregions = 64;
+        nregions = 1;
+        regions[0].kind = AA_KIND_PROGRAM;
+        regions[0].name = aa_rt_g.program;
+        regions[0].function = "";
+        regions[0].file = "";
+    }
+    aa_rt_counters_init();
+    aa_rt_io_init();
+    __atomic_store_n(&aa_rt_g.initialized, 1, __ATOMIC_RELEASE);
+}
+
+void aa_rt_init(void)
+{
+    pthread_once(&init_once, do_init);
+}
+
+static void atexit_handler(void)
+{
+    aa_rt_thread *t = aa_rt_self;
+    if (aa_rt_g.written)
+        return;
+    if (aa_rt_g.mpi_used && !aa_rt_g.mpi_finalized)
+        aa_rt_write_own_profile("exit() before MPI_Finalize");
+    else if (!aa_rt_g.mpi_used)
+        aa_rt_write_own_profile(NULL);
+    (void)t;
+}
+
+__attribute__((constructor)) static void aa_rt_constructor(void)
+{
+    aa_rt_init();
+    aa_rt_thread_get(); /* the main thread is thread 0 */
+    atexit(atexit_handler);
+    aa_rt_install_signal_handlers();
+}
+
+/* ---- region registry ----------------------------------------------------------- */
+static int register_region(aa_runtime_region *r)
+{
+    int i, h = -1;
+    aa_rt_init();
+    pthread_mutex_lock(&reg_lock);
+    h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
+    if (h > 0)
+        goto out;
+    for (i = 1; i < nregions; i++)
+        if (regions[i].id == r->id) {
+            h = i;
+            break;
+        }
+    if (h <= 0) {
+        if (!regions)
+            goto out;
+        if (nregions == capregions) {
+            /* readers index regions only at output time, under the lock */
+            aa_rt_region *n = realloc(regions, (size_t)capregions * 2 * sizeof *n);
+            if (!n) {
+                aa_rt_fail("out of memory registering region %u", r->id);
+                h = -1;
+                goto out;
+            }
+            regions = n;
+            capregions *= 2;
+        }
+        h = nregions++;
+        regions[h].id = r->id;
+        regions[h].parent = r->parent;
+        regions[h].kind = (r->kind >= 1 && r->kind < AA_KIND_COUNT_) ? r->kind : AA_KIND_USER;
+        regions[h].line = r->line > 0 ? r->line : 0;
+        regions[h].col = r->col > 0 ? r->col : 0;
+        regions[h].end_line = r->end_line > 0 ? r->end_line : 0;
+        regions[h].end_col = r->end_col > 0 ? r->end_col : 0;
+        regions[h].name = r->name ? r->name : "";
+        regions[h].function = r->function ? r->function : "";
+        regions[h].file = r->file ? r->file : "";
+    }
+    __atomic_store_n(&r->handle, h, __ATOMIC_RELEASE);
+out:
+    pthread_mutex_unlock(&reg_lock);
+    return h;
+}
+
+/* Copies the registry out (for the profile) under the lock. */
+int aa_rt_regions_snapshot(aa_rt_region **out)
+{
+    int n;
+    pthread_mutex_lock(&reg_lock);
+    n = nregions;
+    *out = malloc((size_t)(n ? n : 1) * sizeof **out);
+    if (*out)
+        memcpy(*out, regions, (size_t)n * sizeof **out);
+    else
+        n = 0;
+    pthread_mutex_unlock(&reg_lock);
+    return n;
+}
+
+aa_rt_thread *aa_rt_threads_head(void)
+{
+    return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+}
+
+/* ---- nodes ------------------------------------------------------------------------ */
+static int new_node(aa_rt_thread *t, uint32_t region, int parent)
+{
+    int i = t->nnodes;
+    aa_rt_node *n;
+    if ((i >> AA_RT_CHUNK_SHIFT) >= AA_RT_MAX_CHUNKS)
+        return -1;
+    if (!t->chunks[i >> AA_RT_CHUNK_SHIFT]) {
+        aa_rt_node *c = calloc(AA_RT_CHUNK, sizeof *c);
+        if (!c)
+            return -1;
+        __atomic_store_n(&t->chunks[i >> AA_RT_CHUNK_SHIFT], c, __ATOMIC_RELEASE);
+    }
+    n = aa_rt_node_at(t, i);
+    memset(n, 0, sizeof *n);
+    n->region = region;
+    n->parent = parent;
+    n->first_child = -1;
+    n->next_sibling = -1;
+    if (parent >= 0) {
+        aa_rt_node *p = aa_rt_node_at(t, parent);
+        n->next_sibling = p->first_child;
+        p->first_child = i;
+    }
+    __atomic_store_n(&t->nnodes, i + 1, __ATOMIC_RELEASE);
+    return i;
+}
+
+static inline int child_node(aa_rt_thread *t, int parent, uint32_t region)
+{
+    aa_rt_node *p = aa_rt_node_at(t, parent);
+    int c;
+    for (c = p->first_child; c >= 0;) {
+        aa_rt_node *n = aa_rt_node_at(t, c);
+        if (n->region == region)
+            return c;
+        c = n->next_sibling;
+    }
+    return new_node(t, region, parent);
+}
+
+/* ---- threads ------------------------------------------------------------------------ */
+static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu, const uint64_t *ctr);
+
+static void thread_destructor(void *arg)
+{
+    aa_rt_thread *t = arg;
+    uint64_t now;
+    double cpu;
+    uint64_t ctr[AA_RT_MAX_CTR];
+    if (!t || t->finished)
+        return;
+    now = aa_rt_now();
+    cpu = aa_rt_thread_cpu_ns();
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, ctr);
+    while (t->depth > 0)
+        close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
+    __atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
+    aa_rt_self = NULL;
+}
+
+aa_rt_thread *aa_rt_thread_get(void)
+{
+    aa_rt_thread *t = aa_rt_self;
+    if (AA_RT_LIKELY(t != NULL))
+        return t;
+    aa_rt_init();
+    t = calloc(1, sizeof *t);
+    if (!t) {
+        aa_rt_fail("out of memory for a thread's measurement state");
+        return NULL;
+    }
+    t->in_rt = 1;
+    aa_rt_self = t;
+    t->handle = pthread_self();
+    t->id = __atomic_fetch_add(&next_thread_id, 1, __ATOMIC_RELAXED);
+    if (new_node(t, 0, -1) != 0) {
+        aa_rt_self = NULL;
+        free(t);
+        aa_rt_fail("out of memory for a thread's measurement state");
+        return NULL;
+    }
+    aa_rt_counters_thread_start(t);
+    t->stack[0].node = 0;
+    t->stack[0].region = 0;
+    t->stack[0].t_enter = aa_rt_now();
+    t->cpu_w_last = t->stack[0].t_enter;
+    t->cpu_c_last = aa_rt_thread_cpu_ns();
+    t->stack[0].cpu_enter = t->cpu_c_last;
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, t->stack[0].ctr_enter);
+    aa_rt_node_at(t, 0)->visits = 1;
+    t->depth = 1;
+    pthread_setspecific(thread_key, t);
+    t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&threads, &t->next, t, 1, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED))
+        ;
+    t->in_rt = 0;
+    return t;
+}
+
+aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
+{
+    if (!t || t->in_rt || __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) || t->depth <= 0)
+        return NULL;
+    return aa_rt_node_at(t, t->stack[t->depth - 1].node);
+}
+
+/* ---- the probes --------------------------------------------------------------------- */
+void aa_runtime_enter(aa_runtime_region *r)
+{
+    aa_rt_thread *t = aa_rt_self;
+    aa_rt_frame *f;
+    aa_rt_node *n;
+    int h, d, c;
+    if (AA_RT_UNLIKELY(!t)) {
+        t = aa_rt_thread_get();
+        if (!t)
+            return;
+    }
+    if (AA_RT_UNLIKELY(t->skip | __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) | t->in_rt)) {
+        t->skip++;
+        return;
+    }
+    h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
+    if (AA_RT_UNLIKELY(h <= 0)) {
+        h = register_region(r);
+        if (h <= 0) {
+            t->skip++;
+            return;
+        }
+    }
+    d = t->depth;
+    if (AA_RT_UNLIKELY(d >= AA_RT_MAX_DEPTH || d <= 0)) {
+        t->overflow++;
+        t->skip++;
+        return;
+    }
+    c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
+    if (AA_RT_UNLIKELY(c < 0)) {
+        t->overflow++;
+        t->skip++;
+        return;
+    }
+    n = aa_rt_node_at(t, c);
+    n->visits++;
+    f = &t->stack[d];
+    f->node = c;
+    f->region = (uint32_t)h;
+    t->depth = d + 1;
+    if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
+        f->throttled = 1;
+        return;
+    }
+    f->throttled = 0;
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, f->ctr_enter);
+    f->t_enter = aa_rt_now();
+    f->cpu_enter = aa_rt_cpu_at(t, f->t_enter);
+}
+
+static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu,
+                        const uint64_t *ctr)
+{
+    aa_rt_node *n = aa_rt_node_at(t, f->node);
+    uint64_t w;
+    double c;
+    int i;
+    if (f->throttled)
+        return;
+    w = now > f->t_enter ? now - f->t_enter : 0;
+    n->wall += w;
+    c = cpu - f->cpu_enter;
+    if (c < 0)
+        c = 0;
+    if (c > (double)w * aa_rt_g.ns_per_tick)
+        c = (double)w * aa_rt_g.ns_per_tick;
+    n->cpu += c;
+    for (i = 0; i < aa_rt_g.nctr; i++)
+        n->ctr[i] += ctr[i] - f->ctr_enter[i];
+    if (AA_RT_UNLIKELY(n->visits >= aa_rt_g.thr_calls) && !(n->flags & AA_RT_NODE_THROTTLED) &&
+        f->node != 0 && n->wall < n->visits * aa_rt_g.thr_ticks) {
+        n->flags |= AA_RT_NODE_THROTTLED;
+        t->throttled++;
+    }
+}
+
+static void exit_mismatch(aa_rt_thread *t, uint32_t h)
+{
+    int k;
+    uint64_t now;
+    double cpu;
+    uint64_t ctr[AA_RT_MAX_CTR];
+    t->mismatched++;
+    for (k = t->depth - 1; k >= 1; k--)
+        if (t->stack[k].region == h)
+            break;
+    if (k < 1)
+        return; /* not open at all: ignored */
+    now = aa_rt_now();
+    cpu = aa_rt_cpu_at(t, now);
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, ctr);
+    while (t->depth > k)
+        close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
+}
+
+void aa_runtime_exit(aa_runtime_region *r)
+{
+    aa_rt_thread *t = aa_rt_self;
+    aa_rt_frame *f;
+    uint64_t now;
+    uint64_t ctr[AA_RT_MAX_CTR];
+    int d, h;
+    if (AA_RT_UNLIKELY(!t))
+        return;
+    if (AA_RT_UNLIKELY(t->skip)) {
+        t->skip--;
+        return;
+    }
+    d = t->depth;
+    h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
+    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
+        t->mismatched++;
+        return;
+    }
+    f = &t->stack[d - 1];
+    if (AA_RT_UNLIKELY(f->region != (uint32_t)h)) {
+        exit_mismatch(t, (uint32_t)h);
+        return;
+    }
+    t->depth = d - 1;
+    if (AA_RT_UNLIKELY(f->throttled))
+        return;
+    now = aa_rt_now();
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, ctr);
+    close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
+}
+
+void aa_runtime_scope_end(aa_runtime_region **r)
+{
+    if (r && *r)
+        aa_runtime_exit(*r);
+}
+
+/* ---- pause / resume ------------------------------------------------------------------ */
+void aa_runtime_pause(void)
+{
+    __atomic_store_n(&aa_rt_g.paused, 1, __ATOMIC_RELAXED);
+}
+
+void aa_runtime_resume(void)
+{
+    __atomic_store_n(&aa_rt_g.paused, 0, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,236 @@
+/*
+ * runtime/rt_internal.h -- private interface between the parts of the
+ * measurement runtime (probes, clocks, counters, I/O interposition, profile
+ * output) and the MPI layer (libautoanalyzer-mpi).  Not installed.
+ *
+ * Symbols named aa_rt_* are exported from libautoanalyzer.so only so that
+ * libautoanalyzer-mpi can use them; they are not a user API.
+ */
+#ifndef AA_RT_INTERNAL_H
+#define AA_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "profile/aa_profile.h"
+#include "runtime/aa_probe.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define AA_RT_HAVE_TSC 1
+#endif
+
+#define AA_RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define AA_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define AA_RT_TLS __thread __attribute__((tls_model("initial-exec")))
+
+#define AA_RT_MAX_DEPTH 512      /* open frames per thread; deeper enters are not recorded */
+#define AA_RT_CHUNK_SHIFT 8      /* nodes per chunk = 256 */
+#define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
+#define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
+#define AA_RT_MAX_CTR 8          /* hardware/fake counters */
+
+enum { AA_RT_NODE_THROTTLED = 1u };
+
+/* Per-node accumulators besides time and counters (attributed to the
+ * innermost open node; made inclusive when the profile is built). */
+enum {
+    AA_RT_X_MPI_WALL, /* seconds */
+    AA_RT_X_MPI_CPU,
+    AA_RT_X_MPI_CALLS,
+    AA_RT_X_MPI_SENT,
+    AA_RT_X_MPI_RECV,
+    AA_RT_X_IO_READ,
+    AA_RT_X_IO_WRITE,
+    AA_RT_X_IO_TIME,
+    AA_RT_X_IO_CALLS,
+    AA_RT_X_COUNT_
+};
+
+typedef struct aa_rt_node {
+    uint32_t region;      /* registry index (0 = whole program) */
+    int32_t parent;       /* node index, -1 for the root */
+    int32_t first_child;  /* node index, -1 none */
+    int32_t next_sibling; /* node index, -1 none */
+    uint32_t flags;
+    uint32_t pad_;
+    uint64_t visits;
+    uint64_t wall;        /* inclusive, clock ticks */
+    double cpu;           /* inclusive, ns */
+    uint64_t ctr[AA_RT_MAX_CTR];
+    double x[AA_RT_X_COUNT_];
+} aa_rt_node;
+
+typedef struct aa_rt_frame {
+    int32_t node;
+    uint32_t region;
+    int32_t throttled;
+    int32_t pad_;
+    uint64_t t_enter;
+    double cpu_enter;
+    uint64_t ctr_enter[AA_RT_MAX_CTR];
+} aa_rt_frame;
+
+typedef struct aa_rt_thread {
+    struct aa_rt_thread *next; /* global list of all threads ever seen */
+    int id;
+    int finished;              /* the thread has exited; its frames are closed */
+    pthread_t handle;
+    int depth;                 /* open frames; stack[0] is the root */
+    int skip;                  /* enters not recorded (paused, too deep) still to exit */
+    int in_rt;                 /* inside the runtime: its own I/O is not counted */
+    int in_mpi;                /* inside an MPI wrapper (recursion guard) */
+    /* CPU time interpolation (see docs/runtime.md) */
+    uint64_t cpu_w_last;       /* tick of the last real read */
+    double cpu_c_last;         /* thread CPU ns at that read */
+    double cpu_ratio;          /* CPU ns per tick over the previous interval */
+    /* counters */
+    uint64_t fake_tick;
+    int papi_set;
+    /* diagnostics */
+    uint64_t mismatched, overflow, throttled;
+    int nnodes;                /* published with release order */
+    aa_rt_node *chunks[AA_RT_MAX_CHUNKS];
+    aa_rt_frame stack[AA_RT_MAX_DEPTH];
+} aa_rt_thread;
+
+/* Registered static region (index = handle). */
+typedef struct aa_rt_region {
+    uint32_t id, parent;
+    int kind;
+    int line, col, end_line, end_col;
+    const char *name, *function, *file;
+} aa_rt_region;
+
+typedef struct aa_rt_global {
+    int initialized;
+    int use_tsc;
+    double ticks_per_sec;     /* calibrated at start, refined at output */
+    double ns_per_tick;
+    uint64_t tsc0;            /* start tick and CLOCK_MONOTONIC ns */
+    uint64_t mono0;
+    time_t start_time;
+    uint64_t cpu_interval;    /* ticks */
+    uint64_t thr_calls;       /* throttling: calls */
+    uint64_t thr_ticks;       /* throttling: mean below this many ticks */
+    int paused;
+    /* counters */
+    int nctr;                 /* events configured */
+    int nctr_avail;           /* events measured */
+    int ctr_backend;          /* 0 none, 1 fake, 2 papi */
+    char *ctr_metric[AA_RT_MAX_CTR];
+    int ctr_available[AA_RT_MAX_CTR];
+    char papi_version[32];
+    /* process identity, set by the MPI layer when present */
+    int mpi_used;             /* MPI_Init was called */
+    int mpi_finalized;
+    int rank, nprocs;
+    int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
+    char experiment_id[96];
+    char outdir[4096];
+    char program[256];
+    int written;              /* a profile of this process has been written */
+    int failed_once;          /* the one error message was printed */
+    /* extra experiment-level attributes from the MPI layer */
+    char mpi_library[512];
+    char hosts[4096];
+} aa_rt_global;
+
+extern aa_rt_global aa_rt_g;
+extern AA_RT_TLS aa_rt_thread *aa_rt_self;
+
+/* ---- clocks ---------------------------------------------------------------- */
+static inline uint64_t aa_rt_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t aa_rt_now(void)
+{
+#ifdef AA_RT_HAVE_TSC
+    if (AA_RT_LIKELY(aa_rt_g.use_tsc))
+        return __rdtsc();
+#endif
+    return aa_rt_mono_ns();
+}
+
+static inline double aa_rt_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Interpolated thread CPU time (ns) at tick `now` (see docs/runtime.md). */
+static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
+{
+    uint64_t dw = now - t->cpu_w_last;
+    if (AA_RT_UNLIKELY(dw >= aa_rt_g.cpu_interval || now < t->cpu_w_last)) {
+        double c = aa_rt_thread_cpu_ns();
+        double r = dw ? (c - t->cpu_c_last) / (double)dw : 0.0;
+        if (r < 0)
+            r = 0;
+        if (r > aa_rt_g.ns_per_tick)
+            r = aa_rt_g.ns_per_tick;
+        t->cpu_ratio = r;
+        t->cpu_w_last = now;
+        t->cpu_c_last = c;
+        return c;
+    }
+    return t->cpu_c_last + t->cpu_ratio * (double)dw;
+}
+
+static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
+{
+    return &t->chunks[i >> AA_RT_CHUNK_SHIFT][i & (AA_RT_CHUNK - 1)];
+}
+
+/* ---- runtime internals ------------------------------------------------------ */
+void aa_rt_init(void);
+aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
+/* Innermost open node of the current thread for attributing MPI / I/O; NULL
+ * when nothing should be attributed (no state, paused, inside the runtime). */
+aa_rt_node *aa_rt_current_node(aa_rt_thread *t);
+void aa_rt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void aa_rt_set_clock_calibration(void);
+
+/* counters.c */
+void aa_rt_counters_init(void);
+void aa_rt_counters_thread_start(aa_rt_thread *t);
+void aa_rt_counters_read_slow(aa_rt_thread *t, uint64_t *out);
+static inline void aa_rt_counters_read(aa_rt_thread *t, uint64_t *out)
+{
+    if (aa_rt_g.ctr_backend == 1) { /* fake: deterministic per-thread event count */
+        static const uint64_t mult[AA_RT_MAX_CTR] = {1000, 500, 10, 200, 2, 10, 1, 1};
+        uint64_t k = ++t->fake_tick;
+        int i;
+        for (i = 0; i < aa_rt_g.nctr; i++)
+            out[i] = k * mult[i];
+    } else {
+        aa_rt_counters_read_slow(t, out);
+    }
+}
+
+/* io.c: forces the interposition object to be linked from the static lib. */
+void aa_rt_io_init(void);
+
+/* output.c */
+/* Builds this process's profile (open regions closed at this moment). */
+aa_experiment *aa_rt_build_experiment(aa_err *err);
+/* Writes the profile of this process alone (files mode, crash, non-MPI). */
+int aa_rt_write_own_profile(const char *why);
+/* Creates the output directory (mkdir -p), fills aa_rt_g.outdir. */
+int aa_rt_make_outdir(aa_err *err);
+void aa_rt_default_outdir(char *out, size_t n);
+void aa_rt_new_experiment_id(char *out, size_t n);
+void aa_rt_install_signal_handlers(void);
+
+/* pack.c: compact binary form of a one-process experiment (MPI gather). */
+int aa_rt_pack(const aa_experiment *e, aa_buf *b);
+/* Merges a packed process into e (regions, metrics by name, process). */
+int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *err);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * runtime/rt_mpi.h -- helpers used by the generated PMPI wrappers
+ * (build/gen/runtime/mpi_wrappers.c, from runtime/mpi_prototypes.txt by
+ * runtime/mpi_gen.pl) and by runtime/mpi.c: entering/leaving a measured MPI
+ * call with a recursion guard (MPI calls made inside MPI count once), and
+ * byte counts from counts and datatypes.  Private to libautoanalyzer-mpi.
+ */
+#ifndef AA_RT_MPI_H
+#define AA_RT_MPI_H
+
+#include <mpi.h>
+
+#include "runtime/rt_internal.h"
+
+enum { AA_MPI_P2P, AA_MPI_COLL, AA_MPI_WAIT, AA_MPI_RMA, AA_MPI_IO, AA_MPI_OTHER };
+
+typedef struct aa_mpi_call {
+    aa_rt_thread *t;
+    uint64_t t0;
+    double c0;
+} aa_mpi_call;
+
+static inline int aa_mpi_begin(aa_mpi_call *c)
+{
+    aa_rt_thread *t = aa_rt_self;
+    if (AA_RT_UNLIKELY(!t)) {
+        t = aa_rt_thread_get();
+        if (!t)
+            return 0;
+    }
+    if (t->in_mpi || t->in_rt)
+        return 0;
+    t->in_mpi = 1;
+    c->t = t;
+    c->t0 = aa_rt_now();
+    c->c0 = aa_rt_cpu_at(t, c->t0);
+    return 1;
+}
+
+/* For the I/O class, sent = bytes written, recv = bytes read. */
+static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
+{
+    aa_rt_thread *t = c->t;
+    uint64_t now = aa_rt_now();
+    double cpu = aa_rt_cpu_at(t, now);
+    double wall = (double)(now - c->t0) / aa_rt_g.ticks_per_sec;
+    aa_rt_node *n;
+    t->in_mpi = 0;
+    n = aa_rt_current_node(t);
+    if (!n)
+        return;
+    cpu = (cpu - c->c0) / 1e9;
+    if (cpu < 0)
+        cpu = 0;
+    if (cpu > wall)
+        cpu = wall;
+    n->x[AA_RT_X_MPI_WALL] += wall;
+    n->x[AA_RT_X_MPI_CPU] += cpu;
+    n->x[AA_RT_X_MPI_CALLS] += 1;
+    if (cls == AA_MPI_IO) {
+        n->x[AA_RT_X_IO_WRITE] += sent;
+        n->x[AA_RT_X_IO_READ] += recv;
+        n->x[AA_RT_X_IO_TIME] += wall;
+        n->x[AA_RT_X_IO_CALLS] += 1;
+    } else {
+        n->x[AA_RT_X_MPI_SENT] += sent;
+        n->x[AA_RT_X_MPI_RECV] += recv;
+    }
+}
+
+static inline double aa_mpi_tsize(MPI_Datatype t)
+{
+    int s = 0;
+    if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS || s < 0)
+        return 0;
+    return (double)s;
+}
+
+#define AA_B(count, type) ((count) > 0 ? (double)(count) * aa_mpi_tsize(type) : 0.0)
+#define AA_IP(buf) ((const void *)(buf) == (const void *)MPI_IN_PLACE)
+
+static inline int aa_mpi_np(MPI_Comm c)
+{
+    int n = 0;
+    if (c == MPI_COMM_NULL || PMPI_Comm_size(c, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+static inline int aa_mpi_rank(MPI_Comm c)
+{
+    int r = -1;
+    if (c == MPI_COMM_NULL || PMPI_Comm_rank(c, &r) != MPI_SUCCESS)
+        return -1;
+    return r;
+}
+
+#define AA_NP(comm) aa_mpi_np(comm)
+#define AA_ROOT(root, comm) ((root) == aa_mpi_rank(comm))
+
+static inline double aa_mpi_sum(const int *counts, int n)
+{
+    double s = 0;
+    int i;
+    if (!counts)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (counts[i] > 0)
+            s += counts[i];
+    return s;
+}
+
+static inline double aa_mpi_sumw(const int *counts, const MPI_Datatype *types, int n)
+{
+    double s = 0;
+    int i;
+    if (!counts || !types)
+        return 0;
+    for (i = 0; i < n; i++)
+        s += AA_B(counts[i], types[i]);
+    return s;
+}
+
+#define AA_SUM(counts, n) aa_mpi_sum((counts), (n))
+#define AA_SUMW(counts, types, n) aa_mpi_sumw((counts), (types), (n))
+
+/* Bytes actually received, from a status (never MPI_STATUS_IGNORE here:
+ * the wrappers substitute their own). */
+static inline double aa_mpi_got(const MPI_Status *st, MPI_Datatype t)
+{
+    int n = 0;
+    if (!st || PMPI_Get_count(st, t, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (double)n * aa_mpi_tsize(t);
+}
+#define AA_GOT(status, type) aa_mpi_got((status), (type))
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * tests/runtime/rt_mpi.c -- an MPI program annotated by hand with the probe
+ * API, with known costs per region: sleep (wall >> cpu), busy (cpu ~ wall),
+ * POSIX/stdio I/O of exactly 3,600 bytes written and 1,500 read, a
+ * communication region sending and receiving exactly 4,880 bytes per rank
+ * (Sendrecv 4,000 + Allreduce 80 + Isend/Irecv 800), MPI-IO writing exactly
+ * 256 bytes per rank, a loop calling a leaf 5 times, recursion, the scope
+ * form with an early return, a mismatched exit, MPI_Pcontrol pause/resume.
+ * argv[1] = scratch directory (default ".").
+ */
+#include <mpi.h>
+
+#include "tests/runtime/rt_common.h"
+
+RT_REGION(r_main, 1, 0, 1, 20, "main", "main");
+RT_REGION(r_sleep, 2, 1, 1, 30, "sleep_region", "sleep_region");
+RT_REGION(r_busy, 3, 1, 1, 40, "busy_region", "busy_region");
+RT_REGION(r_io, 4, 1, 1, 50, "io_region", "io_region");
+RT_REGION(r_comm, 5, 1, 1, 60, "comm_region", "comm_region");
+RT_REGION(r_mpiio, 6, 1, 1, 70, "mpiio_region", "mpiio_region");
+RT_REGION(r_loop, 7, 1, 2, 80, "loop@80", "main");
+RT_REGION(r_leaf, 8, 0, 1, 90, "leaf", "leaf");
+RT_REGION(r_rec, 9, 0, 1, 100, "rec", "rec");
+RT_REGION(r_early, 10, 0, 1, 110, "early", "early");
+RT_REGION(r_never, 11, 1, 4, 120, "never_entered", "main");
+RT_REGION(r_paused, 12, 1, 4, 130, "paused_region", "main");
+
+static volatile int sink;
+
+static int rec(int n)
+{
+    AA_RUNTIME_SCOPE(r_rec);
+    return n <= 1 ? 1 : n + rec(n - 1);
+}
+
+static int early(int x)
+{
+    AA_RUNTIME_SCOPE(r_early);
+    if (x > 0)
+        return x;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    int rank, size;
+    aa_runtime_enter(&r_main);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    aa_runtime_enter(&r_sleep);
+    rt_sleep(0.15);
+    aa_runtime_exit(&r_sleep);
+
+    aa_runtime_enter(&r_busy);
+    rt_busy(0.15);
+    aa_runtime_exit(&r_busy);
+
+    aa_runtime_enter(&r_io);
+    if (rt_io(dir, rank) != 0) {
+        perror("rt_io");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    aa_runtime_exit(&r_io);
+
+    aa_runtime_enter(&r_comm);
+    {
+        int out[1000], in[1000];
+        double a[10], b[10];
+        MPI_Request rq[2];
+        for (int i = 0; i < 1000; i++)
+            out[i] = rank;
+        for (int i = 0; i < 10; i++)
+            a[i] = i;
+        MPI_Sendrecv(out, 1000, MPI_INT, (rank + 1) % size, 1, in, 1000, MPI_INT,
+                     (rank + size - 1) % size, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Allreduce(a, b, 10, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Irecv(in, 200, MPI_INT, (rank + size - 1) % size, 2, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 200, MPI_INT, (rank + 1) % size, 2, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+        sink += in[0] + (int)b[1];
+    }
+    aa_runtime_exit(&r_comm);
+
+    aa_runtime_enter(&r_mpiio);
+    {
+        char path[4096], buf[256];
+        MPI_File fh;
+        memset(buf, 'a' + rank % 26, sizeof buf);
+        snprintf(path, sizeof path, "%s/mpiio.dat", dir);
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                      &fh);
+        MPI_File_write_at(fh, (MPI_Offset)rank * 256, buf, 256, MPI_CHAR, MPI_STATUS_IGNORE);
+        MPI_File_close(&fh);
+    }
+    aa_runtime_exit(&r_mpiio);
+
+    aa_runtime_enter(&r_loop);
+    for (int i = 0; i < 5; i++) {
+        aa_runtime_enter(&r_leaf);
+        sink += i;
+        aa_runtime_exit(&r_leaf);
+    }
+    aa_runtime_exit(&r_loop);
+
+    sink += rec(3) + early(1) + early(0);
+    aa_runtime_exit(&r_never); /* stray exit: counted, ignored */
+
+    MPI_Pcontrol(0);
+    aa_runtime_enter(&r_paused);
+    MPI_Barrier(MPI_COMM_WORLD);
+    aa_runtime_exit(&r_paused);
+    MPI_Pcontrol(1);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    aa_runtime_exit(&r_main);
+    return 0;
+}
