@@ -3,9 +3,15 @@
 contract of `autoanalyzer analyze --json`) against what a sample documents.
 
   expect_analysis.py ANALYSIS.json [--kind dissimilarity|disparity|any]
-      [--function F1,F2]   some core bottleneck (CCCR) of that kind lies in one of them
-      [--line-in F:N]      ... and one of them is a region of function F whose
-                            source lines contain N (the documented line)
+      [--function F1,F2]   some core bottleneck (CCCR) of that kind lies in one of
+                           them: its region or a calling-context ancestor belongs
+                           to one of these functions
+      [--map FILE.xml]     experiment or region map giving regions' end lines
+      [--path-loop F:N]    ... and on its calling-context path (itself or an
+                           ancestor) is a loop of function F whose lines (from
+                           --map) contain N (the documented line)
+      [--not-ids FILE]     ... and that loop's id is not in FILE (one id per
+                           line: a region added by round-2 refinement)
       [--cause A,B]        that bottleneck names one of these root causes
       [--unavailable A,B]  all of these are listed as unavailable
       [--clusters N]       exactly N process clusters
@@ -37,28 +43,53 @@ def main():
     print('# clusters: %s' % ' | '.join(','.join(str(r) for r in c.get('ranks', [])) for c in clusters))
     print('# unavailable: %s' % ','.join(a.get('unavailable', [])))
     match = found
+    regs = {r['index']: r for r in a.get('regions', [])}
+    def path(b):
+        out, i = [], b.get('index')
+        while i is not None and i in regs:
+            out.append(regs[i])
+            i = regs[i].get('parent_index')
+        return out
     if '--function' in opts:
         fs = opts['--function'].split(',')
-        match = [(k, b) for k, b in match if b.get('function') in fs]
+        match = [(k, b) for k, b in match if any(r.get('function') in fs for r in path(b))]
         if not match:
-            bad.append('no %s CCCR in %s' % ('/'.join(kinds), opts['--function']))
+            bad.append('no %s CCCR in (or under) %s' % ('/'.join(kinds), opts['--function']))
     if '--region-kind' in opts and match:
         m2 = [(k, b) for k, b in match if b.get('kind') == opts['--region-kind']]
         if not m2:
             bad.append('no matching CCCR is a %s' % opts['--region-kind'])
         match = m2
-    if '--line-in' in opts and match:
-        fn, ln = opts['--line-in'].split(':')
+    if '--path-loop' in opts and match:
+        import re
+        fn, ln = opts['--path-loop'].split(':')
         ln = int(ln)
-        regions = {r['id']: r for r in a.get('regions', [])}
-        ok = False
+        ends = {}
+        if '--map' in opts:
+            for m in re.finditer(r'<region ([^>]*)>', open(opts['--map']).read()):
+                at = dict(re.findall(r'([a-z-]+)="([^"]*)"', m.group(1)))
+                if 'id' in at and 'end-line' in at:
+                    ends[int(at['id'])] = int(at['end-line'])
+        old = set()
+        if '--not-ids' in opts:
+            old = set(int(x.split()[0]) for x in open(opts['--not-ids']) if x.strip())
+        hit = None
         for k, b in match:
-            r = regions.get(b.get('region'), {})
-            lo, hi = r.get('line', 0), r.get('end_line', r.get('line', 0))
-            if b.get('function') == fn and lo <= ln <= max(hi, lo):
-                ok = True
-        if not ok:
-            bad.append('no matching CCCR of %s spans line %d' % (fn, ln))
+            for r in path(b):
+                lo = r.get('line', 0)
+                hi = ends.get(r.get('id'), lo)
+                if (r.get('kind') == 'loop' and r.get('function') == fn and lo <= ln <= hi
+                        and r.get('id') not in old):
+                    hit = (b, r)
+                    break
+            if hit:
+                break
+        if hit:
+            print('# narrowed: CCCR %s via loop %s (lines %d-%d)' % (hit[0].get('name'), hit[1].get('name'),
+                  hit[1].get('line'), ends.get(hit[1].get('id'), hit[1].get('line'))))
+        else:
+            bad.append('no matching CCCR runs through a %sloop of %s spanning line %d'
+                       % ('new ' if old else '', fn, ln))
     if '--cause' in opts and match:
         cs = opts['--cause'].split(',')
         if not any(set(cs) & set(b.get('root_causes', [])) for k, b in match):

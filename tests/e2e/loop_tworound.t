@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The two-round workflow (SPEC §3.5) end to end on samples/imbalance.c:
+# round 1 with the default regions (functions, outer loops) through
+# `autoanalyzer cc` and `autoanalyzer run` names advance_cells(); round 2,
+# instrumented with `autoanalyzer instrument --refine <round-1 analysis>`,
+# keeps every round-1 region id and narrows the bottleneck to the loop that
+# holds the documented line (BOTTLENECK-AT), inside the round-1 function.
+. "$(dirname "$0")/lib.sh"
+EXPECT="$TOP/tests/report/expect_analysis.py"
+SRC="$TOP/samples/imbalance.c"
+
+case "$("$AA" cc --help 2>&1)" in
+*"not built yet"*) skip_all "instrumenter not built (autoanalyzer cc: not built yet)" ;;
+esac
+case "$("$AA" instrument --help 2>&1)" in
+*"not built yet"*) skip_all "instrumenter not built (autoanalyzer instrument: not built yet)" ;;
+esac
+command -v mpicc >/dev/null 2>&1 || skip_all "mpicc not installed"
+[ -f "$SRC" ] || skip_all "samples/imbalance.c not present"
+func=$(sed -n 's/^ \* BOTTLENECK-AT: \([A-Za-z_0-9]*\)() line \([0-9]*\).*/\1/p' "$SRC" | head -1)
+line=$(sed -n 's/^ \* BOTTLENECK-AT: \([A-Za-z_0-9]*\)() line \([0-9]*\).*/\2/p' "$SRC" | head -1)
+export TMPDIR="$T"
+cd "$T" || exit 1
+
+# ---- round 1 -------------------------------------------------------------------
+ok "round 1: build with autoanalyzer cc" "$AA" cc mpicc -O2 -o r1 "$SRC"
+expect_status 0 "round 1: run" "$AA" run --np 4 --no-store --out "$T/round1" -- ./r1
+ok "round 1: the imbalance is in $func()" "$EXPECT" "$T/round1/analysis.json" \
+    --kind dissimilarity --function "$func"
+grep -o '<region id="[0-9]*"[^>]*' "$T/round1/experiment.xml" | sed 's/<region id="\([0-9]*\)".* name="\([^"]*\)".*/\1 \2/' | sort > r1.ids
+
+# ---- round 2 -------------------------------------------------------------------
+expect_status 0 "round 2: instrument --refine round-1 analysis" \
+    "$AA" instrument --refine "$T/round1/analysis.json" -o r2.c "$SRC" -- $(mpicc --showme:compile)
+ok "round 2: region map written" test -s r2.c.regions.xml
+grep -o '<region id="[0-9]*"[^>]*' r2.c.regions.xml | sed 's/<region id="\([0-9]*\)".* name="\([^"]*\)".*/\1 \2/' | sort > r2.map
+missing=$(grep -v '^0 ' r1.ids | comm -23 - r2.map | head -5)
+is "$missing" "" "round 2 keeps every round-1 region id (and name)"
+ok "round 2 has more regions than round 1" test "$(wc -l < r2.map)" -gt "$(grep -vc '^0 ' r1.ids)"
+ok "round 2: build the refined source with autoanalyzer cc" "$AA" cc mpicc -O2 -o r2 r2.c
+expect_status 0 "round 2: run" "$AA" run --np 4 --no-store --out "$T/round2" -- ./r2
+ok "round 2: narrowed to a new loop of $func() holding line $line" "$EXPECT" "$T/round2/analysis.json" \
+    --kind dissimilarity --function "$func" --map r2.c.regions.xml --path-loop "$func:$line" --not-ids r1.ids
+ok "round 2 analysis keeps the round-1 ids" sh -c "grep -o '<region id=\"[0-9]*\"' '$T/round2/experiment.xml' | sed 's/[^0-9]//g' | sort > r2.exp.ids; grep -v '^0 ' r1.ids | cut -d' ' -f1 | sort | comm -23 - r2.exp.ids | grep -q . && exit 1 || exit 0"
+done_testing
