@@ -46,6 +46,8 @@ static const char *const elem_names[] = {"",        "experiment", "regionmap", "
                                          "node",    "attr",       "metric",    "region"};
 
 #define MAX_DEPTH 8
+/* sanity bound on nprocs: collect allocates per expected rank */
+#define MAX_NPROCS (1L << 24)
 #define MAX_ATTRS 12
 
 typedef struct reader {
@@ -216,7 +218,7 @@ static int start_root(reader *s, xmlNodePtr node, enum elem el)
     }
     if ((rc = need(s, &a, 1, el)) || (rc = need(s, &a, 2, el)) || (rc = need(s, &a, 3, el)))
         goto out;
-    if ((rc = parse_int_range(s, "nprocs", a.values[3], 1, INT_MAX, &v)))
+    if ((rc = parse_int_range(s, "nprocs", a.values[3], 1, MAX_NPROCS, &v)))
         goto out;
     s->e = aa_experiment_new();
     if (!s->e || !(s->e->id = strdup(a.values[1])) || !(s->e->program = strdup(a.values[2]))) {

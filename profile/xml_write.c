@@ -289,8 +289,10 @@ int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err)
     rc = check_regions(e->regions, e->nregions, err);
     if (rc)
         return rc;
-    if (e->nprocs < 1)
-        return aa_err_set(err, AA_EUSAGE, "cannot write experiment: nprocs is %d", e->nprocs);
+    if (e->nprocs < 1 || e->nprocs > (1 << 24))
+        return aa_err_set(err, AA_EUSAGE,
+                          "cannot write experiment: nprocs is %d (must be 1..16777216)",
+                          e->nprocs);
     for (p = 0; p < e->nprocesses; p++)
         if (e->processes[p].rank >= e->nprocs)
             return aa_err_set(err, AA_EUSAGE,
