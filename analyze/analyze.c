@@ -609,6 +609,154 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
     return AA_OK;
 }
 
+/* Data bubbles (Breunig et al. 2001) for large process counts: a leader
+ * pass groups points lying within r = eps/10 of a leader (in the full
+ * vectors of a level, hence in every projection of them too); OPTICS then
+ * runs on the bubble means, each repeated min(members, MinPts) times so
+ * that density (MinPts counts points) is kept.  Distances move by at most
+ * 2r = eps/5.  Only for more than AN_BUBBLE_MIN points, and only when the
+ * bubbles are at most a quarter of the points; otherwise exact. */
+#define AN_BUBBLE_MIN 64
+
+typedef struct an_bub {
+    size_t n, dim, nb;
+    size_t *of;    /* by point: bubble */
+    size_t *count; /* by bubble */
+    double *mean;  /* nb x dim */
+} an_bub;
+
+static void bub_free(an_bub *b)
+{
+    free(b->of);
+    free(b->count);
+    free(b->mean);
+    memset(b, 0, sizeof *b);
+}
+
+static int bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b)
+{
+    size_t i, l, k, cap = n / 4;
+    size_t *lead;
+    double r2 = r * r;
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->dim = dim;
+    if (n <= AN_BUBBLE_MIN || !(r > 0) || dim == 0)
+        return AA_OK;
+    lead = malloc(cap * sizeof *lead);
+    b->of = malloc(n * sizeof *b->of);
+    if (!lead || !b->of) {
+        free(lead);
+        bub_free(b);
+        return nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        const double *xi = x + i * dim;
+        for (l = 0; l < b->nb; l++) {
+            const double *xl = x + lead[l] * dim;
+            double d2 = 0;
+            for (k = 0; k < dim && d2 <= r2; k++) {
+                double d = xi[k] - xl[k];
+                d2 += d * d;
+            }
+            if (d2 <= r2)
+                break;
+        }
+        if (l == b->nb) {
+            if (b->nb == cap) { /* too spread out: exact clustering */
+                free(lead);
+                bub_free(b);
+                b->n = n;
+                b->dim = dim;
+                return AA_OK;
+            }
+            lead[b->nb++] = i;
+        }
+        b->of[i] = l;
+    }
+    free(lead);
+    b->count = calloc(b->nb, sizeof *b->count);
+    b->mean = calloc(b->nb * dim, sizeof *b->mean);
+    if (!b->count || !b->mean) {
+        bub_free(b);
+        return nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        b->count[b->of[i]]++;
+        for (k = 0; k < dim; k++)
+            b->mean[b->of[i] * dim + k] += x[i * dim + k];
+    }
+    for (l = 0; l < b->nb; l++)
+        for (k = 0; k < dim; k++)
+            b->mean[l * dim + k] /= (double)b->count[l];
+    return AA_OK;
+}
+
+static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                        int *labels, size_t *ncl);
+
+/* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
+ * but column skip, or column only; through the bubbles b when it has any. */
+static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+                       long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
+{
+    size_t nd = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, npts = 0, i, k, l, w;
+    const double *src = b->nb ? b->mean : x;
+    size_t nsrc = b->nb ? b->nb : n;
+    size_t *first = NULL;
+    double *Y;
+    int *lab;
+    int rc;
+    if (b->nb) {
+        first = malloc(b->nb * sizeof *first);
+        if (!first)
+            return nomem(c);
+        for (l = 0; l < b->nb; l++) {
+            size_t copies = b->count[l] < cp->min_pts ? b->count[l] : cp->min_pts;
+            first[l] = npts;
+            npts += copies ? copies : 1;
+        }
+    } else {
+        npts = n;
+    }
+    Y = malloc((npts * (nd ? nd : 1) + 1) * sizeof *Y);
+    lab = malloc((npts + 1) * sizeof *lab);
+    if (!Y || !lab) {
+        free(first);
+        free(Y);
+        free(lab);
+        return nomem(c);
+    }
+    for (i = 0, w = 0; i < nsrc; i++) {
+        size_t copies = 1, t;
+        if (b->nb) {
+            copies = b->count[i] < cp->min_pts ? b->count[i] : cp->min_pts;
+            if (!copies)
+                copies = 1;
+        }
+        for (t = 0; t < copies; t++, w++) {
+            size_t o = 0;
+            for (k = 0; k < dim; k++) {
+                if ((only >= 0 && (long)k != only) || (long)k == skip)
+                    continue;
+                Y[w * nd + o++] = src[i * dim + k];
+            }
+        }
+    }
+    rc = cluster_rows(c, Y, npts, nd, cp, lab, ncl);
+    if (!rc) {
+        if (b->nb)
+            for (i = 0; i < n; i++)
+                labels[i] = lab[first[b->of[i]]];
+        else
+            memcpy(labels, lab, n * sizeof *labels);
+    }
+    free(first);
+    free(Y);
+    free(lab);
+    return rc;
+}
+
 static size_t count_labels(const int *l, size_t n)
 {
     size_t i, k = 0;
@@ -704,6 +852,8 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
     double *X = NULL, *Y = NULL, *B = NULL, btot = 0;
     int *ref = NULL, *lab = NULL, rc = AA_OK;
     int *isccr = NULL;
+    an_bub bub;
+    memset(&bub, 0, sizeof bub);
     *any_ccr = 0;
     if (m == 0 || P < 2)
         return AA_OK;
@@ -722,7 +872,8 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
             double v = s->MM[q * c->R + set[j]];
             X[q * m + j] = isnan(v) ? 0 : v;
         }
-    if ((rc = cluster_rows(c, X, P, m, &s->cp, ref, &k)))
+    if ((rc = bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
+        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
         goto out;
     if (k < 2)
         goto out;
@@ -759,19 +910,11 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
     for (j = 0; j < m; j++) {
         int changed, alone_same;
         /* without component j */
-        for (q = 0; q < P; q++) {
-            size_t w = 0;
-            for (i = 0; i < m; i++)
-                if (i != j)
-                    Y[q * (m - 1) + w++] = X[q * m + i];
-        }
-        if ((rc = cluster_rows(c, Y, P, m - 1, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, &bub, (long)j, -1, &s->cp, lab, &kk)))
             goto out;
         changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
         /* component j alone */
-        for (q = 0; q < P; q++)
-            Y[q] = X[q * m + j];
-        if ((rc = cluster_rows(c, Y, P, 1, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, &bub, -1, (long)j, &s->cp, lab, &kk)))
             goto out;
         alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
         isccr[j] = changed || alone_same;
@@ -811,6 +954,7 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
         }
     }
 out:
+    bub_free(&bub);
     free(X);
     free(Y);
     free(ref);
@@ -1313,7 +1457,13 @@ static int run(an_ctx *c)
             ds.cp.eps = 1e-300; /* all-zero data: identical points only */
         a->min_pts_used = ds.cp.min_pts;
         a->eps_used = ds.cp.eps;
-        rc = cluster_rows(c, X, P, m, &ds.cp, lab, &k);
+        {
+            an_bub tb;
+            rc = bub_build(c, X, P, m, 0.1 * ds.cp.eps, &tb);
+            if (!rc)
+                rc = cluster_sel(c, X, P, m, &tb, -1, -1, &ds.cp, lab, &k);
+            bub_free(&tb);
+        }
         free(X);
         if (rc) {
             free(lab);
@@ -1563,7 +1713,13 @@ static int run(an_ctx *c)
                     aa_cluster_optics_defaults(col, P, 1, &acp.min_pts, &acp.eps);
                     if (!(acp.eps > 0))
                         acp.eps = 1e-300;
-                    rc = cluster_rows(c, col, P, 1, &acp, lab, &kk);
+                    {
+                        an_bub tb;
+                        rc = bub_build(c, col, P, 1, 0.1 * acp.eps, &tb);
+                        if (!rc)
+                            rc = cluster_sel(c, col, P, 1, &tb, -1, -1, &acp, lab, &kk);
+                        bub_free(&tb);
+                    }
                     for (q = 0; q < P; q++) {
                         vals[q * nattr + j] = lab[q];
                         if (df->labels[q] == (int)slow) {

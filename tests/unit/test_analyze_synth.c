@@ -124,6 +124,10 @@ int main(void)
     check(AA_SYNTH_L2, 64, 7, 0.05, 0, 1);
     check(AA_SYNTH_DISK_IO, 64, 7, 0.05, 0, 1);
     check(AA_SYNTH_MPI_BYTES, 64, 7, 0.05, 0, 1);
+    /* above 64 processes clustering goes through data bubbles */
+    check(AA_SYNTH_SLOW_GROUP, 256, 11, 0.03, 0, 1);
+    check(AA_SYNTH_SLOW_GROUP, 1000, 12, 0.02, 0, 1);
+    check(AA_SYNTH_MPI_BYTES, 256, 11, 0.03, 0, 1);
     check(AA_SYNTH_SLOW_GROUP, 8, 9, 0.0, 0, 2);
     check(AA_SYNTH_MPI_BYTES, 8, 9, 0.01, 0, 2);
     /* the VM case: no hardware counters */
