@@ -66,21 +66,21 @@ RT_MPI_TESTS := rt_mpi rt_crash
 RT_TESTS := rt_serial rt_pthread
 RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
 
-$(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+$(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) $(MPI_CFLAGS) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) \
 	    -lautoanalyzer-mpi -lautoanalyzer $(MPI_LIBS) -lm
 
-$(addprefix $(B)/tests/,$(RT_TESTS)): $(B)/tests/%: tests/runtime/%.c runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+$(addprefix $(B)/tests/,$(RT_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer -lpthread -lm
 
-$(B)/tests/rt_serial_static: tests/runtime/rt_serial.c $(RT_LIBDIR)/libautoanalyzer.a
+$(B)/tests/rt_serial_static: tests/runtime/rt_serial.c tests/runtime/rt_common.h $(RT_LIBDIR)/libautoanalyzer.a
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< $(RT_LIBDIR)/libautoanalyzer.a -lpthread -lm
 
 # ThreadSanitizer: the runtime sources compiled into the test program.
-$(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) runtime/rt_internal.h
+$(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c tests/runtime/rt_common.h $(RT_CORE_SRCS) $(RT_SHARED_SRCS) runtime/rt_internal.h
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -fsanitize=thread -DAA_VERSION='"$(VERSION)"' -o $@ \
 	    tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) -ldl -lpthread -lm

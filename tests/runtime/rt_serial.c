@@ -80,13 +80,19 @@ int main(int argc, char **argv)
     int id1 = 901;
     aa_runtime_enter(&r_main);
 
+    double c0 = rt_thread_cpu();
     aa_runtime_enter(&r_sleep);
     rt_sleep(0.2);
+    double c1 = rt_thread_cpu();
     aa_runtime_exit(&r_sleep);
 
     aa_runtime_enter(&r_busy);
+    double c2 = rt_thread_cpu();
     rt_busy(0.2);
+    double c3 = rt_thread_cpu();
     aa_runtime_exit(&r_busy);
+    printf("truth %d sleep_cpu=%.9f busy_cpu=%.9f\n", 0, c1 - c0, c3 - c2);
+    fflush(stdout);
 
     aa_runtime_enter(&r_io);
     if (rt_io(dir, 0) != 0) {
