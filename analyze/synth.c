@@ -216,6 +216,7 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
         if (!pr)
             goto oom;
         snprintf(host, sizeof host, "node%d", p / 8);
+        free(pr->host);
         pr->host = aa_strdup(host);
         pr->pid = 1000 + p;
         if (o->no_counters) {
