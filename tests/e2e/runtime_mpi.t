@@ -1,0 +1,92 @@
+#!/bin/bash
+# tests/e2e/runtime_mpi.t -- the measurement runtime under real mpirun (4
+# ranks, oversubscribed): tests/runtime/rt_mpi in both collection modes and
+# tests/runtime/rt_crash for abnormal ends.  Checks exact MPI bytes per
+# region (Sendrecv + Allreduce + Isend/Irecv = 4,880 each way), exact POSIX
+# and MPI-IO bytes (MPI-IO counted once, not again through the POSIX calls
+# the MPI library makes), visits, sleep wall >> cpu, busy cpu against the
+# thread CPU clock, one experiment id and one directory for all ranks,
+# MPI_Pcontrol pausing, and per-rank profiles after SIGSEGV, SIGTERM,
+# MPI_Abort and exit() without MPI_Finalize.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runtime_lib.sh"
+B="$AA_BUILD/tests"
+command -v mpirun >/dev/null || skip_all "mpirun not found"
+[ -x "$B/rt_mpi" ] && [ -x "$RT_DUMP" ] || skip_all "runtime test programs not built (make runtime-test-progs)"
+cd "$T" || exit 1
+MPIRUN="mpirun --oversubscribe -np 4"
+
+# ---- AUTOANALYZER_COLLECT=mpi (default): one experiment.xml from rank 0 ----
+AUTOANALYZER_OUTPUT="$T/m" AUTOANALYZER_COUNTERS=fake timeout 120 $MPIRUN "$B/rt_mpi" "$T" >"$T/m.out" 2>"$T/m.err"
+is "$?" 0 "rt_mpi on 4 ranks exits 0"
+is "$(ls "$T/m")" "experiment.xml" "mpi mode: only experiment.xml (no per-rank files)"
+"$RT_DUMP" "$T/m/experiment.xml" >"$T/m.dump" 2>"$T/m.dumperr"
+is "$?" 0 "experiment reads back with the validating reader"
+D="$T/m.dump"
+like "$(head -1 $D)" 'nprocs=4 processes=4$' "4 processes in one experiment"
+like "$(rt_env $D mpi_library)" 'Open MPI' "MPI library version recorded"
+is "$(rt_env $D nprocs)" 4 "nprocs recorded"
+for r in 0 1 2 3; do
+    is "$(rt_val $D ROOT/main/comm_region mpi_bytes_sent $r)" 4880 "rank $r: comm region sent exactly 4880 bytes"
+    is "$(rt_val $D ROOT/main/comm_region mpi_bytes_recv $r)" 4880 "rank $r: comm region received exactly 4880 bytes"
+    is "$(rt_val $D ROOT/main/comm_region mpi_calls $r)" 5 "rank $r: 5 MPI calls in the comm region"
+    is "$(rt_val $D ROOT/main/io_region io_write_bytes $r)" 3600 "rank $r: POSIX/stdio bytes written"
+    is "$(rt_val $D ROOT/main/io_region io_read_bytes $r)" 1500 "rank $r: POSIX/stdio bytes read"
+    is "$(rt_val $D ROOT/main/mpiio_region io_write_bytes $r)" 256 "rank $r: MPI-IO bytes counted once"
+    is "$(rt_val $D ROOT/main/loop@80/leaf visits $r)" 5 "rank $r: leaf visits"
+    is "$(rt_val $D ROOT/main/rec/rec/rec visits $r)" 1 "rank $r: recursion chain"
+    is "$(rt_val $D ROOT/main/early visits $r)" 2 "rank $r: scope form"
+    is "$(rt_attr $D $r mismatched_exits)" 1 "rank $r: stray exit counted"
+    sw=$(rt_val $D ROOT/main/sleep_region wall $r); sc=$(rt_val $D ROOT/main/sleep_region cpu $r)
+    ok "rank $r: sleep wall $sw >> cpu $sc" rt_num "$sw >= 0.14 && $sc < 0.002"
+    bc=$(rt_val $D ROOT/main/busy_region cpu $r)
+    truth=$(sed -n "s/^truth $r .*busy_cpu=\([0-9.]*\).*/\1/p" "$T/m.out")
+    ok "rank $r: busy cpu $bc = thread CPU clock $truth (within 0.5 ms)" \
+        rt_num "$bc - $truth < 0.0005 && $truth - $bc < 0.0005"
+    is "$(rt_val $D ROOT/main/loop@80/leaf instructions $r)" 2500 "rank $r: fake counters exact"
+done
+is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "MPI_Pcontrol(0): region not recorded"
+main_calls=$(rt_val $D ROOT/main mpi_calls 0)
+is "$main_calls" 10 "main: Init + 5 comm + 3 MPI-IO + final Barrier (paused Barrier not counted)"
+is "$(rt_val $D ROOT/main mpi_bytes_sent 0)" 4880 "MPI bytes inclusive up the tree"
+ok "mpi_cpu <= mpi_wall" rt_num "$(rt_val $D ROOT/main mpi_cpu 0) <= $(rt_val $D ROOT/main mpi_wall 0)"
+
+# ---- AUTOANALYZER_COLLECT=files: rank-<N>.xml, one id ----
+AUTOANALYZER_OUTPUT="$T/f" AUTOANALYZER_COLLECT=files timeout 120 $MPIRUN "$B/rt_mpi" "$T" >"$T/f.out" 2>"$T/f.err"
+is "$?" 0 "files mode: exits 0"
+is "$(ls "$T/f" | tr '\n' ' ')" "rank-0.xml rank-1.xml rank-2.xml rank-3.xml " "files mode: one file per rank"
+ids=""
+for r in 0 1 2 3; do
+    "$RT_DUMP" "$T/f/rank-$r.xml" >"$T/f$r.dump" 2>&1
+    ids="$ids $(sed -n '1s/^exp id=\([^ ]*\).*/\1/p' "$T/f$r.dump")"
+    is "$(rt_val $T/f$r.dump ROOT/main/comm_region mpi_bytes_sent $r)" 4880 "files mode rank $r: bytes sent"
+    like "$(head -1 $T/f$r.dump)" 'nprocs=4 processes=1$' "files mode rank $r: one process, nprocs 4"
+    like "$(grep '^proc' $T/f$r.dump)" 'unavailable=cycles,instructions,l1_dcm,l1_dca,l2_dcm,l2_dca|unavailable=$' "files mode rank $r: PAPI counters listed unavailable (or measured)"
+done
+is "$(echo $ids | tr ' ' '\n' | sort -u | wc -l)" 1 "all ranks share one experiment id"
+
+# ---- default output directory: the same for all ranks ----
+mkdir "$T/d" && ( cd "$T/d" && AUTOANALYZER_COUNTERS=none timeout 120 $MPIRUN "$B/rt_mpi" "$T" >/dev/null 2>&1 )
+is "$(ls "$T/d" | wc -l)" 1 "default directory: one per run, shared by all ranks"
+ok "default directory holds experiment.xml" test -f "$T/d/$(ls "$T/d")/experiment.xml"
+
+# ---- abnormal ends: each rank leaves rank-<N>.xml ----
+for mode in segv term exit; do
+    AUTOANALYZER_OUTPUT="$T/c-$mode" AUTOANALYZER_COUNTERS=none timeout 120 \
+        mpirun --oversubscribe -np 2 "$B/rt_crash" $mode >"$T/c-$mode.out" 2>&1
+    st=$?
+    ok "$mode: mpirun reports the failure (status $st)" test "$st" != 0
+    for r in 0 1; do
+        "$RT_DUMP" "$T/c-$mode/rank-$r.xml" >"$T/c-$mode-$r.dump" 2>&1
+        is "$?" 0 "$mode: rank $r left a valid profile"
+        is "$(rt_val $T/c-$mode-$r.dump ROOT/main/doomed visits $r)" 1 "$mode: rank $r open region recorded"
+        ok "$mode: rank $r open region closed with its time" rt_num "$(rt_val $T/c-$mode-$r.dump ROOT/main/doomed wall $r) >= 0.015"
+    done
+done
+AUTOANALYZER_OUTPUT="$T/c-abort" AUTOANALYZER_COUNTERS=none timeout 120 \
+    mpirun --oversubscribe -np 2 "$B/rt_crash" abort >"$T/c-abort.out" 2>&1
+ok "MPI_Abort: non-zero status" test "$?" != 0
+"$RT_DUMP" "$T/c-abort/rank-0.xml" >"$T/c-abort.dump" 2>&1
+is "$(rt_env $T/c-abort.dump incomplete)" MPI_Abort "MPI_Abort: rank 0's profile written first"
+is "$(ls "$T/c-abort" | grep -c '\.tmp\.')" 0 "no temporary files left behind"
+done_testing
