@@ -117,6 +117,8 @@ typedef struct aa_analysis {
 int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,
                    aa_err *err);
 void aa_analyze_free(aa_analysis *a);
+/* Appends a note (e.g. "ranks missing: 3"); AA_EENV on no memory. */
+int aa_analyze_add_note(aa_analysis *a, const char *note);
 
 /* Renderings: terminal text, JSON per SPEC §9, XML with the same content. */
 int aa_analyze_format_text(const aa_analysis *a, aa_buf *out);

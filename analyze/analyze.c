@@ -2042,6 +2042,11 @@ int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analy
     return AA_OK;
 }
 
+int aa_analyze_add_note(aa_analysis *a, const char *note)
+{
+    return an_strlist_add(&a->notes, &a->nnotes, note) ? AA_EENV : AA_OK;
+}
+
 void aa_analyze_free(aa_analysis *a)
 {
     size_t i, j;

@@ -8,9 +8,9 @@
 #include "cli/cli.h"
 
 #include "analyze/aa_analyze.h"
+#include "collect/aa_collect.h"
 #include "profile/aa_profile.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,8 @@ const char cmd_analyze_usage[] =
     "usage: autoanalyzer analyze [options] EXPERIMENT\n"
     "\n"
     "EXPERIMENT is an experiment file (experiment.xml, optionally gzipped) or the\n"
-    "output directory of a run that holds experiment.xml.\n"
+    "output directory of a run (experiment.xml, or rank-*.xml files which are\n"
+    "merged as by 'autoanalyzer collect'; missing ranks are reported).\n"
     "\n"
     "Finds dissimilarity bottlenecks (processes behaving differently: OPTICS over\n"
     "per-process vectors) and disparity bottlenecks (regions with a high share of\n"
@@ -106,46 +107,34 @@ static int split_list(const char *s, char ***out, size_t *n)
     return 0;
 }
 
-/* Experiment path for a directory: DIR/experiment.xml (or .xml.gz). */
-static int resolve_input(const char *path, char **file, aa_err *err)
+/* Reads a file, or merges an output directory (experiment.xml or
+ * rank-*.xml files, plus region maps) with the collect library; missing
+ * ranks become a note. */
+static int load_input(const char *path, aa_experiment **e, char **missing, aa_err *err)
 {
     struct stat st;
+    aa_collect_report rep;
+    int rc;
+    *missing = NULL;
     if (stat(path, &st) != 0)
         return aa_err_set(err, errno == ENOENT ? AA_EINPUT : AA_EENV, "%s: %s", path,
                           strerror(errno));
-    if (!S_ISDIR(st.st_mode)) {
-        *file = aa_strdup(path);
-        return *file ? AA_OK : aa_err_set(err, AA_EENV, "out of memory");
-    }
-    {
-        static const char *const cands[] = {"experiment.xml", "experiment.xml.gz"};
-        size_t i;
+    if (!S_ISDIR(st.st_mode))
+        return aa_experiment_read(path, e, err);
+    memset(&rep, 0, sizeof rep);
+    rc = aa_collect_dir(path, e, &rep, err);
+    if (!rc && rep.nmissing) {
         aa_buf b;
-        DIR *d;
-        struct dirent *de;
-        int ranks = 0;
-        for (i = 0; i < 2; i++) {
-            aa_buf_init(&b);
-            aa_buf_printf(&b, "%s/%s", path, cands[i]);
-            if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode)) {
-                *file = aa_buf_detach(&b);
-                return AA_OK;
-            }
-            aa_buf_free(&b);
-        }
-        if ((d = opendir(path))) {
-            while ((de = readdir(d)))
-                if (strncmp(de->d_name, "rank-", 5) == 0)
-                    ranks++;
-            closedir(d);
-        }
-        if (ranks)
-            return aa_err_set(err, AA_EINPUT,
-                              "%s: holds %d rank-*.xml profile%s but no experiment.xml; merge "
-                              "them first with 'autoanalyzer collect %s'",
-                              path, ranks, ranks == 1 ? "" : "s", path);
-        return aa_err_set(err, AA_EINPUT, "%s: directory holds no experiment.xml", path);
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "%zu of %d ranks have no profile in %s (missing: ", rep.nmissing,
+                      rep.nprocs, path);
+        aa_collect_format_ranks(&b, rep.missing, rep.nmissing);
+        aa_buf_puts(&b, "); the analysis covers the others");
+        *missing = aa_buf_detach(&b);
+        aa_buf_free(&b);
     }
+    aa_collect_report_free(&rep);
+    return rc;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -154,7 +143,7 @@ int cmd_analyze(int argc, char **argv)
     const char *input = NULL, *json = NULL, *xml = NULL, *outp = NULL;
     int quiet = 0, i, rc = EXIT_OK;
     aa_err err;
-    char *file = NULL;
+    char *missing = NULL;
     aa_experiment *e = NULL;
     aa_analysis *a = NULL;
     aa_buf tb, jb, xb;
@@ -275,8 +264,12 @@ int cmd_analyze(int argc, char **argv)
             }
         }
     }
-    if ((rc = resolve_input(input, &file, &err)) ||
-        (rc = aa_experiment_read(file, &e, &err)) || (rc = aa_analyze_run(e, &o, &a, &err))) {
+    if ((rc = load_input(input, &e, &missing, &err)) || (rc = aa_analyze_run(e, &o, &a, &err))) {
+        rc = cli_fail(&err);
+        goto out;
+    }
+    if (missing && aa_analyze_add_note(a, missing)) {
+        aa_err_set(&err, AA_EENV, "out of memory");
         rc = cli_fail(&err);
         goto out;
     }
@@ -299,7 +292,7 @@ out:
     aa_buf_free(&xb);
     aa_analyze_free(a);
     aa_experiment_free(e);
-    free(file);
+    free(missing);
     free(o.exclude_ranks);
     for (i = 0; i < (int)o.nexclude_regions; i++)
         free(o.exclude_regions[i]);

@@ -59,6 +59,15 @@ if command -v xmllint >/dev/null; then
     ok "XML is well-formed" xmllint --noout "$T/l2.out.xml"
 fi
 
+# a directory of rank-<N>.xml files (collect mode files), one rank missing
+mkdir -p "$T/split"
+read -r region cause < <("$SYNTH" --scenario mpi-bytes --procs 12 --drop-rank 5 --split "$T/split")
+ok "rank files directory" "$AA" analyze -q --json "$T/split.json" "$T/split"
+is "$(cccrs "$T/split.json")" "disparity $region $cause" "rank files: injected CCCR found"
+j=$(tr -d ' \n' < "$T/split.json")
+like "$j" '"processes":11,' "11 ranks analysed"
+like "$j" 'missing:5\)' "missing rank reported"
+
 # no hardware counters: note, wall fallback, unavailable list
 "$SYNTH" --scenario disk-io --no-counters -o "$T/nc.xml" >/dev/null
 "$AA" analyze -q --json "$T/nc.json" "$T/nc.xml"
@@ -87,8 +96,10 @@ like "$(cat "$T/.err")" "bad.xml:[0-9]+" "message names file and line"
 is "$(ls "$T" | grep -c '^bad.json')" "0" "no partial JSON written"
 expect_status 3 "missing file: exit 3" "$AA" analyze "$T/nonexistent.xml"
 mkdir -p "$T/ranks" && cp "$T/l2.xml" "$T/ranks/rank-0.xml"
-expect_status 3 "directory with only rank files: exit 3" "$AA" analyze "$T/ranks"
-like "$(cat "$T/.err")" "autoanalyzer collect" "suggests collect"
+expect_status 3 "rank file holding other ranks: exit 3" "$AA" analyze "$T/ranks"
+like "$(cat "$T/.err")" "rank-0.xml" "message names the file"
+mkdir -p "$T/empty"
+expect_status 3 "directory without profiles: exit 3" "$AA" analyze "$T/empty"
 expect_status 2 "no experiment: usage" "$AA" analyze
 expect_status 2 "unknown option: usage" "$AA" analyze --frobnicate "$T/l2.xml"
 expect_status 2 "bad metric: usage" "$AA" analyze --metric bogus "$T/l2.xml"

@@ -5,7 +5,10 @@
  *
  *   aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] [--procs N]
  *            [--regions R] [--noise X] [--seed S] [--no-counters] [--master]
- *            [--threads T] -o FILE
+ *            [--threads T] [--drop-rank N] (-o FILE | --split DIR)
+ *
+ * --split writes one rank-<N>.xml per process (as AUTOANALYZER_COLLECT=files
+ * would); --drop-rank leaves one rank's file out.
  */
 #include "analyze/aa_analyze.h"
 
@@ -13,18 +16,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One experiment per process, written as DIR/rank-<N>.xml. */
+static int split(const aa_experiment *e, const char *dir, long drop, aa_err *err)
+{
+    size_t p, t, i, k;
+    for (p = 0; p < e->nprocesses; p++) {
+        const aa_process *src = &e->processes[p];
+        aa_experiment *o;
+        aa_process *dst;
+        char path[4096];
+        int rc;
+        if (src->rank == drop)
+            continue;
+        o = aa_experiment_new();
+        o->id = aa_strdup(e->id);
+        o->program = aa_strdup(e->program);
+        o->nprocs = e->nprocs;
+        for (k = 0; k < e->nmetrics; k++)
+            aa_experiment_add_metric(o, e->metrics[k].name, e->metrics[k].unit);
+        for (i = 0; i < e->nregions; i++)
+            aa_experiment_add_region(o, &e->regions[i]);
+        dst = aa_experiment_add_process(o, src->rank);
+        free(dst->host);
+        dst->host = aa_strdup(src->host);
+        dst->pid = src->pid;
+        for (i = 0; i < src->nunavailable; i++)
+            aa_process_add_unavailable(dst, src->unavailable[i]);
+        for (t = 0; t < src->nthreads; t++) {
+            const aa_thread *st = &src->threads[t];
+            aa_thread *dt = aa_process_add_thread(dst, st->id);
+            for (i = 0; i < st->nnodes; i++) {
+                long n = aa_thread_add_node(o, dt, st->nodes[i].region, st->nodes[i].parent);
+                memcpy(aa_node_values(o, dt, (size_t)n), aa_node_values(e, st, i),
+                       e->nmetrics * sizeof(double));
+            }
+        }
+        snprintf(path, sizeof path, "%s/rank-%d.xml", dir, src->rank);
+        rc = aa_experiment_write(o, path, err);
+        aa_experiment_free(o);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] "
                     "[--procs N] [--regions R] [--noise X] [--seed S] [--no-counters] "
-                    "[--master] [--threads T] -o FILE\n");
+                    "[--master] [--threads T] [--drop-rank N] (-o FILE | --split DIR)\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     aa_synth_options o;
-    const char *out = NULL, *cause;
+    const char *out = NULL, *cause, *dir = NULL;
+    long drop = -1;
     aa_experiment *e;
     aa_err err;
     uint32_t region;
@@ -54,13 +102,17 @@ int main(int argc, char **argv)
             o.noise = d, i++;
         else if (strcmp(a, "-o") == 0)
             out = val, i++;
+        else if (strcmp(a, "--split") == 0)
+            dir = val, i++;
+        else if (strcmp(a, "--drop-rank") == 0 && !aa_parse_long(val, &v))
+            drop = v, i++;
         else
             return usage();
     }
-    if (!out)
+    if (!out == !dir)
         return usage();
     if (aa_synth_generate(&o, &e, &region, &cause, &err) ||
-        aa_experiment_write(e, out, &err)) {
+        (out ? aa_experiment_write(e, out, &err) : split(e, dir, drop, &err))) {
         fprintf(stderr, "aa_synth: %s\n", err.msg);
         return 4;
     }
