@@ -766,6 +766,16 @@ static void process_function(ctx *X, CXCursor fn)
         if (!aa_instr_filter_accepts(X->o->filter, X->path, fname))
             fc->excluded = 1;
     }
+    /* OpenMP directives hide their associated statements from the AST
+     * walk: say so once per directive */
+    if (X->modes & (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))
+        for (size_t i = (size_t)body; i < X->nn; i++)
+            if (X->n[i].in_main && is_omp(X->n[i].kind) && !fc->excluded) {
+                diag(X, X->n[i].s, "statement under an OpenMP directive in %s not "
+                     "instrumented (nothing is inserted between #pragma omp and its statement)",
+                     fname);
+                X->nskipped++;
+            }
     /* loops and calls, in preorder */
     for (size_t i = (size_t)body; i < X->nn && !X->oom; i++) {
         node *d = &X->n[i];
@@ -861,6 +871,10 @@ static void process_function(ctx *X, CXCursor fn)
         }
     }
     user_regions(X, body, fname, X->n[body].s, X->n[body].e);
+    if (fc->why && strstr(fc->why, "setjmp"))
+        for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
+            if (!X->c[k].why)
+                X->c[k].why = aa_strdup("the enclosing function calls setjmp/longjmp (or vfork)");
 out:
     for (size_t i = 0; i < X->nn; i++)
         free(X->n[i].loop_path);
