@@ -1,0 +1,261 @@
+/*
+ * tests/unit/test_instrument.c -- instrument/: mode parsing, filter and plan
+ * files (good and bad, with file:line), the call tables, region ids (a hash
+ * of identity, not of line numbers: stable when unrelated code changes),
+ * the refine/plan selection, and that the prelude's copy of the probe ABI
+ * agrees with runtime/aa_probe.h (both compiled together by the system
+ * compiler).
+ */
+#include "instrument/aa_instrument.h"
+#include "tests/tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int instr_call_tables_sorted(void);
+
+static char dir[] = "/tmp/aa-test-instr.XXXXXX";
+
+static char *path_in(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static void put(const char *name, const char *text)
+{
+    FILE *f = fopen(path_in(name), "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_modes(void)
+{
+    unsigned m;
+    aa_err err;
+    ok(aa_instrument_parse_modes("functions,outer-loops", &m, &err) == 0 && m == AA_MODE_DEFAULT,
+       "default modes");
+    ok(aa_instrument_parse_modes("mpi", &m, &err) == 0 && m == AA_MODE_MPI, "mpi");
+    ok(aa_instrument_parse_modes("inner-loops", &m, &err) == 0 &&
+           (m & AA_MODE_INNER_LOOPS) && (m & AA_MODE_OUTER_LOOPS), "inner-loops means all loops");
+    ok(aa_instrument_parse_modes("functons", &m, &err) == AA_EUSAGE && strstr(err.msg, "functons"),
+       "unknown mode rejected: %s", err.msg);
+    ok(instr_call_tables_sorted(), "call name tables sorted (bsearch)");
+}
+
+static void test_filter(void)
+{
+    aa_instr_filter *f = aa_instr_filter_new();
+    aa_err err;
+    put("good.filter", "# comment\nSCOREP_REGION_NAMES_BEGIN\n  EXCLUDE solve_* helper\n"
+                       "  INCLUDE solve_main\nSCOREP_REGION_NAMES_END\n\n"
+                       "SCOREP_FILE_NAMES_BEGIN\n  EXCLUDE */generated/*\nSCOREP_FILE_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("good.filter"), &err) == 0, "filter file loads");
+    ok(!aa_instr_filter_accepts(f, "a.c", "solve_x"), "EXCLUDE glob");
+    ok(aa_instr_filter_accepts(f, "a.c", "solve_main"), "later INCLUDE wins");
+    ok(!aa_instr_filter_accepts(f, "src/generated/b.c", "main"), "file EXCLUDE");
+    ok(aa_instr_filter_accepts(f, "src/b.c", "main"), "default include");
+    aa_instr_filter_free(f);
+    f = aa_instr_filter_new();
+    put("bad.filter", "SCOREP_REGION_NAMES_BEGIN\n\n  DROP foo\nSCOREP_REGION_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("bad.filter"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad.filter:3:"), "bad filter names file:line: %s", err.msg);
+    put("bad2.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE x\n");
+    ok(aa_instr_filter_load(f, path_in("bad2.filter"), &err) == AA_EINPUT, "unterminated section");
+    aa_instr_filter_free(f);
+}
+
+static void test_plan(void)
+{
+    aa_instr_plan *p = aa_instr_plan_new();
+    aa_err err;
+    put("p.plan", "# plan\neliminate main 12\nsplit solve\n");
+    ok(aa_instr_plan_load(p, path_in("p.plan"), &err) == 0, "plan loads");
+    put("bad.plan", "eliminate x\nfrobnicate y\n");
+    ok(aa_instr_plan_load(p, path_in("bad.plan"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad.plan:2:"), "bad plan names file:line: %s", err.msg);
+    put("a.json", "{\"disparity\":{\"bottlenecks\":[{\"region\":42,\"name\":\"x\"}]},"
+                  "\"dissimilarity\":{\"bottlenecks\":[{\"region\": 7}]}}");
+    ok(aa_instr_plan_load_refine(p, path_in("a.json"), &err) == 0, "refine from analysis JSON");
+    put("empty.json", "{\"regions\":[]}");
+    ok(aa_instr_plan_load_refine(p, path_in("empty.json"), &err) == AA_EINPUT,
+       "refine with no critical region is bad input");
+    aa_instr_plan_free(p);
+}
+
+static uint32_t id_of(const aa_regionmap *m, const char *name)
+{
+    for (size_t i = 0; m && i < m->nregions; i++)
+        if (!strcmp(m->regions[i].name, name))
+            return m->regions[i].id;
+    return 0;
+}
+
+static const char *prog_a =
+    "#include <stdio.h>\n"
+    "static int other(int x) { return x + 1; }\n"
+    "int work(int n) {\n"
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++)\n"
+    "    for (int j = 0; j < i; j++) s += j;\n"
+    "  while (s > 100) s /= 2;\n"
+    "  return s + other(n);\n"
+    "}\n";
+static const char *prog_b = /* `other` changed and moved, lines shifted */
+    "#include <stdio.h>\n"
+    "/* a new comment\n   over two lines */\n"
+    "static int other(int x) {\n  int y = x * 3;\n  for (int k = 0; k < 2; k++) y--;\n"
+    "  return y;\n}\n"
+    "int work(int n) {\n"
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++)\n"
+    "    for (int j = 0; j < i; j++) s += j;\n"
+    "  while (s > 100) s /= 2;\n"
+    "  return s + other(n);\n"
+    "}\n";
+
+static int run(const char *name, unsigned modes, const aa_instr_plan *plan,
+               aa_instrument_result *r)
+{
+    aa_instrument_opts o;
+    aa_err err;
+    int rc;
+    memset(&o, 0, sizeof o);
+    o.modes = modes;
+    o.plan = plan;
+    o.display_name = "prog.c"; /* same identity for both versions */
+    rc = aa_instrument_file(path_in(name), 0, NULL, &o, r, &err);
+    if (rc)
+        diag("%s", err.msg);
+    return rc;
+}
+
+static void test_ids(void)
+{
+    aa_instrument_result a, b, c;
+    aa_instr_plan *plan = aa_instr_plan_new();
+    char line[64];
+    int all_kept = 1;
+    put("a.c", prog_a);
+    put("b.c", prog_b);
+    ok(run("a.c", 0, NULL, &a) == 0, "instrument version A");
+    ok(run("b.c", 0, NULL, &b) == 0, "instrument version B");
+    ok(id_of(a.map, "work") && id_of(a.map, "work") == id_of(b.map, "work"),
+       "function id unchanged by edits elsewhere");
+    ok(id_of(a.map, "loop@5") && id_of(a.map, "loop@5") == id_of(b.map, "loop@11"),
+       "loop id unchanged although its line moved");
+    ok(id_of(a.map, "loop@7") == id_of(b.map, "loop@13"), "second loop id unchanged");
+    ok(id_of(a.map, "loop@6") == 0, "inner loop not in default mode");
+    ok(id_of(a.map, "prog.c") == 0 && a.map->nregions == 4, "4 regions (2 functions, 2 loops)");
+    for (size_t i = 0; i < a.map->nregions; i++)
+        ok(a.map->regions[i].id != 0, "region id %u is not the root id 0", a.map->regions[i].id);
+    /* refine: split `work`; round-1 ids stay, fine regions only inside it */
+    snprintf(line, sizeof line, "%u\n", id_of(a.map, "work"));
+    put("crit.txt", line);
+    {
+        aa_err err;
+        ok(aa_instr_plan_load_refine(plan, path_in("crit.txt"), &err) == 0, "refine list loads");
+    }
+    ok(run("a.c", 0, plan, &c) == 0, "round 2 instruments");
+    for (size_t i = 0; i < a.map->nregions; i++)
+        if (id_of(c.map, a.map->regions[i].name) != a.map->regions[i].id)
+            all_kept = 0;
+    ok(all_kept, "round 2 keeps every round-1 region and id");
+    ok(id_of(c.map, "loop@6") != 0, "round 2 adds the inner loop of the critical function");
+    ok(c.map->nregions == 5, "and nothing outside it (%zu regions)", c.map->nregions);
+    ok(strstr(c.source.data, AA_INSTRUMENT_MARKER) == c.source.data, "prelude starts with the marker");
+    ok(strstr(c.source.data, "#line 1 \"prog.c\"\n") != NULL, "#line after the prelude");
+    aa_instrument_result_free(&a);
+    aa_instrument_result_free(&b);
+    aa_instrument_result_free(&c);
+    aa_instr_plan_free(plan);
+    ok(aa_instrument_region_hash("a.c", "f", "loop", "loop 1") !=
+           aa_instrument_region_hash("a.c", "f", "loop", "loop 2"), "hash depends on the path");
+    ok(aa_instrument_region_hash("a.c", "f", "loop", "loop 1") ==
+           aa_instrument_region_hash("a.c", "f", "loop", "loop 1"), "hash is deterministic");
+}
+
+/* The prelude's declarations and runtime/aa_probe.h, compiled in one TU
+ * with the prelude's names renamed: same layout, field types, prototypes
+ * and macros (an identical macro redefinition is allowed, a different one
+ * fails under -Werror). */
+static void test_prelude_agrees(void)
+{
+    FILE *f = fopen(path_in("agree.c"), "w");
+    char cmd[2048];
+    const char *fields[] = {"id", "parent", "kind", "line", "col", "end_line", "end_col",
+                            "name", "function", "file", "handle"};
+    fputs("#include <stddef.h>\n"
+          "#define aa_runtime_region pre_region\n#define aa_runtime_enter pre_enter\n"
+          "#define aa_runtime_exit pre_exit\n#define aa_runtime_scope_end pre_scope_end\n", f);
+    fputs(aa_instrument_probe_decls(), f);
+    fputs("#undef aa_runtime_region\n#undef aa_runtime_enter\n#undef aa_runtime_exit\n"
+          "#undef aa_runtime_scope_end\n#undef AA_PROBE_H\n#include \"runtime/aa_probe.h\"\n"
+          "_Static_assert(sizeof(pre_region) == sizeof(aa_runtime_region), \"size\");\n"
+          "_Static_assert(_Alignof(pre_region) == _Alignof(aa_runtime_region), \"align\");\n"
+          "#define SAME(f) _Static_assert(offsetof(pre_region, f) == offsetof(aa_runtime_region, f)"
+          " && _Generic(((pre_region *)0)->f, __typeof__(((aa_runtime_region *)0)->f): 1,"
+          " default: 0), #f);\n", f);
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        fprintf(f, "SAME(%s)\n", fields[i]);
+    fputs("_Static_assert(_Generic(&pre_enter, void (*)(pre_region *): 1, default: 0), \"e\");\n"
+          "_Static_assert(_Generic(&aa_runtime_enter, void (*)(aa_runtime_region *): 1, default: 0), \"e\");\n"
+          "_Static_assert(_Generic(&pre_exit, void (*)(pre_region *): 1, default: 0), \"x\");\n"
+          "_Static_assert(_Generic(&aa_runtime_exit, void (*)(aa_runtime_region *): 1, default: 0), \"x\");\n"
+          "_Static_assert(_Generic(&pre_scope_end, void (*)(pre_region **): 1, default: 0), \"s\");\n"
+          "_Static_assert(_Generic(&aa_runtime_scope_end, void (*)(aa_runtime_region **): 1, default: 0), \"s\");\n"
+          "_Static_assert(AA_RUNTIME_ABI == 1, \"abi\");\n"
+          "/* a field count check: the last field ends the struct (modulo padding) */\n"
+          "_Static_assert(sizeof(aa_runtime_region) - offsetof(aa_runtime_region, handle) < sizeof(int) + _Alignof(aa_runtime_region), \"fields\");\n"
+          "void use(aa_runtime_region *r);\n"
+          "void use(aa_runtime_region *r) { AA_RUNTIME_SCOPE(*r); }\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I. %s",
+             path_in("agree.c"));
+    ok(system(cmd) == 0, "prelude and runtime/aa_probe.h agree (%s)", cmd);
+}
+
+static void test_bad_input(void)
+{
+    aa_instrument_result r;
+    aa_err err;
+    put("bad.c", "int main(void) {\n  int x = ;\n  return 0;\n}\n");
+    ok(aa_instrument_file(path_in("bad.c"), 0, NULL, NULL, &r, &err) == AA_EINPUT &&
+           strstr(err.msg, "bad.c:2:"), "syntax error -> file:line (%s)", err.msg);
+    ok(aa_instrument_file(path_in("missing.c"), 0, NULL, NULL, &r, &err) == AA_EINPUT &&
+           strstr(err.msg, "missing.c"), "missing file (%s)", err.msg);
+    put("twice.c", "int main(void) { return 0; }\n");
+    if (aa_instrument_file(path_in("twice.c"), 0, NULL, NULL, &r, &err) == 0) {
+        FILE *f = fopen(path_in("twice2.c"), "w");
+        fwrite(r.source.data, 1, r.source.len, f);
+        fclose(f);
+        aa_instrument_result_free(&r);
+        ok(aa_instrument_file(path_in("twice2.c"), 0, NULL, NULL, &r, &err) == AA_EINPUT &&
+               strstr(err.msg, "already instrumented"), "instrumenting twice detected (%s)", err.msg);
+    } else {
+        ok(0, "instrument a trivial file: %s", err.msg);
+    }
+}
+
+int main(void)
+{
+    char cmd[600];
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_modes();
+    test_filter();
+    test_plan();
+    test_ids();
+    test_prelude_agrees();
+    test_bad_input();
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", dir);
+    return tap_done();
+}
