@@ -18,6 +18,18 @@
 #include "space/aa_space.h"
 
 typedef struct sp_db sp_db;
+
+enum { SP_NULL = 0, SP_INT, SP_DOUBLE, SP_TEXT };
+typedef struct sp_val {
+    int type;
+    long long i;
+    double d;
+    const char *s;
+} sp_val;
+
+static inline sp_val sp_int(long long v) { sp_val x = {SP_INT, v, 0, NULL}; return x; }
+static inline sp_val sp_dbl(double v) { sp_val x = {SP_DOUBLE, 0, v, NULL}; return x; }
+static inline sp_val sp_txt(const char *v) { sp_val x = {v ? SP_TEXT : SP_NULL, 0, 0, v}; return x; }
 typedef struct sp_stmt sp_stmt;
 
 typedef struct sp_ops {
@@ -44,10 +56,10 @@ typedef struct sp_ops {
     int (*begin_read)(sp_db *db, aa_err *err);
     int (*commit)(sp_db *db, aa_err *err);
     void (*rollback)(sp_db *db);
-    /* Bulk load: rows of ncols fields given as text (NULL = SQL NULL). */
+    /* Bulk load: rows of ncols typed values. */
     int (*bulk_begin)(sp_db *db, const char *table, const char *const *cols, int ncols,
                       aa_err *err);
-    int (*bulk_row)(sp_db *db, const char *const *vals, aa_err *err);
+    int (*bulk_row)(sp_db *db, const struct sp_val *vals, aa_err *err);
     int (*bulk_end)(sp_db *db, aa_err *err);
 } sp_ops;
 
@@ -56,8 +68,8 @@ struct sp_db {
     char *location;    /* for messages (password elided) */
     int retryable;     /* the last error was a serialization failure / deadlock */
     int in_tx;
-    /* Schema text substitutions. */
-    const char *t_double;
+    /* Schema text substitution for {WITHOUT_ROWID}. */
+    const char *without_rowid;
 };
 
 struct aa_space {

@@ -164,16 +164,20 @@ static int sq_bulk_begin(sp_db *db, const char *table, const char *const *cols, 
     return AA_OK;
 }
 
-static int sq_bulk_row(sp_db *db, const char *const *vals, aa_err *err)
+static int sq_bulk_row(sp_db *db, const sp_val *vals, aa_err *err)
 {
     sq_db *d = (sq_db *)db;
     int i, rc;
     for (i = 0; i < d->bulk_ncols; i++) {
-        const char *v = vals[i];
-        if (!v)
-            sqlite3_bind_null(d->bulk, i + 1);
+        const sp_val *v = &vals[i];
+        if (v->type == SP_INT)
+            sqlite3_bind_int64(d->bulk, i + 1, v->i);
+        else if (v->type == SP_DOUBLE)
+            sqlite3_bind_double(d->bulk, i + 1, v->d);
+        else if (v->type == SP_TEXT)
+            sqlite3_bind_text(d->bulk, i + 1, v->s, -1, SQLITE_STATIC);
         else
-            sqlite3_bind_text(d->bulk, i + 1, v, -1, SQLITE_STATIC);
+            sqlite3_bind_null(d->bulk, i + 1);
     }
     rc = sqlite3_step(d->bulk);
     sqlite3_reset(d->bulk);
@@ -206,7 +210,7 @@ int sp_sqlite_open(const char *path, sp_db **out, aa_err *err)
         return aa_err_set(err, AA_EENV, "out of memory");
     d->base.ops = &sq_ops;
     d->base.location = aa_strdup(path);
-    d->base.t_double = "REAL";
+    d->base.without_rowid = " WITHOUT ROWID";
     rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         rc = aa_err_set(err, AA_EENV, "%s: cannot open database: %s", path,

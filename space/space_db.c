@@ -18,40 +18,38 @@ static const struct {
     const char *sql;
 } migrations[AA_SPACE_SCHEMA_VERSION] = {
     {"applications, executions, resources, foci, results, findings",
-     "CREATE TABLE applications(id BIGINT PRIMARY KEY, name TEXT NOT NULL UNIQUE);\n"
-     "CREATE TABLE executions(eid BIGINT PRIMARY KEY,\n"
-     "  app BIGINT NOT NULL REFERENCES applications(id),\n"
+     "CREATE TABLE applications(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);\n"
+     "CREATE TABLE executions(eid INTEGER PRIMARY KEY,\n"
+     "  app INTEGER NOT NULL REFERENCES applications(id),\n"
      "  experiment TEXT NOT NULL, started TEXT NOT NULL, nprocs INTEGER NOT NULL,\n"
      "  added TEXT NOT NULL);\n"
-     "CREATE TABLE execution_attrs(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "CREATE TABLE execution_attrs(eid INTEGER NOT NULL REFERENCES executions(eid),\n"
      "  name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(eid, name));\n"
-     "CREATE TABLE resources(id BIGINT PRIMARY KEY, path TEXT NOT NULL UNIQUE,\n"
+     "CREATE TABLE resources(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,\n"
      "  name TEXT NOT NULL, type TEXT NOT NULL, hierarchy TEXT NOT NULL,\n"
-     "  parent BIGINT REFERENCES resources(id));\n"
-     "CREATE TABLE resource_closure(ancestor BIGINT NOT NULL REFERENCES resources(id),\n"
-     "  descendant BIGINT NOT NULL REFERENCES resources(id), depth INTEGER NOT NULL,\n"
-     "  PRIMARY KEY(ancestor, descendant));\n"
+     "  parent INTEGER REFERENCES resources(id));\n"
+     /* The large tables below are written only by the importer, which keeps
+      * their references valid; they carry no foreign keys so that bulk
+      * loads stay fast on both backends. */
+     "CREATE TABLE resource_closure(ancestor INTEGER NOT NULL, descendant INTEGER NOT NULL,\n"
+     "  depth INTEGER NOT NULL, PRIMARY KEY(ancestor, descendant)){WITHOUT_ROWID};\n"
      "CREATE INDEX resource_closure_descendant ON resource_closure(descendant);\n"
-     "CREATE TABLE execution_resources(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
-     "  resource BIGINT NOT NULL REFERENCES resources(id), PRIMARY KEY(eid, resource));\n"
-     "CREATE TABLE metrics(id BIGINT PRIMARY KEY, name TEXT NOT NULL UNIQUE,\n"
+     "CREATE TABLE execution_resources(eid INTEGER NOT NULL, resource INTEGER NOT NULL,\n"
+     "  PRIMARY KEY(eid, resource)){WITHOUT_ROWID};\n"
+     "CREATE TABLE metrics(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,\n"
      "  unit TEXT NOT NULL);\n"
-     "CREATE TABLE foci(id BIGINT PRIMARY KEY,\n"
-     "  code BIGINT NOT NULL REFERENCES resources(id),\n"
-     "  machine BIGINT NOT NULL REFERENCES resources(id),\n"
-     "  process BIGINT NOT NULL REFERENCES resources(id),\n"
-     "  UNIQUE(code, machine, process));\n"
-     "CREATE TABLE results(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
-     "  metric BIGINT NOT NULL REFERENCES metrics(id),\n"
-     "  focus BIGINT NOT NULL REFERENCES foci(id), value DOUBLE PRECISION NOT NULL,\n"
-     "  PRIMARY KEY(eid, metric, focus));\n"
-     "CREATE TABLE findings(eid BIGINT NOT NULL REFERENCES executions(eid),\n"
+     "CREATE TABLE foci(id INTEGER PRIMARY KEY, code INTEGER NOT NULL,\n"
+     "  machine INTEGER NOT NULL, process INTEGER NOT NULL, UNIQUE(code, machine, process));\n"
+     "CREATE TABLE results(eid INTEGER NOT NULL, metric INTEGER NOT NULL,\n"
+     "  focus INTEGER NOT NULL, value DOUBLE PRECISION NOT NULL,\n"
+     "  PRIMARY KEY(eid, metric, focus)){WITHOUT_ROWID};\n"
+     "CREATE TABLE findings(eid INTEGER NOT NULL REFERENCES executions(eid),\n"
      "  seq INTEGER NOT NULL, kind TEXT NOT NULL, region TEXT NOT NULL,\n"
      "  severity DOUBLE PRECISION NOT NULL, severity_class INTEGER NOT NULL,\n"
      "  confidence DOUBLE PRECISION NOT NULL, causes TEXT NOT NULL,\n"
      "  suggestion TEXT NOT NULL, PRIMARY KEY(eid, seq));\n"},
     {"mapping directives; attribute index",
-     "CREATE TABLE mappings(seq BIGINT PRIMARY KEY, old_prefix TEXT NOT NULL,\n"
+     "CREATE TABLE mappings(seq INTEGER PRIMARY KEY, old_prefix TEXT NOT NULL,\n"
      "  new_prefix TEXT NOT NULL);\n"
      "CREATE INDEX execution_attrs_by_value ON execution_attrs(name, value);\n"},
 };
@@ -138,7 +136,21 @@ static int migrate_tx(aa_space *s, void *arg, aa_err *err)
     for (; v < AA_SPACE_SCHEMA_VERSION; v++) {
         sp_stmt *st;
         char now[32], ver[24];
-        rc = sp_exec(s->db, migrations[v].sql, err);
+        /* The one backend-specific bit: SQLite's WITHOUT ROWID clause. */
+        rc = AA_OK;
+        {
+            aa_buf sql;
+            const char *p = migrations[v].sql, *tok;
+            aa_buf_init(&sql);
+            while ((tok = strstr(p, "{WITHOUT_ROWID}"))) {
+                aa_buf_add(&sql, p, (size_t)(tok - p));
+                aa_buf_puts(&sql, s->db->without_rowid);
+                p = tok + strlen("{WITHOUT_ROWID}");
+            }
+            aa_buf_puts(&sql, p);
+            rc = sp_exec(s->db, sql.data, err);
+            aa_buf_free(&sql);
+        }
         if (rc != AA_OK) {
             aa_err_prefix(err, "migration %lld", v + 1);
             return rc;
@@ -245,12 +257,20 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
+static uint64_t fmix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return h;
+}
+
 static uint64_t hash_tri(long long a, long long b, long long c)
 {
-    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t)b * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
-    h ^= (uint64_t)c * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
-    return h ^ (h >> 29);
+    return fmix64((uint64_t)a * 0x9E3779B97F4A7C15ull + (uint64_t)b * 0xC2B2AE3D27D4EB4Full +
+                  (uint64_t)c * 0x165667B19E3779F9ull);
 }
 
 void sp_strmap_init(sp_strmap *m) { memset(m, 0, sizeof *m); }

@@ -745,7 +745,8 @@ static void pathset_free(pathset *ps)
 /* Interns the mapped path (and its ancestors) of every resource of eid;
  * map_out (may be NULL) gets resource id -> intern id.  mask |= bit. */
 static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m, pathset *ps,
-                               sp_strmap *rid_map, unsigned char **masks, size_t *mcap,
+                               long long **rid_map, size_t *rcap, unsigned char **masks,
+                               size_t *mcap,
                                unsigned char bit, aa_err *err)
 {
     sp_stmt *st;
@@ -760,7 +761,6 @@ static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m
     while ((r = OPS(s)->step(st, err)) == 1) {
         char *mp = aa_space_map_apply(m, OPS(s)->col_text(st, 1)), *slash;
         long long id = -1;
-        char key[24];
         if (!mp) {
             r = -1;
             break;
@@ -797,11 +797,24 @@ static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m
         if (r < 0)
             break;
         if (rid_map) {
-            snprintf(key, sizeof key, "%lld", OPS(s)->col_int(st, 0));
-            if (sp_strmap_put(rid_map, key, id)) {
+            long long rid = OPS(s)->col_int(st, 0);
+            if (rid < 0) {
                 r = -1;
                 break;
             }
+            if ((size_t)rid >= *rcap) {
+                size_t nc = (size_t)rid * 2 + 64, z;
+                long long *q = realloc(*rid_map, nc * sizeof *q);
+                if (!q) {
+                    r = -1;
+                    break;
+                }
+                for (z = *rcap; z < nc; z++)
+                    q[z] = -2;
+                *rid_map = q;
+                *rcap = nc;
+            }
+            (*rid_map)[rid] = id;
         }
     }
     OPS(s)->finalize(st);
@@ -835,8 +848,8 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
     sp_strmap_init(&ps.index);
     rc = load_maps(s, extra, &m, err);
     for (i = 0; rc == AA_OK && i < n; i++)
-        rc = load_exec_resources(s, eids[i], &m, &ps, NULL, &masks, &mcap, (unsigned char)(1u << i),
-                                 err);
+        rc = load_exec_resources(s, eids[i], &m, &ps, NULL, NULL, &masks, &mcap,
+                                 (unsigned char)(1u << i), err);
     if (rc != AA_OK)
         goto out;
     all = (unsigned char)((1u << n) - 1);
@@ -932,8 +945,9 @@ out:
 
 /* ---- performance difference -------------------------------------------------- */
 typedef struct pd_side {
-    sp_strmap rid;  /* resource id (text) -> intern id */
-    sp_trimap foci; /* (code, machine, process) intern ids -> value index */
+    long long *rid;   /* resource id -> intern id (-2 = not a resource of it) */
+    size_t rcap;
+    sp_trimap foci;   /* (code, machine, process) intern ids -> value index */
     double *vals;
     size_t nvals, cap;
 } pd_side;
@@ -943,40 +957,76 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
 {
     sp_stmt *st;
     int rc, r;
-    long long found;
+    long long lo = 0, hi = -1, *foci = NULL;
+    size_t nf = 0;
     char b[24];
     const char *p[2] = {b, metric};
     snprintf(b, sizeof b, "%lld", eid);
     rc = sp_query_int(s->db,
-                      "SELECT COUNT(*) FROM results WHERE eid = ? AND metric ="
+                      "SELECT MIN(focus) FROM results WHERE eid = ? AND metric ="
                       " (SELECT id FROM metrics WHERE name = ?)",
-                      p, 2, 0, &found, err);
+                      p, 2, -1, &lo, err);
+    if (rc == AA_OK)
+        rc = sp_query_int(s->db,
+                          "SELECT MAX(focus) FROM results WHERE eid = ? AND metric ="
+                          " (SELECT id FROM metrics WHERE name = ?)",
+                          p, 2, -1, &hi, err);
     if (rc != AA_OK)
         return rc;
-    if (!found)
+    if (lo < 0)
         return aa_err_set(err, AA_EINPUT, "execution %lld has no results for metric '%s'", eid,
                           metric);
-    rc = load_exec_resources(s, eid, m, ps, &x->rid, NULL, NULL, 0, err);
+    rc = load_exec_resources(s, eid, m, ps, &x->rid, &x->rcap, NULL, NULL, 0, err);
     if (rc != AA_OK)
         return rc;
+    /* The foci this execution uses lie in [lo, hi]: dense arrays by id. */
+    nf = (size_t)(hi - lo + 1);
+    foci = malloc(nf * 3 * sizeof *foci);
+    if (!foci)
+        return aa_err_set(err, AA_EENV, "out of memory");
+    {
+        size_t z;
+        for (z = 0; z < nf * 3; z++)
+            foci[z] = -2;
+    }
     rc = OPS(s)->prepare(s->db,
-                         "SELECT f.code, f.machine, f.process, r.value FROM results r"
-                         " JOIN foci f ON f.id = r.focus WHERE r.eid = ? AND r.metric ="
+                         "SELECT id, code, machine, process FROM foci WHERE id >= ? AND id <= ?",
+                         &st, err);
+    if (rc != AA_OK) {
+        free(foci);
+        return rc;
+    }
+    OPS(s)->bind_int(st, 1, lo);
+    OPS(s)->bind_int(st, 2, hi);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        size_t i = (size_t)(OPS(s)->col_int(st, 0) - lo);
+        int k;
+        for (k = 0; k < 3; k++) {
+            long long rid = OPS(s)->col_int(st, 1 + k);
+            foci[3 * i + (size_t)k] = rid >= 0 && (size_t)rid < x->rcap ? x->rid[rid] : -2;
+        }
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        free(foci);
+        return fail_rc(err);
+    }
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT focus, value FROM results WHERE eid = ? AND metric ="
                          " (SELECT id FROM metrics WHERE name = ?)",
                          &st, err);
-    if (rc != AA_OK)
+    if (rc != AA_OK) {
+        free(foci);
         return rc;
+    }
     OPS(s)->bind_int(st, 1, eid);
     OPS(s)->bind_text(st, 2, metric);
     while ((r = OPS(s)->step(st, err)) == 1) {
-        long long id[3];
-        int k;
-        for (k = 0; k < 3; k++) {
-            char key[24];
-            snprintf(key, sizeof key, "%lld", OPS(s)->col_int(st, k));
-            if (!sp_strmap_get(&x->rid, key, &id[k]))
-                id[k] = -2;
-        }
+        long long f = OPS(s)->col_int(st, 0) - lo;
+        const long long *id;
+        if (f < 0 || f >= (long long)nf)
+            continue;
+        id = &foci[3 * f];
         if (x->nvals == x->cap) {
             double *q = realloc(x->vals, (x->cap = x->cap ? x->cap * 2 : 1024) * sizeof *q);
             if (!q) {
@@ -985,7 +1035,7 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
             }
             x->vals = q;
         }
-        x->vals[x->nvals] = OPS(s)->col_double(st, 3);
+        x->vals[x->nvals] = OPS(s)->col_double(st, 1);
         if (sp_trimap_put(&x->foci, id[0], id[1], id[2], (long long)x->nvals)) {
             r = -1;
             break;
@@ -993,6 +1043,7 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
         x->nvals++;
     }
     OPS(s)->finalize(st);
+    free(foci);
     if (r < 0)
         return err->code ? err->code : aa_err_set(err, AA_EENV, "out of memory");
     return AA_OK;
@@ -1000,13 +1051,14 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
 
 static void pd_side_free(pd_side *x)
 {
-    sp_strmap_free(&x->rid);
+    free(x->rid);
     sp_trimap_free(&x->foci);
     free(x->vals);
 }
 
 typedef struct children {
     size_t *start, *list; /* CSR: children of intern id i are list[start[i]..start[i+1]) */
+    size_t *parent;       /* parent intern id, (size_t)-1 for roots */
 } children;
 
 static const pathset *sort_ps;
@@ -1052,7 +1104,7 @@ static int build_children(const pathset *ps, children *ch)
         if (p != (size_t)-1)
             ch->list[ch->start[p] + fill[p]++] = c;
     }
-    free(parent);
+    ch->parent = parent;
     free(fill);
     free(order);
     return 0;
@@ -1064,8 +1116,8 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     aa_space_map m;
     pathset ps;
     pd_side A, B;
-    children ch = {NULL, NULL};
-    sp_trimap seen;
+    children ch = {NULL, NULL, NULL};
+    sp_trimap seen, hc[3];
     long long *queue = NULL, root[3];
     size_t qh = 0, qt = 0, qcap = 0, count = 0;
     static const char *const roots[3] = {"/Code", "/Machine", "/Process"};
@@ -1080,9 +1132,9 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     memset(&B, 0, sizeof B);
     sp_trimap_init(&A.foci);
     sp_trimap_init(&B.foci);
-    sp_strmap_init(&A.rid);
-    sp_strmap_init(&B.rid);
     sp_trimap_init(&seen);
+    for (k = 0; k < 3; k++)
+        sp_trimap_init(&hc[k]);
     rc = load_maps(s, o->extra, &m, err);
     if (rc == AA_OK)
         rc = load_side(s, a, o->metric, &m, &ps, &A, err);
@@ -1097,6 +1149,26 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     for (k = 0; k < 3; k++)
         if (!sp_strmap_get(&ps.index, roots[k], &root[k]))
             root[k] = -3;
+    /* hc[h] holds every focus that has a child focus along hierarchy h (in
+     * a), so magnifying skips hierarchies with nothing below. */
+    {
+        size_t z;
+        for (z = 0; z < A.foci.cap; z++) {
+            const long long *key = &A.foci.k[3 * z];
+            if (key[0] == -1)
+                continue;
+            for (k = 0; k < 3; k++) {
+                long long pk[3] = {key[0], key[1], key[2]};
+                if (key[k] < 0 || ch.parent[key[k]] == (size_t)-1)
+                    continue;
+                pk[k] = (long long)ch.parent[key[k]];
+                if (sp_trimap_put(&hc[k], pk[0], pk[1], pk[2], 1)) {
+                    rc = aa_err_set(err, AA_EENV, "out of memory");
+                    goto out;
+                }
+            }
+        }
+    }
     if (json) {
         aa_json_init(&j, out, 0);
         aa_json_obj_begin(&j);
@@ -1189,12 +1261,15 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
         if (!differs && !o->exhaustive)
             continue;
         /* magnify: refine one hierarchy at a time */
-        for (c = ch.start[f[0]]; c < ch.start[f[0] + 1]; c++)
-            PD_PUSH((long long)ch.list[c], f[1], f[2]);
-        for (c = ch.start[f[1]]; c < ch.start[f[1] + 1]; c++)
-            PD_PUSH(f[0], (long long)ch.list[c], f[2]);
-        for (c = ch.start[f[2]]; c < ch.start[f[2] + 1]; c++)
-            PD_PUSH(f[0], f[1], (long long)ch.list[c]);
+        if (sp_trimap_get(&hc[0], f[0], f[1], f[2], NULL))
+            for (c = ch.start[f[0]]; c < ch.start[f[0] + 1]; c++)
+                PD_PUSH((long long)ch.list[c], f[1], f[2]);
+        if (sp_trimap_get(&hc[1], f[0], f[1], f[2], NULL))
+            for (c = ch.start[f[1]]; c < ch.start[f[1] + 1]; c++)
+                PD_PUSH(f[0], (long long)ch.list[c], f[2]);
+        if (sp_trimap_get(&hc[2], f[0], f[1], f[2], NULL))
+            for (c = ch.start[f[2]]; c < ch.start[f[2] + 1]; c++)
+                PD_PUSH(f[0], f[1], (long long)ch.list[c]);
     }
 #undef PD_PUSH
 done:
@@ -1213,7 +1288,10 @@ out:
     free(queue);
     free(ch.start);
     free(ch.list);
+    free(ch.parent);
     sp_trimap_free(&seen);
+    for (k = 0; k < 3; k++)
+        sp_trimap_free(&hc[k]);
     pd_side_free(&A);
     pd_side_free(&B);
     pathset_free(&ps);

@@ -254,7 +254,7 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
     char *isnew = NULL;
     size_t i, nnew = 0;
     int rc;
-    char b1[24], b2[24], b3[24], b4[32];
+    char b1[24], b2[24], b3[24];
 
     sp_strmap_init(&rmap);
     sp_strmap_init(&mmap);
@@ -282,7 +282,8 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         static const char *const ccols[] = {"ancestor", "descendant", "depth"};
         rc = db->ops->bulk_begin(db, "resources", cols, 6, err);
         for (i = 0; rc == AA_OK && i < d->nres; i++) {
-            const char *path = d->res_path[i], *v[6];
+            const char *path = d->res_path[i];
+            sp_val v[6];
             char hier[256], *slash;
             long long pi;
             if (!isnew[i])
@@ -290,20 +291,17 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
             snprintf(hier, sizeof hier, "%s", path + 1);
             if ((slash = strchr(hier, '/')))
                 *slash = 0;
-            fmt_ll(b1, rid[i]);
-            v[0] = b1;
-            v[1] = path;
-            v[2] = last_component(path);
-            v[3] = d->res_type[i];
-            v[4] = hier;
-            v[5] = NULL;
+            v[0] = sp_int(rid[i]);
+            v[1] = sp_txt(path);
+            v[2] = sp_txt(last_component(path));
+            v[3] = sp_txt(d->res_type[i]);
+            v[4] = sp_txt(hier);
+            v[5] = sp_txt(NULL);
             slash = strrchr(path, '/');
             if (slash != path) {
                 char *parent = strndup(path, (size_t)(slash - path));
-                if (parent && sp_strmap_get(&d->res_index, parent, &pi)) {
-                    fmt_ll(b2, rid[pi]);
-                    v[5] = b2;
-                }
+                if (parent && sp_strmap_get(&d->res_index, parent, &pi))
+                    v[5] = sp_int(rid[pi]);
                 free(parent);
             }
             rc = db->ops->bulk_row(db, v, err);
@@ -318,18 +316,15 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
             if (!isnew[i])
                 continue;
             path = aa_strdup(d->res_path[i]);
-            fmt_ll(b2, rid[i]);
             for (;;) {
                 long long pi;
-                const char *v[3];
+                sp_val v[3];
                 char *slash;
                 if (!sp_strmap_get(&d->res_index, path, &pi))
                     break;
-                fmt_ll(b1, rid[pi]);
-                fmt_ll(b3, depth);
-                v[0] = b1;
-                v[1] = b2;
-                v[2] = b3;
+                v[0] = sp_int(rid[pi]);
+                v[1] = sp_int(rid[i]);
+                v[2] = sp_int(depth);
                 rc = db->ops->bulk_row(db, v, err);
                 if (rc != AA_OK)
                     break;
@@ -409,8 +404,9 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         static const char *const cols[] = {"eid", "resource"};
         rc = db->ops->bulk_begin(db, "execution_resources", cols, 2, err);
         for (i = 0; rc == AA_OK && i < d->nres; i++) {
-            const char *v[2] = {b1, b2};
-            fmt_ll(b2, rid[i]);
+            sp_val v[2];
+            v[0] = sp_int(eid);
+            v[1] = sp_int(rid[i]);
             rc = db->ops->bulk_row(db, v, err);
         }
         if (rc == AA_OK)
@@ -463,14 +459,14 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
             rc = db->ops->bulk_begin(db, "foci", cols, 4, err);
             for (i = 0; rc == AA_OK && i < d->nresults; i++) {
                 const sp_result *x = &d->results[i];
-                const char *v[4] = {b1, b2, b3, b4};
+                sp_val v[4];
                 if (fid[i] != next)
                     continue;
                 next++;
-                fmt_ll(b1, fid[i]);
-                fmt_ll(b2, rid[x->code]);
-                fmt_ll(b3, rid[x->machine]);
-                fmt_ll(b4, rid[x->process]);
+                v[0] = sp_int(fid[i]);
+                v[1] = sp_int(rid[x->code]);
+                v[2] = sp_int(rid[x->machine]);
+                v[3] = sp_int(rid[x->process]);
                 rc = db->ops->bulk_row(db, v, err);
             }
             if (rc == AA_OK)
@@ -480,19 +476,18 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         }
         {
             static const char *const rcols[] = {"eid", "metric", "focus", "value"};
-            char val[32];
-            fmt_ll(b1, eid);
             rc = db->ops->bulk_begin(db, "results", rcols, 4, err);
             for (i = 0; rc == AA_OK && i < d->nresults; i++) {
-                const char *v[4] = {b1, b2, b3, val};
+                sp_val v[4];
                 if (d->fail_after_rows > 0 && (long)i >= d->fail_after_rows) {
                     rc = aa_err_set(err, AA_EENV, "import interrupted after %ld results (test)",
                                     d->fail_after_rows);
                     break;
                 }
-                fmt_ll(b2, mid[d->results[i].metric]);
-                fmt_ll(b3, fid[i]);
-                aa_format_double(val, d->results[i].value);
+                v[0] = sp_int(eid);
+                v[1] = sp_int(mid[d->results[i].metric]);
+                v[2] = sp_int(fid[i]);
+                v[3] = sp_dbl(d->results[i].value);
                 rc = db->ops->bulk_row(db, v, err);
             }
             if (rc == AA_OK)
