@@ -1176,6 +1176,90 @@ static int severity_classes(an_ctx *c, const double *v, size_t n, int *cls, doub
     return AA_OK;
 }
 
+/* ---- the whole-program chain ------------------------------------------------------ */
+/* Regions that stand for the whole program: the root, and, repeatedly,
+ * children of chain members whose mean share of WPWT is at least 95%
+ * (typically main and its iteration loop).  MPI time spent directly in the
+ * root or in a chain *function* (MPI_Init, MPI_Finalize, top-level
+ * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
+ * it is taken out of WPWT, and the chain is recomputed until it is stable.
+ * Chain regions are classified but never CCRs (see the disparity part). */
+static int whole_chain(an_ctx *c, const double *W, double *T)
+{
+    const aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r, i;
+    int mi, have_mpi = metric_usable(c, "mpi_wall", &mi) && gather(c, mi, T) > 0;
+    double *raw = malloc((P + 1) * sizeof *raw), *sub = calloc(P + 1, sizeof *sub);
+    int changed = 1;
+    size_t nsub = 0;
+    c->whole = calloc(R + 1, 1);
+    c->dobj = malloc((R + 1) * sizeof *c->dobj);
+    if (!raw || !sub || !c->whole || !c->dobj) {
+        free(raw);
+        free(sub);
+        return nomem(c);
+    }
+    memcpy(raw, c->wpwt, P * sizeof *raw);
+    c->whole[0] = 1;
+    while (changed) {
+        changed = 0;
+        /* WPWT = raw - exclusive MPI of the root and chain functions */
+        memset(sub, 0, P * sizeof *sub);
+        for (r = 0; r < R && have_mpi; r++) {
+            const aa_region *ri = a->regions[r].info;
+            if (!c->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
+                continue;
+            for (q = 0; q < P; q++) {
+                double ex = T[q * R + r];
+                if (isnan(ex))
+                    continue;
+                for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                    double v = T[q * R + c->clist[i]];
+                    ex -= isnan(v) ? 0 : v;
+                }
+                if (ex > 0)
+                    sub[q] += ex;
+            }
+        }
+        for (q = 0; q < P; q++) {
+            double w = raw[q] - sub[q];
+            c->wpwt[q] = w > 0 ? w : raw[q];
+        }
+        for (r = 1; r < R; r++) {
+            double fs = 0;
+            if (c->whole[r] || !c->whole[a->regions[r].parent])
+                continue;
+            for (q = 0; q < P; q++) {
+                double w = W[q * R + r];
+                fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
+            }
+            if (P && fs / (double)P >= 0.95) {
+                c->whole[r] = 1;
+                changed = 1;
+            }
+        }
+    }
+    for (q = 0; q < P; q++)
+        if (sub[q] > 0 && c->wpwt[q] < raw[q])
+            nsub++;
+    if (nsub) {
+        double ms = 0, mr = 0;
+        for (q = 0; q < P; q++) {
+            ms += raw[q] - c->wpwt[q];
+            mr += raw[q];
+        }
+        free(raw);
+        free(sub);
+        return note(c, "MPI time outside every region but the whole program (MPI_Init, "
+                       "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
+                       "of %.3g s on average",
+                    ms / (double)P, mr / (double)P);
+    }
+    free(raw);
+    free(sub);
+    return AA_OK;
+}
+
 /* ---- the analysis --------------------------------------------------------------- */
 static int run(an_ctx *c)
 {
@@ -1323,6 +1407,10 @@ static int run(an_ctx *c)
             goto out;
     }
 
+    /* the whole-program chain and WPWT without top-level MPI time */
+    if ((rc = whole_chain(c, W, T1)))
+        goto out;
+
     /* main metric */
     use_cpu = o->proc_metric == AA_PMETRIC_CPU && metric_usable(c, "cpu", &m_cpu) &&
               gather(c, m_cpu, MM) > 0;
@@ -1373,7 +1461,7 @@ static int run(an_ctx *c)
             double frac, cpi = 0, v;
             if (!c->ran[k])
                 continue;
-            frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? W[k] / c->wpwt[q] : 0;
+            frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? fmin(1, W[k] / c->wpwt[q]) : 0;
             if (cpi_ok && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
                 cpi = T1[k] / T2[k];
             if (strcmp(a->region_metric, "crnm") == 0)
@@ -1390,40 +1478,36 @@ static int run(an_ctx *c)
      * covering at least 95% of the whole-program wall time, e.g. main) are
      * classified with the others but are never CCRs and stay out of the
      * disparity decision table: like the root they top every ranking. */
-    c->whole = calloc(R + 1, 1);
-    c->dobj = malloc((R + 1) * sizeof *c->dobj);
-    if (!c->whole || !c->dobj) {
-        rc = nomem(c);
-        goto out;
-    }
-    c->whole[0] = 1;
     c->ndobj = 0;
-    for (r = 1; r < R; r++) {
-        double fs = 0;
-        for (q = 0; q < P; q++) {
-            double w = W[q * R + r];
-            fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
-        }
-        c->whole[r] = c->whole[a->regions[r].parent] && P && fs / (double)P >= 0.95;
+    for (r = 1; r < R; r++)
         if (!c->whole[r])
             c->dobj[c->ndobj++] = r;
-    }
-    if (R > 1) {
-        int *cls = malloc(R * sizeof *cls);
-        double centers[5] = {0, 0, 0, 0, 0};
+    /* classified: the whole program (one value for the whole chain, the
+     * root's) and every other region */
+    if (c->ndobj) {
+        int *cls = malloc((c->ndobj + 1) * sizeof *cls);
+        double *v = malloc((c->ndobj + 1) * sizeof *v), centers[5] = {0, 0, 0, 0, 0};
         size_t ku;
-        if (!cls) {
+        if (!cls || !v) {
+            free(cls);
+            free(v);
             rc = nomem(c);
             goto out;
         }
-        rc = severity_classes(c, a->region_value + 1, R - 1, cls, centers, &ku, 0);
-        for (r = 1; r < R && !rc; r++)
-            a->severity[r] = cls[r - 1];
+        v[0] = a->region_value[0];
+        for (i = 0; i < c->ndobj; i++)
+            v[i + 1] = a->region_value[c->dobj[i]];
+        rc = severity_classes(c, v, c->ndobj + 1, cls, centers, &ku, 0);
+        for (r = 0; r < R && !rc; r++)
+            if (c->whole[r])
+                a->severity[r] = cls[0];
+        for (i = 0; i < c->ndobj && !rc; i++)
+            a->severity[c->dobj[i]] = cls[i + 1];
         free(cls);
+        free(v);
         if (rc)
             goto out;
     }
-    a->severity[0] = R > 1 ? 4 : 0;
 
     /* ---- dissimilarity ---- */
     ds.c = c;
@@ -1801,15 +1885,20 @@ static int run(an_ctx *c)
             if (a->region_value[r] > maxv)
                 maxv = a->region_value[r];
         }
+        /* CCCR: a CCR none of whose children is a CCR (SPEC §5.3); such a
+         * non-leaf CCR is also higher than every child.  A CCR with a CCR
+         * child of a lower class is not a CCCR: with inclusive values that is
+         * an enclosing loop or function that k-means happened to put one
+         * class above its dominant child. */
         for (r = 1; r < R; r++) {
-            int higher = 1;
+            int core = 1;
             if (!isccr[r])
                 continue;
             for (i = c->cstart[r]; i < c->cstart[r + 1]; i++)
-                if (a->severity[c->clist[i]] >= a->severity[r])
-                    higher = 0;
-            iscccr[r] = higher; /* leaves: vacuously higher */
-            ncccr += higher;
+                if (isccr[c->clist[i]] || a->severity[c->clist[i]] >= a->severity[r])
+                    core = 0;
+            iscccr[r] = core; /* leaves: vacuously */
+            ncccr += core;
         }
         /* table: attribute j of region r = 1 when its severity class >= 3 */
         for (j = 0; j < nattr && !rc; j++) {
@@ -1941,7 +2030,7 @@ static int run(an_ctx *c)
             for (q = 0; q < P; q++) {
                 double frac, cpi = 0, v;
                 k = q * R + f->region;
-                frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? W[k] / c->wpwt[q] : 0;
+                frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? fmin(1, W[k] / c->wpwt[q]) : 0;
                 if (cyc_ok && c->ran[k] && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
                     cpi = T1[k] / T2[k];
                 if (strcmp(a->region_metric, "crnm") == 0)
