@@ -1,0 +1,191 @@
+/*
+ * tests/unit/test_space.c -- Program Space library tests: resource path
+ * names of regions, mapping directives, and (per backend) import in one
+ * transaction (an injected failure midway leaves the database unchanged),
+ * the operators through the API, export/import round trip and bad import
+ * text.  Runs on SQLite in a temporary file; also on PostgreSQL when
+ * AA_SPACE_PG_URL is set (tests/e2e/space_pg.t does that with a throwaway
+ * server; AA_SPACE_PG_ONLY=1 skips the SQLite pass).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "space/aa_space.h"
+#include "tests/space/fixture.h"
+#include "tests/tap.h"
+
+static void test_paths(void)
+{
+    aa_experiment *e = space_fixture("base", 2);
+    char **p = aa_space_code_paths(e);
+    aa_region r;
+    ok(p != NULL, "code paths built");
+    is_str(p[0], "/Code", "program region is /Code");
+    is_str(p[1], "/Code/main.c/main", "function path");
+    is_str(p[3], "/Code/solver.c/solve/loop@10", "nested region path");
+    is_str(p[6], "/Code/solver.c/compute/MPI_Allreduce@30", "call site path");
+    aa_space_free_strings(p, e->nregions);
+    /* a file with directories, a name with a slash, and a duplicate */
+    memset(&r, 0, sizeof r);
+    r.id = 7;
+    r.kind = AA_KIND_FUNCTION;
+    r.name = "op/div";
+    r.function = "op/div";
+    r.file = "./src/lib/x.c";
+    aa_experiment_add_region(e, &r);
+    r.id = 8;
+    aa_experiment_add_region(e, &r);
+    p = aa_space_code_paths(e);
+    is_str(p[7], "/Code/src/lib/x.c/op%2Fdiv", "directories become levels, '/' escaped");
+    is_str(p[8], "/Code/src/lib/x.c/op%2Fdiv#8", "duplicate paths get #id");
+    aa_space_free_strings(p, e->nregions);
+    aa_experiment_free(e);
+}
+
+static void test_map(void)
+{
+    aa_space_map m;
+    char *x;
+    memset(&m, 0, sizeof m);
+    aa_space_map_add(&m, "/Code/a.c", "/Code/b.c");
+    aa_space_map_add(&m, "/Code/b.c/f", "/Code/b.c/g");
+    x = aa_space_map_apply(&m, "/Code/a.c/f/loop@3");
+    is_str(x, "/Code/b.c/g/loop@3", "directives apply in order, chained");
+    free(x);
+    x = aa_space_map_apply(&m, "/Code/a.cc/f");
+    is_str(x, "/Code/a.cc/f", "prefixes match whole components only");
+    free(x);
+    aa_space_map_free(&m);
+}
+
+static long long count(aa_space *s)
+{
+    long long n = -1;
+    aa_err err;
+    aa_space_count(s, &n, &err);
+    return n;
+}
+
+static void test_backend(const char *loc, const char *label)
+{
+    aa_space *s = NULL;
+    aa_experiment *base = space_fixture("base", 4), *slow = space_fixture("slow", 4);
+    aa_space_add_options o;
+    aa_space_perfdiff_options po;
+    aa_err err;
+    long long ea = 0, eb = 0, ex = 0, before, *eids = NULL;
+    size_t nd = 99, neids = 0;
+    int v = 0, applied = -1;
+    aa_buf out, exp1, exp2;
+    static char *causes[] = {"l1_miss_rate", "mpi_bytes"};
+    aa_space_finding f = {"disparity", "/Code/solver.c/compute", 0.75, 3, 0.5, 2, causes,
+                          "look at it"};
+
+    diag("backend %s", label);
+    if (!ok(aa_space_open(loc, &s, &err) == AA_OK, "%s: open", label)) {
+        diag("%s", err.msg);
+        goto done;
+    }
+    aa_space_migrate(s, &applied, &err);
+    aa_space_schema_version(s, &v, &err);
+    is_int(v, AA_SPACE_SCHEMA_VERSION, "schema at the current version");
+    is_int(applied, 0, "migrations already applied on open");
+    before = count(s);
+    memset(&o, 0, sizeof o);
+    o.nfindings = 1;
+    o.findings = &f;
+    ok(aa_space_add(s, base, &o, &ea, &err) == AA_OK && ea > 0, "%s: add", label);
+    ok(aa_space_add(s, slow, NULL, &eb, &err) == AA_OK && eb == ea + 1, "%s: add second", label);
+    is_int(count(s), before + 2, "two executions more");
+    /* all or nothing */
+    o.fail_after_rows = 25;
+    ok(aa_space_add(s, base, &o, &ex, &err) != AA_OK, "%s: injected failure midway", label);
+    is_int(count(s), before + 2, "failed import left nothing behind");
+    o.fail_after_rows = 0;
+    /* operators */
+    memset(&po, 0, sizeof po);
+    po.metric = "wall";
+    po.threshold = 10;
+    po.relative = 1;
+    aa_buf_init(&out);
+    ok(aa_space_perfdiff(s, ea, eb, &po, 1, &out, &nd, &err) == AA_OK, "perfdiff");
+    is_int(nd, 27, "perfdiff: 27 differing foci (root, files, hosts, ranks, main, compute)");
+    /* (a stored mapping may have renamed compute to compute_v2) */
+    ok(strstr(out.data, "\"/Code/solver.c/compute\",\"/Machine\",\"/Process\"],\"a\":6,\"b\":18") ||
+           strstr(out.data, "\"/Code/solver.c/compute_v2\",\"/Machine\",\"/Process\"],\"a\":6,\"b\":18"),
+       "perfdiff finds compute");
+    aa_buf_reset(&out);
+    ok(aa_space_perfdiff(s, ea, ea, &po, 1, &out, &nd, &err) == AA_OK && nd == 0,
+       "an execution does not differ from itself");
+    aa_buf_reset(&out);
+    ok(aa_space_show(s, ea, 1, &out, &err) == AA_OK &&
+           strstr(out.data, "\"causes\":[\"l1_miss_rate\",\"mpi_bytes\"]"),
+       "findings stored with their causes");
+    aa_buf_reset(&out);
+    is_int(aa_space_show(s, 987654, 0, &out, &err), AA_EINPUT, "unknown EID is bad input");
+    /* export -> import -> export */
+    aa_buf_init(&exp1);
+    aa_buf_init(&exp2);
+    ok(aa_space_export(s, ea, &exp1, &err) == AA_OK, "export");
+    ok(aa_space_import(s, exp1.data, "exp1", &eids, &neids, &err) == AA_OK && neids == 1,
+       "import");
+    if (neids == 1) {
+        ok(aa_space_export(s, eids[0], &exp2, &err) == AA_OK, "export the copy");
+        /* identical but for the execution line */
+        const char *a = strstr(exp1.data, "\napplication "), *b = strstr(exp2.data, "\napplication ");
+        ok(a && b && strcmp(a, b) == 0, "round trip identical");
+        aa_buf_reset(&out);
+        ok(aa_space_perfdiff(s, ea, eids[0], &po, 1, &out, &nd, &err) == AA_OK && nd == 0,
+           "the copy has the same results");
+    }
+    free(eids);
+    eids = NULL;
+    before = count(s);
+    is_int(aa_space_import(s, "format autoanalyzer-space 1\nexecution 1\napplication a\nbogus\nend\n",
+                           "t.txt", &eids, &neids, &err),
+           AA_EINPUT, "bad record rejected");
+    is_str(err.msg, "t.txt:4: unknown record 'bogus'", "with file:line");
+    is_int(aa_space_import(s, "format autoanalyzer-space 1\nexecution 1\napplication a\n",
+                           "t.txt", &eids, &neids, &err),
+           AA_EINPUT, "missing end rejected");
+    is_int(aa_space_import(s, "format autoanalyzer-space 1\nexecution 1\napplication a\n"
+                              "resource /Code\tprogram\nresult wall\t/Code\t/Machine\t/Process\t1\nend\n",
+                           "t.txt", &eids, &neids, &err),
+           AA_EINPUT, "undeclared metric rejected");
+    is_int(count(s), before, "rejected imports change nothing");
+    aa_buf_free(&out);
+    aa_buf_free(&exp1);
+    aa_buf_free(&exp2);
+done:
+    aa_space_close(s);
+    aa_experiment_free(base);
+    aa_experiment_free(slow);
+}
+
+int main(void)
+{
+    const char *pg = getenv("AA_SPACE_PG_URL");
+    aa_space *s = NULL;
+    aa_err err;
+    test_paths();
+    test_map();
+    is_int(aa_space_open("mysql://x", &s, &err), AA_EENV, "unsupported URL is an environment error");
+    if (!getenv("AA_SPACE_PG_ONLY")) {
+        char dir[] = "/tmp/aa-space-unit.XXXXXX", path[64];
+        if (mkdtemp(dir)) {
+            snprintf(path, sizeof path, "%s/s.db", dir);
+            test_backend(path, "sqlite");
+            snprintf(path, sizeof path, "%s/s.db", dir);
+            unlink(path);
+            snprintf(path, sizeof path, "%s/s.db-wal", dir);
+            unlink(path);
+            snprintf(path, sizeof path, "%s/s.db-shm", dir);
+            unlink(path);
+            rmdir(dir);
+        }
+    }
+    if (pg && *pg)
+        test_backend(pg, "postgresql");
+    return tap_done();
+}
