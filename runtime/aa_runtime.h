@@ -43,6 +43,10 @@ void aa_runtime_resume(void);
  * Returns 0 on success. */
 int aa_runtime_flush(void);
 
+/* Number of counter events measured (0: none configured, or the machine
+ * has none of them; see the profile's `unavailable` list). */
+int aa_runtime_counters_available(void);
+
 /* Fortran entry points (also callable from C). */
 void aa_runtime_enter_f_(const int32_t *id, const char *name, size_t name_len);
 void aa_runtime_exit_f_(const int32_t *id, const char *name, size_t name_len);

@@ -14,6 +14,7 @@
  * advances a per-thread tick k and event i reads k * mult[i], so a leaf
  * region visited v times has exactly v * mult[i] counts (rt_internal.h).
  */
+#include "runtime/aa_runtime.h"
 #include "runtime/rt_internal.h"
 
 #include <ctype.h>
@@ -190,4 +191,10 @@ void aa_rt_counters_read_slow(aa_rt_thread *t, uint64_t *out)
     }
     for (i = 0; i < aa_rt_g.nctr; i++)
         out[i] = aa_rt_g.ctr_available[i] ? (uint64_t)v[k++] : 0;
+}
+
+int aa_runtime_counters_available(void)
+{
+    aa_rt_init();
+    return aa_rt_g.nctr_avail;
 }

@@ -103,7 +103,15 @@ bench-probe: $(B)/bench/probe
 	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=fake $(B)/bench/probe fake
 	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out $(B)/bench/probe papi
 
-bench-overhead: $(RT_LIBS) $(B)/tests/rt_mpi
+$(B)/bench/overhead_plain: bench/overhead.c
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -o $@ $<
+
+$(B)/bench/overhead_inst: bench/overhead.c $(RT_LIBDIR)/libautoanalyzer.so
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -DAA_PROBES -o $@ $< -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN/../lib' -lautoanalyzer
+
+bench-overhead: $(B)/bench/overhead_plain $(B)/bench/overhead_inst
 	sh bench/overhead.sh $(B)
 
 bench: bench-probe bench-overhead

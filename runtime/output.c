@@ -256,7 +256,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         aa_rt_frame *f = &rt->stack[k];
         double *row;
         int c;
-        if (f->node < 0 || f->node >= nn || f->throttled)
+        if (f->node < 0 || f->node >= nn)
             continue;
         row = v + (size_t)f->node * nm;
         if (now > f->t_enter)
@@ -316,7 +316,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process *p;
     char buf[256];
     int nreg, i, nt = 0;
-    uint64_t mism = 0, ovf = 0, thr = 0, now;
+    uint64_t mism = 0, ovf = 0, thr_nodes = 0, now;
     if (!e) {
         aa_err_set(err, AA_EENV, "out of memory");
         return NULL;
@@ -380,7 +380,6 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         }
         mism += ts[i]->mismatched;
         ovf += ts[i]->overflow;
-        thr += ts[i]->throttled;
     }
     /* registry index -> region id */
     for (i = 0; i < (int)p->nthreads; i++) {
@@ -388,14 +387,25 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         for (k = 0; k < p->threads[i].nnodes; k++) {
             uint32_t h = p->threads[i].nodes[k].region;
             p->threads[i].nodes[k].region = (int)h < nreg ? regs[h].id : 0;
+            if ((int)h < nreg && regs[h].throttled)
+                p->threads[i].nodes[k].flags |= AA_NODE_THROTTLED;
+            if (p->threads[i].nodes[k].flags & AA_NODE_THROTTLED)
+                thr_nodes++;
         }
     }
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)mism);
     aa_process_set_attr(p, "mismatched_exits", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)ovf);
     aa_process_set_attr(p, "unrecorded_enters", buf);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)thr);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)thr_nodes);
     aa_process_set_attr(p, "throttled_nodes", buf);
+    {
+        int nthr = 0;
+        for (i = 0; i < nreg; i++)
+            nthr += regs[i].throttled != 0;
+        snprintf(buf, sizeof buf, "%d", nthr);
+        aa_process_set_attr(p, "throttled_regions", buf);
+    }
     snprintf(buf, sizeof buf, "%d", nt);
     aa_process_set_attr(p, "threads", buf);
     {

@@ -254,6 +254,14 @@ out:
     return h;
 }
 
+void aa_rt_region_throttle(uint32_t h)
+{
+    pthread_mutex_lock(&reg_lock);
+    if ((int)h < nregions)
+        regions[h].throttled = 1;
+    pthread_mutex_unlock(&reg_lock);
+}
+
 /* Copies the registry out (for the profile) under the lock. */
 int aa_rt_regions_snapshot(aa_rt_region **out)
 {
@@ -387,10 +395,13 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
 /* ---- the probes --------------------------------------------------------------------- */
 void aa_runtime_enter(aa_runtime_region *r)
 {
-    aa_rt_thread *t = aa_rt_self;
+    aa_rt_thread *t;
     aa_rt_frame *f;
     aa_rt_node *n;
     int h, d, c;
+    if (AA_RT_UNLIKELY(__atomic_load_n(&r->handle, __ATOMIC_RELAXED) < 0))
+        return; /* throttled region */
+    t = aa_rt_self;
     if (AA_RT_UNLIKELY(!t)) {
         t = aa_rt_thread_get();
         if (!t)
@@ -402,6 +413,8 @@ void aa_runtime_enter(aa_runtime_region *r)
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
     if (AA_RT_UNLIKELY(h <= 0)) {
+        if (h < 0)
+            return; /* throttled: not measured any more */
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
@@ -426,11 +439,6 @@ void aa_runtime_enter(aa_runtime_region *r)
     f->node = c;
     f->region = (uint32_t)h;
     t->depth = d + 1;
-    if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
-        f->throttled = 1;
-        return;
-    }
-    f->throttled = 0;
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, f->ctr_enter);
     f->t_enter = aa_rt_now();
@@ -444,8 +452,6 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
     uint64_t w;
     double c;
     int i;
-    if (f->throttled)
-        return;
     w = now > f->t_enter ? now - f->t_enter : 0;
     n->wall += w;
     c = cpu - f->cpu_enter;
@@ -456,11 +462,21 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
     n->cpu += c;
     for (i = 0; i < aa_rt_g.nctr; i++)
         n->ctr[i] += ctr[i] - f->ctr_enter[i];
-    if (AA_RT_UNLIKELY(n->visits >= aa_rt_g.thr_calls) && !(n->flags & AA_RT_NODE_THROTTLED) &&
-        f->node != 0 && n->wall < n->visits * aa_rt_g.thr_ticks) {
-        n->flags |= AA_RT_NODE_THROTTLED;
-        t->throttled++;
-    }
+}
+
+/* TAU-like throttling: a region whose node has had at least thr_calls
+ * visits averaging under thr_ticks is not measured any more (in any
+ * thread): its descriptor's handle turns negative, which both probes test
+ * first.  Its nodes are flagged in the profile. */
+static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
+{
+    aa_rt_node *n = aa_rt_node_at(t, f->node);
+    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || n->wall >= n->visits * aa_rt_g.thr_ticks)
+        return;
+    n->flags |= AA_RT_NODE_THROTTLED;
+    t->throttled++;
+    aa_rt_region_throttle(f->region);
+    __atomic_store_n(&r->handle, -(int)f->region, __ATOMIC_RELAXED);
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -498,7 +514,18 @@ void aa_runtime_exit(aa_runtime_region *r)
     }
     d = t->depth;
     h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
-    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
+    if (AA_RT_UNLIKELY(h < 0)) {
+        /* throttled meanwhile: close the frame if it was opened before */
+        if (d > 1 && t->stack[d - 1].region == (uint32_t)-h) {
+            t->depth = d - 1;
+            now = aa_rt_now();
+            if (aa_rt_g.nctr_avail)
+                aa_rt_counters_read(t, ctr);
+            close_frame(t, &t->stack[d - 1], now, aa_rt_cpu_at(t, now), ctr);
+        }
+        return;
+    }
+    if (AA_RT_UNLIKELY(d <= 1 || h == 0)) {
         t->mismatched++;
         return;
     }
@@ -508,12 +535,12 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
-    if (AA_RT_UNLIKELY(f->throttled))
-        return;
     now = aa_rt_now();
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
+    if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
+        maybe_throttle(t, f, r);
 }
 
 void aa_runtime_scope_end(aa_runtime_region **r)

@@ -101,6 +101,7 @@ typedef struct aa_rt_region {
     int kind;
     int line, col, end_line, end_col;
     const char *name, *function, *file;
+    int throttled;
 } aa_rt_region;
 
 typedef struct aa_rt_global {
@@ -190,6 +191,7 @@ static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
 
 /* ---- runtime internals ------------------------------------------------------ */
 void aa_rt_init(void);
+void aa_rt_region_throttle(uint32_t handle);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
