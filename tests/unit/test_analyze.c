@@ -416,6 +416,50 @@ static void test_render(void)
     aa_experiment_free(e);
 }
 
+/* MPI time directly in main (MPI_Init) leaves WPWT; the iteration loop then
+ * stands for the whole program and is never a CCR. */
+static void test_whole_chain(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_process *p = aa_experiment_add_process(e, 0);
+    aa_thread *t = aa_process_add_thread(p, 0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+    long r, m, l;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop", AA_KIND_LOOP);
+    add_region(e, 3, 2, "A", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "B", AA_KIND_FUNCTION);
+    r = node(e, t, 0, -1, 10, 0, 0);
+    m = node(e, t, 1, r, 10, 0, 0);
+    l = node(e, t, 2, m, 2, 0, 0);
+    node(e, t, 3, l, 1.5, 0, 0);
+    node(e, t, 4, l, 0.3, 0, 0);
+    aa_node_values(e, t, (size_t)r)[mw] = 8;
+    aa_node_values(e, t, (size_t)m)[mw] = 8;
+    aa_node_values(e, t, (size_t)l)[mw] = 0;
+    aa_node_values(e, t, 3)[mw] = 0;
+    aa_node_values(e, t, 4)[mw] = 0;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "whole-chain analysis runs");
+    if (a) {
+        size_t k, loopccr = 0;
+        ok(has_note(a, "MPI_Init"), "top-level MPI time noted");
+        /* WPWT = 10 - 8 = 2: A is 1.5 / 2 */
+        is_double(a->region_value[region_by_id(a, 3)], 0.75, 1e-12, "A's share of the work");
+        is_double(a->region_value[region_by_id(a, 2)], 1.0, 1e-12, "loop is the whole work");
+        for (k = 0; k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISPARITY &&
+                a->regions[a->findings[k].region].id <= 2)
+                loopccr++;
+        is_int(loopccr, 0, "main and its loop are not CCRs");
+        is_int(a->severity[region_by_id(a, 2)], a->severity[0], "loop has the root's class");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -424,5 +468,6 @@ int main(void)
     test_degenerate();
     test_master();
     test_render();
+    test_whole_chain();
     return tap_done();
 }
