@@ -11,7 +11,7 @@ space_suite() {
     mkdir -p "$T/expdir" && cp "$T/cancel.xml" "$T/expdir/experiment.xml"
 
     # ---- add / list / show -------------------------------------------------
-    is "$(S add "$T/base.xml" --json 2>/dev/null)" '{"eid":1}' "add prints the eid"
+    is "$(S add "$T/base.xml" --json 2>"$T/add1.err")" '{"eid":1}' "add prints the eid"
     is "$(S add "$T/renamed.xml" --json 2>/dev/null)" '{"eid":2}' "add renamed version"
     is "$(S add "$T/slow.xml" --json --attr run=second 2>/dev/null)" '{"eid":3}' "add with --attr"
     is "$(S add "$T/expdir" --json 2>/dev/null)" '{"eid":4}' "add an output directory"
@@ -24,6 +24,14 @@ space_suite() {
     out=$(S show 3 --json)
     like "$out" '"eid":3,"application":"solver"' "show EID"
     like "$out" '"metrics":\["cpu","visits","wall"\]' "show lists the metrics"
+    # The analysis findings go in too (tolerated only when the analyzer says
+    # it is not available).
+    if grep -q 'analysis not available' "$T/add1.err"; then
+        echo "# analysis not available: $(cat "$T/add1.err")"
+        like "$(S show 1 --json)" '"findings":\[' "show lists findings (analysis not available)"
+    else
+        like "$(S show 1 --json)" '"findings":\[\{"kind":"(disparity|dissimilarity)","region":"/Code[^"]*","severity":' "analysis findings stored with the execution"
+    fi
     expect_status 3 "show unknown EID exits 3" S show 99
     like "$(cat "$T/.err")" 'unknown execution 99' "unknown EID message"
 
