@@ -47,6 +47,13 @@ int aa_runtime_flush(void);
  * has none of them; see the profile's `unavailable` list). */
 int aa_runtime_counters_available(void);
 
+/* Build information recorded in the experiment's environment (SPEC 4.3):
+ * the compiler wrapper defines these in an object it links into the
+ * program, e.g.  const char aa_runtime_compiler[] = "mpicc (gcc 12.2)";
+ * The runtime references them weakly, so they are optional. */
+extern const char aa_runtime_compiler[];
+extern const char aa_runtime_cflags[];
+
 /* Fortran entry points (also callable from C). */
 void aa_runtime_enter_f_(const int32_t *id, const char *name, size_t name_len);
 void aa_runtime_exit_f_(const int32_t *id, const char *name, size_t name_len);

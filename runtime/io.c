@@ -58,7 +58,8 @@ typedef struct io_ctx {
 static inline int io_begin(io_ctx *c)
 {
     aa_rt_thread *t = aa_rt_self;
-    if (!t || t->in_rt || t->in_mpi || aa_rt_g.paused || t->depth <= 0)
+    if (!t || t->in_rt || t->in_mpi || t->depth <= 0 ||
+        __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED))
         return 0;
     c->t = t;
     c->t0 = aa_rt_now();

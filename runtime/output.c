@@ -124,6 +124,11 @@ static int git_revision(char *out, size_t n)
     }
 }
 
+/* Defined by the compiler wrapper (autoanalyzer cc) in an object it links
+ * into the program; absent otherwise. */
+extern const char aa_runtime_compiler[] __attribute__((weak));
+extern const char aa_runtime_cflags[] __attribute__((weak));
+
 static void add_environment(aa_experiment *e)
 {
     char buf[8192], tbuf[64];
@@ -152,6 +157,10 @@ static void add_environment(aa_experiment *e)
     gethostname(buf, 256);
     buf[255] = 0;
     aa_experiment_set_attr(e, "hosts", aa_rt_g.hosts[0] ? aa_rt_g.hosts : buf);
+    if (aa_runtime_compiler)
+        aa_experiment_set_attr(e, "compiler", aa_runtime_compiler);
+    if (aa_runtime_cflags)
+        aa_experiment_set_attr(e, "cflags", aa_runtime_cflags);
     if (aa_rt_g.mpi_library[0])
         aa_experiment_set_attr(e, "mpi_library", aa_rt_g.mpi_library);
     aa_experiment_set_attr(e, "papi_version",
@@ -490,6 +499,8 @@ int aa_rt_write_own_profile(const char *why)
     char path[4200];
     int rc = AA_EENV, saved_in_rt = 0;
     static int busy;
+    if ((long)getpid() != aa_rt_g.pid)
+        return AA_EENV; /* a forked child: the parent writes the profile */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
         return AA_EENV;
     if (t) {

@@ -166,6 +166,7 @@ static void do_init(void)
         aa_rt_fail("AUTOANALYZER_COLLECT='%s': expected mpi or files (using mpi)", s);
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
+    aa_rt_g.pid = (long)getpid();
     program_name();
     aa_rt_new_experiment_id(aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
     pthread_key_create(&thread_key, thread_destructor);

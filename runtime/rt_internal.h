@@ -132,6 +132,7 @@ typedef struct aa_rt_global {
     char outdir[4096];
     char program[256];
     int written;              /* a profile of this process has been written */
+    long pid;                 /* process that initialised the runtime (forks do not write) */
     int failed_once;          /* the one error message was printed */
     /* extra experiment-level attributes from the MPI layer */
     char mpi_library[512];

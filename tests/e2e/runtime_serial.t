@@ -62,6 +62,7 @@ is "$(rt_env $D env:AA_NOPE)" "(unset)" "environment variable named by the user 
 like "$(rt_env $D "input:$B/rt_serial")" '^size=[0-9]+ mtime=' "input file size and mtime recorded"
 is "$(rt_env $D git_revision)" abc123 "git revision from AUTOANALYZER_GIT_REV"
 like "$(rt_env $D command)" 'rt_serial normal' "command line recorded"
+is "$(rt_env $D compiler)" "test-cc 1.0" "compiler recorded from the wrapper's symbol"
 is "$(grep '^proc 0' $D | sed 's/.*unavailable=//')" "" "fake counters: nothing unavailable"
 
 # ---- default PAPI backend: the VM has no counters -> unavailable, NAN ----
@@ -90,6 +91,7 @@ is "$?" 0 "statically linked runtime: exits 0"
 "$RT_DUMP" "$T/st/experiment.xml" >"$T/st.dump" 2>&1
 is "$(rt_val $T/st.dump ROOT/main/io_region io_write_bytes)" 3600 "static library: I/O bytes written"
 is "$(rt_val $T/st.dump ROOT/main/loop@60/leaf visits)" 5 "static library: visits"
+is "$(rt_env $T/st.dump compiler)" "test-cc 1.0" "static library: compiler symbol"
 
 # ---- abnormal ends ----
 AUTOANALYZER_COUNTERS=none run_serial ex "$B/rt_serial" exit "$T"

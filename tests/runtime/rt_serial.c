@@ -30,6 +30,9 @@ RT_REGION(r_tiny, 14, 1, 1, 150, "tiny", "tiny");
 RT_REGION(r_deep, 15, 0, 1, 160, "deep", "deep");
 RT_REGION(r_end, 16, 1, 4, 170, "ending", "main");
 
+/* what the compiler wrapper would link in */
+const char aa_runtime_compiler[] = "test-cc 1.0";
+
 static volatile int sink;
 
 static void leaf(int i)
