@@ -349,9 +349,16 @@ static int is_loop(enum CXCursorKind k)
 
 static int is_omp(enum CXCursorKind k)
 {
-    CXString s = clang_getCursorKindSpelling(k);
-    int r = strncmp(clang_getCString(s), "OMP", 3) == 0;
+    static signed char cache[1024]; /* 0 unknown, 1 yes, -1 no */
+    CXString s;
+    int r;
+    if ((unsigned)k < sizeof cache && cache[k])
+        return cache[k] > 0;
+    s = clang_getCursorKindSpelling(k);
+    r = strncmp(clang_getCString(s), "OMP", 3) == 0;
     clang_disposeString(s);
+    if ((unsigned)k < sizeof cache)
+        cache[k] = r ? 1 : -1;
     return r;
 }
 
@@ -1224,12 +1231,17 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         }
         c->emitted = 1;
     }
-    /* static parents: innermost emitted region containing this one */
+    /* static parents: innermost emitted region containing this one (the
+     * candidates of one function are contiguous, the function first) */
     for (size_t i = 0; i < X->nc; i++) {
         cand *c = &X->c[i], *best = NULL;
-        if (!c->emitted)
+        size_t from, to;
+        if (!c->emitted || c->kind == AA_KIND_FUNCTION || c->func_index < 0)
             continue;
-        for (size_t k = 0; k < X->nc; k++) {
+        from = (size_t)c->func_index;
+        for (to = from + 1; to < X->nc && X->c[to].func_index == c->func_index; to++)
+            ;
+        for (size_t k = from; k < to; k++) {
             cand *p = &X->c[k];
             int same_fn = (c->kind == AA_KIND_FUNCTION) ? 0
                           : (p->kind == AA_KIND_FUNCTION ? (int)k == c->func_index
