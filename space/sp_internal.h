@@ -104,11 +104,15 @@ void sp_strmap_free(sp_strmap *m);
 int sp_strmap_get(const sp_strmap *m, const char *key, long long *val);
 int sp_strmap_put(sp_strmap *m, const char *key, long long val); /* -1 no memory */
 
-/* (a,b,c) -> int64. */
+/* (a,b,c) -> value, all in [-2^31, 2^31): ids and indices.  One 16-byte
+ * slot per entry, so a probe touches one cache line. */
+typedef struct sp_trislot {
+    int32_t a, b, c, v; /* a == INT32_MIN: empty */
+} sp_trislot;
+
 typedef struct sp_trimap {
     size_t cap, n;
-    long long *k; /* 3 per slot; k[0] == -1 means empty */
-    long long *vals;
+    sp_trislot *slots;
 } sp_trimap;
 
 void sp_trimap_init(sp_trimap *m);

@@ -342,12 +342,13 @@ int sp_strmap_put(sp_strmap *m, const char *key, long long val)
     return strmap_insert(m, k, val);
 }
 
+#define TRI_EMPTY INT32_MIN
+
 void sp_trimap_init(sp_trimap *m) { memset(m, 0, sizeof *m); }
 
 void sp_trimap_free(sp_trimap *m)
 {
-    free(m->k);
-    free(m->vals);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
@@ -356,52 +357,57 @@ int sp_trimap_get(const sp_trimap *m, long long a, long long b, long long c, lon
     size_t i;
     if (!m->cap)
         return 0;
-    for (i = hash_tri(a, b, c) & (m->cap - 1); m->k[3 * i] != -1; i = (i + 1) & (m->cap - 1))
-        if (m->k[3 * i] == a && m->k[3 * i + 1] == b && m->k[3 * i + 2] == c) {
+    for (i = hash_tri(a, b, c) & (m->cap - 1); m->slots[i].a != TRI_EMPTY;
+         i = (i + 1) & (m->cap - 1)) {
+        const sp_trislot *t = &m->slots[i];
+        if (t->a == a && t->b == b && t->c == c) {
             if (val)
-                *val = m->vals[i];
+                *val = t->v;
             return 1;
         }
+    }
     return 0;
 }
 
 static void trimap_insert(sp_trimap *m, long long a, long long b, long long c, long long val)
 {
     size_t i;
-    for (i = hash_tri(a, b, c) & (m->cap - 1); m->k[3 * i] != -1; i = (i + 1) & (m->cap - 1))
-        if (m->k[3 * i] == a && m->k[3 * i + 1] == b && m->k[3 * i + 2] == c) {
-            m->vals[i] = val;
+    for (i = hash_tri(a, b, c) & (m->cap - 1); m->slots[i].a != TRI_EMPTY;
+         i = (i + 1) & (m->cap - 1)) {
+        sp_trislot *t = &m->slots[i];
+        if (t->a == a && t->b == b && t->c == c) {
+            t->v = (int32_t)val;
             return;
         }
-    m->k[3 * i] = a;
-    m->k[3 * i + 1] = b;
-    m->k[3 * i + 2] = c;
-    m->vals[i] = val;
+    }
+    m->slots[i].a = (int32_t)a;
+    m->slots[i].b = (int32_t)b;
+    m->slots[i].c = (int32_t)c;
+    m->slots[i].v = (int32_t)val;
     m->n++;
 }
 
 int sp_trimap_put(sp_trimap *m, long long a, long long b, long long c, long long val)
 {
+    if (a <= TRI_EMPTY || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX || c < INT32_MIN ||
+        c > INT32_MAX || val < INT32_MIN || val > INT32_MAX)
+        return -1;
     if ((m->n + 1) * 2 > m->cap) {
         sp_trimap old = *m;
         size_t i, cap = m->cap ? m->cap * 2 : 1024;
-        m->k = malloc(cap * 3 * sizeof *m->k);
-        m->vals = malloc(cap * sizeof *m->vals);
-        if (!m->k || !m->vals) {
-            free(m->k);
-            free(m->vals);
+        m->slots = malloc(cap * sizeof *m->slots);
+        if (!m->slots) {
             *m = old;
             return -1;
         }
-        for (i = 0; i < cap * 3; i++)
-            m->k[i] = -1;
+        for (i = 0; i < cap; i++)
+            m->slots[i].a = TRI_EMPTY;
         m->cap = cap;
         m->n = 0;
         for (i = 0; i < old.cap; i++)
-            if (old.k[3 * i] != -1)
-                trimap_insert(m, old.k[3 * i], old.k[3 * i + 1], old.k[3 * i + 2], old.vals[i]);
-        free(old.k);
-        free(old.vals);
+            if (old.slots[i].a != TRI_EMPTY)
+                trimap_insert(m, old.slots[i].a, old.slots[i].b, old.slots[i].c, old.slots[i].v);
+        free(old.slots);
     }
     trimap_insert(m, a, b, c, val);
     return 0;

@@ -952,43 +952,40 @@ typedef struct pd_side {
     size_t nvals, cap;
 } pd_side;
 
-static int load_side(aa_space *s, long long eid, const char *metric, const aa_space_map *m,
-                     pathset *ps, pd_side *x, aa_err *err)
+/* Range of focus ids of eid's results for the metric (lo < 0: none). */
+static int focus_range(aa_space *s, long long eid, const char *metric, long long *lo,
+                       long long *hi, aa_err *err)
 {
-    sp_stmt *st;
-    int rc, r;
-    long long lo = 0, hi = -1, *foci = NULL;
-    size_t nf = 0;
     char b[24];
     const char *p[2] = {b, metric};
+    int rc;
     snprintf(b, sizeof b, "%lld", eid);
     rc = sp_query_int(s->db,
                       "SELECT MIN(focus) FROM results WHERE eid = ? AND metric ="
                       " (SELECT id FROM metrics WHERE name = ?)",
-                      p, 2, -1, &lo, err);
+                      p, 2, -1, lo, err);
     if (rc == AA_OK)
         rc = sp_query_int(s->db,
                           "SELECT MAX(focus) FROM results WHERE eid = ? AND metric ="
                           " (SELECT id FROM metrics WHERE name = ?)",
-                          p, 2, -1, &hi, err);
-    if (rc != AA_OK)
-        return rc;
-    if (lo < 0)
-        return aa_err_set(err, AA_EINPUT, "execution %lld has no results for metric '%s'", eid,
-                          metric);
-    rc = load_exec_resources(s, eid, m, ps, &x->rid, &x->rcap, NULL, NULL, 0, err);
-    if (rc != AA_OK)
-        return rc;
-    /* The foci this execution uses lie in [lo, hi]: dense arrays by id. */
-    nf = (size_t)(hi - lo + 1);
-    foci = malloc(nf * 3 * sizeof *foci);
+                          p, 2, -1, hi, err);
+    if (rc == AA_OK && *lo < 0)
+        rc = aa_err_set(err, AA_EINPUT, "execution %lld has no results for metric '%s'", eid,
+                        metric);
+    return rc;
+}
+
+/* The foci with ids in [lo, lo + nf): resource ids, 3 per focus (-1 = none). */
+static int load_foci(aa_space *s, long long lo, size_t nf, long long **out, aa_err *err)
+{
+    sp_stmt *st;
+    long long *foci = malloc((nf ? nf : 1) * 3 * sizeof *foci);
+    size_t z;
+    int rc, r;
     if (!foci)
         return aa_err_set(err, AA_EENV, "out of memory");
-    {
-        size_t z;
-        for (z = 0; z < nf * 3; z++)
-            foci[z] = -2;
-    }
+    for (z = 0; z < nf * 3; z++)
+        foci[z] = -1;
     rc = OPS(s)->prepare(s->db,
                          "SELECT id, code, machine, process FROM foci WHERE id >= ? AND id <= ?",
                          &st, err);
@@ -997,36 +994,50 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
         return rc;
     }
     OPS(s)->bind_int(st, 1, lo);
-    OPS(s)->bind_int(st, 2, hi);
+    OPS(s)->bind_int(st, 2, lo + (long long)nf - 1);
     while ((r = OPS(s)->step(st, err)) == 1) {
-        size_t i = (size_t)(OPS(s)->col_int(st, 0) - lo);
+        long long i = OPS(s)->col_int(st, 0) - lo;
         int k;
-        for (k = 0; k < 3; k++) {
-            long long rid = OPS(s)->col_int(st, 1 + k);
-            foci[3 * i + (size_t)k] = rid >= 0 && (size_t)rid < x->rcap ? x->rid[rid] : -2;
-        }
+        if (i < 0 || i >= (long long)nf)
+            continue;
+        for (k = 0; k < 3; k++)
+            foci[3 * i + k] = OPS(s)->col_int(st, 1 + k);
     }
     OPS(s)->finalize(st);
     if (r < 0) {
         free(foci);
         return fail_rc(err);
     }
+    *out = foci;
+    return AA_OK;
+}
+
+static int load_side(aa_space *s, long long eid, const char *metric, const aa_space_map *m,
+                     pathset *ps, const long long *foci, long long lo, size_t nf, pd_side *x,
+                     aa_err *err)
+{
+    sp_stmt *st;
+    int rc, r;
+    rc = load_exec_resources(s, eid, m, ps, &x->rid, &x->rcap, NULL, NULL, 0, err);
+    if (rc != AA_OK)
+        return rc;
     rc = OPS(s)->prepare(s->db,
                          "SELECT focus, value FROM results WHERE eid = ? AND metric ="
                          " (SELECT id FROM metrics WHERE name = ?)",
                          &st, err);
-    if (rc != AA_OK) {
-        free(foci);
+    if (rc != AA_OK)
         return rc;
-    }
     OPS(s)->bind_int(st, 1, eid);
     OPS(s)->bind_text(st, 2, metric);
     while ((r = OPS(s)->step(st, err)) == 1) {
-        long long f = OPS(s)->col_int(st, 0) - lo;
-        const long long *id;
+        long long f = OPS(s)->col_int(st, 0) - lo, id[3];
+        int k;
         if (f < 0 || f >= (long long)nf)
             continue;
-        id = &foci[3 * f];
+        for (k = 0; k < 3; k++) {
+            long long rid = foci[3 * f + k];
+            id[k] = rid >= 0 && (size_t)rid < x->rcap ? x->rid[rid] : -2;
+        }
         if (x->nvals == x->cap) {
             double *q = realloc(x->vals, (x->cap = x->cap ? x->cap * 2 : 1024) * sizeof *q);
             if (!q) {
@@ -1043,7 +1054,6 @@ static int load_side(aa_space *s, long long eid, const char *metric, const aa_sp
         x->nvals++;
     }
     OPS(s)->finalize(st);
-    free(foci);
     if (r < 0)
         return err->code ? err->code : aa_err_set(err, AA_EENV, "out of memory");
     return AA_OK;
@@ -1136,10 +1146,23 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     for (k = 0; k < 3; k++)
         sp_trimap_init(&hc[k]);
     rc = load_maps(s, o->extra, &m, err);
-    if (rc == AA_OK)
-        rc = load_side(s, a, o->metric, &m, &ps, &A, err);
-    if (rc == AA_OK)
-        rc = load_side(s, b, o->metric, &m, &ps, &B, err);
+    {
+        /* Foci are shared: load the id range both executions use once. */
+        long long lo_a = -1, hi_a = -1, lo_b = -1, hi_b = -1, lo, hi, *foci = NULL;
+        if (rc == AA_OK)
+            rc = focus_range(s, a, o->metric, &lo_a, &hi_a, err);
+        if (rc == AA_OK)
+            rc = focus_range(s, b, o->metric, &lo_b, &hi_b, err);
+        lo = lo_a < lo_b ? lo_a : lo_b;
+        hi = hi_a > hi_b ? hi_a : hi_b;
+        if (rc == AA_OK)
+            rc = load_foci(s, lo, (size_t)(hi - lo + 1), &foci, err);
+        if (rc == AA_OK)
+            rc = load_side(s, a, o->metric, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &A, err);
+        if (rc == AA_OK)
+            rc = load_side(s, b, o->metric, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &B, err);
+        free(foci);
+    }
     if (rc != AA_OK)
         goto out;
     if (build_children(&ps, &ch)) {
@@ -1154,8 +1177,9 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     {
         size_t z;
         for (z = 0; z < A.foci.cap; z++) {
-            const long long *key = &A.foci.k[3 * z];
-            if (key[0] == -1)
+            const sp_trislot *t = &A.foci.slots[z];
+            const long long key[3] = {t->a, t->b, t->c};
+            if (t->a == INT32_MIN)
                 continue;
             for (k = 0; k < 3; k++) {
                 long long pk[3] = {key[0], key[1], key[2]};
