@@ -124,6 +124,46 @@ static void test_backend(const char *loc, const char *label)
        "findings stored with their causes");
     aa_buf_reset(&out);
     is_int(aa_space_show(s, 987654, 0, &out, &err), AA_EINPUT, "unknown EID is bad input");
+    /* a process with two threads gets per-thread foci */
+    {
+        aa_experiment *t = space_fixture("base", 2);
+        aa_process *p0 = aa_experiment_process(t, 0);
+        aa_thread *th = aa_process_add_thread(p0, 1);
+        long n0 = aa_thread_add_node(t, th, 0, -1), n1 = aa_thread_add_node(t, th, 2, (int32_t)n0);
+        const char *foci[2] = {"/Code/solver.c/solve", "/Process/0/1"};
+        aa_space_query q;
+        long long et = 0;
+        space_fx_set(t, th, n0, 1.25, 1);
+        space_fx_set(t, th, n1, 1.0, 1);
+        ok(aa_space_add(s, t, NULL, &et, &err) == AA_OK, "add a threaded experiment");
+        memset(&q, 0, sizeof q);
+        q.metric = "wall";
+        q.nfoci = 2;
+        q.foci = foci;
+        q.agg = "sum";
+        aa_buf_reset(&out);
+        ok(aa_space_run_query(s, &q, 1, &out, &err) == AA_OK &&
+               strstr(out.data, "\"focus\":[\"/Code/solver.c/solve\",\"/Machine\",\"/Process/0/1\"],"
+                                "\"value\":1,\"executions\":1"),
+           "per-thread result");
+        foci[1] = "/Process/0";
+        aa_buf_reset(&out);
+        /* solve on rank 0: 5.5 (thread 0) + 1.0 (thread 1) */
+        q.nfoci = 2;
+        {
+            char w[24];
+            const char *keys[1] = {"experiment"}, *vals[1] = {w};
+            snprintf(w, sizeof w, "base");
+            q.where.n = 1;
+            q.where.keys = keys;
+            q.where.values = vals;
+            q.agg = "max";
+            ok(aa_space_run_query(s, &q, 1, &out, &err) == AA_OK &&
+                   strstr(out.data, "\"value\":6.5,"),
+               "process value sums its threads");
+        }
+        aa_experiment_free(t);
+    }
     /* export -> import -> export */
     aa_buf_init(&exp1);
     aa_buf_init(&exp2);
