@@ -25,6 +25,7 @@
 
 aa_rt_global aa_rt_g;
 AA_RT_TLS aa_rt_thread *aa_rt_self;
+static AA_RT_TLS int thread_dead; /* its state was closed by the key destructor */
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static aa_rt_region *regions;     /* index 0 = whole program */
@@ -343,6 +344,7 @@ static void thread_destructor(void *arg)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
     __atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
     aa_rt_self = NULL;
+    thread_dead = 1; /* probes from later TLS destructors are ignored */
 }
 
 aa_rt_thread *aa_rt_thread_get(void)
@@ -350,6 +352,8 @@ aa_rt_thread *aa_rt_thread_get(void)
     aa_rt_thread *t = aa_rt_self;
     if (AA_RT_LIKELY(t != NULL))
         return t;
+    if (thread_dead)
+        return NULL;
     aa_rt_init();
     t = calloc(1, sizeof *t);
     if (!t) {
@@ -509,21 +513,22 @@ void aa_runtime_exit(aa_runtime_region *r)
     int d, h;
     if (AA_RT_UNLIKELY(!t))
         return;
-    if (AA_RT_UNLIKELY(t->skip)) {
-        t->skip--;
-        return;
-    }
     d = t->depth;
     h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
     if (AA_RT_UNLIKELY(h < 0)) {
-        /* throttled meanwhile: close the frame if it was opened before */
-        if (d > 1 && t->stack[d - 1].region == (uint32_t)-h) {
+        /* throttled (its enters return before touching skip): close the
+         * frame only if it was opened before the region was throttled */
+        if (!t->skip && d > 1 && t->stack[d - 1].region == (uint32_t)-h) {
             t->depth = d - 1;
             now = aa_rt_now();
             if (aa_rt_g.nctr_avail)
                 aa_rt_counters_read(t, ctr);
             close_frame(t, &t->stack[d - 1], now, aa_rt_cpu_at(t, now), ctr);
         }
+        return;
+    }
+    if (AA_RT_UNLIKELY(t->skip)) {
+        t->skip--;
         return;
     }
     if (AA_RT_UNLIKELY(d <= 1 || h == 0)) {
