@@ -365,6 +365,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     }
     gethostname(buf, sizeof buf);
     buf[sizeof buf - 1] = 0;
+    free(p->host);
     p->host = strdup(buf);
     p->pid = (long)getpid();
     for (i = 0; i < aa_rt_g.nctr; i++)

@@ -188,6 +188,7 @@ int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *e
     p = aa_experiment_add_process(e, rank);
     if (!p)
         goto nomem;
+    free(p->host);
     p->host = get_str(&r);
     get(&r, &pid, sizeof pid);
     p->pid = (long)pid;
