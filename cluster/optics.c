@@ -13,56 +13,13 @@
  * d(a,b) == d(b,a) bit for bit and results are deterministic.
  */
 #include "cluster/aa_cluster.h"
+#include "cluster/cl_internal.h"
+
+#include <float.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef double v2d __attribute__((vector_size(16)));
-
-static inline v2d load2(const double *p)
-{
-    v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* The fixed order in which the 8 lane sums are combined. */
-#define LANES(s0, s1, s2, s3)                                                   \
-    ((((s0)[0] + (s2)[0]) + ((s0)[1] + (s2)[1])) +                              \
-     (((s1)[0] + (s3)[0]) + ((s1)[1] + (s3)[1])))
-
-/* Squared distance; stops early (returning a value >= bound) once the
- * partial sum reaches bound.  Partial sums only grow, so a returned value
- * below bound is the exact full sum. */
-static double dist2_bounded(const double *a, const double *b, size_t dim, double bound)
-{
-    v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0}, s3 = {0, 0};
-    size_t k = 0;
-    double s;
-    while (k + 8 <= dim) {
-        size_t stop = k + 64 <= dim ? k + 64 : dim;
-        for (; k + 8 <= stop; k += 8) {
-            v2d d0 = load2(a + k) - load2(b + k);
-            v2d d1 = load2(a + k + 2) - load2(b + k + 2);
-            v2d d2 = load2(a + k + 4) - load2(b + k + 4);
-            v2d d3 = load2(a + k + 6) - load2(b + k + 6);
-            s0 += d0 * d0;
-            s1 += d1 * d1;
-            s2 += d2 * d2;
-            s3 += d3 * d3;
-        }
-        s = LANES(s0, s1, s2, s3);
-        if (s >= bound)
-            return s;
-    }
-    s = LANES(s0, s1, s2, s3);
-    for (; k < dim; k++) {
-        double d = a[k] - b[k];
-        s += d * d;
-    }
-    return s;
-}
 
 /* Margin that makes the norm and partial-sum pruning safe against rounding. */
 #define PRUNE_SLACK (1.0 + 1e-9)
@@ -148,7 +105,7 @@ static inline void knn_insert(double *kn, size_t m, double d2)
     kn[i] = d2;
 }
 
-static void core_distances(const double *x, size_t n, size_t dim, size_t min_pts,
+static void core_distances_direct(const double *x, size_t n, size_t dim, size_t min_pts,
                            const double *norm, double *core, double *kn)
 {
     size_t m = min_pts - 1; /* neighbours besides the point itself */
@@ -176,7 +133,7 @@ static void core_distances(const double *x, size_t n, size_t dim, size_t min_pts
                         if (lb * lb >= bound)
                             continue;
                     }
-                    d2 = dist2_bounded(xi, x + j * dim, dim, bound);
+                    d2 = cl_dist2(xi, x + j * dim, dim, bound);
                     knn_insert(ki, m, d2);
                     knn_insert(kj, m, d2);
                 }
@@ -187,15 +144,69 @@ static void core_distances(const double *x, size_t n, size_t dim, size_t min_pts
         core[i] = sqrt(kn[i * m + m - 1]);
 }
 
+/* Core distances from the matrix: the MinPts-1 smallest upper bounds of a
+ * row give H >= the exact (MinPts-1)-th neighbour distance; only points
+ * whose lower bound is <= H can be among the MinPts-1 nearest, so their
+ * exact distances (usually just MinPts-1 of them) decide. */
+static void core_distances_matrix(const cl_dmat *mt, const double *x, size_t n, size_t dim,
+                                  size_t min_pts, double *core, double *kn, size_t *cand,
+                                  double *cd)
+{
+    size_t m = min_pts - 1, i, j, t;
+    for (i = 0; i < n; i++) {
+        const double *xi = x + i * dim;
+        size_t nc = 0, ne = 0;
+        double h, bound;
+        for (t = 0; t < m; t++)
+            kn[t] = INFINITY;
+        for (j = 0; j < n; j++) {
+            double lo, hi;
+            if (j == i)
+                continue;
+            cl_dmat_bounds(mt, i, j, &lo, &hi);
+            if (hi < kn[m - 1])
+                knn_insert(kn, m, hi);
+            if (lo <= kn[m - 1])
+                cand[nc++] = j;
+        }
+        h = kn[m - 1];
+        /* values >= bound (> h) are cut short: they cannot be the answer */
+        bound = h + h * 0x1p-30 + DBL_MIN;
+        for (t = 0; t < nc; t++) {
+            double lo, hi;
+            cl_dmat_bounds(mt, i, cand[t], &lo, &hi);
+            if (lo <= h)
+                cd[ne++] = cl_dist2(xi, x + cand[t] * dim, dim, bound);
+        }
+        /* ne >= m: every point of the m smallest upper bounds qualified */
+        qsort(cd, ne, sizeof *cd, cmp_double);
+        core[i] = sqrt(cd[m - 1]);
+    }
+}
+
+/* Use the matrix only where it pays off (the direct method with its norm
+ * pruning is fast for few points or few dimensions) and where it fits
+ * (n^2 floats: 1 GiB at 16,384 points, at most 2 GiB). */
+#define MATRIX_MIN_N 256
+#define MATRIX_MIN_DIM 8
+#define MATRIX_MAX_N 23170
+
 int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
                       aa_optics_result *out, aa_err *err)
+{
+    return cl_optics(x, n, dim, p, out, err, CL_OPTICS_AUTO);
+}
+
+int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
+              aa_optics_result *out, aa_err *err, int method)
 {
     size_t min_pts = p ? p->min_pts : 0;
     double eps = p ? p->eps : 0, max_eps = p ? p->max_eps : INFINITY;
     size_t *unproc = NULL, nun, nord = 0, i;
     double *norm = NULL, *kn = NULL;
     unsigned char *done = NULL;
-    int next_id = 0, cid = -1;
+    int next_id = 0, cid = -1, use_mat = 0;
+    cl_dmat mt = {0};
 
     memset(out, 0, sizeof *out);
     if (!x && n)
@@ -242,6 +253,15 @@ int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_par
         unproc[i] = i;
     }
 
+    if (method == CL_OPTICS_MATRIX || method == CL_OPTICS_MATRIX_GENERIC ||
+        (method == CL_OPTICS_AUTO && n >= MATRIX_MIN_N && n <= MATRIX_MAX_N &&
+         dim >= MATRIX_MIN_DIM)) {
+        /* falls back to the direct method when the matrix cannot be built */
+        use_mat = cl_dmat_build(&mt, x, n, dim,
+                                method == CL_OPTICS_MATRIX_GENERIC ? CL_KERNEL_GENERIC
+                                                                   : CL_KERNEL_AUTO) == 0;
+    }
+
     /* Pass 1: core distances. */
     if (min_pts <= 1) {
         for (i = 0; i < n; i++)
@@ -249,8 +269,17 @@ int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_par
     } else if (min_pts > n) {
         for (i = 0; i < n; i++)
             out->core_distance[i] = INFINITY;
+    } else if (use_mat) {
+        size_t *cand = malloc(n * sizeof *cand);
+        double *cd = malloc(n * sizeof *cd);
+        if (cand && cd)
+            core_distances_matrix(&mt, x, n, dim, min_pts, out->core_distance, kn, cand, cd);
+        else
+            core_distances_direct(x, n, dim, min_pts, norm, out->core_distance, kn);
+        free(cand);
+        free(cd);
     } else {
-        core_distances(x, n, dim, min_pts, norm, out->core_distance, kn);
+        core_distances_direct(x, n, dim, min_pts, norm, out->core_distance, kn);
     }
     for (i = 0; i < n; i++)
         if (out->core_distance[i] > max_eps)
@@ -263,6 +292,8 @@ int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_par
         size_t pnt = unproc[0], pos = 0;
         for (;;) {
             double cp = out->core_distance[pnt], best = INFINITY;
+            /* d^2 below cp2 (rounded down) means d <= cp */
+            double cp2 = cp * cp * (1 - 0x1p-40);
             size_t bestpos = (size_t)-1, w = 0, r;
             const double *xp = x + pnt * dim;
             done[pnt] = 1;
@@ -277,9 +308,22 @@ int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_par
                 if (isfinite(cp) && cp < rq) {
                     double lb = norm_lb(norm[pnt], norm[q]);
                     double lim = rq < max_eps ? rq : max_eps;
-                    if (!(lb > lim * PRUNE_SLACK)) {
+                    int decided = 0;
+                    if (use_mat) {
+                        /* decide from the bounds when they are conclusive:
+                         * d > lim cannot update; d <= cp gives cp */
+                        double lo, hi;
+                        cl_dmat_bounds(&mt, pnt, q, &lo, &hi);
+                        if (lo > lim * lim * (1 + 0x1p-40)) {
+                            decided = 1;
+                        } else if (hi < cp2) {
+                            out->reachability[q] = rq = cp;
+                            decided = 1;
+                        }
+                    }
+                    if (!decided && !(lb > lim * PRUNE_SLACK)) {
                         double bound = isfinite(lim) ? lim * lim * PRUNE_SLACK : INFINITY;
-                        double d2 = dist2_bounded(xp, x + q * dim, dim, bound);
+                        double d2 = cl_dist2(xp, x + q * dim, dim, bound);
                         if (d2 < bound) {
                             double d = sqrt(d2);
                             if (d <= max_eps) {
@@ -317,6 +361,7 @@ int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_par
         }
     }
     out->nclusters = (size_t)next_id;
+    cl_dmat_free(&mt);
     free(unproc);
     free(norm);
     free(done);

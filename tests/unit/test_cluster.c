@@ -4,12 +4,18 @@
  * and property tests against straightforward reference implementations
  * (OPTICS with a full distance matrix and a linear seed list; k-means1d SSE
  * against exhaustive and random partitions), plus aa_cluster_same_partition.
+ * OPTICS is checked through each of its methods (direct distances, the
+ * bounded approximate distance matrix with the fast and the portable
+ * kernel), which must agree bit for bit also on real-valued data with
+ * near-ties and on data of extreme magnitude.
  */
 #include "cluster/aa_cluster.h"
+#include "cluster/cl_internal.h"
 #include "tests/tap.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static unsigned long long rs = 88172645463325252ULL;
 static unsigned rnd(unsigned m)
@@ -164,7 +170,7 @@ static void hand_optics(void)
     }
 }
 
-static void property_optics(void)
+static void property_optics(int method, const char *name)
 {
     int seed, bad = 0, runs = 0;
     for (seed = 0; seed < 400; seed++) {
@@ -179,7 +185,7 @@ static void property_optics(void)
         aa_err err;
         for (i = 0; i < n * dim; i++)
             x[i] = (double)rnd(range) - 3;
-        if (aa_cluster_optics(x, n, dim, &p, &r, &err)) {
+        if (cl_optics(x, n, dim, &p, &r, &err, method)) {
             bad++;
             free(x);
             continue;
@@ -203,7 +209,108 @@ static void property_optics(void)
         free(x);
     }
     ok(bad == 0 && runs == 400,
-       "OPTICS == brute-force reference on 400 random data sets (ties, MinPts 1-7, max_eps)");
+       "OPTICS (%s) == brute-force reference on 400 random data sets (ties, MinPts 1-7, "
+       "max_eps)",
+       name);
+}
+
+/* Bit-for-bit equality of two OPTICS results. */
+static int same_result(const aa_optics_result *a, const aa_optics_result *b)
+{
+    size_t i;
+    if (a->n != b->n || a->nclusters != b->nclusters)
+        return 0;
+    for (i = 0; i < a->n; i++)
+        if (a->ordering[i] != b->ordering[i] || a->labels[i] != b->labels[i] ||
+            memcmp(&a->reachability[i], &b->reachability[i], sizeof(double)) ||
+            memcmp(&a->core_distance[i], &b->core_distance[i], sizeof(double)))
+            return 0;
+    return 1;
+}
+
+static double gauss(void)
+{
+    double u = (rnd(1u << 30) + 0.5) / (double)(1u << 30);
+    double v = (rnd(1u << 30) + 0.5) / (double)(1u << 30);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Real-valued process-like vectors: groups with 1x / 1.3x / 2x work and
+ * noise, duplicated rows, an offset (cancellation in the matrix) and a
+ * magnitude scale; every method must give the same result. */
+static int methods_agree(size_t n, size_t dim, double noise, double offset, double mag,
+                         size_t mp, double max_eps, int *all_direct)
+{
+    double *x = malloc(n * dim * sizeof *x), *base = malloc(dim * sizeof *base);
+    int methods[] = {CL_OPTICS_MATRIX, CL_OPTICS_MATRIX_GENERIC, CL_OPTICS_AUTO}, good = 1;
+    aa_optics_params p = {mp, 0, max_eps};
+    aa_optics_result rd, rm;
+    aa_err err;
+    size_t i, k, t;
+    double bn = 0;
+    for (k = 0; k < dim; k++) {
+        base[k] = 0.2 + rnd(1000) / 500.0;
+        bn += base[k] * base[k];
+    }
+    p.eps = 0.1 * sqrt(bn) * mag; /* between the groups' distances */
+    for (i = 0; i < n; i++) {
+        double f = i % 8 == 3 ? 2.0 : i % 8 == 5 ? 1.3 : 1.0;
+        if (i % 10 == 9) { /* exact duplicate of an earlier row */
+            memcpy(x + i * dim, x + (i - 1 - rnd((unsigned)(i < 9 ? i : 9))) * dim,
+                   dim * sizeof *x);
+            continue;
+        }
+        for (k = 0; k < dim; k++)
+            x[i * dim + k] = (offset + base[k] * f * (1 + noise * gauss())) * mag;
+    }
+    if (cl_optics(x, n, dim, &p, &rd, &err, CL_OPTICS_DIRECT))
+        return 0;
+    for (t = 0; t < sizeof methods / sizeof *methods; t++) {
+        if (cl_optics(x, n, dim, &p, &rm, &err, methods[t])) {
+            good = 0;
+            break;
+        }
+        good &= same_result(&rd, &rm);
+        aa_cluster_optics_free(&rm);
+    }
+    if (rd.nclusters == n || rd.nclusters == 1)
+        ++*all_direct; /* counted: the cases must not all be trivial */
+    aa_cluster_optics_free(&rd);
+    free(x);
+    free(base);
+    return good;
+}
+
+static void optics_methods(void)
+{
+    int bad = 0, trivial = 0, c;
+    struct {
+        size_t n, dim;
+        double noise, offset, mag;
+        size_t mp;
+        double max_eps;
+    } cs[] = {
+        {300, 40, 0.03, 0, 1, 5, INFINITY},     {300, 40, 0.03, 0, 1, 2, INFINITY},
+        {257, 130, 0.01, 0, 1, 8, INFINITY},    {300, 9, 0.05, 0, 1, 4, 3.0},
+        {300, 40, 1e-9, 1e6, 1, 5, INFINITY},   {200, 17, 1e-12, 0, 1, 3, INFINITY},
+        {300, 40, 0.03, 0, 1e-100, 5, INFINITY}, {300, 40, 0.03, 0, 1e100, 5, INFINITY},
+        {300, 40, 0.03, 0, 1e200, 5, INFINITY},
+        {300, 40, 0.03, 0, 1e-300, 5, INFINITY}, {64, 500, 0.03, 0, 1, 1, INFINITY},
+        {300, 3, 0.03, 0, 1, 5, INFINITY},      {100, 40, 0, 0, 1, 5, INFINITY},
+    };
+    for (c = 0; c < (int)(sizeof cs / sizeof *cs); c++)
+        if (!methods_agree(cs[c].n, cs[c].dim, cs[c].noise, cs[c].offset, cs[c].mag, cs[c].mp,
+                           cs[c].max_eps, &trivial)) {
+            diag("case %d (n=%zu dim=%zu noise=%g offset=%g mag=%g): methods differ", c,
+                 cs[c].n, cs[c].dim, cs[c].noise, cs[c].offset, cs[c].mag);
+            bad++;
+        }
+    /* only magnitudes 1e-300 and 1e200 may be trivial (distances underflow
+     * to 0 / overflow to infinity) */
+    ok(bad == 0 && trivial <= 2,
+       "OPTICS: matrix (fast and portable kernel) == direct bit for bit on %d real-valued "
+       "data sets (near-ties, duplicates, offset 1e6, magnitudes 1e-300..1e200)",
+       c);
 }
 
 /* ---- k-means --------------------------------------------------------- */
@@ -353,7 +460,11 @@ static void same_partition(void)
 int main(void)
 {
     hand_optics();
-    property_optics();
+    property_optics(CL_OPTICS_AUTO, "auto");
+    property_optics(CL_OPTICS_DIRECT, "direct");
+    property_optics(CL_OPTICS_MATRIX, "matrix");
+    property_optics(CL_OPTICS_MATRIX_GENERIC, "matrix, portable kernel");
+    optics_methods();
     hand_kmeans();
     property_kmeans();
     general_kmeans();
