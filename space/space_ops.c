@@ -23,6 +23,21 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Byte order with '/' first, so a resource is followed by its descendants. */
+static int cmp_path(const void *a, const void *b)
+{
+    const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
+    for (; *x && *x == *y; x++, y++)
+        ;
+    if (*x == *y)
+        return 0;
+    if (*x == '/')
+        return *y ? -1 : 1;
+    if (*y == '/')
+        return *x ? 1 : -1;
+    return *x < *y ? -1 : 1;
+}
+
 static int exec_exists(aa_space *s, long long eid, aa_err *err)
 {
     long long n;
@@ -866,7 +881,7 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
             goto out;
         }
         memcpy(sorted, ps.paths, ps.n * sizeof *sorted);
-        qsort(sorted, ps.n, sizeof *sorted, cmp_str);
+        qsort(sorted, ps.n, sizeof *sorted, cmp_path);
         for (i = 0; i < ps.n; i++) {
             long long id;
             sp_strmap_get(&ps.index, sorted[i], &id);
@@ -913,10 +928,14 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
                     size_t alen = (size_t)(p - path);
                     int shown = prev && strncmp(prev, path, alen) == 0 &&
                                 (prev[alen] == 0 || prev[alen] == '/');
-                    if (!shown)
-                        aa_buf_printf(out, "  %*s[%.*s]\n", depth * 2, "",
-                                      (int)(alen - (size_t)(memrchr(path, '/', alen) ? (const char *)memrchr(path, '/', alen) - path + 1 : 0)),
-                                      path + (memrchr(path, '/', alen) ? (const char *)memrchr(path, '/', alen) - path + 1 : 0));
+                    if (!shown) {
+                        /* the ancestor's last component: path[start, alen) */
+                        size_t start = alen;
+                        while (start > 0 && path[start - 1] != '/')
+                            start--;
+                        aa_buf_printf(out, "  %*s[%.*s]\n", depth * 2, "", (int)(alen - start),
+                                      path + start);
+                    }
                     depth++;
                     p++;
                 }

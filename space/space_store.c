@@ -449,8 +449,6 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
                     rc = aa_err_set(err, AA_EENV, "out of memory");
                     goto out;
                 }
-            } else if (fid[i] > (long long)firstnew) {
-                continue;
             }
         }
         if ((size_t)maxf > firstnew) {
