@@ -756,6 +756,8 @@ static void process_function(ctx *X, CXCursor fn)
             why = "the function body is not in the main file (macro or #include)";
         else if (in_macro(X, b->s, b->s + 1))
             why = "the function body starts inside a macro expansion";
+        else if (!strncmp(fname, "aa_runtime_", 11))
+            why = "the probe runtime itself is never instrumented";
         else if (clang_Cursor_isFunctionInlined(fn) &&
                  clang_getCursorLinkage(fn) == CXLinkage_External)
             why = "non-static inline function (it may not reference the static region descriptor)";
@@ -1219,6 +1221,24 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     res->map = aa_regionmap_new(X->display);
     if (!res->map)
         return aa_err_set(err, AA_EENV, "out of memory");
+    {
+        int nexcl = 0;
+        for (size_t i = 0; i < X->nc; i++) {
+            cand *c = &X->c[i];
+            if (c->kind != AA_KIND_FUNCTION || !c->excluded)
+                continue;
+            nexcl++;
+            if (X->o->verbose && X->o->diag) {
+                int line, col;
+                offset_linecol(&X->S, c->ms, &line, &col);
+                fprintf(X->o->diag, "note: %s:%d: function %s excluded by the filters; left alone\n",
+                        X->display, line, c->name);
+            }
+        }
+        if (nexcl && !X->o->verbose && X->o->diag)
+            fprintf(X->o->diag, "note: %s: %d function%s excluded by the filters (-v lists them)\n",
+                    X->display, nexcl, nexcl == 1 ? "" : "s");
+    }
     for (size_t i = 0; i < X->nc; i++) {
         cand *c = &X->c[i];
         if (!c->selected)
@@ -1356,6 +1376,18 @@ out:
     return rc;
 }
 
+/* The prelude's marker at the start of a line (the prelude's first line). */
+static int already_instrumented(const char *text, size_t len)
+{
+    size_t ml = strlen(AA_INSTRUMENT_MARKER);
+    for (size_t i = 0; i + ml <= len; i++) {
+        if ((i == 0 || text[i - 1] == '\n') && !strncmp(text + i, AA_INSTRUMENT_MARKER, ml))
+            return 1;
+        i += strcspn(text + i, "\n");
+    }
+    return 0;
+}
+
 int aa_instrument_file(const char *path, int argc, const char *const *argv,
                        const aa_instrument_opts *o, aa_instrument_result *res, aa_err *err)
 {
@@ -1383,7 +1415,7 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
         aa_err_set(err, AA_EINPUT, "%s: cannot read the source file", path);
         return AA_EINPUT;
     }
-    if (strstr(text, AA_INSTRUMENT_MARKER)) {
+    if (already_instrumented(text, len)) {
         free(text);
         return aa_err_set(err, AA_EINPUT,
                           "%s:1: already instrumented by autoanalyzer (instrument the original "

@@ -46,6 +46,12 @@ static void report(void)
         fclose(f);
 }
 
+__attribute__((constructor)) static void checkprobe_init(void)
+{
+    registered = 1;
+    atexit(report);
+}
+
 static int slot(aa_runtime_region *r)
 {
     if (r->handle > 0)
