@@ -686,6 +686,13 @@ int sp_map_store_in_tx(aa_space *s, const aa_space_map *m, aa_err *err)
 
 int aa_space_map_store(aa_space *s, const aa_space_map *m, aa_err *err)
 {
+    size_t i;
+    for (i = 0; i < m->n; i++)
+        if (!sp_path_valid(m->from[i]) || !sp_path_valid(m->to[i]))
+            return aa_err_set(err, AA_EUSAGE,
+                              "map %s %s: resource paths start with '/' and have no empty "
+                              "components",
+                              m->from[i], m->to[i]);
     return sp_write_tx(s, map_store_tx, (void *)m, err);
 }
 

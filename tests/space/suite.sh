@@ -119,6 +119,12 @@ space_suite() {
     is "$(S list --json | grep -o '"eid":[0-9]*' | wc -l | tr -d ' ')" 7 "nothing lost"
     is "$(S diff 6 7 --json)" '{"only_in":{"6":[],"7":[]}}' "both executions complete"
 
+    # ---- clearing the mappings ------------------------------------------------------
+    ok "map --clear" S map --clear
+    is "$(S map --list)" '' "no directives left"
+    like "$(S diff 1 2 --json)" '"1":\["/Code/solver.c/compute",' "diff sees the rename again"
+    expect_status 2 "map with a bad path exits 2" S map /Code/a/ /Code/b
+
     # ---- misc -----------------------------------------------------------------------------
     like "$(S migrate)" 'schema version 2 \(0 migrations applied\)' "migrate on a current schema"
     expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"

@@ -182,6 +182,31 @@ static void test_backend(const char *loc, const char *label)
     free(eids);
     eids = NULL;
     before = count(s);
+    /* Every truncation of a valid export is rejected cleanly (or, when it
+     * ends right after a block, imported). */
+    {
+        size_t len = exp1.len, cut, bad = 0, okn = 0;
+        for (cut = 0; cut < len; cut++) {
+            char *t;
+            int r;
+            if (exp1.data[cut] != '\n' && cut % 7)
+                continue;
+            t = strndup(exp1.data, cut);
+            r = aa_space_import(s, t, "cut", &eids, &neids, &err);
+            if (r == AA_OK) {
+                okn += neids;
+                free(eids);
+                eids = NULL;
+            } else if (r != AA_EINPUT || strncmp(err.msg, "cut:", 4) != 0) {
+                bad++;
+                diag("cut at %zu: %d %s", cut, r, err.msg);
+            }
+            free(t);
+        }
+        is_int(bad, 0, "truncated exports give file:line errors");
+        is_int(count(s), before + (long long)okn, "only whole blocks were imported");
+        before = count(s);
+    }
     is_int(aa_space_import(s, "format autoanalyzer-space 1\nexecution 1\napplication a\nbogus\nend\n",
                            "t.txt", &eids, &neids, &err),
            AA_EINPUT, "bad record rejected");
