@@ -19,3 +19,21 @@ bench-space: $(SPACE_BENCH)
 	sh bench/space_bench.sh $(SPACE_BENCH)
 bench: bench-space
 .PHONY: bench-space
+
+# Fuzz target for the export-format reader (fuzz/module.mk defines FUZZ_CC
+# and FUZZ_SECONDS).
+FUZZ_SPACE_SRCS := tests/space/fuzz_space.c $(SPACE_SRCS) $(wildcard profile/*.c) \
+                   $(wildcard common/*.c)
+$(B)/fuzz/fuzz_space: $(FUZZ_SPACE_SRCS) space/aa_space.h space/sp_internal.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. $(XML2_CFLAGS) $(PQ_CFLAGS) -g -O1 \
+	    -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=undefined -o $@ $(FUZZ_SPACE_SRCS) \
+	    $(SQLITE_LIBS) $(PQ_LIBS) $(XML2_LIBS) -lz -lm
+fuzz: fuzz-space
+fuzz-space: $(B)/fuzz/fuzz_space
+	@mkdir -p $(B)/fuzz/corpus-space
+	$(B)/fuzz/fuzz_space -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
+	    $(B)/fuzz/corpus-space tests/data/space/fuzz-corpus
+.PHONY: fuzz-space
