@@ -28,7 +28,7 @@ const char cmd_instrument_usage[] =
     "  --filter FILE    Score-P-like filter file (SCOREP_REGION_NAMES_BEGIN ...)\n"
     "  --refine FILE    round 2: add loops and call sites inside the critical\n"
     "                   regions of an analysis (JSON/XML, or one id per line)\n"
-    "  --plan FILE      region plan: eliminate ID|NAME, split ID|NAME\n"
+    "  --plan FILE      region plan: eliminate|split|merge ID|NAME...\n"
     "  --compdb DIR     take flags from DIR/compile_commands.json\n"
     "  -o OUT.c         output file (default: standard output)\n"
     "  --map FILE       region map (default: OUT.c.regions.xml when -o is given)\n"

@@ -58,7 +58,8 @@ int aa_instr_filter_accepts(const aa_instr_filter *f, const char *file, const ch
 typedef struct aa_instr_plan aa_instr_plan;
 aa_instr_plan *aa_instr_plan_new(void);
 void aa_instr_plan_free(aa_instr_plan *p);
-/* Plan file: lines `eliminate ID|NAME`, `split ID|NAME`, `merge ID|NAME...`. */
+/* Plan file: lines `eliminate ID|NAME...`, `split ID|NAME...`, `merge ID|NAME...`
+ * (see docs/instrument.md). */
 int aa_instr_plan_load(aa_instr_plan *p, const char *path, aa_err *err);
 /* Refine file: analysis JSON/XML (bottleneck region ids) or a list with one
  * region id or name per line; each named region is split. */

@@ -227,6 +227,10 @@ typedef struct cand {
     unsigned ms;     /* start reported in the map (functions: the declaration) */
     char *name, *function, *key, *why;
     int fine;        /* loop or call: candidate for --refine/split */
+    int blk;         /* node index of the enclosing block (direct child), -1 */
+    int pragma_user; /* user region made by the pragmas */
+    int forced;      /* made by a plan's merge: always selected */
+    int merged;      /* member of a merge: replaced by the merged region */
     int excluded;    /* filter said no */
     int func_index;  /* candidate index of the enclosing function, -1 */
     uint32_t hash, id, parent;
@@ -687,6 +691,8 @@ static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsig
             return;
         c->ds = (unsigned)i;
         c->de = (unsigned)j;
+        c->pragma_user = 1;
+        c->blk = -1;
         if (!d->name[0])
             why = "the region pragma has no name";
         /* innermost compound statement containing both pragmas, with no
@@ -712,6 +718,77 @@ static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsig
             why = range_problem(X, d->e, X->S.dirs[j].s);
         if (why)
             c->why = aa_strdup(why);
+    }
+}
+
+/* A plan's `merge A B ...`: the named statement regions of this function
+ * (siblings in one block) become one region from the first to the last. */
+static void plan_merges(ctx *X, const char *fname)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    size_t first = (size_t)X->fn_index + 1, last = X->nc;
+    for (size_t g = 0; g < pl->nmerge; g++) {
+        const instr_merge *m = &pl->merge[g];
+        size_t mem[64], nm = 0;
+        unsigned s = ~0u, e = 0;
+        const char *why = NULL;
+        aa_buf key, name;
+        cand *c;
+        for (size_t k = first; k < last && nm < 64; k++) {
+            for (size_t r = 0; r < m->n; r++)
+                if (instr_plan_names(m->names[r], X->c[k].hash, X->c[k].name)) {
+                    mem[nm++] = k;
+                    break;
+                }
+        }
+        if (nm == 0)
+            continue;
+        if (nm < 2 || nm != m->n) {
+            diag(X, X->c[mem[0]].s, "merge %s ...: not every region was found in function %s; "
+                 "nothing merged", m->names[0], fname);
+            continue;
+        }
+        aa_buf_init(&key);
+        aa_buf_init(&name);
+        aa_buf_puts(&key, "merge");
+        aa_buf_puts(&name, "merge(");
+        for (size_t k = 0; k < nm; k++) {
+            cand *x = &X->c[mem[k]];
+            if (x->blk < 0 || x->blk != X->c[mem[0]].blk || x->e == 0)
+                why = "merged regions must be statements of one block";
+            if (x->s < s)
+                s = x->s;
+            if (x->e > e)
+                e = x->e;
+            aa_buf_printf(&key, " %s", x->key);
+            aa_buf_printf(&name, "%s%s", k ? "+" : "", x->name);
+        }
+        aa_buf_putc(&name, ')');
+        if (!why) {
+            for (int k = X->n[X->c[mem[0]].blk].first; k >= 0; k = X->n[k].next) {
+                node *n = &X->n[k];
+                if ((n->s < s && n->e > s) || (n->s < e && n->e > e))
+                    why = "the merged range splits a statement";
+                else if (n->s >= s && n->e <= e && n->kind == CXCursor_DeclStmt)
+                    why = "the merged range declares variables (braces would change their scope)";
+            }
+        }
+        if (!why)
+            why = range_problem(X, s, e);
+        c = new_cand(X, AA_KIND_USER, 0, s, e, name.data ? name.data : "merge", fname,
+                     key.data ? key.data : "merge");
+        aa_buf_free(&key);
+        aa_buf_free(&name);
+        if (!c)
+            return;
+        c->forced = 1;
+        c->blk = -1;
+        c->excluded = X->c[X->fn_index].excluded;
+        if (why)
+            c->why = aa_strdup(why);
+        else
+            for (size_t k = 0; k < nm; k++)
+                X->c[mem[k]].merged = 1;
     }
 }
 
@@ -815,6 +892,7 @@ static void process_function(ctx *X, CXCursor fn)
                 break;
             c->fine = 1;
             c->excluded = fc->excluded;
+            c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
             why = stmt_problem(X, (int)i, d->s, e);
             if (!why) {
                 const char *t = X->S.text + d->s;
@@ -870,6 +948,10 @@ static void process_function(ctx *X, CXCursor fn)
                 break;
             c->fine = 1;
             c->excluded = fc->excluded;
+            c->blk = st >= 0 && X->n[st].parent >= 0 &&
+                             X->n[X->n[st].parent].kind == CXCursor_CompoundStmt
+                         ? X->n[st].parent
+                         : -1;
             if (st < 0)
                 why = "the call is part of a larger expression or declaration (only call "
                       "statements are wrapped)";
@@ -880,6 +962,8 @@ static void process_function(ctx *X, CXCursor fn)
         }
     }
     user_regions(X, body, fname, X->n[body].s, X->n[body].e);
+    if (X->o->plan && !X->oom)
+        plan_merges(X, fname);
     if (fc->why && strstr(fc->why, "setjmp"))
         for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
             if (!X->c[k].why)
@@ -1135,7 +1219,7 @@ static void select_regions(ctx *X)
         unsigned m = c->mode;
         if (m == AA_MODE_OUTER_LOOPS)
             m |= AA_MODE_INNER_LOOPS;
-        c->round1 = (X->modes & m) && !c->excluded;
+        c->round1 = ((X->modes & m) || c->forced) && !c->excluded && !c->merged;
     }
     /* ids: round-1 regions claim theirs first, in source order; a clash
      * re-hashes the key with a salt, deterministically */
@@ -1187,6 +1271,9 @@ static void select_regions(ctx *X)
         X->c[i].selected = X->c[i].round1;
     if (!pl)
         return;
+    for (size_t i = 0; i < X->nc; i++)
+        if (X->c[i].merged)
+            X->c[i].selected = 0;
     /* split: fine regions inside the named ones */
     for (size_t k = 0; k < pl->nsplit; k++) {
         for (size_t i = 0; i < X->nc; i++) {
@@ -1196,7 +1283,7 @@ static void select_regions(ctx *X)
             for (size_t j = 0; j < X->nc; j++) {
                 cand *f = &X->c[j];
                 int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
-                if (j == i || !f->fine || f->excluded || f->func_index != fn)
+                if (j == i || !f->fine || f->excluded || f->merged || f->func_index != fn)
                     continue;
                 if (f->s >= r->s && f->e <= r->e && f->e > 0)
                     f->selected = 1;
@@ -1286,7 +1373,7 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
             char t2[300];
             snprintf(t2, sizeof t2, " %s", txt);
             rc |= add_edit(&ed, &ne, &cap, c->s + 1, 0, 2, c->e, t2);
-        } else if (c->kind == AA_KIND_USER) {
+        } else if (c->kind == AA_KIND_USER && c->pragma_user) {
             directive *a = &X->S.dirs[c->ds], *b = &X->S.dirs[c->de];
             char t2[300];
             snprintf(t2, sizeof t2, "{ %s", txt);

@@ -64,6 +64,16 @@ printf 'eliminate find\nsplit main\n' > "$T/v1/p.plan"
 (cd "$T/v1" && "$AA" instrument -q --plan p.plan prog.c -o p.c --)
 is "$(grep -c 'name="find"' "$T/v1/p.c.regions.xml")" "0" "plan: eliminated region is gone"
 like "$(grep 'function="main"' "$T/v1/p.c.regions.xml" | grep -c 'kind="call"')" "^[1-9]" "plan: split main adds its call sites"
+printf 'merge loop@22 loop@33\n' > "$T/v1/m.plan"
+(cd "$T/v1" && "$AA" instrument -q --plan m.plan prog.c -o mg.c --)
+like "$(cat "$T/v1/mg.c.regions.xml")" 'kind="user" name="merge\(loop@22\+loop@33\)"' "plan: merge makes one region"
+is "$(grep -c 'name="loop@\(22\|33\)"' "$T/v1/mg.c.regions.xml")" "0" "plan: merged members are gone"
+gcc -c -I"$TOP" tests/instrument/checkprobe.c -o "$T/cp.o"
+gcc -Wall -Werror "$T/v1/mg.c" "$T/cp.o" -o "$T/v1/mg" && (cd "$T/v1" && AA_CHECK_OUT=chk ./mg >/dev/null)
+like "$(cat "$T/v1/chk")" "merge\(loop@22\+loop@33\) 1 1" "merged region runs and closes"
+printf 'merge loop@10 loop@22\n' > "$T/v1/m2.plan"
+(cd "$T/v1" && "$AA" instrument --plan m2.plan prog.c -o mg2.c -- 2>mg2.err)
+like "$(cat "$T/v1/mg2.err")" "not every region was found in function" "merge across functions refused with a diagnostic"
 printf 'obliterate find\n' > "$T/v1/bad.plan"
 expect_status 3 "bad plan -> 3" "$AA" instrument --plan "$T/v1/bad.plan" "$T/v1/prog.c" --
 like "$(cat "$T/.err")" "bad\\.plan:1:" "bad plan names file:line"
