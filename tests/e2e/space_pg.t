@@ -9,7 +9,13 @@ sh "$TOP/tests/space/pg.sh" bindir >/dev/null || skip_all "PostgreSQL server bin
 [ -x "$AA_BUILD/tests/space_mkexp" ] || skip_all "space_mkexp not built (make all)"
 
 AA_PG_DIR=
-eval "$(sh "$TOP/tests/space/pg.sh" start)" || { echo "1..0 # SKIP"; echo "Bail out! cannot start PostgreSQL"; exit 1; }
+if ! pgenv=$(sh "$TOP/tests/space/pg.sh" start 2>"$T/pg.err"); then
+    _tap_result 1 "start a throwaway PostgreSQL server"
+    sed 's/^/#   /' "$T/pg.err" | head -30
+    done_testing
+    exit 1
+fi
+eval "$pgenv"
 trap 'sh "$TOP/tests/space/pg.sh" stop "$AA_PG_DIR"; rm -rf "$T"' EXIT
 
 space_suite "$AA_PG_URL"

@@ -35,6 +35,12 @@ start)
     BIN=$(pg_bindir) || { echo "pg.sh: PostgreSQL binaries not found" >&2; exit 1; }
     DIR=$(mktemp -d "${TMPDIR:-/tmp}/aa-pg.XXXXXX") || exit 1
     chmod 755 "$DIR"
+    if [ "$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$DIR" 2>/dev/null; then
+        # $TMPDIR is private to root: the server could not reach its files.
+        rm -rf "$DIR"
+        DIR=$(mktemp -d /tmp/aa-pg.XXXXXX) || exit 1
+        chmod 755 "$DIR"
+    fi
     mkdir "$DIR/data" "$DIR/sock"
     if [ "$(id -u)" = 0 ]; then
         id postgres >/dev/null 2>&1 || { echo "pg.sh: no postgres user" >&2; rm -rf "$DIR"; exit 1; }
