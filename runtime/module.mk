@@ -111,7 +111,7 @@ $(B)/bench/overhead_inst: bench/overhead.c $(RT_LIBDIR)/libautoanalyzer.so
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -DAA_PROBES -o $@ $< -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN/../lib' -lautoanalyzer
 
-bench-overhead: $(B)/bench/overhead_plain $(B)/bench/overhead_inst
+bench-overhead: $(B)/bench/overhead_plain $(B)/bench/overhead_inst $(RT_LIBS) $(AA_BIN)
 	sh bench/overhead.sh $(B)
 
 bench: bench-probe bench-overhead
