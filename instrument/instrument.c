@@ -695,6 +695,9 @@ static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsig
         c->blk = -1;
         if (!d->name[0])
             why = "the region pragma has no name";
+        else if (memchr(X->S.text + d->s, '\n', d->e - d->s) ||
+                 memchr(X->S.text + X->S.dirs[j].s, '\n', X->S.dirs[j].e - X->S.dirs[j].s))
+            why = "a region pragma spans several lines";
         /* innermost compound statement containing both pragmas, with no
          * statement straddling either of them */
         for (size_t k = (size_t)body; k < X->nn; k++) {

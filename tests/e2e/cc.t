@@ -72,6 +72,22 @@ like "$line" "-Wl,-rpath,$T/lib" "rpath to the runtime"
 line=$("$AA" cc "$T/w/bin/ccfake" -c a.c -o a.o 2>/dev/null)
 is "$(echo "$line" | grep -c lautoanalyzer)" "0" "no runtime on compile-only steps"
 
+# CMake: compiler and linker launchers
+if command -v cmake >/dev/null; then
+    mkdir -p "$T/cm/src"
+    cp "$TD/early_exit.c" "$T/cm/src/main.c"
+    printf 'cmake_minimum_required(VERSION 3.21)\nproject(t C)\nadd_executable(app main.c)\n' > "$T/cm/src/CMakeLists.txt"
+    if (cd "$T/cm" && cmake -S src -B b -DCMAKE_C_COMPILER_LAUNCHER="$AA;cc" \
+            -DCMAKE_C_LINKER_LAUNCHER="$AA;cc" >cm.log 2>&1 && cmake --build b >>cm.log 2>&1); then
+        _tap_result 0 "CMake build with CMAKE_C_COMPILER_LAUNCHER / CMAKE_C_LINKER_LAUNCHER"
+    else
+        _tap_result 1 "CMake build with the launchers"; tail -15 "$T/cm/cm.log" | sed 's/^/#   /'
+    fi
+    ok "CMake: region map next to the object" test -s "$T/cm/b/CMakeFiles/app.dir/main.c.o.regions.xml"
+    (cd "$T/cm" && AA_CHECK_OUT=chk ./b/app >/dev/null)
+    like "$(cat "$T/cm/chk" 2>/dev/null)" "loop_break 1 1" "CMake-built program is instrumented and linked with the runtime"
+fi
+
 # the samples' Makefile through the wrapper, with the real runtime
 unset AUTOANALYZER_LIBDIR
 if [ -f "$TOP/samples/Makefile" ] && command -v mpicc >/dev/null && [ -e "$AA_BUILD/lib/libautoanalyzer-mpi.so" ]; then
