@@ -204,17 +204,23 @@ static void collect_mpi(aa_rt_thread *t)
 int MPI_Finalize(void)
 {
     aa_rt_thread *t = aa_rt_thread_get();
-    int rc;
-    if (t && !aa_rt_g.written) {
-        int saved = t->in_rt;
+    int rc, saved = 0;
+    if (t) {
+        saved = t->in_rt;
         t->in_rt = 1;
         t->in_mpi = 1;
+    }
+    /* every rank takes part in the collection, whatever its own state, so
+     * that nobody waits for it */
+    if (!aa_rt_g.written) {
         if (aa_rt_g.collect_files || aa_comm == MPI_COMM_NULL) {
             aa_rt_write_own_profile(NULL);
             aa_rt_g.written = 1;
         } else {
             collect_mpi(t);
         }
+    }
+    if (t) {
         t->in_mpi = 0;
         t->in_rt = saved;
     }
