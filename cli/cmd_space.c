@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "analyze/aa_analyze.h"
+#include "collect/aa_collect.h"
 #include "profile/aa_profile.h"
 #include "space/aa_space.h"
 
@@ -26,7 +27,8 @@ const char cmd_space_usage[] =
     "\n"
     "subcommands:\n"
     "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--json]\n"
-    "        store an experiment (file or output directory); prints {\"eid\":N}\n"
+    "        store an experiment (file, or output directory with experiment.xml\n"
+    "        or rank-<N>.xml files); prints {\"eid\":N}\n"
     "  list [--where K=V]... [--json]        executions matching all attributes\n"
     "  show EID [--json]                     one execution\n"
     "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"
@@ -199,14 +201,27 @@ static int emit(aa_buf *out)
     return EXIT_OK;
 }
 
-static const char *experiment_file(const char *path, char *buf, size_t n)
+/* An experiment file, or an output directory merged by the collect library
+ * (experiment.xml or rank-<N>.xml files); missing ranks are noted. */
+static int load_experiment(const char *path, aa_experiment **e, aa_err *err)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(buf, n, "%s/experiment.xml", path);
-        return buf;
+    aa_collect_report rep;
+    int rc;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return aa_experiment_read(path, e, err);
+    memset(&rep, 0, sizeof rep);
+    rc = aa_collect_dir(path, e, &rep, err);
+    if (rc == AA_OK && rep.nmissing) {
+        aa_buf b;
+        aa_buf_init(&b);
+        aa_collect_format_ranks(&b, rep.missing, rep.nmissing);
+        fprintf(stderr, "autoanalyzer space: %zu of %d ranks have no profile in %s (missing: %s)\n",
+                rep.nmissing, rep.nprocs, path, b.data ? b.data : "");
+        aa_buf_free(&b);
     }
-    return path;
+    aa_collect_report_free(&rep);
+    return rc;
 }
 
 /* Findings of the analysis, as Program Space records. */
@@ -254,16 +269,13 @@ static int do_add(aa_space *s, opts *o)
     aa_attr *attrs = NULL;
     aa_err err;
     long long eid;
-    char fb[4096];
-    const char *file;
     int rc;
     aa_buf out;
 
     if (o->pos.n != 1)
         return cli_usage_error(NAME, "add takes one experiment (file or directory)");
-    file = experiment_file(o->pos.v[0], fb, sizeof fb);
     aa_err_clear(&err);
-    if (aa_experiment_read(file, &e, &err) != AA_OK)
+    if (load_experiment(o->pos.v[0], &e, &err) != AA_OK)
         return cli_fail(&err);
     if (!o->no_analysis) {
         aa_analyze_options aopt;

@@ -125,6 +125,14 @@ space_suite() {
     like "$(S diff 1 2 --json)" '"1":\["/Code/solver.c/compute",' "diff sees the rename again"
     expect_status 2 "map with a bad path exits 2" S map /Code/a/ /Code/b
 
+    # ---- an output directory of per-rank files (collect's files mode) ------------------
+    mkdir -p "$T/ranks" && "$MK" base "$T/ranks/" && rm -f "$T/ranks/rank-3.xml"
+    out=$(S add "$T/ranks" --json 2>"$T/ranks.err")
+    like "$out" '^\{"eid":[0-9]+\}$' "add merges a directory of rank files"
+    like "$(cat "$T/ranks.err")" '1 of 4 ranks have no profile.*missing: 3' "missing ranks are noted"
+    eid=$(printf '%s' "$out" | tr -dc 0-9)
+    is "$(S diff 1 "$eid" --json)" "{\"only_in\":{\"1\":[\"/Process/3\",\"/Process/3/0\"],\"$eid\":[]}}" "the missing rank shows in diff"
+
     # ---- misc -----------------------------------------------------------------------------
     like "$(S migrate)" 'schema version 2 \(0 migrations applied\)' "migrate on a current schema"
     expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"
