@@ -98,6 +98,14 @@ typedef struct aa_space_query {
 int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *out,
                        aa_err *err);
 
+/* History (SPEC §6, history-guided analysis): the findings stored with
+ * the latest execution (highest EID) matching w, e.g. application=NAME,
+ * for round-2 refinement from earlier bottlenecks.  *eid = 0 and *n = 0
+ * when no execution matches.  Free with aa_space_findings_free. */
+int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *eid,
+                             aa_space_finding **out, size_t *n, aa_err *err);
+void aa_space_findings_free(aa_space_finding *f, size_t n);
+
 /* ---- mapping and differences ----------------------------------------------- */
 typedef struct aa_space_map {
     size_t n;

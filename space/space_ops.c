@@ -365,6 +365,98 @@ out:
     return rc;
 }
 
+void aa_space_findings_free(aa_space_finding *f, size_t n)
+{
+    size_t i, j;
+    for (i = 0; f && i < n; i++) {
+        free((char *)f[i].kind);
+        free((char *)f[i].region);
+        free((char *)f[i].suggestion);
+        for (j = 0; j < f[i].ncauses; j++)
+            free(f[i].causes[j]);
+        free((char **)f[i].causes);
+    }
+    free(f);
+}
+
+int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *eid,
+                             aa_space_finding **out, size_t *n, aa_err *err)
+{
+    aa_buf sql;
+    sp_stmt *st;
+    size_t cap = 0;
+    int rc, r;
+    *eid = 0;
+    *out = NULL;
+    *n = 0;
+    aa_buf_init(&sql);
+    aa_buf_puts(&sql, "SELECT MAX(e.eid) FROM executions e WHERE 1 = 1");
+    where_sql(&sql, w, "e.eid");
+    rc = OPS(s)->prepare(s->db, sql.data, &st, err);
+    aa_buf_free(&sql);
+    if (rc != AA_OK)
+        return rc;
+    where_bind(s, st, w, 1);
+    r = OPS(s)->step(st, err);
+    if (r == 1 && !OPS(s)->col_null(st, 0))
+        *eid = OPS(s)->col_int(st, 0);
+    OPS(s)->finalize(st);
+    if (r < 0)
+        return fail_rc(err);
+    if (!*eid)
+        return AA_OK;
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT kind, region, severity, severity_class, confidence, causes,"
+                         " suggestion FROM findings WHERE eid = ? ORDER BY seq",
+                         &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, *eid);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        aa_space_finding *f;
+        const char *c = OPS(s)->col_text(st, 5);
+        char **causes = NULL;
+        size_t nc = 0;
+        if (*n == cap) {
+            aa_space_finding *q = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof *q);
+            if (!q) {
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            *out = q;
+        }
+        while (*c) {
+            const char *e = strchr(c, ',');
+            size_t len = e ? (size_t)(e - c) : strlen(c);
+            char **q = realloc(causes, (nc + 1) * sizeof *q);
+            if (!q)
+                break;
+            causes = q;
+            causes[nc++] = strndup(c, len);
+            c += len + (e ? 1 : 0);
+        }
+        f = &(*out)[(*n)++];
+        memset(f, 0, sizeof *f);
+        f->kind = aa_strdup(OPS(s)->col_text(st, 0));
+        f->region = aa_strdup(OPS(s)->col_text(st, 1));
+        f->severity = OPS(s)->col_double(st, 2);
+        f->severity_class = (int)OPS(s)->col_int(st, 3);
+        f->confidence = OPS(s)->col_double(st, 4);
+        f->suggestion = aa_strdup(OPS(s)->col_text(st, 6));
+        f->causes = causes;
+        f->ncauses = nc;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        aa_space_findings_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return fail_rc(err);
+    }
+    return AA_OK;
+}
+
 /* ---- query -------------------------------------------------------------------- */
 typedef struct qrow {
     long long eid;

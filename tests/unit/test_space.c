@@ -124,6 +124,25 @@ static void test_backend(const char *loc, const char *label)
        "findings stored with their causes");
     aa_buf_reset(&out);
     is_int(aa_space_show(s, 987654, 0, &out, &err), AA_EINPUT, "unknown EID is bad input");
+    /* history: the findings of the latest matching execution */
+    {
+        const char *keys[1] = {"version"}, *vals[1] = {"1.0"};
+        aa_space_where w = {1, keys, vals};
+        aa_space_finding *hf = NULL;
+        size_t nh = 0;
+        long long he = 0;
+        ok(aa_space_latest_findings(s, &w, &he, &hf, &nh, &err) == AA_OK && he == ea && nh == 1,
+           "latest findings of version 1.0");
+        if (nh == 1) {
+            is_str(hf[0].region, "/Code/solver.c/compute", "finding region");
+            ok(hf[0].ncauses == 2 && strcmp(hf[0].causes[1], "mpi_bytes") == 0, "finding causes");
+            is_int(hf[0].severity_class, 3, "finding class");
+        }
+        aa_space_findings_free(hf, nh);
+        vals[0] = "no such version";
+        ok(aa_space_latest_findings(s, &w, &he, &hf, &nh, &err) == AA_OK && he == 0 && nh == 0,
+           "no matching execution");
+    }
     /* a process with two threads gets per-thread foci */
     {
         aa_experiment *t = space_fixture("base", 2);
