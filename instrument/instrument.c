@@ -960,6 +960,13 @@ static void process_function(ctx *X, CXCursor fn)
                       "statements are wrapped)";
             else
                 why = stmt_problem(X, st, X->n[st].s, e);
+            if (!why && st >= 0)
+                for (size_t k = (size_t)st; k < X->nn && X->n[k].s < e; k++)
+                    if (X->n[k].kind == CXCursor_CompoundLiteralExpr && X->n[k].s >= X->n[st].s) {
+                        why = "the statement creates a compound literal (a block would end "
+                              "its lifetime early)";
+                        break;
+                    }
             if (why)
                 c->why = aa_strdup(why);
         }
