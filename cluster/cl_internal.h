@@ -29,10 +29,13 @@ typedef struct cl_dmat {
     size_t n;
     float *f;
     double *s; /* squared norms of the centred points */
-    double inv_scale, k, abs;
+    double inv_scale, scale, k, abs;
+    double smax; /* max of s[] */
 } cl_dmat;
 
-enum { CL_KERNEL_AUTO = 0, CL_KERNEL_GENERIC = 1 };
+/* Dot-product kernels: best available, portable, AVX2+FMA (portable when
+ * the CPU lacks it). */
+enum { CL_KERNEL_AUTO = 0, CL_KERNEL_GENERIC = 1, CL_KERNEL_AVX2 = 2 };
 
 /* Builds the matrix; returns 0, or -1 when it cannot (out of memory, data
  * whose magnitudes the float matrix cannot represent, non-finite values):
@@ -49,12 +52,21 @@ static inline void cl_dmat_bounds(const cl_dmat *m, size_t i, size_t j, double *
     *hi = a + t;
 }
 
+/* The same bound with s[j] replaced by max s: one tolerance t per row i,
+ * so that a - |a| 2^-22 - t <= exact <= a + |a| 2^-22 + t for every j and
+ * both bounds increase with the stored value. */
+static inline double cl_dmat_row_tol(const cl_dmat *m, size_t i)
+{
+    return m->k * (m->s[i] + m->smax) + m->abs;
+}
+
 /* OPTICS with a chosen method (aa_cluster_optics uses CL_OPTICS_AUTO). */
 enum {
     CL_OPTICS_AUTO = 0,           /* matrix when it pays off and fits */
     CL_OPTICS_DIRECT = 1,         /* no matrix: pruned direct distances */
     CL_OPTICS_MATRIX = 2,         /* matrix, best kernel */
     CL_OPTICS_MATRIX_GENERIC = 3, /* matrix, portable kernel */
+    CL_OPTICS_MATRIX_AVX2 = 4,    /* matrix, AVX2 kernel (if the CPU has it) */
 };
 int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
               aa_optics_result *out, aa_err *err, int method);

@@ -9,8 +9,8 @@
  *     A_ij = fl((s_i + s_j) - 2 * dot(y_i, y_j)),   s_i = fl(||y_i||^2),
  * where the dot products are a matrix product computed in 8x8 point tiles
  * from packed panels (the 500-dim data of a tile pair is streamed once per
- * 64 multiply-adds; AVX2+FMA kernel chosen at run time, portable kernel
- * otherwise).  A_ij * 2^e (e makes the largest possible value about 2^100)
+ * 64 multiply-adds; AVX-512 or AVX2+FMA kernel chosen at run time, portable
+ * kernel otherwise).  A_ij * 2^e (e makes the largest possible value about 2^100)
  * is stored as a float: n^2 * 4 bytes.
  *
  * Why the bound in cl_internal.h holds.  With u = 2^-53 and
@@ -94,14 +94,16 @@ double cl_dist2(const double *a, const double *b, size_t dim, double bound)
 
 /* ---- dot-product tiles ---------------------------------------------------
  * A panel holds 8 points, dimension-major: p[k * 8 + r] = y_(8 panel + r),k.
- * A kernel computes c[r * 8 + q] = dot(point r of pa, point q of pb). */
+ * A kernel adds dot(point r of pa, point q of pb) over dim dimensions to
+ * c[r * 8 + q]. */
 
 typedef void (*tile_fn)(const double *pa, const double *pb, size_t dim, double *c);
 
 static void tile_generic(const double *pa, const double *pb, size_t dim, double *c)
 {
-    double acc[64] = {0};
+    double acc[64];
     size_t k, r, q;
+    memcpy(acc, c, sizeof acc);
     for (k = 0; k < dim; k++) {
         const double *a = pa + k * 8, *b = pb + k * 8;
         for (r = 0; r < 8; r++)
@@ -112,14 +114,17 @@ static void tile_generic(const double *pa, const double *pb, size_t dim, double 
 }
 
 #ifdef CL_HAVE_X86
-/* 4 x 8 register block (8 accumulators), run for rows 0-3 and 4-7. */
+/* AVX2: 4 x 8 register block (8 accumulators), run for rows 0-3 and 4-7. */
 __attribute__((target("avx2,fma"))) static void tile_avx2(const double *pa, const double *pb,
                                                            size_t dim, double *c)
 {
     int h;
     for (h = 0; h < 2; h++) {
-        __m256d c00 = _mm256_setzero_pd(), c01 = c00, c10 = c00, c11 = c00;
-        __m256d c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        double *o = c + 32 * h;
+        __m256d c00 = _mm256_loadu_pd(o), c01 = _mm256_loadu_pd(o + 4);
+        __m256d c10 = _mm256_loadu_pd(o + 8), c11 = _mm256_loadu_pd(o + 12);
+        __m256d c20 = _mm256_loadu_pd(o + 16), c21 = _mm256_loadu_pd(o + 20);
+        __m256d c30 = _mm256_loadu_pd(o + 24), c31 = _mm256_loadu_pd(o + 28);
         const double *a = pa + 4 * h, *b = pb;
         size_t k;
         for (k = 0; k < dim; k++, a += 8, b += 8) {
@@ -149,9 +154,42 @@ __attribute__((target("avx2,fma"))) static void tile_avx2(const double *pa, cons
 }
 #endif
 
+/* AVX-512: 8 x 8 block in 8 zmm accumulators, one load and 8 broadcasts
+ * per k (on the Zen 4 here 28 GFMA/s in cache against 23 for AVX2). */
+__attribute__((target("avx512f"))) static void tile_avx512(const double *pa, const double *pb,
+                                                            size_t dim, double *c)
+{
+    __m512d c0 = _mm512_loadu_pd(c), c1 = _mm512_loadu_pd(c + 8), c2 = _mm512_loadu_pd(c + 16),
+            c3 = _mm512_loadu_pd(c + 24), c4 = _mm512_loadu_pd(c + 32),
+            c5 = _mm512_loadu_pd(c + 40), c6 = _mm512_loadu_pd(c + 48),
+            c7 = _mm512_loadu_pd(c + 56);
+    size_t k;
+    for (k = 0; k < dim; k++, pa += 8, pb += 8) {
+        __m512d b = _mm512_load_pd(pb);
+        c0 = _mm512_fmadd_pd(_mm512_set1_pd(pa[0]), b, c0);
+        c1 = _mm512_fmadd_pd(_mm512_set1_pd(pa[1]), b, c1);
+        c2 = _mm512_fmadd_pd(_mm512_set1_pd(pa[2]), b, c2);
+        c3 = _mm512_fmadd_pd(_mm512_set1_pd(pa[3]), b, c3);
+        c4 = _mm512_fmadd_pd(_mm512_set1_pd(pa[4]), b, c4);
+        c5 = _mm512_fmadd_pd(_mm512_set1_pd(pa[5]), b, c5);
+        c6 = _mm512_fmadd_pd(_mm512_set1_pd(pa[6]), b, c6);
+        c7 = _mm512_fmadd_pd(_mm512_set1_pd(pa[7]), b, c7);
+    }
+    _mm512_storeu_pd(c, c0);
+    _mm512_storeu_pd(c + 8, c1);
+    _mm512_storeu_pd(c + 16, c2);
+    _mm512_storeu_pd(c + 24, c3);
+    _mm512_storeu_pd(c + 32, c4);
+    _mm512_storeu_pd(c + 40, c5);
+    _mm512_storeu_pd(c + 48, c6);
+    _mm512_storeu_pd(c + 56, c7);
+}
+
 static tile_fn pick_tile(int kernel)
 {
 #ifdef CL_HAVE_X86
+    if (kernel == CL_KERNEL_AUTO && __builtin_cpu_supports("avx512f"))
+        return tile_avx512;
     if (kernel != CL_KERNEL_GENERIC && __builtin_cpu_supports("avx2") &&
         __builtin_cpu_supports("fma"))
         return tile_avx2;
@@ -173,11 +211,12 @@ void cl_dmat_free(cl_dmat *m)
 
 /* Panels of IB_PANELS * 8 points are kept in L2 while the others stream. */
 #define IB_PANELS 16
+#define KC 128
 
 int cl_dmat_build(cl_dmat *m, const double *x, size_t n, size_t dim, int kernel)
 {
     size_t npan = (n + 7) / 8, i, j, k, ib, ip, jp;
-    double *c = NULL, *pk = NULL, maxs = 0, scale;
+    double *c = NULL, *pk = NULL, maxs = 0, scale, acc[IB_PANELS * 64];
     tile_fn tile = pick_tile(kernel);
     int ex;
 
@@ -215,20 +254,30 @@ int cl_dmat_build(cl_dmat *m, const double *x, size_t n, size_t dim, int kernel)
     if (!(maxs >= 0x1p-700 && maxs <= 0x1p700))
         goto fail;
     frexp(maxs, &ex); /* maxs < 2^ex, so every |A_ij| < 2^(ex+2) (1 + small) */
-    scale = ldexp(1.0, 100 - (ex + 2));
+    m->smax = maxs;
+    m->scale = scale = ldexp(1.0, 100 - (ex + 2));
     m->inv_scale = ldexp(1.0, (ex + 2) - 100);
     m->k = (8.0 * (double)dim + 64.0) * 0x1p-53;
     m->abs = 0x1p-149 * m->inv_scale + (8.0 * (double)dim + 64.0) * 0x1p-1074;
 
-    /* upper triangle of panel pairs, mirrored into the lower one */
+    /* Upper triangle of panel pairs, mirrored into the lower one.  For each
+     * column panel jp, the dimensions are taken in chunks of KC so that the
+     * chunk of jp (8 KB) stays in L1 while the row panels of the block
+     * (in L2) stream past it. */
     for (ib = 0; ib < npan; ib += IB_PANELS) {
         size_t ie = ib + IB_PANELS < npan ? ib + IB_PANELS : npan;
         for (jp = ib; jp < npan; jp++) {
-            const double *pb = pk + jp * dim * 8;
-            for (ip = ib; ip < ie && ip <= jp; ip++) {
-                double t[64];
+            size_t ipe = ie < jp + 1 ? ie : jp + 1, k0;
+            memset(acc, 0, (ipe - ib) * 64 * sizeof *acc);
+            for (k0 = 0; k0 < dim; k0 += KC) {
+                size_t len = dim - k0 < KC ? dim - k0 : KC;
+                const double *pb = pk + jp * dim * 8 + k0 * 8;
+                for (ip = ib; ip < ipe; ip++)
+                    tile(pk + ip * dim * 8 + k0 * 8, pb, len, acc + (ip - ib) * 64);
+            }
+            for (ip = ib; ip < ipe; ip++) {
+                const double *t = acc + (ip - ib) * 64;
                 size_t r, q;
-                tile(pk + ip * dim * 8, pb, dim, t);
                 for (r = 0; r < 8 && ip * 8 + r < n; r++) {
                     i = ip * 8 + r;
                     for (q = 0; q < 8 && jp * 8 + q < n; q++) {

@@ -144,41 +144,74 @@ static void core_distances_direct(const double *x, size_t n, size_t dim, size_t 
         core[i] = sqrt(kn[i * m + m - 1]);
 }
 
-/* Core distances from the matrix: the MinPts-1 smallest upper bounds of a
- * row give H >= the exact (MinPts-1)-th neighbour distance; only points
- * whose lower bound is <= H can be among the MinPts-1 nearest, so their
- * exact distances (usually just MinPts-1 of them) decide. */
+/* Inserts v into the ascending list kf[0..m-1] when it is smaller than the
+ * current last element. */
+static inline void knn_insert_f(float *kf, size_t m, float v)
+{
+    size_t i = m - 1;
+    while (i > 0 && kf[i - 1] > v) {
+        kf[i] = kf[i - 1];
+        i--;
+    }
+    kf[i] = v;
+}
+
+/* The first j >= from with row[j] < thr, or n; 16 at a time (the compiler
+ * vectorises the fixed-length inner loop). */
+static size_t scan_below(const float *row, size_t from, size_t n, float thr)
+{
+    while (from + 16 <= n) {
+        int any = 0;
+        size_t k;
+        for (k = 0; k < 16; k++)
+            any |= row[from + k] < thr;
+        if (any)
+            break;
+        from += 16;
+    }
+    while (from < n && !(row[from] < thr))
+        from++;
+    return from;
+}
+
+/* Core distances from the matrix.  With the row tolerance t both bounds
+ * increase with the stored float, so the MinPts-1 smallest floats of a row
+ * give H >= the exact (MinPts-1)-th neighbour distance (squared); only
+ * points whose lower bound is <= H can be among the MinPts-1 nearest, so
+ * their exact distances (usually just MinPts-1 of them) decide.  The scans
+ * compare floats only. */
 static void core_distances_matrix(const cl_dmat *mt, const double *x, size_t n, size_t dim,
-                                  size_t min_pts, double *core, double *kn, size_t *cand,
-                                  double *cd)
+                                  size_t min_pts, double *core, float *kf, double *cd)
 {
     size_t m = min_pts - 1, i, j, t;
     for (i = 0; i < n; i++) {
         const double *xi = x + i * dim;
-        size_t nc = 0, ne = 0;
-        double h, bound;
+        const float *row = mt->f + i * n;
+        size_t ne = 0;
+        double tol = cl_dmat_row_tol(mt, i), a, h, bound, cap;
+        float fcap;
         for (t = 0; t < m; t++)
-            kn[t] = INFINITY;
-        for (j = 0; j < n; j++) {
-            double lo, hi;
-            if (j == i)
-                continue;
-            cl_dmat_bounds(mt, i, j, &lo, &hi);
-            if (hi < kn[m - 1])
-                knn_insert(kn, m, hi);
-            if (lo <= kn[m - 1])
-                cand[nc++] = j;
-        }
-        h = kn[m - 1];
+            kf[t] = INFINITY;
+        for (j = 0; (j = scan_below(row, j, n, kf[m - 1])) < n; j++)
+            if (j != i)
+                knn_insert_f(kf, m, row[j]);
+        a = (double)kf[m - 1] * mt->inv_scale;
+        h = a + fabs(a) * 0x1p-22 + tol;
+        /* lower bound <= h needs a - |a| 2^-22 <= h + tol: a <= cap */
+        cap = (h + tol) * (1 + 0x1p-20) * mt->scale;
+        fcap = cap >= 0x1p127 ? INFINITY : nextafterf((float)cap, INFINITY);
+        fcap = nextafterf(fcap, INFINITY); /* row[j] <= fcap  <=>  row[j] < this */
         /* values >= bound (> h) are cut short: they cannot be the answer */
         bound = h + h * 0x1p-30 + DBL_MIN;
-        for (t = 0; t < nc; t++) {
-            double lo, hi;
-            cl_dmat_bounds(mt, i, cand[t], &lo, &hi);
-            if (lo <= h)
-                cd[ne++] = cl_dist2(xi, x + cand[t] * dim, dim, bound);
+        for (j = 0; (j = scan_below(row, j, n, fcap)) < n; j++) {
+            if (j != i) {
+                double lo, hi;
+                cl_dmat_bounds(mt, i, j, &lo, &hi);
+                if (lo <= h)
+                    cd[ne++] = cl_dist2(xi, x + j * dim, dim, bound);
+            }
         }
-        /* ne >= m: every point of the m smallest upper bounds qualified */
+        /* ne >= m: the m points of the smallest floats qualified */
         qsort(cd, ne, sizeof *cd, cmp_double);
         core[i] = sqrt(cd[m - 1]);
     }
@@ -254,12 +287,14 @@ int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
     }
 
     if (method == CL_OPTICS_MATRIX || method == CL_OPTICS_MATRIX_GENERIC ||
+        method == CL_OPTICS_MATRIX_AVX2 ||
         (method == CL_OPTICS_AUTO && n >= MATRIX_MIN_N && n <= MATRIX_MAX_N &&
          dim >= MATRIX_MIN_DIM)) {
         /* falls back to the direct method when the matrix cannot be built */
-        use_mat = cl_dmat_build(&mt, x, n, dim,
-                                method == CL_OPTICS_MATRIX_GENERIC ? CL_KERNEL_GENERIC
-                                                                   : CL_KERNEL_AUTO) == 0;
+        int kernel = method == CL_OPTICS_MATRIX_GENERIC ? CL_KERNEL_GENERIC
+                     : method == CL_OPTICS_MATRIX_AVX2  ? CL_KERNEL_AVX2
+                                                        : CL_KERNEL_AUTO;
+        use_mat = cl_dmat_build(&mt, x, n, dim, kernel) == 0;
     }
 
     /* Pass 1: core distances. */
@@ -270,13 +305,13 @@ int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
         for (i = 0; i < n; i++)
             out->core_distance[i] = INFINITY;
     } else if (use_mat) {
-        size_t *cand = malloc(n * sizeof *cand);
+        float *kf = malloc(min_pts * sizeof *kf);
         double *cd = malloc(n * sizeof *cd);
-        if (cand && cd)
-            core_distances_matrix(&mt, x, n, dim, min_pts, out->core_distance, kn, cand, cd);
+        if (kf && cd)
+            core_distances_matrix(&mt, x, n, dim, min_pts, out->core_distance, kf, cd);
         else
             core_distances_direct(x, n, dim, min_pts, norm, out->core_distance, kn);
-        free(cand);
+        free(kf);
         free(cd);
     } else {
         core_distances_direct(x, n, dim, min_pts, norm, out->core_distance, kn);
@@ -294,6 +329,8 @@ int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
             double cp = out->core_distance[pnt], best = INFINITY;
             /* d^2 below cp2 (rounded down) means d <= cp */
             double cp2 = cp * cp * (1 - 0x1p-40);
+            double tol = use_mat ? cl_dmat_row_tol(&mt, pnt) : 0;
+            const float *row = use_mat ? mt.f + pnt * n : NULL;
             size_t bestpos = (size_t)-1, w = 0, r;
             const double *xp = x + pnt * dim;
             done[pnt] = 1;
@@ -312,8 +349,9 @@ int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
                     if (use_mat) {
                         /* decide from the bounds when they are conclusive:
                          * d > lim cannot update; d <= cp gives cp */
-                        double lo, hi;
-                        cl_dmat_bounds(&mt, pnt, q, &lo, &hi);
+                        double a = (double)row[q] * mt.inv_scale;
+                        double lo = a - fabs(a) * 0x1p-22 - tol;
+                        double hi = a + fabs(a) * 0x1p-22 + tol;
                         if (lo > lim * lim * (1 + 0x1p-40)) {
                             decided = 1;
                         } else if (hi < cp2) {

@@ -242,7 +242,9 @@ static int methods_agree(size_t n, size_t dim, double noise, double offset, doub
                          size_t mp, double max_eps, int *all_direct)
 {
     double *x = malloc(n * dim * sizeof *x), *base = malloc(dim * sizeof *base);
-    int methods[] = {CL_OPTICS_MATRIX, CL_OPTICS_MATRIX_GENERIC, CL_OPTICS_AUTO}, good = 1;
+    int methods[] = {CL_OPTICS_MATRIX, CL_OPTICS_MATRIX_GENERIC, CL_OPTICS_MATRIX_AVX2,
+                     CL_OPTICS_AUTO},
+        good = 1;
     aa_optics_params p = {mp, 0, max_eps};
     aa_optics_result rd, rm;
     aa_err err;
@@ -308,7 +310,7 @@ static void optics_methods(void)
     /* only magnitudes 1e-300 and 1e200 may be trivial (distances underflow
      * to 0 / overflow to infinity) */
     ok(bad == 0 && trivial <= 2,
-       "OPTICS: matrix (fast and portable kernel) == direct bit for bit on %d real-valued "
+       "OPTICS: matrix (best, portable and AVX2 kernel) == direct bit for bit on %d real-valued "
        "data sets (near-ties, duplicates, offset 1e6, magnitudes 1e-300..1e200)",
        c);
 }
@@ -464,6 +466,7 @@ int main(void)
     property_optics(CL_OPTICS_DIRECT, "direct");
     property_optics(CL_OPTICS_MATRIX, "matrix");
     property_optics(CL_OPTICS_MATRIX_GENERIC, "matrix, portable kernel");
+    property_optics(CL_OPTICS_MATRIX_AVX2, "matrix, AVX2 kernel");
     optics_methods();
     hand_kmeans();
     property_kmeans();
