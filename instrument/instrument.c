@@ -538,6 +538,14 @@ static const char *stmt_problem(ctx *X, int i, unsigned s, unsigned e)
         return "the statement is directly under an OpenMP directive";
     if (under_pragma(X, s, 0))
         return "the statement is directly under a #pragma";
+    {
+        /* right after a macro invocation that is not a complete statement
+         * (it may expand to _Pragma, a label, `else`, ...) */
+        long pc = prev_code(&X->S, s);
+        if (pc >= 0 && X->S.text[pc] != ';' && X->S.text[pc] != '}' && X->S.text[pc] != '{' &&
+            X->S.text[pc] != ':' && in_macro(X, (unsigned)pc, (unsigned)pc + 1))
+            return "the statement directly follows a macro (it may expand to a pragma)";
+    }
     for (p = X->n[i].parent; p >= 0; p = X->n[p].parent)
         if (is_loop(X->n[p].kind) && under_pragma(X, X->n[p].s, 1))
             return "the loop is inside a collapsed OpenMP loop nest";
