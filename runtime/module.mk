@@ -89,6 +89,15 @@ $(B)/tests/runtime_dump: tests/runtime/runtime_dump.c $(B)/lib/libaa_profile.a $
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a $(XML2_LIBS) -lz -lm
 
+# Fortran MPI test program, when an MPI Fortran compiler is installed.
+RT_MPIFORT := $(shell command -v mpifort 2>/dev/null)
+ifneq ($(RT_MPIFORT),)
+RT_TEST_BINS += $(B)/tests/rt_fortran
+$(B)/tests/rt_fortran: tests/runtime/rt_fortran.f90 $(RT_LIBS)
+	@mkdir -p $(@D)
+	mpifort -O2 -fallow-argument-mismatch -J $(@D) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer-mpi -lautoanalyzer
+endif
+
 runtime-test-progs: $(RT_TEST_BINS)
 .PHONY: runtime-test-progs
 check check-e2e: runtime-test-progs

@@ -9,6 +9,7 @@
  * (runtime/pack.c), gathers the packs to rank 0 over the private
  * communicator, and rank 0 merges them into one experiment.xml;
  * AUTOANALYZER_COLLECT=files makes every rank write rank-<N>.xml.
+ * Also the Fortran bindings of these calls.
  */
 #include "runtime/rt_mpi.h"
 #include "runtime/aa_runtime.h"
@@ -245,4 +246,33 @@ int MPI_Pcontrol(const int level, ...)
     else if (level == 1)
         aa_runtime_resume();
     return MPI_SUCCESS;
+}
+
+/* ---- Fortran bindings of the hand-written calls (the generated ones are
+ * in mpi_wrappers.c); gfortran names, mpif.h / `use mpi`. ---- */
+void mpi_init_(MPI_Fint *ierr)
+{
+    *ierr = (MPI_Fint)MPI_Init(NULL, NULL);
+}
+
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    int p = 0;
+    *ierr = (MPI_Fint)MPI_Init_thread(NULL, NULL, (int)*required, &p);
+    *provided = (MPI_Fint)p;
+}
+
+void mpi_finalize_(MPI_Fint *ierr)
+{
+    *ierr = (MPI_Fint)MPI_Finalize();
+}
+
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    *ierr = (MPI_Fint)MPI_Abort(PMPI_Comm_f2c(*comm), (int)*errorcode);
+}
+
+void mpi_pcontrol_(MPI_Fint *level)
+{
+    MPI_Pcontrol((int)*level);
 }

@@ -135,4 +135,33 @@ static inline double aa_mpi_got(const MPI_Status *st, MPI_Datatype t)
 }
 #define AA_GOT(status, type) aa_mpi_got((status), (type))
 
+/* ---- Fortran bindings ----
+ * OpenMPI's Fortran sentinels are addresses of common blocks in libmpi
+ * (referenced weakly: other MPI libraries name them differently). */
+extern int mpi_fortran_in_place_ __attribute__((weak));
+extern int mpi_fortran_bottom_ __attribute__((weak));
+extern int mpi_fortran_status_ignore_ __attribute__((weak));
+extern int mpi_fortran_statuses_ignore_ __attribute__((weak));
+#define AA_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+
+static inline void *aa_fbuf(void *b)
+{
+    if (&mpi_fortran_in_place_ && b == (void *)&mpi_fortran_in_place_)
+        return MPI_IN_PLACE;
+    if (&mpi_fortran_bottom_ && b == (void *)&mpi_fortran_bottom_)
+        return MPI_BOTTOM;
+    return b;
+}
+
+static inline int aa_fstatus_ignore(const MPI_Fint *s)
+{
+    return !s || (&mpi_fortran_status_ignore_ && (const void *)s == (const void *)&mpi_fortran_status_ignore_);
+}
+
+static inline int aa_fstatuses_ignore(const MPI_Fint *s)
+{
+    return !s ||
+           (&mpi_fortran_statuses_ignore_ && (const void *)s == (const void *)&mpi_fortran_statuses_ignore_);
+}
+
 #endif

@@ -70,6 +70,24 @@ mkdir "$T/d" && ( cd "$T/d" && AUTOANALYZER_COUNTERS=none timeout 120 $MPIRUN "$
 is "$(ls "$T/d" | wc -l)" 1 "default directory: one per run, shared by all ranks"
 ok "default directory holds experiment.xml" test -f "$T/d/$(ls "$T/d")/experiment.xml"
 
+# ---- Fortran: runtime entry points and the Fortran MPI bindings ----
+if [ -x "$B/rt_fortran" ]; then
+    AUTOANALYZER_OUTPUT="$T/ft" AUTOANALYZER_COUNTERS=none timeout 120 $MPIRUN "$B/rt_fortran" >"$T/ft.out" 2>"$T/ft.err"
+    is "$?" 0 "Fortran MPI program exits 0"
+    "$RT_DUMP" "$T/ft/experiment.xml" >"$T/ft.dump" 2>&1
+    for r in 0 1 2 3; do
+        is "$(rt_val $T/ft.dump ROOT/main/comm mpi_bytes_sent $r)" 1264 "Fortran rank $r: bytes sent through mpi_*_ bindings"
+        is "$(rt_val $T/ft.dump ROOT/main/comm mpi_bytes_recv $r)" 1264 "Fortran rank $r: bytes received"
+        is "$(rt_val $T/ft.dump ROOT/main/comm mpi_calls $r)" 6 "Fortran rank $r: 6 MPI calls"
+        is "$(rt_val $T/ft.dump ROOT/main/loop@20 visits $r)" 3 "Fortran rank $r: loop region visits"
+        left=$(( (r + 3) % 4 ))
+        is "$(grep "^ *check $r " "$T/ft.out" | tr -s ' ' | sed 's/^ //')" "check $r 16 $left $left" \
+            "Fortran rank $r: MPI_IN_PLACE, requests and statuses converted correctly"
+    done
+else
+    ok "no mpifort: Fortran bindings not tested # SKIP" true
+fi
+
 # ---- abnormal ends: each rank leaves rank-<N>.xml ----
 for mode in segv term exit; do
     AUTOANALYZER_OUTPUT="$T/c-$mode" AUTOANALYZER_COUNTERS=none timeout 120 \
