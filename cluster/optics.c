@@ -4,19 +4,43 @@
  * the analyzer uses (ExtractDBSCAN-style at eps, isolated points get their
  * own cluster ids) and the scale-free defaults of SPEC §5.1.
  *
- * Cost is O(n^2 dim) distance work without an n^2 matrix: pass 1 computes all
- * core distances over cache-sized blocks of point pairs (each pair once),
- * pass 2 runs the OPTICS ordering and computes a distance only when it can
- * lower a reachability value (lower bounds from vector norms and partial
- * sums prune the rest; the pruning is exact, never changes the result).
- * Distances are summed in one fixed order (8 lanes, then the tail), so
- * d(a,b) == d(b,a) bit for bit and results are deterministic.
+ * Every distance that enters the result (core distances, reachabilities)
+ * is the exact value cl_dist2 computes in one fixed order (8 lanes, then
+ * the tail), so d(a,b) == d(b,a) bit for bit and results are deterministic
+ * and do not depend on the machine.  Two methods compute the same result:
+ *
+ * Matrix (many points of many dimensions; cluster/distance.c): all pairwise
+ * squared distances are first computed approximately as a tiled matrix
+ * product (||x||^2 + ||y||^2 - 2 x.y on centred data, SIMD kernels) and
+ * stored as floats, n^2 * 4 bytes, with a rigorous per-pair bound that
+ * encloses the exact cl_dist2 value.  Every decision OPTICS takes is then
+ * settled from the bounds when they are conclusive, and from the exact
+ * distance otherwise:
+ *  - core distance of i: the MinPts-1 smallest upper bounds of row i give H
+ *    >= the exact answer; the exact distances of the points whose lower
+ *    bound is <= H (usually MinPts-1 points) give the answer;
+ *  - reachability update of q by p (only when core(p) < reach(q), as
+ *    always): lower bound above min(reach(q), max_eps)^2 -> no update;
+ *    upper bound below core(p)^2 -> the new value is core(p), which needs no
+ *    distance; otherwise the exact distance, as in the direct method.
+ *  The margins (relative 2^-40 on the thresholds) make the conclusive cases
+ *  hold also after the rounding of sqrt, so both methods give identical
+ *  results bit for bit (tests/unit/test_cluster.c checks this).  Cost:
+ *  n^2 dim / 2 multiply-adds in the matrix product (near the peak of one
+ *  core), O(n^2) float comparisons, exact distances for a few per point.
+ *
+ * Direct (few points, few dimensions, too many points for the memory, data
+ * the float matrix cannot represent): pass 1 computes all core distances
+ * over cache-sized blocks of point pairs (each pair once), pass 2 runs the
+ * ordering and computes a distance only when it can lower a reachability
+ * value (lower bounds from vector norms and partial sums prune the rest;
+ * the pruning is exact, never changes the result).  O(n (dim + MinPts))
+ * memory.
  */
 #include "cluster/aa_cluster.h"
 #include "cluster/cl_internal.h"
 
 #include <float.h>
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +245,7 @@ static void core_distances_matrix(const cl_dmat *mt, const double *x, size_t n, 
  * pruning is fast for few points or few dimensions) and where it fits
  * (n^2 floats: 1 GiB at 16,384 points, at most 2 GiB). */
 #define MATRIX_MIN_N 256
-#define MATRIX_MIN_DIM 8
+#define MATRIX_MIN_DIM 16
 #define MATRIX_MAX_N 23170
 
 int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
