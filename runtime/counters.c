@@ -191,6 +191,15 @@ void aa_rt_counters_read_slow(aa_rt_thread *t, uint64_t *out)
     }
     for (i = 0; i < aa_rt_g.nctr; i++)
         out[i] = aa_rt_g.ctr_available[i] ? (uint64_t)v[k++] : 0;
+    memcpy(t->ctr_last, out, (size_t)aa_rt_g.nctr * sizeof *out);
+}
+
+void aa_rt_counters_last(const aa_rt_thread *t, uint64_t *out)
+{
+    int i;
+    uint64_t k = __atomic_load_n(&t->fake_tick, __ATOMIC_RELAXED);
+    for (i = 0; i < aa_rt_g.nctr; i++)
+        out[i] = aa_rt_g.ctr_backend == 1 ? k * aa_rt_fake_mult[i] : t->ctr_last[i];
 }
 
 int aa_runtime_counters_available(void)

@@ -247,6 +247,10 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
             struct timespec ts;
             if (pthread_getcpuclockid(rt->handle, &cid) == 0 && clock_gettime(cid, &ts) == 0)
                 cpu_now = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+            /* another thread's counters can only be read by itself: use
+             * its reading at its last probe */
+            if (aa_rt_g.nctr_avail)
+                aa_rt_counters_last(rt, ctr_now);
         }
     }
     for (i = 0; i < nn; i++) {
@@ -272,9 +276,9 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
             row[M_WALL] += (double)(now - f->t_enter) / tps;
         if (!isnan(cpu_now) && cpu_now > f->cpu_enter)
             row[M_CPU] += (cpu_now - f->cpu_enter) / 1e9;
-        if (is_self)
+        if (aa_rt_g.nctr_avail)
             for (c = 0; c < aa_rt_g.nctr; c++)
-                if (aa_rt_g.ctr_available[c])
+                if (aa_rt_g.ctr_available[c] && ctr_now[c] >= f->ctr_enter[c])
                     row[M_FIXED_ + c] += (double)(ctr_now[c] - f->ctr_enter[c]);
     }
     /* inclusive MPI / I/O; exclusive wall.  Children have larger indices. */
@@ -500,6 +504,8 @@ int aa_rt_write_own_profile(const char *why)
     char path[4200];
     int rc = AA_EENV, saved_in_rt = 0;
     static int busy;
+    if (aa_rt_g.disabled)
+        return AA_OK;
     if ((long)getpid() != aa_rt_g.pid)
         return AA_EENV; /* a forked child: the parent writes the profile */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))

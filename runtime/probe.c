@@ -180,6 +180,18 @@ static void do_init(void)
         regions[0].function = "";
         regions[0].file = "";
     }
+    s = getenv("AUTOANALYZER_DISABLE");
+    if (s && *s && strcmp(s, "0") != 0) {
+        /* measure nothing, write nothing (every rank sees the same setting,
+         * so the MPI collection is skipped everywhere) */
+        aa_rt_g.paused = 1;
+        aa_rt_g.written = 1;
+        aa_rt_g.disabled = 1;
+        aa_rt_g.ctr_backend = 0;
+        aa_rt_io_init();
+        __atomic_store_n(&aa_rt_g.initialized, 1, __ATOMIC_RELEASE);
+        return;
+    }
     aa_rt_counters_init();
     aa_rt_io_init();
     __atomic_store_n(&aa_rt_g.initialized, 1, __ATOMIC_RELEASE);
@@ -563,5 +575,7 @@ void aa_runtime_pause(void)
 
 void aa_runtime_resume(void)
 {
+    if (aa_rt_g.disabled)
+        return;
     __atomic_store_n(&aa_rt_g.paused, 0, __ATOMIC_RELAXED);
 }

@@ -88,6 +88,7 @@ typedef struct aa_rt_thread {
     /* counters */
     uint64_t fake_tick;
     int papi_set;
+    uint64_t ctr_last[AA_RT_MAX_CTR]; /* last PAPI reading (for output from other threads) */
     /* diagnostics */
     uint64_t mismatched, overflow, throttled;
     int nnodes;                /* published with release order */
@@ -132,6 +133,7 @@ typedef struct aa_rt_global {
     char outdir[4096];
     char program[256];
     int written;              /* a profile of this process has been written */
+    int disabled;             /* AUTOANALYZER_DISABLE: measure and write nothing */
     long pid;                 /* process that initialised the runtime (forks do not write) */
     int failed_once;          /* the one error message was printed */
     /* extra experiment-level attributes from the MPI layer */
@@ -201,17 +203,19 @@ void aa_rt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void aa_rt_set_clock_calibration(void);
 
 /* counters.c */
+static const uint64_t aa_rt_fake_mult[AA_RT_MAX_CTR] = {1000, 500, 10, 200, 2, 10, 1, 1};
 void aa_rt_counters_init(void);
 void aa_rt_counters_thread_start(aa_rt_thread *t);
 void aa_rt_counters_read_slow(aa_rt_thread *t, uint64_t *out);
+/* The counts at the thread's last probe, readable from another thread. */
+void aa_rt_counters_last(const aa_rt_thread *t, uint64_t *out);
 static inline void aa_rt_counters_read(aa_rt_thread *t, uint64_t *out)
 {
     if (aa_rt_g.ctr_backend == 1) { /* fake: deterministic per-thread event count */
-        static const uint64_t mult[AA_RT_MAX_CTR] = {1000, 500, 10, 200, 2, 10, 1, 1};
         uint64_t k = ++t->fake_tick;
         int i;
         for (i = 0; i < aa_rt_g.nctr; i++)
-            out[i] = k * mult[i];
+            out[i] = k * aa_rt_fake_mult[i];
     } else {
         aa_rt_counters_read_slow(t, out);
     }

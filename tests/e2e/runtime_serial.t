@@ -58,6 +58,7 @@ is "$(rt_val $D ROOT/main/fortran_sub visits)" 1 "Fortran entry point (blank-pad
 is "$(rt_attr $D 0 threads)" 3 "three threads (OpenMP team of 3)"
 is "$(rt_val $D ROOT/omp_work visits 0 1)" 1 "worker thread 1 has its own tree"
 is "$(rt_val $D ROOT/omp_work visits 0 2)" 1 "worker thread 2 has its own tree"
+is "$(rt_val $D ROOT instructions 0 1)" 1000 "open root of another thread: counters up to its last probe (2 events x 500)"
 is "$(rt_env $D env:AA_NOPE)" "(unset)" "environment variable named by the user recorded"
 like "$(rt_env $D "input:$B/rt_serial")" '^size=[0-9]+ mtime=' "input file size and mtime recorded"
 is "$(rt_env $D git_revision)" abc123 "git revision from AUTOANALYZER_GIT_REV"
@@ -133,6 +134,11 @@ is "$(grep -c autoanalyzer: "$T/bad.err")" 1 "one message on stderr"
 AUTOANALYZER_THROTTLE=bogus AUTOANALYZER_OUTPUT="$T/bt" "$B/rt_serial" normal "$T" >/dev/null 2>"$T/bt.err"
 is "$?" 0 "bad AUTOANALYZER_THROTTLE: program still runs"
 like "$(cat "$T/bt.err")" 'AUTOANALYZER_THROTTLE' "bad setting named on stderr"
+
+# ---- AUTOANALYZER_DISABLE: nothing measured, nothing written ----
+mkdir "$T/dis" && ( cd "$T/dis" && AUTOANALYZER_DISABLE=1 "$B/rt_serial" normal "$T" >/dev/null 2>"$T/dis.err" )
+is "$?" 0 "AUTOANALYZER_DISABLE=1: program runs"
+is "$(ls "$T/dis" | wc -l)" 0 "AUTOANALYZER_DISABLE=1: no output directory"
 
 # ---- default output directory ----
 ( cd "$T" && mkdir dflt && cd dflt && AUTOANALYZER_COUNTERS=none "$B/rt_pthread" )
