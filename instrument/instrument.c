@@ -1515,10 +1515,12 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     X.path = path;
     X.display = o->display_name ? o->display_name : path;
     X.fn_index = -1;
-    rc = aa_read_file(path, &text, &len, err);
-    if (rc) {
-        aa_err_set(err, AA_EINPUT, "%s: cannot read the source file", path);
-        return AA_EINPUT;
+    {
+        aa_err rerr;
+        aa_err_clear(&rerr);
+        if (aa_read_file(path, &text, &len, &rerr))
+            return aa_err_set(err, AA_EINPUT, "%s:1: cannot read the source file (%s)", path,
+                              rerr.msg);
     }
     if (already_instrumented(text, len)) {
         free(text);
