@@ -1444,7 +1444,11 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     aa_buf_puts(out, probe_decls);
     aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) __attribute__((cleanup("
                      "aa_runtime_scope_end), unused)) aa_runtime_region *d##_scope = "
-                     "(aa_runtime_enter(&d), &d)\n");
+                     "(aa_runtime_enter(&d), &d)\n"
+                     "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
+                     "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
+                     "defined(AA_RUNTIME_SCOPE) && defined(AA_INSTRUMENT_SCOPE_)\n"
+                     "#endif\n");
     for (size_t i = 0; i < X->nc; i++) {
         cand *c = &X->c[i];
         int l1, c1, l2, c2;

@@ -7,7 +7,9 @@
 # mismatched region exit) and check with clang that no jump enters a
 # cleanup scope; run it and compare stdout and exit status; compare the
 # enter counts named by the file's EXPECT lines and the diagnostics named by
-# its WARN lines.  The default mode is also built (-fsyntax-only).
+# its WARN lines; check that a broad warning set (-Wshadow -Wconversion
+# -Wpedantic -Wunused-macros ...) finds no new kind of warning.  The default
+# mode is also built (-fsyntax-only).
 # Header lines understood: FLAGS, CLANGFLAGS, EXPECT: NAME COUNT, WARN: ERE,
 # MPI: NP (build with mpicc, run under mpirun -np NP).
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +90,17 @@ for f in "$D"/*.c; do
     # warnings name file:line
     if [ -s "$T/$n.warn" ]; then
         like "$(head -1 "$T/$n.warn")" "^warning: .*$n\\.c:[0-9]+: " "$n: diagnostics say file:line"
+    fi
+    # no new warning kinds under a broad warning set
+    if [ -z "$np" ]; then
+        W="-Wall -Wextra -Wshadow -Wdeclaration-after-statement -Wmissing-prototypes -Wstrict-prototypes
+           -Wredundant-decls -Wnested-externs -Wcast-qual -Wconversion -Wpedantic -Wmissing-declarations
+           -Wold-style-definition -Wjump-misses-init -Wunused-macros -Wvla -Wc++-compat"
+        # shellcheck disable=SC2086
+        wo=$(gcc -fsyntax-only $W $flags -I"$D" "$f" 2>&1 | grep -o '\[-W[a-z0-9=+-]*\]' | sort -u)
+        # shellcheck disable=SC2086
+        wi=$(gcc -fsyntax-only $W $flags -iquote "$D" "$T/$n.all.c" 2>&1 | grep -o '\[-W[a-z0-9=+-]*\]' | sort -u)
+        is "$wi" "$wo" "$n: no new kind of warning (-Wshadow -Wconversion -Wpedantic -Wunused-macros ...)"
     fi
     # default mode builds too
     # shellcheck disable=SC2086
