@@ -88,6 +88,18 @@ printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\nSCOREP_FILE_NAMES_END\n' > "$T/v1/
 expect_status 3 "bad filter -> 3" "$AA" instrument --filter "$T/v1/bad.filter" "$T/v1/prog.c" --
 like "$(cat "$T/.err")" "bad\\.filter:3:" "bad filter names file:line"
 
+# #ifdef twins: only the branch the preprocessor keeps is edited
+changed() { # instrumented original -> changed line numbers of the user's text
+    local skip; skip=$(grep -n '^#line 1 ' "$1" | head -1 | cut -d: -f1)
+    tail -n +$((skip + 1)) "$1" | diff - "$2" | awk -F'[c,]' '/^[0-9]+(,[0-9]+)?c/ {
+        e = ($0 ~ /^[0-9]+,[0-9]+c/) ? $2 : $1; for (i = $1; i <= e; i++) printf "%d ", i }'
+}
+"$AA" instrument -q --mode all $TD/knr.c -o "$T/knr1.c" -- -std=gnu89
+"$AA" instrument -q --mode all $TD/knr.c -o "$T/knr2.c" -- -std=gnu89 -DUSE_PROTOTYPES
+is "$(changed "$T/knr1.c" $TD/knr.c)" "13 25 27 28 34 35 " "K&R branch active: only its lines (and add, main) change"
+is "$(changed "$T/knr2.c" $TD/knr.c)" "13 19 34 35 " "prototype branch active: the K&R twin is untouched"
+gcc -std=gnu89 -DUSE_PROTOTYPES -Wall -Werror -c "$T/knr2.c" -o /dev/null; is $? 0 "prototype branch builds"
+
 # #line: compiler messages point at the user's line
 printf '#include <stdio.h>\n\nint f(int n)\n{\n    for (int i = 0; i < n; i++)\n        printf("%%d\\n", i);\n    int unused_here = 3;\n    return n;\n}\n' > "$T/ln.c"
 "$AA" instrument -q --mode all "$T/ln.c" -o "$T/ln.i.c" --
