@@ -1294,10 +1294,12 @@ static void select_regions(ctx *X)
             X->c[i].selected = 0;
     /* split: fine regions inside the named ones */
     for (size_t k = 0; k < pl->nsplit; k++) {
+        int found = 0;
         for (size_t i = 0; i < X->nc; i++) {
             cand *r = &X->c[i];
             if (!plan_names_cand(pl->split[k], r))
                 continue;
+            found = 1;
             for (size_t j = 0; j < X->nc; j++) {
                 cand *f = &X->c[j];
                 int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
@@ -1308,6 +1310,9 @@ static void select_regions(ctx *X)
             }
             r->selected = !r->excluded || r->selected;
         }
+        if (!found && X->o->verbose && X->o->diag)
+            fprintf(X->o->diag, "note: %s: region %s (refine/split) is not in this file\n",
+                    X->display, pl->split[k]);
     }
     for (size_t k = 0; k < pl->nelim; k++)
         for (size_t i = 0; i < X->nc; i++)

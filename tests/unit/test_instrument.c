@@ -168,6 +168,26 @@ static void test_ids(void)
     ok(id_of(c.map, "loop@6") != 0, "round 2 adds the inner loop of the critical function");
     ok(c.map->nregions == 5, "and nothing outside it (%zu regions)", c.map->nregions);
     ok(strstr(c.source.data, AA_INSTRUMENT_MARKER) == c.source.data, "prelude starts with the marker");
+    {
+        aa_buf xml;
+        aa_regionmap *back = NULL;
+        aa_err err;
+        aa_buf_init(&xml);
+        ok(aa_regionmap_write_buf(c.map, &xml, &err) == 0 &&
+               aa_regionmap_read_memory(xml.data, xml.len, "map", &back, &err) == 0 &&
+               back->nregions == c.map->nregions,
+           "region map round-trips through the profile XML reader");
+        if (back) {
+            int same = 1;
+            for (size_t i = 0; i < back->nregions; i++)
+                if (id_of(c.map, back->regions[i].name) != back->regions[i].id ||
+                    back->regions[i].line <= 0)
+                    same = 0;
+            ok(same, "ids, names and lines survive the round trip");
+        }
+        aa_regionmap_free(back);
+        aa_buf_free(&xml);
+    }
     ok(strstr(c.source.data, "#line 1 \"prog.c\"\n") != NULL, "#line after the prelude");
     aa_instrument_result_free(&a);
     aa_instrument_result_free(&b);
