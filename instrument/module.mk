@@ -4,6 +4,6 @@ $(eval $(call aa_tool_lib,instrument,$(INSTRUMENT_SRCS)))
 
 # `make bench`: instrumenter time against clang -fsyntax-only (SPEC §8).
 bench: bench-instrument
-bench-instrument: $(AA_BIN)
+bench-instrument: $(B)/bin/autoanalyzer
 	bash bench/instrument.sh
 .PHONY: bench-instrument
