@@ -324,8 +324,14 @@ int cmd_cc(int argc, char **argv)
                 } else if (out && !link && nsrc == 1) {
                     aa_buf_printf(&mp, "%s.regions.xml", out);
                 } else {
+                    /* compile and link in one step: next to the program, not
+                     * in the working directory */
                     char *b2 = aa_strdup(path), *bn = b2 ? basename(b2) : "x.c";
+                    char *od = out ? aa_strdup(out) : NULL;
+                    if (od && strchr(od, '/'))
+                        aa_buf_printf(&mp, "%s/", dirname(od));
                     aa_buf_printf(&mp, "%.*s.o.regions.xml", (int)strlen(bn) - 2, bn);
+                    free(od);
                     free(b2);
                 }
                 if (aa_write_file_atomic(tp.data, res.source.data, res.source.len, &err) ||
