@@ -477,8 +477,9 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
     if (c > (double)w * aa_rt_g.ns_per_tick)
         c = (double)w * aa_rt_g.ns_per_tick;
     n->cpu += c;
-    for (i = 0; i < aa_rt_g.nctr; i++)
-        n->ctr[i] += ctr[i] - f->ctr_enter[i];
+    if (aa_rt_g.nctr_avail)
+        for (i = 0; i < aa_rt_g.nctr; i++)
+            n->ctr[i] += ctr[i] - f->ctr_enter[i];
 }
 
 /* TAU-like throttling: a region whose node has had at least thr_calls
