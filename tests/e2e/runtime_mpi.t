@@ -33,6 +33,13 @@ for r in 0 1 2 3; do
     is "$(rt_val $D ROOT/main/io_region io_write_bytes $r)" 3600 "rank $r: POSIX/stdio bytes written"
     is "$(rt_val $D ROOT/main/io_region io_read_bytes $r)" 1500 "rank $r: POSIX/stdio bytes read"
     is "$(rt_val $D ROOT/main/mpiio_region io_write_bytes $r)" 256 "rank $r: MPI-IO bytes counted once"
+    is "$(rt_val $D ROOT/main/mpiio_region io_read_bytes $r)" 128 "rank $r: MPI-IO bytes read (a failed read counts 0)"
+    is "$(rt_val $D ROOT/main/rma_region mpi_bytes_sent $r)" 800 "rank $r: MPI_Put bytes"
+    is "$(rt_val $D ROOT/main/rma_region mpi_bytes_recv $r)" 200 "rank $r: MPI_Get bytes"
+    is "$(rt_val $D ROOT/main/rma_region mpi_calls $r)" 7 "rank $r: one-sided calls (allocate, 3 fences, put, get, free)"
+    if [ $r = 0 ]; then ws=88 wr=48; else ws=48 wr=$((40 + 16 * (r + 1))); fi
+    is "$(rt_val $D ROOT/main/coll_region mpi_bytes_sent $r)" $ws "rank $r: Bcast/Alltoallv/Gather bytes sent"
+    is "$(rt_val $D ROOT/main/coll_region mpi_bytes_recv $r)" $wr "rank $r: Bcast/Alltoallv/Gather bytes received"
     is "$(rt_val $D ROOT/main/loop@80/leaf visits $r)" 5 "rank $r: leaf visits"
     is "$(rt_val $D ROOT/main/rec/rec/rec visits $r)" 1 "rank $r: recursion chain"
     is "$(rt_val $D ROOT/main/early visits $r)" 2 "rank $r: scope form"
@@ -47,8 +54,8 @@ for r in 0 1 2 3; do
 done
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "MPI_Pcontrol(0): region not recorded"
 main_calls=$(rt_val $D ROOT/main mpi_calls 0)
-is "$main_calls" 10 "main: Init + 5 comm + 3 MPI-IO + final Barrier (paused Barrier not counted)"
-is "$(rt_val $D ROOT/main mpi_bytes_sent 0)" 4880 "MPI bytes inclusive up the tree"
+is "$main_calls" 26 "main: Init + 5 comm + 9 MPI-IO + 7 RMA + 3 coll + final Barrier (paused Barrier not counted)"
+is "$(rt_val $D ROOT/main mpi_bytes_sent 0)" $((4880 + 800 + 88)) "MPI bytes inclusive up the tree"
 ok "mpi_cpu <= mpi_wall" rt_num "$(rt_val $D ROOT/main mpi_cpu 0) <= $(rt_val $D ROOT/main mpi_wall 0)"
 
 # ---- AUTOANALYZER_COLLECT=files: rank-<N>.xml, one id ----

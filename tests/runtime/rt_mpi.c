@@ -4,7 +4,8 @@
  * POSIX/stdio I/O of exactly 3,600 bytes written and 1,500 read, a
  * communication region sending and receiving exactly 4,880 bytes per rank
  * (Sendrecv 4,000 + Allreduce 80 + Isend/Irecv 800), MPI-IO writing exactly
- * 256 bytes per rank, a loop calling a leaf 5 times, recursion, the scope
+ * 256 bytes and reading 128 per rank, one-sided Put 800 / Get 200 bytes,
+ * collectives (Bcast, Alltoallv, Gather) with known per-rank byte counts, a loop calling a leaf 5 times, recursion, the scope
  * form with an early return, a mismatched exit, MPI_Pcontrol pause/resume.
  * argv[1] = scratch directory (default ".").
  */
@@ -24,6 +25,8 @@ RT_REGION(r_rec, 9, 0, 1, 100, "rec", "rec");
 RT_REGION(r_early, 10, 0, 1, 110, "early", "early");
 RT_REGION(r_never, 11, 1, 4, 120, "never_entered", "main");
 RT_REGION(r_paused, 12, 1, 4, 130, "paused_region", "main");
+RT_REGION(r_rma, 13, 1, 1, 140, "rma_region", "rma_region");
+RT_REGION(r_coll, 14, 1, 1, 150, "coll_region", "coll_region");
 
 static volatile int sink;
 
@@ -99,9 +102,57 @@ int main(int argc, char **argv)
         MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
                       &fh);
         MPI_File_write_at(fh, (MPI_Offset)rank * 256, buf, 256, MPI_CHAR, MPI_STATUS_IGNORE);
+        MPI_File_sync(fh);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_File_read_at(fh, 0, buf, 128, MPI_CHAR, MPI_STATUS_IGNORE); /* write-only: fails, 0 bytes */
+        MPI_File_close(&fh);
+        MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+        MPI_File_read_at(fh, 0, buf, 128, MPI_CHAR, MPI_STATUS_IGNORE);
         MPI_File_close(&fh);
     }
     aa_runtime_exit(&r_mpiio);
+
+    /* one-sided: Put 100 doubles (800 bytes sent), Get 25 (200 received) */
+    aa_runtime_enter(&r_rma);
+    {
+        double *winbuf = NULL, src[100], dst[25];
+        MPI_Win win;
+        for (int i = 0; i < 100; i++)
+            src[i] = rank;
+        /* MPI_Win_allocate: works with OpenMPI's shared-memory osc here */
+        MPI_Win_allocate(100 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
+                         &winbuf, &win);
+        MPI_Win_fence(0, win);
+        MPI_Put(src, 100, MPI_DOUBLE, (rank + 1) % size, 0, 100, MPI_DOUBLE, win);
+        MPI_Win_fence(0, win);
+        MPI_Get(dst, 25, MPI_DOUBLE, (rank + size - 1) % size, 0, 25, MPI_DOUBLE, win);
+        MPI_Win_fence(0, win);
+        MPI_Win_free(&win);
+        sink += (int)dst[0];
+    }
+    aa_runtime_exit(&r_rma);
+
+    /* collectives: Bcast 10 ints from 0, Alltoallv (send i+1 ints to rank
+     * i, receive rank+1 from each), Gather 2 ints to 0 */
+    aa_runtime_enter(&r_coll);
+    {
+        int b[10] = {0}, sc[64], sd[64], rc[64], rd[64], sb[64], rb[256], g[2] = {rank, rank}, all[128];
+        int off = 0;
+        MPI_Bcast(b, 10, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int i = 0; i < size && i < 64; i++) {
+            sc[i] = i + 1;
+            sd[i] = off;
+            off += i + 1;
+            rc[i] = rank + 1;
+            rd[i] = i * (rank + 1);
+        }
+        for (int i = 0; i < 64; i++)
+            sb[i] = rank;
+        MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, MPI_COMM_WORLD);
+        MPI_Gather(g, 2, MPI_INT, all, 2, MPI_INT, 0, MPI_COMM_WORLD);
+        sink += rb[0] + b[0] + all[0];
+    }
+    aa_runtime_exit(&r_coll);
 
     aa_runtime_enter(&r_loop);
     for (int i = 0; i < 5; i++) {
