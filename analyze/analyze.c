@@ -1857,14 +1857,15 @@ static int run(an_ctx *c)
         int *isccr = calloc(R, sizeof *isccr), *iscccr = calloc(R, sizeof *iscccr);
         int *vals = malloc((n * nattr + 1) * sizeof *vals), *dec = malloc(n * sizeof *dec);
         int *cls = malloc(n * sizeof *cls);
-        size_t *ord = malloc(R * sizeof *ord), x, y;
+        size_t *ord = malloc(R * sizeof *ord), *send = malloc(R * sizeof *send), x, y;
         double maxv = 0;
         rs_rows rows;
         aa_dtable *tab = NULL;
         aa_roughset_result res;
         int have_rs = 0;
         memset(&rows, 0, sizeof rows);
-        if (!isccr || !iscccr || !vals || !dec || !cls || !ord || !pos || !tv) {
+        if (!isccr || !iscccr || !vals || !dec || !cls || !ord || !pos || !tv || !send) {
+            free(send);
             free(pos);
             free(tv);
             free(isccr);
@@ -1900,28 +1901,45 @@ static int run(an_ctx *c)
             iscccr[r] = core; /* leaves: vacuously */
             ncccr += core;
         }
-        /* table: attribute j of region r = 1 when its severity class >= 3 */
+        /* table: attribute j of region r = 1 when its severity class is >= 3
+         * among r and the regions *unrelated* to r (neither its ancestors
+         * nor its descendants).  Values are inclusive, so an ancestor always
+         * holds at least the sum of its children's values: classified
+         * together, an enclosing loop calling two equal I/O functions would
+         * take the top class and push both functions down to the middle
+         * one (docs/analysis.md).  Regions are numbered in preorder, so the
+         * subtree of r is [r, send[r]). */
+        for (r = R; r-- > 0;)
+            send[r] = r + 1;
+        for (r = R; r-- > 1;)
+            if (send[r] > send[a->regions[r].parent])
+                send[a->regions[r].parent] = send[r];
         for (j = 0; j < nattr && !rc; j++) {
-            const double *v = tv;
-            double mx = -INFINITY, mn = INFINITY;
-            size_t ku;
-            for (i = 0; i < n; i++)
-                tv[i] = aval[j * R + c->dobj[i]];
-            for (i = 0; i < n; i++) {
-                if (v[i] > mx)
-                    mx = v[i];
-                if (v[i] < mn)
-                    mn = v[i];
+            for (i = 0; i < n && !rc; i++) {
+                size_t ri = c->dobj[i], m = 0, self = 0, ku;
+                double mx = -INFINITY, mn = INFINITY, xv = aval[j * R + ri];
+                vals[i * nattr + j] = 0;
+                for (y = 0; y < n; y++) {
+                    size_t u = c->dobj[y];
+                    if (u != ri && ((u > ri && u < send[ri]) || (ri > u && ri < send[u])))
+                        continue; /* a descendant or an ancestor */
+                    if (u == ri)
+                        self = m;
+                    tv[m] = aval[j * R + u];
+                    if (tv[m] > mx)
+                        mx = tv[m];
+                    if (tv[m] < mn)
+                        mn = tv[m];
+                    m++;
+                }
+                /* a spread under 10% of the largest value is noise, not a
+                 * class; the lowest value is in the lowest class */
+                if (!(mx > 0) || mx - mn <= 0.1 * fabs(mx) || !(xv > mn))
+                    continue;
+                rc = severity_classes(c, tv, m, cls, NULL, &ku, 0.1);
+                if (!rc)
+                    vals[i * nattr + j] = cls[self] >= 3;
             }
-            /* a spread under 10% of the largest value is noise, not a class */
-            if (!(mx > 0) || mx - mn <= 0.1 * fabs(mx)) {
-                for (i = 0; i < n; i++)
-                    vals[i * nattr + j] = 0;
-                continue;
-            }
-            rc = severity_classes(c, v, n, cls, NULL, &ku, 0.1);
-            for (i = 0; i < n && !rc; i++)
-                vals[i * nattr + j] = cls[i] >= 3;
         }
         for (i = 0; i < n; i++)
             dec[i] = isccr[c->dobj[i]];
@@ -2003,6 +2021,7 @@ static int run(an_ctx *c)
         free(dec);
         free(cls);
         free(ord);
+        free(send);
         if (rc)
             goto out;
         (void)ncccr;

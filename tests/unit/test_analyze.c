@@ -460,6 +460,87 @@ static void test_whole_chain(void)
     aa_experiment_free(e);
 }
 
+/* Inclusive attributes in the disparity table: a loop in main calls two I/O
+ * functions that move the same bytes (each through a write loop and a read
+ * loop).  Inclusive, the loop holds the sum (64 MiB), each function half of
+ * it (32 MiB), each inner loop a quarter: classified all together the
+ * functions fell to the middle class and got no root cause.  Each region is
+ * classified among itself and the regions unrelated to it, so the functions
+ * are high on disk_io_bytes. */
+static void test_inclusive_attributes(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_process *p = aa_experiment_add_process(e, 0);
+    aa_thread *t = aa_process_add_thread(p, 0);
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    int mr = aa_experiment_add_metric(e, "io_read_bytes", "bytes");
+    int mw = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
+    int mt = aa_experiment_add_metric(e, "io_time", "s");
+    const double MB = 1024.0 * 1024.0;
+    /* id, parent id, wall, read MiB, written MiB, io_time */
+    static const struct {
+        uint32_t id, parent;
+        const char *name;
+        double wall, rd, wr, iot;
+    } nd[] = {
+        {0, 0, "prog", 10, 32, 32, 1.6},
+        {1, 0, "main", 10, 32, 32, 1.6},
+        {2, 1, "parse", 0.005, 0, 0, 0},
+        {3, 1, "setup", 1.0, 0, 0, 0},
+        {4, 3, "setup_loop", 0.05, 0, 0, 0},
+        {5, 1, "loop", 9.3, 32, 32, 1.6},
+        {6, 5, "posix", 4.6, 16, 16, 0.8},
+        {7, 6, "posix_write", 2.0, 0, 16, 0.5},
+        {8, 6, "posix_read", 1.9, 16, 0, 0.3},
+        {9, 5, "stdio", 4.5, 16, 16, 0.8},
+        {10, 9, "stdio_write", 2.0, 0, 16, 0.5},
+        {11, 9, "stdio_read", 1.8, 16, 0, 0.3},
+    };
+    long tn[12];
+    size_t i, k;
+    for (i = 0; i < 12; i++)
+        add_region(e, nd[i].id, nd[i].parent, nd[i].name,
+                   i == 0 ? AA_KIND_PROGRAM
+                   : (i == 4 || i == 5 || i == 7 || i == 8 || i == 10 || i == 11)
+                       ? AA_KIND_LOOP
+                       : AA_KIND_FUNCTION);
+    for (i = 0; i < 12; i++) {
+        double *v;
+        tn[i] = node(e, t, nd[i].id, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
+        v = aa_node_values(e, t, (size_t)tn[i]);
+        v[mr] = nd[i].rd * MB;
+        v[mw] = nd[i].wr * MB;
+        v[mt] = nd[i].iot;
+    }
+    aa_analyze_options_init(&o);
+    o.region_metric = AA_RMETRIC_WALL;
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "I/O analysis runs");
+    if (a) {
+        size_t posix = region_by_id(a, 6), stdio = region_by_id(a, 9), seen = 0;
+        ok(a->severity[posix] >= 3 && a->severity[stdio] >= 3, "both I/O functions are CCRs");
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY || (f->region != posix && f->region != stdio))
+                continue;
+            seen++;
+            ok(f->cccr, "%s is a CCCR", a->regions[f->region].info->name);
+            ok(has_str(f->causes, f->ncauses, "disk_io_bytes"),
+               "%s: root cause disk_io_bytes (%zu causes)", a->regions[f->region].info->name,
+               f->ncauses);
+            for (i = 0; i < f->ncauses; i++)
+                ok(strcmp(f->causes[i], "disk_io_bytes") == 0 ||
+                       strcmp(f->causes[i], "io_time") == 0,
+                   "%s: cause %s is an I/O attribute", a->regions[f->region].info->name,
+                   f->causes[i]);
+        }
+        is_int(seen, 2, "both I/O functions are disparity findings");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -469,5 +550,6 @@ int main(void)
     test_master();
     test_render();
     test_whole_chain();
+    test_inclusive_attributes();
     return tap_done();
 }
