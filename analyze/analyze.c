@@ -1178,7 +1178,9 @@ static int severity_classes(an_ctx *c, const double *v, size_t n, int *cls, doub
 
 /* ---- the whole-program chain ------------------------------------------------------ */
 /* Regions that stand for the whole program: the root, and, repeatedly,
- * children of chain members whose mean share of WPWT is at least 95%
+ * children of chain members whose mean share of WPWT is at least 95% (a
+ * child of the root, or a loop or block of a chain function: never a called
+ * function below the entry function)
  * (typically main and its iteration loop).  MPI time spent directly in the
  * root or in a chain *function* (MPI_Init, MPI_Finalize, top-level
  * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
@@ -1227,7 +1229,13 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
         }
         for (r = 1; r < R; r++) {
             double fs = 0;
+            const aa_region *ri = a->regions[r].info;
             if (c->whole[r] || !c->whole[a->regions[r].parent])
+                continue;
+            /* the chain never follows a call below the entry function: a
+             * function called from main's loop that takes 98% of the work
+             * is the hotspot, not the whole program */
+            if (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION))
                 continue;
             for (q = 0; q < P; q++) {
                 double w = W[q * R + r];
