@@ -541,6 +541,62 @@ static void test_inclusive_attributes(void)
     aa_experiment_free(e);
 }
 
+/* An enclosing time-step loop in main (93% of the run, just under the
+ * whole-program chain) over a function holding 82%: k-means may put the
+ * function a class below the loop, but the loop's cost is the function's,
+ * so the core bottleneck must be the function or its loop, never the
+ * enclosing loop. */
+static void test_dominant_child(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_process *p = aa_experiment_add_process(e, 0);
+    aa_thread *t = aa_process_add_thread(p, 0);
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    static const struct {
+        uint32_t id, parent;
+        const char *name;
+        double wall;
+        aa_region_kind kind;
+    } nd[] = {
+        {0, 0, "prog", 10, AA_KIND_PROGRAM},
+        {1, 0, "main", 10, AA_KIND_FUNCTION},
+        {2, 1, "init", 0.6, AA_KIND_FUNCTION},
+        {3, 2, "init_loop", 0.55, AA_KIND_LOOP},
+        {4, 1, "step_loop", 9.3, AA_KIND_LOOP},
+        {5, 4, "column_sums", 8.2, AA_KIND_FUNCTION},
+        {6, 5, "column_loop", 7.9, AA_KIND_LOOP},
+        {7, 4, "row_sums", 0.9, AA_KIND_FUNCTION},
+        {8, 7, "row_loop", 0.85, AA_KIND_LOOP},
+        {9, 4, "report", 0.1, AA_KIND_FUNCTION},
+    };
+    long tn[10];
+    size_t i, k, ncore = 0;
+    int bad = 0;
+    for (i = 0; i < 10; i++)
+        add_region(e, nd[i].id, nd[i].parent, nd[i].name, nd[i].kind);
+    for (i = 0; i < 10; i++)
+        tn[i] = node(e, t, nd[i].id, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
+    aa_analyze_options_init(&o);
+    o.region_metric = AA_RMETRIC_WALL;
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "dominant-child analysis runs");
+    if (a) {
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
+                continue;
+            ncore++;
+            if (a->regions[f->region].id != 5 && a->regions[f->region].id != 6)
+                bad = 1, diag("unexpected CCCR %s", a->regions[f->region].info->name);
+        }
+        ok(ncore >= 1 && !bad, "core bottleneck is column_sums or its loop (%zu CCCRs)", ncore);
+        ok(a->severity[region_by_id(a, 4)] >= 3, "the enclosing loop is critical");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -551,5 +607,6 @@ int main(void)
     test_render();
     test_whole_chain();
     test_inclusive_attributes();
+    test_dominant_child();
     return tap_done();
 }
