@@ -619,6 +619,15 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
 #define AN_BUBBLE_MIN 64
 /* Share of a critical region's value above which its child is critical too. */
 #define AN_DOMINANT_CHILD 0.75
+/* Smallest process difference (share of the median program wall time) that
+ * the default clustering threshold separates. */
+#define AN_NOISE_FLOOR 0.05
+
+static int cmp_double_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
 
 typedef struct an_bub {
     size_t n, dim, nb;
@@ -1529,7 +1538,7 @@ static int run(an_ctx *c)
         int *lab = malloc(P * sizeof *lab);
         size_t k = 1, dmp;
         double deps;
-        int any;
+        int any, noise_floor_used = 0;
         if (!X || !lab) {
             free(X);
             free(lab);
@@ -1546,7 +1555,40 @@ static int run(an_ctx *c)
             deps = 0;
         }
         ds.cp.min_pts = o->min_pts ? o->min_pts : dmp;
+        /* Noise floor: differences between processes smaller than
+         * AN_NOISE_FLOOR of the median program wall time are measurement
+         * noise on a shared machine, not a bottleneck worth reporting. */
+        if (!(o->eps > 0)) {
+            double *w = malloc(P * sizeof *w), floor_ = 0;
+            if (w) {
+                size_t nw = 0;
+                for (q = 0; q < P; q++)
+                    if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
+                        w[nw++] = c->wpwt[q];
+                if (nw) {
+                    qsort(w, nw, sizeof *w, cmp_double_asc);
+                    floor_ = AN_NOISE_FLOOR * w[(nw - 1) / 2];
+                }
+                free(w);
+            }
+            if (floor_ > deps) {
+                deps = floor_;
+                noise_floor_used = 1;
+            }
+        }
         ds.cp.eps = o->eps > 0 ? o->eps : deps;
+        if (noise_floor_used) {
+            char note[200];
+            snprintf(note, sizeof note,
+                     "process clustering threshold raised to the noise floor: %g s "
+                     "(5%% of the median program wall time)", deps);
+            if (aa_analyze_add_note(a, note)) {
+                free(X);
+                free(lab);
+                rc = nomem(c);
+                goto out;
+            }
+        }
         if (!(ds.cp.eps > 0))
             ds.cp.eps = 1e-300; /* all-zero data: identical points only */
         a->min_pts_used = ds.cp.min_pts;

@@ -597,6 +597,47 @@ static void test_dominant_child(void)
     aa_experiment_free(e);
 }
 
+/* Process differences below 5% of the program's wall time are noise: 4
+ * ranks whose CPU time differs by up to 0.35 s (3.5%) of a 10 s run form
+ * one cluster although that is more than 10% of their CPU time; one rank
+ * 2 s slower is still separated. */
+static void test_noise_floor(void)
+{
+    static const double work[2][4] = {{1.00, 1.20, 1.35, 1.10}, {1.00, 1.05, 3.00, 1.02}};
+    int v;
+    for (v = 0; v < 2; v++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "work", AA_KIND_FUNCTION);
+        add_region(e, 3, 1, "other", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            /* 10 s of wall time each; CPU time only where they work (the
+             * rest is waiting), so the CPU vectors are short next to the run */
+            long root = node(e, t, 0, -1, 10, 0, 0), m = node(e, t, 1, root, 10, 0, 0);
+            long w = node(e, t, 2, m, work[v][r], 0, 0);
+            node(e, t, 3, m, 0.2, 0, 0);
+            aa_node_values(e, t, (size_t)root)[M_CPU] = 0.2 + work[v][r];
+            aa_node_values(e, t, (size_t)m)[M_CPU] = 0.2 + work[v][r];
+            (void)w;
+        }
+        e->nprocs = 4;
+        aa_analyze_options_init(&o);
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "noise-floor case %d runs", v);
+        if (a)
+            is_int(a->nclusters, v ? 2 : 1,
+                   v ? "a rank 2 s slower is separated" : "3.5% differences are one cluster");
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -608,5 +649,6 @@ int main(void)
     test_whole_chain();
     test_inclusive_attributes();
     test_dominant_child();
+    test_noise_floor();
     return tap_done();
 }
