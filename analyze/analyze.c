@@ -1538,7 +1538,7 @@ static int run(an_ctx *c)
         int *lab = malloc(P * sizeof *lab);
         size_t k = 1, dmp;
         double deps;
-        int any, noise_floor_used = 0;
+        int any;
         if (!X || !lab) {
             free(X);
             free(lab);
@@ -1555,12 +1555,21 @@ static int run(an_ctx *c)
             deps = 0;
         }
         ds.cp.min_pts = o->min_pts ? o->min_pts : dmp;
-        /* Noise floor: differences between processes smaller than
-         * AN_NOISE_FLOOR of the median program wall time are measurement
-         * noise on a shared machine, not a bottleneck worth reporting. */
-        if (!(o->eps > 0)) {
+        /* Noise floor: when no two groups of processes differ by more than
+         * AN_NOISE_FLOOR of the median program wall time, the differences
+         * are measurement noise on a shared machine, not load imbalance
+         * worth reporting: the whole run is one cluster.  When they do,
+         * the search proceeds with the ordinary threshold, so narrowing to
+         * the responsible inner regions keeps its resolution. */
+        if (!(o->eps > 0) && m) {
             double *w = malloc(P * sizeof *w), floor_ = 0;
-            if (w) {
+            if (!w) {
+                free(X);
+                free(lab);
+                rc = nomem(c);
+                goto out;
+            }
+            {
                 size_t nw = 0;
                 for (q = 0; q < P; q++)
                     if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
@@ -1572,23 +1581,36 @@ static int run(an_ctx *c)
                 free(w);
             }
             if (floor_ > deps) {
-                deps = floor_;
-                noise_floor_used = 1;
+                an_clust fp = ds.cp;
+                an_bub tb;
+                size_t kf = 1;
+                fp.eps = floor_;
+                rc = bub_build(c, X, P, m, 0.1 * floor_, &tb);
+                if (!rc)
+                    rc = cluster_sel(c, X, P, m, &tb, -1, -1, &fp, lab, &kf);
+                bub_free(&tb);
+                if (rc) {
+                    free(X);
+                    free(lab);
+                    goto out;
+                }
+                if (kf <= 1) {
+                    char note[200];
+                    deps = floor_;
+                    snprintf(note, sizeof note,
+                             "process differences stay below the noise floor of %g s "
+                             "(5%% of the median program wall time): one cluster",
+                             floor_);
+                    if (aa_analyze_add_note(a, note)) {
+                        free(X);
+                        free(lab);
+                        rc = nomem(c);
+                        goto out;
+                    }
+                }
             }
         }
         ds.cp.eps = o->eps > 0 ? o->eps : deps;
-        if (noise_floor_used) {
-            char note[200];
-            snprintf(note, sizeof note,
-                     "process clustering threshold raised to the noise floor: %g s "
-                     "(5%% of the median program wall time)", deps);
-            if (aa_analyze_add_note(a, note)) {
-                free(X);
-                free(lab);
-                rc = nomem(c);
-                goto out;
-            }
-        }
         if (!(ds.cp.eps > 0))
             ds.cp.eps = 1e-300; /* all-zero data: identical points only */
         a->min_pts_used = ds.cp.min_pts;
