@@ -3,7 +3,10 @@
 # and three nightly runs of one configuration sharing a Program Space: the
 # first has nothing to compare with (exit 0), an unchanged second passes its
 # gates (exit 0), a deliberately slowed third (-DSLOW=1) trips them (exit 1,
-# naming the gate and the region).
+# naming the gate and the region).  One process: the gates under test are
+# the slowdown and new-bottleneck ones, and on a shared 2-core machine two
+# ranks differ by scheduling noise alone (the dissimilarity gate is covered
+# deterministically by tests/unit/test_report.c).
 . "$(dirname "$0")/lib.sh"
 
 # ---- configuration errors ------------------------------------------------------
@@ -88,7 +91,7 @@ int main(int argc, char **argv)
     for (step = 0; step < 10; step++) {
         relax(40);
 #if SLOW
-        extra_pass(240);
+        extra_pass(400);
 #endif
         copy_back();
         s = a[N / 2] + b[N / 3];
@@ -106,12 +109,12 @@ write_conf() { # FILE EXTRA_CFLAGS
 name = stencil-nightly
 build = autoanalyzer cc mpicc -O1 $2 -o stencil stencil.c
 run = ./stencil
-np = 2
+np = 1
 db = space.db
 out = runs
 report = nightly.html
 fail-on-new-cccr = yes
-max-region-slowdown = 100%
+max-region-slowdown = 300%
 CONF
 }
 write_conf "$T/proj/normal.conf" ""
@@ -127,7 +130,7 @@ like "$(cat "$T/.out")" "gates: all passed" "unchanged run: all gates passed"
 like "$(cat "$T/proj/nightly.html")" '<section id="comparison"' "report holds the comparison"
 expect_status 1 "slowed third run trips a gate" "$AA" nightly "$T/proj/slow.conf"
 out=$(cat "$T/.out")
-like "$out" "gate tripped: region slower by [0-9.]+% \(limit 100.0%\)" "slowdown gate names the region"
+like "$out" "gate tripped: region slower by [0-9.]+% \(limit 300.0%\)" "slowdown gate names the region"
 like "$(cat "$T/proj/nightly.html")" 'Regions only in this run: [1-9]' "report counts the new extra_pass regions"
 like "$(cat "$T/proj/nightly.html")" '<td class="num warn" data-v' "report flags the slowdown"
 is "$(ls -d "$T"/proj/runs/stencil-nightly-* | wc -l | tr -d ' ')" 3 "three experiment directories kept"
