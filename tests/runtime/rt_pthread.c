@@ -9,8 +9,8 @@
 #include "tests/runtime/rt_common.h"
 
 RT_REGION(r_main, 1, 0, 1, 10, "main", "main");
-RT_REGION(r_work, 2, 0, 1, 20, "work", "work");
-RT_REGION(r_inner, 3, 2, 2, 30, "inner", "work");
+RT_REGION(r_work, 2, 0, 1, 20, "thread_body", "thread_body");
+RT_REGION(r_inner, 3, 2, 2, 30, "inner", "thread_body");
 
 #define NT 4
 #define ITER 2000
