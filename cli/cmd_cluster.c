@@ -129,6 +129,37 @@ static void num_text(aa_buf *b, double v)
     aa_buf_puts(b, tmp);
 }
 
+/* "key": [ ... ] for the three element types the cluster JSON uses. */
+static void json_sizes(aa_json *j, const char *key, const size_t *v, size_t n)
+{
+    size_t i;
+    aa_json_key(j, key);
+    aa_json_arr_begin(j);
+    for (i = 0; i < n; i++)
+        aa_json_int(j, (long long)v[i]);
+    aa_json_arr_end(j);
+}
+
+static void json_ints(aa_json *j, const char *key, const int *v, size_t n)
+{
+    size_t i;
+    aa_json_key(j, key);
+    aa_json_arr_begin(j);
+    for (i = 0; i < n; i++)
+        aa_json_int(j, v[i]);
+    aa_json_arr_end(j);
+}
+
+static void json_nums(aa_json *j, const char *key, const double *v, size_t n)
+{
+    size_t i;
+    aa_json_key(j, key);
+    aa_json_arr_begin(j);
+    for (i = 0; i < n; i++)
+        aa_json_num(j, v[i]);
+    aa_json_arr_end(j);
+}
+
 static int run_optics(const opts *o, const aa_csv_matrix *m, aa_buf *out, aa_err *err)
 {
     aa_optics_params p = {(size_t)o->min_pts, o->eps, o->max_eps > 0 ? o->max_eps : INFINITY};
@@ -141,26 +172,10 @@ static int run_optics(const opts *o, const aa_csv_matrix *m, aa_buf *out, aa_err
         aa_json j;
         aa_json_init(&j, out, 1);
         aa_json_obj_begin(&j);
-        aa_json_key(&j, "ordering");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < r.n; i++)
-            aa_json_int(&j, (long long)r.ordering[i]);
-        aa_json_arr_end(&j);
-        aa_json_key(&j, "reachability");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < r.n; i++)
-            aa_json_num(&j, r.reachability[i]);
-        aa_json_arr_end(&j);
-        aa_json_key(&j, "core_distance");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < r.n; i++)
-            aa_json_num(&j, r.core_distance[i]);
-        aa_json_arr_end(&j);
-        aa_json_key(&j, "labels");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < r.n; i++)
-            aa_json_int(&j, r.labels[i]);
-        aa_json_arr_end(&j);
+        json_sizes(&j, "ordering", r.ordering, r.n);
+        json_nums(&j, "reachability", r.reachability, r.n);
+        json_nums(&j, "core_distance", r.core_distance, r.n);
+        json_ints(&j, "labels", r.labels, r.n);
         aa_json_key(&j, "clusters");
         aa_json_int(&j, (long long)r.nclusters);
         aa_json_key(&j, "min_pts");
@@ -208,16 +223,8 @@ static int run_kmeans1d(const opts *o, const aa_csv_matrix *m, aa_buf *out, aa_e
         aa_json j;
         aa_json_init(&j, out, 1);
         aa_json_obj_begin(&j);
-        aa_json_key(&j, "labels");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < r.n; i++)
-            aa_json_int(&j, r.labels[i]);
-        aa_json_arr_end(&j);
-        aa_json_key(&j, "centers");
-        aa_json_arr_begin(&j);
-        for (c = 0; c < r.k; c++)
-            aa_json_num(&j, r.centers[c]);
-        aa_json_arr_end(&j);
+        json_ints(&j, "labels", r.labels, r.n);
+        json_nums(&j, "centers", r.centers, r.k);
         aa_json_key(&j, "sse");
         aa_json_num(&j, r.sse);
         aa_json_obj_end(&j);
