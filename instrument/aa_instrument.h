@@ -72,6 +72,10 @@ typedef struct aa_instrument_opts {
     FILE *diag;                     /* warnings go here; NULL = silent */
     int verbose;                    /* also print notes (excluded functions...) */
     const char *display_name;       /* file name for #line/map; NULL = path */
+    const char *compiler;           /* the real compiler (gcc, mpicc...): parse with
+                                     * its predefined macros and include paths, so
+                                     * the instrumenter sees the branches it
+                                     * compiles; NULL = libclang's own */
 } aa_instrument_opts;
 
 typedef struct aa_instrument_result {

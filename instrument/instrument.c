@@ -1505,7 +1505,7 @@ static int already_instrumented(const char *text, size_t len)
 int aa_instrument_file(const char *path, int argc, const char *const *argv,
                        const aa_instrument_opts *o, aa_instrument_result *res, aa_err *err)
 {
-    static const aa_instrument_opts defaults = {0, NULL, NULL, NULL, 0, NULL};
+    static const aa_instrument_opts defaults = {0};
     ctx X;
     char *text = NULL, *res_inc = NULL, *pathcopy = NULL;
     size_t len;
