@@ -180,6 +180,28 @@ aa_regionmap *aa_regionmap_new(const char *source); /* NULL on no memory */
 /* Adds or replaces (same id) a deep copy of r; -1 on no memory. */
 int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r);
 void aa_regionmap_free(aa_regionmap *m);
+
+/* ---- region maps inside objects and programs --------------------------
+ * The compiler wrapper appends aa_regionmap_embed_asm's text to the
+ * instrumented translation unit, so the map travels inside the object (in a
+ * non-allocated ELF section that costs no memory at run time) and, through
+ * the linker's concatenation of same-named sections, inside the program or
+ * shared library.  Each embedded map is framed (magic, length) so that
+ * several can be found in one section; zero padding between frames is
+ * skipped.  docs/profile-format.md describes the frame. */
+#define AA_REGIONMAP_SECTION ".autoanalyzer.regions"
+/* Appends to out a top-level `__asm__(...)` statement (valid C and C++,
+ * no warnings under -Wall -Wextra -pedantic) holding m serialized. */
+int aa_regionmap_embed_asm(const aa_regionmap *m, aa_buf *out, aa_err *err);
+/* Reads every framed map of the section of an ELF file (ELF32/ELF64,
+ * either byte order) and merges them into one map whose source is path.
+ * No section: an empty map, AA_OK.  Not ELF, a malformed file or frame, or
+ * two maps giving one id different identities: AA_EINPUT, "path: ...".
+ * nmaps (may be NULL) receives the number of framed maps found. */
+int aa_regionmap_read_elf(const char *path, aa_regionmap **out, size_t *nmaps,
+                          aa_err *err);
+int aa_regionmap_read_elf_memory(const void *data, size_t len, const char *name,
+                                 aa_regionmap **out, size_t *nmaps, aa_err *err);
 void aa_region_free_fields(aa_region *r);
 int aa_region_copy(aa_region *dst, const aa_region *src); /* deep copy */
 
