@@ -2,7 +2,10 @@
  * runtime/aa_runtime.h -- public API of the AutoAnalyzer measurement runtime
  * (libautoanalyzer, libautoanalyzer-mpi), for programs that annotate regions
  * by hand or control measurement.  The instrumenter's probe ABI is in
- * runtime/aa_probe.h (included here).
+ * runtime/aa_probe.h, the AA_REGION_BEGIN/END, AA_REGION_SCOPE,
+ * AA_PAUSE/AA_RESUME macros (active only with -DAUTOANALYZER) in
+ * runtime/aa_user.h; both are included here.  Installed as
+ * <autoanalyzer/aa_runtime.h>.
  *
  *   aa_runtime_user_begin("assemble"); ... aa_runtime_user_end("assemble");
  *   aa_runtime_pause(); ... aa_runtime_resume();   (MPI_Pcontrol(0) / (1))
@@ -32,6 +35,9 @@ extern "C" {
 /* User regions identified by name (kind "user"; id derived from the name). */
 void aa_runtime_user_begin(const char *name);
 void aa_runtime_user_end(const char *name);
+/* Enters NAME and returns its descriptor for aa_runtime_scope_end (the
+ * scope form AA_REGION_SCOPE); NULL when it cannot be recorded. */
+aa_runtime_region *aa_runtime_user_enter(const char *name);
 
 /* Stop / restart recording new region entries, MPI and I/O attribution for
  * the whole process.  Regions already open keep running. */
@@ -66,4 +72,6 @@ void aa_runtime_flush_f_(void);
 #ifdef __cplusplus
 }
 #endif
+
+#include "runtime/aa_user.h"
 #endif

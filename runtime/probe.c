@@ -202,15 +202,59 @@ void aa_rt_init(void)
     pthread_once(&init_once, do_init);
 }
 
+/* Rank and size of a multi-process launch from the launcher's environment
+ * (Open MPI, MPICH/Intel MPI hydra, an srun job step); 0 when none. */
+static int launch_rank_size(long *rank, long *size)
+{
+    static const char *const vars[][2] = {
+        {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"}, /* Open MPI mpirun/prterun */
+        {"PMI_RANK", "PMI_SIZE"},                         /* MPICH, Intel MPI (hydra) */
+        {"SLURM_PROCID", "SLURM_STEP_NUM_TASKS"},         /* srun (not an sbatch script) */
+    };
+    size_t i;
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *r = getenv(vars[i][0]), *n = getenv(vars[i][1]);
+        char *end;
+        if (!r || !n || !*r || !*n)
+            continue;
+        *rank = strtol(r, &end, 10);
+        if (*end)
+            continue;
+        *size = strtol(n, &end, 10);
+        if (*end)
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* A process of a multi-rank launch whose MPI_Init was never intercepted
+ * (libautoanalyzer-mpi not linked, or dropped by --as-needed) measures
+ * itself alone: say so once per launch, from its rank 0, on stderr. */
+static void warn_unmeasured_ranks(void)
+{
+    long rank = 0, size = 0;
+    if (!launch_rank_size(&rank, &size) || size < 2 || rank != 0)
+        return;
+    fprintf(stderr,
+            "autoanalyzer: warning: %s runs as %ld processes, but MPI_Init was not intercepted "
+            "(libautoanalyzer-mpi is not linked): each process's profile covers that process "
+            "only; link through the wrapper (autoanalyzer cc mpicc), `pkg-config --libs "
+            "autoanalyzer-mpi` or CMake's AutoAnalyzer::mpi\n",
+            aa_rt_g.program, size);
+}
+
 static void atexit_handler(void)
 {
     aa_rt_thread *t = aa_rt_self;
     if (aa_rt_g.written)
         return;
-    if (aa_rt_g.mpi_used && !aa_rt_g.mpi_finalized)
+    if (aa_rt_g.mpi_used && !aa_rt_g.mpi_finalized) {
         aa_rt_write_own_profile("exit() before MPI_Finalize");
-    else if (!aa_rt_g.mpi_used)
+    } else if (!aa_rt_g.mpi_used) {
+        warn_unmeasured_ranks();
         aa_rt_write_own_profile(NULL);
+    }
     (void)t;
 }
 

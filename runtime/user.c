@@ -1,6 +1,6 @@
 /*
- * runtime/user.c -- the user API (regions by name, flush) and the
- * Fortran-callable entry points.  Both need descriptors created at run
+ * runtime/user.c -- the user API (regions by name, the scope form behind
+ * AA_REGION_SCOPE of aa_user.h, flush) and the Fortran-callable entry points.  Both need descriptors created at run
  * time: they live in a fixed open-addressing table (lock-free lookup,
  * insertion under a mutex, never removed).  Named user regions get the id
  * 0xF0000000 | (FNV-1a(name) & 0x0FFFFFFF) and kind "user"; Fortran regions
@@ -96,6 +96,16 @@ void aa_runtime_user_begin(const char *name)
     aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
     if (r)
         aa_runtime_enter(r);
+}
+
+/* AA_REGION_SCOPE: the descriptor is returned so that the cleanup
+ * (aa_runtime_scope_end) needs no second lookup by name. */
+aa_runtime_region *aa_runtime_user_enter(const char *name)
+{
+    aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
+    if (r)
+        aa_runtime_enter(r);
+    return r;
 }
 
 void aa_runtime_user_end(const char *name)
