@@ -30,6 +30,9 @@ const char cmd_instrument_usage[] =
     "                   regions of an analysis (JSON/XML, or one id per line)\n"
     "  --plan FILE      region plan: eliminate|split|merge ID|NAME...\n"
     "  --compdb DIR     take flags from DIR/compile_commands.json\n"
+    "  --compiler CC    parse as CC sees the file: its predefined macros and\n"
+    "                   system include directories for these flags (default:\n"
+    "                   $CC, else cc; \"none\": libclang's own)\n"
     "  -o OUT.c         output file (default: standard output)\n"
     "  --map FILE       region map (default: OUT.c.regions.xml when -o is given)\n"
     "  -q               no warnings\n"
@@ -41,6 +44,7 @@ const char cmd_instrument_usage[] =
 int cmd_instrument(int argc, char **argv)
 {
     const char *out = NULL, *map = NULL, *file = NULL, *modes_s = NULL, *compdb = NULL;
+    const char *compiler = getenv("CC");
     aa_instr_filter *filter = aa_instr_filter_new();
     aa_instr_plan *plan = NULL;
     aa_instrument_opts o;
@@ -102,6 +106,9 @@ int cmd_instrument(int argc, char **argv)
         } else if (!strcmp(a, "--compdb")) {
             NEED_ARG();
             compdb = argv[++i];
+        } else if (!strcmp(a, "--compiler")) {
+            NEED_ARG();
+            compiler = argv[++i];
         } else if (!strcmp(a, "-o")) {
             NEED_ARG();
             out = argv[++i];
@@ -145,6 +152,9 @@ int cmd_instrument(int argc, char **argv)
     o.plan = plan;
     o.diag = quiet ? NULL : stderr;
     o.verbose = verbose;
+    if (!compiler || !*compiler)
+        compiler = "cc";
+    o.compiler = strcmp(compiler, "none") ? compiler : NULL;
     rc = aa_instrument_file(file, nflags, (const char *const *)flags, &o, &res, &err);
     if (rc) {
         rc = cli_fail(&err);

@@ -43,4 +43,21 @@ struct aa_instr_plan {
  * the region. */
 int instr_plan_names(const char *ref, uint32_t id, const char *name);
 
+/* The real compiler's view (instrument/compiler.c): its predefined macros
+ * for the user's flags (plus a few glibc compatibility lines), to be
+ * force-included under -undef from an unsaved file at
+ * instr_compiler_predef_path, and its system include directories. */
+typedef struct instr_compiler_view {
+    char *predef;
+    size_t predef_len;
+    char **dirs;
+    size_t ndirs;
+} instr_compiler_view;
+extern const char instr_compiler_predef_path[];
+/* 0 when `compiler` answered; -1 when it cannot be asked (then parse with
+ * libclang's own view). */
+int instr_compiler_view_get(const char *compiler, int argc, const char *const *argv,
+                            instr_compiler_view *v);
+void instr_compiler_view_free(instr_compiler_view *v);
+
 #endif

@@ -1137,6 +1137,58 @@ static int parse_error(ctx *X, aa_err *err)
     return 0;
 }
 
+/* Parses X->path into X->tu.  With o->compiler, first as that compiler
+ * sees the file (its predefined macros under -undef, its system include
+ * directories after libclang's); if the compiler cannot be asked or that
+ * parse fails, with libclang's own view, as before. */
+static int parse_tu(ctx *X, CXIndex index, const char **args, int nargs, int argc,
+                    const char *const *argv, aa_err *err)
+{
+    instr_compiler_view v;
+    enum CXErrorCode ec;
+    int rc;
+    if (X->o->compiler && instr_compiler_view_get(X->o->compiler, argc, argv, &v) == 0) {
+        const char **va = calloc((size_t)nargs + 4 + 2 * v.ndirs, sizeof *va);
+        struct CXUnsavedFile uf = {instr_compiler_predef_path, v.predef,
+                                   (unsigned long)v.predef_len};
+        int n = 0;
+        if (va) {
+            va[n++] = "-undef";
+            va[n++] = "-include";
+            va[n++] = instr_compiler_predef_path;
+            for (int i = 0; i < nargs; i++)
+                va[n++] = args[i];
+            for (size_t k = 0; k < v.ndirs; k++) {
+                va[n++] = "-idirafter";
+                va[n++] = v.dirs[k];
+            }
+            ec = clang_parseTranslationUnit2(index, X->path, va, n, &uf, 1,
+                                             CXTranslationUnit_DetailedPreprocessingRecord,
+                                             &X->tu);
+            free(va);
+            if (ec == CXError_Success && X->tu && parse_error(X, err) == 0) {
+                instr_compiler_view_free(&v);
+                return 0;
+            }
+            if (X->tu)
+                clang_disposeTranslationUnit(X->tu);
+            X->tu = NULL;
+            aa_err_clear(err);
+            if (X->o->verbose && X->o->diag)
+                fprintf(X->o->diag, "%s: note: autoanalyzer: parsed with libclang's own "
+                        "predefined macros (%s's did not parse)\n", X->display, X->o->compiler);
+        }
+        instr_compiler_view_free(&v);
+    }
+    ec = clang_parseTranslationUnit2(index, X->path, args, nargs, NULL, 0,
+                                     CXTranslationUnit_DetailedPreprocessingRecord, &X->tu);
+    if (ec != CXError_Success || !X->tu)
+        return aa_err_set(err, AA_EINPUT, "%s:1: libclang could not parse the file (error %d)",
+                          X->display, (int)ec);
+    rc = parse_error(X, err);
+    return rc;
+}
+
 /* ---- rewriting ------------------------------------------------------------ */
 
 typedef struct edit {
@@ -1512,7 +1564,6 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     const char **args = NULL;
     int nargs = 0, rc;
     CXIndex index = NULL;
-    enum CXErrorCode ec;
 
     memset(&X, 0, sizeof X);
     memset(res, 0, sizeof *res);
@@ -1552,14 +1603,7 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     }
     args[nargs++] = "-Wno-everything";
     index = clang_createIndex(0, 0);
-    ec = clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0,
-                                     CXTranslationUnit_DetailedPreprocessingRecord, &X.tu);
-    if (ec != CXError_Success || !X.tu) {
-        rc = aa_err_set(err, AA_EINPUT, "%s:1: libclang could not parse the file (error %d)",
-                        X.display, (int)ec);
-        goto out;
-    }
-    if ((rc = parse_error(&X, err)))
+    if ((rc = parse_tu(&X, index, args, nargs, argc, argv, err)))
         goto out;
     X.mainf = clang_getFile(X.tu, path);
     {
