@@ -11,7 +11,7 @@ set -u
 PKGS="make gcc clang llvm libclang-dev libclang-rt-dev libpapi-dev papi-tools \
 libopenmpi-dev openmpi-bin libxml2-dev libxml2-utils zlib1g-dev libgsl-dev \
 libsqlite3-dev sqlite3 libpq-dev postgresql gfortran pkg-config perl python3 \
-chromium"
+chromium cmake autoconf automake ninja-build valgrind binutils"
 
 missing=""
 for p in $PKGS; do
