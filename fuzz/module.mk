@@ -21,3 +21,22 @@ fuzz-profile: $(B)/fuzz/fuzz_profile
 	    -rss_limit_mb=2048 -dict=fuzz/profile.dict -artifact_prefix=$(B)/fuzz/ \
 	    $(B)/fuzz/corpus-profile fuzz/corpus/profile tests/data/profile/fuzz-regress
 .PHONY: fuzz-profile
+
+# -- fuzz-elf: the embedded region map reader (profile/regionmap_elf.c).
+# Seeds: fuzz/corpus/elf/ (small objects carrying maps); findings go to
+# tests/data/elf/fuzz-regress/ (replayed by test_regionmap_elf).
+FUZZ_ELF_SRCS := fuzz/fuzz_elf.c $(wildcard profile/*.c) $(wildcard common/*.c)
+
+$(B)/fuzz/fuzz_elf: $(FUZZ_ELF_SRCS) profile/aa_profile.h common/aa_common.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. $(XML2_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ $(FUZZ_ELF_SRCS) $(XML2_LIBS) -lz -lm
+
+fuzz: fuzz-elf
+fuzz-elf: $(B)/fuzz/fuzz_elf
+	@mkdir -p $(B)/fuzz/corpus-elf
+	$(B)/fuzz/fuzz_elf -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
+	    $(B)/fuzz/corpus-elf fuzz/corpus/elf tests/data/elf/fuzz-regress
+.PHONY: fuzz-elf

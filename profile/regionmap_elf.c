@@ -298,9 +298,8 @@ static int read_frames(merge_state *s, const elf *f, size_t off, size_t size)
             return aa_err_set(s->err, AA_EINPUT,
                               "%s: offset %zu: region map frame is damaged (checksum mismatch)",
                               f->name, f->base + off + pos);
-        s->nmaps++;
         aa_buf_init(&lb);
-        aa_buf_printf(&lb, "%s[map %zu]", f->name, s->nmaps);
+        aa_buf_printf(&lb, "%s[map %zu]", f->name, s->nmaps + 1);
         label = lb.data ? lb.data : (char *)f->name;
         rc = aa_regionmap_read_memory((const char *)p + FRAME_HEADER_LEN, plen, label, &m,
                                       s->err);

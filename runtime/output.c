@@ -152,6 +152,21 @@ static void add_environment(aa_experiment *e)
             aa_experiment_set_attr(e, "command", buf);
         }
     }
+    /* the program file: `collect` reads the region maps embedded in it
+     * when it is still the same file (docs/profile-format.md) */
+    n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) {
+        struct stat st;
+        buf[n] = 0;
+        aa_experiment_set_attr(e, "executable", buf);
+        if (stat("/proc/self/exe", &st) == 0) {
+            snprintf(buf, sizeof buf, "%lld", (long long)st.st_size);
+            aa_experiment_set_attr(e, "executable_size", buf);
+            snprintf(buf, sizeof buf, "%lld.%09ld", (long long)st.st_mtim.tv_sec,
+                     (long)st.st_mtim.tv_nsec);
+            aa_experiment_set_attr(e, "executable_mtime", buf);
+        }
+    }
     snprintf(buf, sizeof buf, "%d", aa_rt_g.nprocs);
     aa_experiment_set_attr(e, "nprocs", buf);
     gethostname(buf, 256);
