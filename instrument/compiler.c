@@ -6,7 +6,7 @@
  * #if branches than gcc takes: probes then land in code gcc never sees, or
  * miss the code it does.  This file asks the real compiler what it
  * predefines for the user's flags (`CC <flags> -dM -E -x c /dev/null`) and
- * which system directories it searches (`CC -E -v`), and turns the answer
+ * which system directories it searches (-v, in the same run), and turns the answer
  * into parse arguments: `-undef` (no clang predefines), the compiler's
  * macro list as a forced include held in memory, and its system directories
  * after libclang's own (-idirafter).  A handful of glibc constructs that
@@ -93,60 +93,75 @@ static long elapsed_ms(const struct timespec *t0)
     return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-/* Runs argv, standard input /dev/null, collecting stdout (and stderr when
- * want_stderr) into out.  0 when the command exited 0 in time. */
-static int capture(char *const *argv, int want_stderr, aa_buf *out)
+/* Runs argv with standard input /dev/null, collecting its stdout into out
+ * and its stderr into err_out.  0 when it exited 0 in time. */
+static int capture(char *const *argv, aa_buf *out, aa_buf *err_out)
 {
     posix_spawn_file_actions_t fa;
-    int pfd[2], rc = -1, st;
+    int po[2], pe[2], rc = -1, st, open_fds = 2;
     pid_t pid;
     struct timespec t0;
 
-    if (pipe2(pfd, O_CLOEXEC))
+    if (pipe2(po, O_CLOEXEC))
         return -1;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    if (want_stderr)
-        posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-    else
-        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-        posix_spawn_file_actions_destroy(&fa);
-        close(pfd[0]);
-        close(pfd[1]);
+    if (pipe2(pe, O_CLOEXEC)) {
+        close(po[0]);
+        close(po[1]);
         return -1;
     }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, po[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
+    st = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    close(pfd[1]);
+    close(po[1]);
+    close(pe[1]);
+    if (st) {
+        close(po[0]);
+        close(pe[0]);
+        return -1;
+    }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        struct pollfd p = {pfd[0], POLLIN, 0};
-        char chunk[8192];
-        ssize_t n;
+    struct pollfd p[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+    while (open_fds > 0) {
         long left = QUERY_TIMEOUT_MS - elapsed_ms(&t0);
-        if (left <= 0 || out->len > QUERY_MAX_BYTES) {
+        if (left <= 0 || out->len + err_out->len > QUERY_MAX_BYTES) {
             kill(pid, SIGKILL);
             break;
         }
-        if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
-            break;
-        n = read(pfd[0], chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            rc = 0;
+        if (poll(p, 2, (int)left) < 0) {
+            if (errno == EINTR)
+                continue;
+            kill(pid, SIGKILL);
             break;
         }
-        aa_buf_add(out, chunk, (size_t)n);
+        for (int k = 0; k < 2; k++) {
+            char chunk[8192];
+            ssize_t n;
+            if (p[k].fd < 0 || !(p[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            n = read(p[k].fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                p[k].fd = -1;
+                open_fds--;
+                continue;
+            }
+            aa_buf_add(k ? err_out : out, chunk, (size_t)n);
+        }
     }
-    close(pfd[0]);
+    if (open_fds == 0)
+        rc = 0;
+    close(po[0]);
+    close(pe[0]);
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
     if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
         rc = -1;
-    return out->failed ? -1 : rc;
+    return out->failed || err_out->failed ? -1 : rc;
 }
 
 /* argv for `compiler <predef flags> EXTRA... -x c /dev/null`. */
@@ -224,44 +239,43 @@ static int parse_search_list(const char *text, instr_compiler_view *v)
 int instr_compiler_view_get(const char *compiler, int argc, const char *const *argv,
                             instr_compiler_view *v)
 {
-    static const char *const dm[] = {"-dM", "-E", NULL};
-    static const char *const vv[] = {"-E", "-v", NULL};
+    /* one run: the macros on stdout, the search list (-v) on stderr */
+    static const char *const query[] = {"-dM", "-E", "-v", NULL};
     char **qa;
-    aa_buf out;
+    aa_buf out, errs;
     int rc;
 
     memset(v, 0, sizeof *v);
     if (!compiler || !*compiler)
         return -1;
-    /* 1. predefined macros for these flags */
     aa_buf_init(&out);
-    qa = query_argv(compiler, argc, argv, dm);
-    rc = qa ? capture(qa, 0, &out) : -1;
+    aa_buf_init(&errs);
+    qa = query_argv(compiler, argc, argv, query);
+    rc = qa ? capture(qa, &out, &errs) : -1;
     free(qa);
     if (rc || !out.len || !strstr(out.data, "#define __STDC__")) {
         aa_buf_free(&out);
+        aa_buf_free(&errs);
         return -1;
     }
+    /* 1. predefined macros for these flags, plus the compatibility lines */
     aa_buf_puts(&out, COMPAT);
     if (out.failed) {
         aa_buf_free(&out);
+        aa_buf_free(&errs);
         return -1;
     }
     v->predef_len = out.len;
     v->predef = aa_buf_detach(&out);
     /* 2. system include directories (best effort: none is fine) */
-    aa_buf_init(&out);
-    qa = query_argv(compiler, argc, argv, vv);
-    if (qa && capture(qa, 1, &out) == 0 && out.data)
-        if (parse_search_list(out.data, v)) {
-            for (size_t k = 0; k < v->ndirs; k++)
-                free(v->dirs[k]);
-            free(v->dirs);
-            v->dirs = NULL;
-            v->ndirs = 0;
-        }
-    free(qa);
-    aa_buf_free(&out);
+    if (errs.data && parse_search_list(errs.data, v)) {
+        for (size_t k = 0; k < v->ndirs; k++)
+            free(v->dirs[k]);
+        free(v->dirs);
+        v->dirs = NULL;
+        v->ndirs = 0;
+    }
+    aa_buf_free(&errs);
     return 0;
 }
 

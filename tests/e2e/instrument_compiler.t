@@ -54,4 +54,15 @@ ok "a program that is no compiler: libclang's view" run_view fake "$T/fakecc"
 is "$(names "$T/fake.c.regions.xml")" "gnu_dialect main seen_by_clang " \
     "an answer without predefined macros is ignored"
 
+# the compiler's own system directories are searched too (a compiler
+# configured with another sysroot or extra system headers)
+mkdir -p "$T/sysinc"
+printf 'static inline int only_in_sysinc(void) { return 7; }\n' > "$T/sysinc/only_here.h"
+printf '#!/bin/sh\nexec gcc -isystem "%s" "$@"\n' "$T/sysinc" > "$T/syscc"; chmod +x "$T/syscc"
+printf '#include <only_here.h>\nint main(void) { return only_in_sysinc() - 7; }\n' > "$T/sys.c"
+ok "headers from the compiler's system directories are found" \
+    "$AA" instrument --compiler "$T/syscc" "$T/sys.c" -o "$T/sys.i.c" --
+expect_status 3 "without the compiler's view they are not" \
+    "$AA" instrument --compiler none "$T/sys.c" -o "$T/sys2.i.c" --
+
 done_testing
