@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # `make install`: into a staging DESTDIR with a non-system PREFIX, checks the
-# installed files (command, headers, pkg-config file, docs, sample sources,
-# runtime libraries when they are built), that pkg-config finds the package
-# through PKG_CONFIG_PATH and prints the right flags, that the installed
-# headers compile with those flags, and that the installed command runs.
-# Then a plain PREFIX install (no DESTDIR) and `make uninstall`.
+# installed files (command, one-word wrapper symlinks, headers, pkg-config
+# files, CMake package, docs, sample sources, runtime libraries when they are
+# built), that pkg-config finds both packages through PKG_CONFIG_PATH and
+# prints the right flags, that the installed headers compile with those
+# flags, that the installed MPI library finds the installed core library
+# ($ORIGIN), and that the installed command runs.  Then a plain PREFIX
+# install (no DESTDIR): an MPI program that includes
+# <autoanalyzer/aa_runtime.h>, built with mpicc -Wl,--as-needed and
+# `pkg-config --cflags --libs autoanalyzer-mpi`, runs on 4 ranks and records
+# 4 processes in one experiment; then `make uninstall` leaves nothing.
 . "$(dirname "$0")/lib.sh"
 
 case "$AA_BUILD" in "$TOP"/*) B=${AA_BUILD#"$TOP"/} ;; *) B=$AA_BUILD ;; esac
@@ -19,7 +24,7 @@ ok "bin/autoanalyzer is executable" test -x "$R/bin/autoanalyzer"
 expect_status 0 "installed command runs 'version'" "$R/bin/autoanalyzer" version
 like "$(cat "$T/.out")" "^autoanalyzer version [0-9]" "installed 'version' prints a version"
 
-for h in aa_probe.h aa_runtime.h; do
+for h in aa_probe.h aa_runtime.h aa_user.h; do
     if [ -f "$TOP/runtime/$h" ]; then
         ok "header $h installed" test -f "$R/include/autoanalyzer/$h"
     fi
@@ -30,6 +35,11 @@ if grep -q '#include "[a-z_]*/aa_' "$R"/include/autoanalyzer/*.h 2>/dev/null; th
 else
     _tap_result 0 "installed headers include each other without a component dir"
 fi
+
+# One-word wrappers: symlinks to the command (it dispatches on argv[0]).
+for w in mpicc cc gcc clang mpicxx mpic++ c++ g++ mpif90 mpif77 mpifort gfortran; do
+    is "$(readlink "$R/bin/autoanalyzer-$w" 2>&1)" autoanalyzer "bin/autoanalyzer-$w -> autoanalyzer"
+done
 
 # Every runtime library that was built is installed (symlinks kept).
 for f in "$AA_BUILD"/lib/libautoanalyzer*.a "$AA_BUILD"/lib/libautoanalyzer*.so*; do
@@ -44,9 +54,47 @@ if grep -q "$D" "$PC"; then _tap_result 1 "no DESTDIR in the pkg-config file"
 else _tap_result 0 "no DESTDIR in the pkg-config file"; fi
 flags=$(PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --cflags --libs autoanalyzer 2>&1)
 is "$?" 0 "pkg-config --cflags --libs autoanalyzer succeeds"
+like "$flags" "(^| )-I$P/include( |$)" "Cflags point at include (<autoanalyzer/aa_runtime.h>)"
 like "$flags" "(^| )-I$P/include/autoanalyzer( |$)" "Cflags point at include/autoanalyzer"
+like "$flags" "(^| )-DAUTOANALYZER=1( |$)" "Cflags define AUTOANALYZER (user-region macros on)"
 like "$flags" "(^| )-L$P/lib( |$)" "Libs point at lib"
-like "$flags" "(^| )-lautoanalyzer[-a-z]*( |$)" "Libs link the autoanalyzer library"
+like "$flags" "(^| )-Wl,-rpath,$P/lib( |$)" "Libs set an rpath to lib"
+like "$flags" "(^| )-lautoanalyzer( |$)" "Libs link libautoanalyzer"
+if printf '%s' "$flags" | grep -q -- '-lautoanalyzer-mpi'; then
+    _tap_result 1 "the non-MPI package does not link the MPI wrappers"
+else _tap_result 0 "the non-MPI package does not link the MPI wrappers"; fi
+
+PCM="$R/lib/pkgconfig/autoanalyzer-mpi.pc"
+ok "pkg-config file autoanalyzer-mpi.pc installed" test -f "$PCM"
+mflags=$(PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --cflags --libs autoanalyzer-mpi 2>&1)
+is "$?" 0 "pkg-config --cflags --libs autoanalyzer-mpi succeeds"
+like "$mflags" "(^| )-Wl,--push-state,--no-as-needed,-lautoanalyzer-mpi,-lautoanalyzer,--pop-state( |$)" \
+    "autoanalyzer-mpi links both libraries in one --no-as-needed fragment"
+like "$mflags" "(^| )-I$P/include( |$)" "autoanalyzer-mpi Cflags point at include"
+like "$mflags" "(^| )-DAUTOANALYZER=1( |$)" "autoanalyzer-mpi Cflags define AUTOANALYZER (from Requires)"
+like "$mflags" "(^| )-Wl,-rpath,$P/lib( |$)" "autoanalyzer-mpi Libs set an rpath"
+like "$(PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --print-requires autoanalyzer-mpi)" \
+    "^autoanalyzer( |$)" "autoanalyzer-mpi Requires autoanalyzer"
+is "$(PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --modversion autoanalyzer-mpi)" \
+   "$("$AA" version | sed -n 's/^autoanalyzer version //p')" "autoanalyzer-mpi version = command version"
+if grep -q "$D" "$PCM"; then _tap_result 1 "no DESTDIR in autoanalyzer-mpi.pc"
+else _tap_result 0 "no DESTDIR in autoanalyzer-mpi.pc"; fi
+
+# The CMake package (tests/e2e/install_cmake.t uses it).
+for f in AutoAnalyzerConfig.cmake AutoAnalyzerConfigVersion.cmake; do
+    ok "CMake $f installed" test -f "$R/lib/cmake/AutoAnalyzer/$f"
+done
+if grep -q -e "$D" -e "$P" "$R/lib/cmake/AutoAnalyzer/AutoAnalyzerConfig.cmake"; then
+    _tap_result 1 "CMake package holds no absolute install path (relocatable)"
+else _tap_result 0 "CMake package holds no absolute install path (relocatable)"; fi
+
+# The installed MPI library finds the installed core library next to itself.
+if [ -f "$AA_BUILD/lib/libautoanalyzer-mpi.so" ]; then
+    like "$(readelf -d "$R/lib/libautoanalyzer-mpi.so")" '(RPATH|RUNPATH).*\[\$ORIGIN\]' \
+        "installed libautoanalyzer-mpi.so has the \$ORIGIN rpath"
+    like "$(ldd "$R/lib/libautoanalyzer-mpi.so" 2>&1)" "libautoanalyzer\.so => $R/lib/libautoanalyzer\.so" \
+        "installed libautoanalyzer-mpi.so resolves the installed libautoanalyzer.so"
+fi
 is "$(PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --modversion autoanalyzer)" \
    "$("$AA" version | sed -n 's/^autoanalyzer version //p')" "pkg-config version = command version"
 
@@ -56,6 +104,8 @@ if [ -f "$R/include/autoanalyzer/aa_runtime.h" ] || [ -f "$R/include/autoanalyze
     {
         [ -f "$R/include/autoanalyzer/aa_runtime.h" ] && echo '#include <aa_runtime.h>'
         [ -f "$R/include/autoanalyzer/aa_probe.h" ] && echo '#include <aa_probe.h>'
+        echo '#include <autoanalyzer/aa_runtime.h>'
+        echo '#include <autoanalyzer/aa_user.h>'
         echo 'int main(void) { return 0; }'
     } > "$T/use.c"
     cflags=$(PKG_CONFIG_SYSROOT_DIR="$D" PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --cflags autoanalyzer)
@@ -79,7 +129,46 @@ is "$(ls "$R/share/autoanalyzer/samples/"*.c | wc -l)" "$(ls "$TOP"/samples/*.c 
 P2="$T/prefix"
 ok "make install PREFIX=$P2" mk install PREFIX="$P2"
 expect_status 0 "command from PREFIX runs 'version'" "$P2/bin/autoanalyzer" version
+
+# An MPI program built the pkg-config way, with --as-needed forced: all 4
+# ranks are measured (the MPI wrappers are linked and MPI_Init binds to them).
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null \
+    && [ -f "$P2/lib/libautoanalyzer-mpi.so" ]; then
+    cat > "$T/mpiapp.c" <<'EOF'
+#include <autoanalyzer/aa_runtime.h>
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+    int rank, size, sum = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    AA_REGION_BEGIN("reduce");
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    AA_REGION_END("reduce");
+    if (rank == 0)
+        printf("size %d sum %d\n", size, sum);
+    MPI_Finalize();
+    return 0;
+}
+EOF
+    pcf=$(PKG_CONFIG_PATH="$P2/lib/pkgconfig" pkg-config --cflags --libs autoanalyzer-mpi)
+    # shellcheck disable=SC2086
+    ok "MPI program builds with mpicc -Wl,--as-needed \$(pkg-config --cflags --libs autoanalyzer-mpi)" \
+        mpicc -std=c11 -Wall -Wextra -Werror -Wl,--as-needed -o "$T/mpiapp" "$T/mpiapp.c" $pcf
+    like "$(readelf -d "$T/mpiapp" 2>&1)" "NEEDED.*libautoanalyzer-mpi\.so" "the program needs libautoanalyzer-mpi.so"
+    ok "it runs on 4 ranks (found through the rpath)" \
+        env AUTOANALYZER_OUTPUT="$T/mpiout" mpirun -np 4 "$T/mpiapp"
+    is "$(cat "$T/.out")" "size 4 sum 6" "its output is unchanged"
+    X="$T/mpiout/experiment.xml"
+    like "$(head -3 "$X" 2>&1)" 'nprocs="4"' "the experiment records nprocs 4"
+    is "$(grep -c '<process ' "$X" 2>/dev/null)" 4 "the experiment holds 4 processes"
+    is "$(grep -c 'kind="user" name="reduce"' "$X" 2>/dev/null)" 1 "the AA_REGION_BEGIN/END region is recorded"
+fi
+
 ok "make uninstall PREFIX=$P2" mk uninstall PREFIX="$P2"
 is "$(find "$P2" -type f | wc -l)" 0 "uninstall removes every installed file"
+is "$(find "$P2" -type l | wc -l)" 0 "uninstall removes every installed symlink"
 
 done_testing
