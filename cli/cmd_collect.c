@@ -1,8 +1,8 @@
 /*
  * cli/cmd_collect.c -- `autoanalyzer collect`: merges the per-rank profiles
  * of an output directory into one experiment file (collect/aa_collect.h),
- * writes it atomically, and reports what was merged and which ranks are
- * missing.
+ * writes it atomically, and reports what was merged (profiles, region map
+ * files, the maps embedded in the program) and which ranks are missing.
  */
 #include "cli/cli.h"
 #include "collect/aa_collect.h"
@@ -14,8 +14,9 @@
 
 const char cmd_collect_summary[] = "merge per-rank profiles into one experiment file";
 const char cmd_collect_usage[] =
-    "usage: autoanalyzer collect DIR [-o EXP.xml] [--allow-missing] [--json]\n"
-    "       autoanalyzer collect EXP.xml [-o OUT.xml] [--allow-missing] [--json]\n"
+    "usage: autoanalyzer collect DIR [-o EXP.xml] [--allow-missing] [--no-program-maps] [--json]\n"
+    "       autoanalyzer collect EXP.xml [-o OUT.xml] [--allow-missing] [--no-program-maps]\n"
+    "                                    [--json]\n"
     "\n"
     "Merges the profiles of one run into a single experiment file.  DIR is an\n"
     "output directory of a measured run (AUTOANALYZER_OUTPUT, or\n"
@@ -24,7 +25,10 @@ const char cmd_collect_usage[] =
     "(AUTOANALYZER_COLLECT=mpi), and the instrumenter's region maps\n"
     "(*.regions.xml), which are merged in for region details.  A single\n"
     "experiment or profile file is accepted too (it is checked, and the region\n"
-    "maps next to it are merged in).\n"
+    "maps next to it are merged in).  The region maps embedded in the program\n"
+    "by `autoanalyzer cc` are merged in as well, when the executable the run\n"
+    "recorded still exists unchanged (same size and mtime); otherwise a note\n"
+    "on stderr says why they were left out.\n"
     "\n"
     "All files must come from the same run (same experiment id and process\n"
     "count).  The expected ranks are 0..nprocs-1, nprocs as recorded in the\n"
@@ -36,9 +40,12 @@ const char cmd_collect_usage[] =
     "                     input file); written atomically, '-' for stdout\n"
     "  --allow-missing    write the experiment even if ranks are missing\n"
     "                     (default: exit 3 without writing anything)\n"
+    "  --no-program-maps  do not read the region maps embedded in the program\n"
     "  --json             print the report as JSON on stdout: {\"output\",\n"
     "                     \"nprocs\", \"ranks\", \"missing\":[...], \"files\":[...],\n"
-    "                     \"region_maps\":[...], \"regions\", \"metrics\":[...]}\n"
+    "                     \"region_maps\":[...], \"program_maps\":{\"file\",\"maps\"}\n"
+    "                     or null, \"program_maps_note\", \"regions\",\n"
+    "                     \"metrics\":[...]}\n"
     "  -h, --help         show this help\n"
     "\n"
     "exit status: 0 merged; 2 usage error; 3 bad input (a malformed file, files\n"
@@ -82,6 +89,22 @@ static void print_json(const char *output, const aa_collect_report *rep, const a
     for (i = 0; i < rep->nmaps; i++)
         aa_json_str(&j, rep->maps[i]);
     aa_json_arr_end(&j);
+    aa_json_key(&j, "program_maps");
+    if (rep->program) {
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "file");
+        aa_json_str(&j, rep->program);
+        aa_json_key(&j, "maps");
+        aa_json_int(&j, (long long)rep->nprogram_maps);
+        aa_json_obj_end(&j);
+    } else {
+        aa_json_null(&j);
+    }
+    aa_json_key(&j, "program_maps_note");
+    if (rep->program_note)
+        aa_json_str(&j, rep->program_note);
+    else
+        aa_json_null(&j);
     aa_json_key(&j, "regions");
     aa_json_int(&j, (long long)rep->nregions);
     aa_json_key(&j, "metrics");
@@ -99,12 +122,14 @@ int cmd_collect(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     int allow_missing = 0, json = 0, i, rc;
+    aa_collect_options copts;
     char *defout = NULL;
     aa_collect_report rep;
     aa_experiment *e = NULL;
     aa_err err;
     struct stat st;
 
+    memset(&copts, 0, sizeof copts);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -117,6 +142,8 @@ int cmd_collect(int argc, char **argv)
             allow_missing = 1;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--no-program-maps") == 0) {
+            copts.no_program_maps = 1;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !input) {
             input = argv[++i];
         } else if (a[0] == '-' && a[1]) {
@@ -134,7 +161,7 @@ int cmd_collect(int argc, char **argv)
     if (json && output && strcmp(output, "-") == 0)
         return cli_usage_error("collect", "--json and -o - cannot both use stdout");
 
-    rc = aa_collect_dir(input, &e, &rep, &err);
+    rc = aa_collect_dir_opts(input, &copts, &e, &rep, &err);
     if (rc) {
         aa_collect_report_free(&rep);
         return cli_fail(&err);
@@ -196,6 +223,8 @@ int cmd_collect(int argc, char **argv)
         return cli_fail(&err);
     }
 
+    if (rep.program_note)
+        fprintf(stderr, "autoanalyzer collect: note: %s\n", rep.program_note);
     if (json) {
         print_json(output, &rep, e);
     } else {
@@ -205,6 +234,9 @@ int cmd_collect(int argc, char **argv)
                 rep.single_file ? "checked" : "merged", rep.nfiles,
                 rep.nfiles == 1 ? "file" : "files", rep.nranks, rep.nprocs, rep.nmaps,
                 rep.nmaps == 1 ? "" : "s", rep.nregions, rep.nmetrics, output);
+        if (rep.program)
+            fprintf(fp, "collect: %zu region map%s embedded in %s\n", rep.nprogram_maps,
+                    rep.nprogram_maps == 1 ? "" : "s", rep.program);
     }
     aa_experiment_free(e);
     aa_collect_report_free(&rep);

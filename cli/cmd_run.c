@@ -806,6 +806,15 @@ int loop_run(const loop_opts *o, loop_result *r, aa_err *err)
         goto out;
     }
     r->have_profile = 1;
+    if (o->np > 0 && r->exp->nprocs < o->np)
+        /* e.g. linked without the MPI runtime: every process measured itself
+         * as a run of one, and the last profile written replaced the others */
+        fprintf(stderr,
+                "autoanalyzer run: warning: --np %d, but the experiment holds %d process%s: "
+                "the program was probably not linked with the MPI runtime "
+                "(-lautoanalyzer-mpi; build it with `autoanalyzer cc mpicc`), so each process "
+                "measured itself as a separate run and only one profile was kept\n",
+                o->np, r->exp->nprocs, r->exp->nprocs == 1 ? "" : "es");
     aa_buf_init(&b);
     quote_args(&b, argv, argc);
     aa_experiment_set_attr(r->exp, "command", b.data);

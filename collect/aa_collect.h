@@ -9,6 +9,14 @@
  * reports what it found: the files merged, the ranks missing (by the
  * expected count nprocs recorded in the files), the region maps used.
  *
+ * Region maps also travel inside the program (profile/aa_profile.h,
+ * aa_regionmap_read_elf): when the experiment records its executable
+ * (environment attributes executable, executable_size, executable_mtime)
+ * and that file still exists with the same size and mtime, the maps
+ * embedded in it are merged too, after the *.regions.xml files.  Problems
+ * with them (file changed or gone, a damaged section, conflicting ids) are
+ * not errors: the maps are skipped and rep->program_note says why.
+ *
  * Errors (AA_EINPUT, message naming the files): a file that does not read
  * (see aa_experiment_read), two files with different experiment ids or
  * rank counts, the same rank in two files, a rank-<N> file holding another
@@ -34,12 +42,22 @@ typedef struct aa_collect_report {
     size_t nmissing;   /* ranks below nprocs with no profile */
     int *missing;      /* ascending */
     size_t nregions, nmetrics; /* of the merged experiment */
+    char *program;        /* executable whose embedded maps were merged, or NULL */
+    size_t nprogram_maps; /* framed maps found in it */
+    char *program_note;   /* why the executable's maps were not used, or NULL */
 } aa_collect_report;
+
+typedef struct aa_collect_options {
+    int no_program_maps; /* do not read the maps embedded in the executable */
+} aa_collect_options;
 
 /* path: an output directory or a single experiment / profile file.
  * rep may be NULL; when given it is filled (also on errors, as far as the
  * merge got) and must be released with aa_collect_report_free. */
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err);
+/* The same with options (o may be NULL: the defaults). */
+int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experiment **out,
+                        aa_collect_report *rep, aa_err *err);
 void aa_collect_report_free(aa_collect_report *rep);
 
 /* "0, 3-5, 9" for a sorted rank list, into b. */

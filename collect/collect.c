@@ -3,7 +3,8 @@
  * region maps (*.regions.xml) of an output directory into one experiment
  * (SPEC §4.3, docs/profile-format.md "Per-rank files and merged
  * experiments"), or reads a single experiment file, and reports missing
- * ranks.  Each file is read, merged and freed in turn: processes are moved,
+ * ranks.  The region maps embedded in the recorded executable are merged
+ * too when it is still the same file (program_maps).  Each file is read, merged and freed in turn: processes are moved,
  * not copied, so merging 16,384 ranks costs little more than reading them.
  */
 #include "collect/aa_collect.h"
@@ -11,6 +12,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -82,6 +85,8 @@ void aa_collect_report_free(aa_collect_report *rep)
         free(rep->maps[i]);
     free(rep->maps);
     free(rep->missing);
+    free(rep->program);
+    free(rep->program_note);
     memset(rep, 0, sizeof *rep);
 }
 
@@ -332,6 +337,73 @@ static int merge_map(merger *g, const aa_regionmap *map)
     return AA_OK;
 }
 
+static char *note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *note(const char *fmt, ...)
+{
+    aa_buf b;
+    va_list ap;
+    char tmp[4096];
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    aa_buf_init(&b);
+    aa_buf_puts(&b, tmp);
+    return aa_buf_detach(&b);
+}
+
+/* The maps embedded in the executable the experiment records, when it is
+ * still the file that ran (same size and mtime).  Only out of memory is an
+ * error; anything else skips the maps with rep->program_note. */
+static int program_maps(merger *g, aa_collect_report *rep)
+{
+    const char *exe = aa_experiment_attr(g->m, "executable");
+    const char *size = aa_experiment_attr(g->m, "executable_size");
+    const char *mtime = aa_experiment_attr(g->m, "executable_mtime");
+    struct stat st;
+    char now[64];
+    aa_regionmap *map = NULL;
+    aa_err e2;
+    size_t n = 0;
+    int rc;
+
+    if (!exe || !exe[0])
+        return AA_OK; /* an older profile, or a runtime that could not tell */
+    if (stat(exe, &st) != 0) {
+        rep->program_note = note("%s: %s (the program's embedded region maps are not used)",
+                                 exe, strerror(errno));
+        return rep->program_note ? AA_OK : oom(g);
+    }
+    snprintf(now, sizeof now, "%lld.%09ld", (long long)st.st_mtim.tv_sec,
+             (long)st.st_mtim.tv_nsec);
+    if (!size || !mtime || strtoll(size, NULL, 10) != (long long)st.st_size ||
+        strcmp(mtime, now) != 0) {
+        rep->program_note = note("%s: %s since the run (the program's embedded region maps "
+                                 "are not used)",
+                                 exe, !size || !mtime ? "size and mtime not recorded, may have changed"
+                                                      : "changed");
+        return rep->program_note ? AA_OK : oom(g);
+    }
+    aa_err_clear(&e2);
+    rc = aa_regionmap_read_elf(exe, &map, &n, &e2);
+    if (rc == AA_OK && n > 0) {
+        rc = merge_map(g, map);
+        aa_regionmap_free(map);
+        if (rc)
+            return rc;
+        rep->program = strdup(exe);
+        rep->nprogram_maps = n;
+        return rep->program ? AA_OK : oom(g);
+    }
+    aa_regionmap_free(map);
+    if (rc == AA_EENV && strstr(e2.msg, "out of memory"))
+        return aa_err_set(g->err, AA_EENV, "%s", e2.msg);
+    if (rc) {
+        rep->program_note = note("%s (the program's embedded region maps are not used)", e2.msg);
+        return rep->program_note ? AA_OK : oom(g);
+    }
+    return AA_OK; /* no embedded maps: built without the wrapper */
+}
+
 static int push_str(char ***arr, size_t *n, const char *s)
 {
     char **na = realloc(*arr, (*n + 1) * sizeof **arr);
@@ -357,6 +429,12 @@ static void dir_of(const char *path, char *out, size_t size)
 }
 
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
+{
+    return aa_collect_dir_opts(path, NULL, out, rep, err);
+}
+
+int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experiment **out,
+                        aa_collect_report *rep, aa_err *err)
 {
     aa_collect_report local;
     struct stat st;
@@ -503,6 +581,9 @@ int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep
             goto out;
         }
     }
+
+    if (!(o && o->no_program_maps) && (rc = program_maps(&g, rep)))
+        goto out;
 
     if (aa_experiment_check(g.m, err)) {
         aa_err_prefix(err, "%s: merged experiment", path);
