@@ -1,7 +1,9 @@
 /*
  * cli/main.c -- entry point of the `autoanalyzer` command: the command
  * table, dispatch, global --help/--version, and "did you mean" on typos.
- * Every subcommand lives in its own file cli/cmd_<name>.c.
+ * Every subcommand lives in its own file cli/cmd_<name>.c.  Called as
+ * autoanalyzer-X (a link to this program: autoanalyzer-mpicc,
+ * autoanalyzer-gcc ...), it is the compiler wrapper `cc X`.
  */
 #include "cli/cli.h"
 
@@ -127,9 +129,35 @@ int cmd_help(int argc, char **argv)
     return cli_print_help(argv[1]);
 }
 
+/* autoanalyzer-X ARGS... -> autoanalyzer cc X ARGS... */
+static int wrapper_link(int argc, char **argv)
+{
+    const char *b = strrchr(argv[0], '/');
+    char **v;
+    int rc;
+    b = b ? b + 1 : argv[0];
+    if (strncmp(b, "autoanalyzer-", 13) != 0 || !b[13])
+        return -1;
+    v = calloc((size_t)argc + 2, sizeof *v);
+    if (!v) {
+        fprintf(stderr, "autoanalyzer: out of memory\n");
+        return EXIT_ENV;
+    }
+    v[0] = "cc";
+    v[1] = (char *)(b + 13);
+    for (int i = 1; i < argc; i++)
+        v[i + 1] = argv[i];
+    rc = cmd_cc(argc + 1, v);
+    free(v);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const cli_command *c;
+    int rc;
+    if (argc >= 1 && (rc = wrapper_link(argc, argv)) >= 0)
+        return rc;
     if (argc < 2) {
         print_overview(stderr);
         return EXIT_USAGE;
