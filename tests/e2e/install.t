@@ -9,11 +9,18 @@
 # install (no DESTDIR): an MPI program that includes
 # <autoanalyzer/aa_runtime.h>, built with mpicc -Wl,--as-needed and
 # `pkg-config --cflags --libs autoanalyzer-mpi`, runs on 4 ranks and records
-# 4 processes in one experiment; then `make uninstall` leaves nothing.
+# 4 processes in one experiment, with the I/O of its shared library; then
+# `make uninstall` leaves nothing.
 . "$(dirname "$0")/lib.sh"
 
 case "$AA_BUILD" in "$TOP"/*) B=${AA_BUILD#"$TOP"/} ;; *) B=$AA_BUILD ;; esac
 mk() { make --no-print-directory -s -C "$TOP" B="$B" "$@"; }
+
+# root_metric EXPERIMENT.xml METRIC -> the whole-program value, one line per process
+root_metric() {
+    awk -v m="$2" '/<metric name=/ { n++; if (index($0, "name=\"" m "\"")) k = n }
+        /<node region="0" parent="-1"/ { match($0, /v="[^"]*"/); split(substr($0, RSTART + 3, RLENGTH - 4), a, " "); print a[k] }' "$1"
+}
 
 P=/opt/aa-install-test
 D="$T/stage"
@@ -130,41 +137,63 @@ P2="$T/prefix"
 ok "make install PREFIX=$P2" mk install PREFIX="$P2"
 expect_status 0 "command from PREFIX runs 'version'" "$P2/bin/autoanalyzer" version
 
-# An MPI program built the pkg-config way, with --as-needed forced: all 4
-# ranks are measured (the MPI wrappers are linked and MPI_Init binds to them).
+# An MPI program built the pkg-config way, with --as-needed forced.  Its
+# MPI calls and its I/O are in a shared library of the user's (libwork.so),
+# and main() references nothing of the runtime: only the --no-as-needed
+# fragment keeps libautoanalyzer.so before libc, so that write() inside
+# libwork.so is measured.  All 4 ranks are one experiment (MPI_Init binds
+# to the wrapper) with exactly the 1000 bytes each rank writes.
 if command -v mpicc >/dev/null && command -v mpirun >/dev/null \
     && [ -f "$P2/lib/libautoanalyzer-mpi.so" ]; then
-    cat > "$T/mpiapp.c" <<'EOF'
-#include <autoanalyzer/aa_runtime.h>
+    cat > "$T/work.c" <<'EOF'
 #include <mpi.h>
 #include <stdio.h>
-int main(int argc, char **argv)
+#include <unistd.h>
+int work_run(int argc, char **argv)
 {
     int rank, size, sum = 0;
+    char buf[1000] = {0};
+    FILE *f;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    AA_REGION_BEGIN("reduce");
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    AA_REGION_END("reduce");
+    f = tmpfile();
+    if (!f || write(fileno(f), buf, sizeof buf) != (ssize_t)sizeof buf)
+        return 1;
+    fclose(f);
     if (rank == 0)
         printf("size %d sum %d\n", size, sum);
     MPI_Finalize();
     return 0;
 }
 EOF
+    cat > "$T/mpiapp.c" <<'EOF'
+#include <autoanalyzer/aa_runtime.h>
+int work_run(int argc, char **argv);
+int main(int argc, char **argv)
+{
+    return work_run(argc, argv);
+}
+EOF
+    ok "user library libwork.so builds" \
+        mpicc -std=c11 -D_GNU_SOURCE -shared -fPIC -o "$T/libwork.so" "$T/work.c"
     pcf=$(PKG_CONFIG_PATH="$P2/lib/pkgconfig" pkg-config --cflags --libs autoanalyzer-mpi)
     # shellcheck disable=SC2086
     ok "MPI program builds with mpicc -Wl,--as-needed \$(pkg-config --cflags --libs autoanalyzer-mpi)" \
-        mpicc -std=c11 -Wall -Wextra -Werror -Wl,--as-needed -o "$T/mpiapp" "$T/mpiapp.c" $pcf
-    like "$(readelf -d "$T/mpiapp" 2>&1)" "NEEDED.*libautoanalyzer-mpi\.so" "the program needs libautoanalyzer-mpi.so"
+        mpicc -std=c11 -Wall -Wextra -Werror -Wl,--as-needed -o "$T/mpiapp" "$T/mpiapp.c" \
+        -L"$T" -Wl,-rpath,"$T" -lwork $pcf
+    needed=$(readelf -d "$T/mpiapp" 2>&1 | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+    like "$needed" "libautoanalyzer-mpi\.so libautoanalyzer\.so .*libc\.so" \
+        "the program needs libautoanalyzer-mpi.so and libautoanalyzer.so (before libc)"
     ok "it runs on 4 ranks (found through the rpath)" \
         env AUTOANALYZER_OUTPUT="$T/mpiout" mpirun -np 4 "$T/mpiapp"
     is "$(cat "$T/.out")" "size 4 sum 6" "its output is unchanged"
     X="$T/mpiout/experiment.xml"
     like "$(head -3 "$X" 2>&1)" 'nprocs="4"' "the experiment records nprocs 4"
     is "$(grep -c '<process ' "$X" 2>/dev/null)" 4 "the experiment holds 4 processes"
-    is "$(grep -c 'kind="user" name="reduce"' "$X" 2>/dev/null)" 1 "the AA_REGION_BEGIN/END region is recorded"
+    is "$(root_metric "$X" io_write_bytes | tr '\n' ' ')" "1000 1000 1000 1000 " \
+        "the write() in libwork.so is measured on every rank"
 fi
 
 ok "make uninstall PREFIX=$P2" mk uninstall PREFIX="$P2"
