@@ -5,7 +5,9 @@
 # find_package(AutoAnalyzer 0.1 REQUIRED COMPONENTS mpi), links
 # `MPI::MPI_C AutoAnalyzer::mpi` (MPI first, the risky order) with
 # -Wl,--as-needed forced, and the program records all 4 ranks of a mpirun
-# in one experiment, with its AA_REGION_* region; a second target is built
+# in one experiment, with its AA_REGION_* region; a program whose MPI calls
+# and I/O are all in a user shared library is measured completely (the
+# link option keeps both runtime libraries); a third target is built
 # through autoanalyzer_instrument() (the wrapper as compiler and linker
 # launcher) and records its functions.  A too-new version, an unknown
 # component and a version range that excludes the installed version are
@@ -15,6 +17,12 @@
 command -v cmake >/dev/null || skip_all "cmake is not installed"
 command -v mpicc >/dev/null && command -v mpirun >/dev/null || skip_all "MPI is not installed"
 [ -f "$AA_BUILD/lib/libautoanalyzer-mpi.so" ] || skip_all "libautoanalyzer-mpi.so is not built"
+
+# root_metric EXPERIMENT.xml METRIC -> the whole-program value, one line per process
+root_metric() {
+    awk -v m="$2" '/<metric name=/ { n++; if (index($0, "name=\"" m "\"")) k = n }
+        /<node region="0" parent="-1"/ { match($0, /v="[^"]*"/); split(substr($0, RSTART + 3, RLENGTH - 4), a, " "); print a[k] }' "$1"
+}
 
 case "$AA_BUILD" in "$TOP"/*) B=${AA_BUILD#"$TOP"/} ;; *) B=$AA_BUILD ;; esac
 ok "make install PREFIX=$T/prefix" make --no-print-directory -s -C "$TOP" B="$B" install PREFIX="$T/prefix"
@@ -32,9 +40,33 @@ message(STATUS "AA version=${AutoAnalyzer_VERSION}")
 message(STATUS "AA includes=${AutoAnalyzer_INCLUDE_DIRS}")
 add_executable(app app.c)
 target_link_libraries(app PRIVATE MPI::MPI_C AutoAnalyzer::mpi)
+add_library(work SHARED work.c)
+target_link_libraries(work PRIVATE MPI::MPI_C)
+add_executable(app2 main2.c)
+target_link_libraries(app2 PRIVATE work AutoAnalyzer::mpi)
 add_executable(inst inst.c)
 autoanalyzer_instrument(inst)
 EOF
+cat > "$T/proj/work.c" <<'EOF'
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+int work_run(int argc, char **argv)
+{
+    char buf[1000] = {0};
+    FILE *f;
+    MPI_Init(&argc, &argv);
+    f = tmpfile();
+    if (!f || write(fileno(f), buf, sizeof buf) != (ssize_t)sizeof buf)
+        return 1;
+    fclose(f);
+    MPI_Finalize();
+    return 0;
+}
+EOF
+printf 'int work_run(int argc, char **argv);\nint main(int argc, char **argv) { return work_run(argc, argv); }\n' \
+    > "$T/proj/main2.c"
 cat > "$T/proj/app.c" <<'EOF'
 #include <autoanalyzer/aa_runtime.h>
 #include <mpi.h>
@@ -87,6 +119,13 @@ X="$T/out/experiment.xml"
 like "$(head -3 "$X" 2>&1)" 'nprocs="4"' "the experiment records nprocs 4"
 is "$(grep -c '<process ' "$X" 2>/dev/null)" 4 "the experiment holds 4 processes"
 is "$(grep -c 'kind="user" name="reduce"' "$X" 2>/dev/null)" 1 "the AA_REGION_SCOPE region is recorded"
+
+# app2: MPI and I/O only in the user's libwork.so, main() references nothing
+# of the runtime; the link option keeps libautoanalyzer.so (before libc).
+ok "app2 runs on 4 ranks" env AUTOANALYZER_OUTPUT="$T/out3" mpirun -np 4 "$T/proj/b/app2"
+is "$(grep -c '<process ' "$T/out3/experiment.xml" 2>/dev/null)" 4 "app2: 4 processes"
+is "$(root_metric "$T/out3/experiment.xml" io_write_bytes | tr '\n' ' ')" "1000 1000 1000 1000 " \
+    "app2: the write() in libwork.so is measured on every rank"
 
 ok "autoanalyzer_instrument target runs" env AUTOANALYZER_OUTPUT="$T/out2" "$T/proj/b/inst"
 is "$(cat "$T/.out")" "499500" "its output is unchanged"
