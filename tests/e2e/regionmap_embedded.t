@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-"$AA" instrument -q prog.c -o inst.c --map "$T/prog.map" -- $(mpicc --showme:compile 2>/dev/null) >inst.log 2>&1
+"$AA" instrument -q prog.c -o inst.c --map "$T/prog.map" --compiler mpicc >inst.log 2>&1
 is "$?" 0 "instrumented"
 like "$(cat prog.map)" 'name="never_called"' "the map knows never_called"
 ./embed prog.map >> inst.c; is "$?" 0 "map appended as embed text"
