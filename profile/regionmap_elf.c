@@ -98,7 +98,7 @@ int aa_regionmap_embed_asm(const aa_regionmap *m, aa_buf *out, aa_err *err)
         return aa_err_set(err, AA_EENV, "out of memory embedding the region map");
     }
     payload = frame.len - FRAME_HEADER_LEN;
-    if (payload > 0xffffffffu) {
+    if ((uint64_t)payload > 0xffffffffu) {
         aa_buf_free(&frame);
         return aa_err_set(err, AA_EUSAGE, "region map of %s too large to embed (%zu bytes)",
                           m->source ? m->source : "?", payload);
