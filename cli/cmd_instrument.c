@@ -2,10 +2,12 @@
  * cli/cmd_instrument.c -- `autoanalyzer instrument`: instruments one C
  * source file (SPEC §3) and writes the instrumented source and its region
  * map (<out>.regions.xml or --map FILE).  Compile flags come after `--`, or
- * from compile_commands.json when none are given.
+ * from compile_commands.json when none are given; the MPI compiler's
+ * include flags are added as the compiler wrapper adds them (wrap/).
  */
 #include "cli/cli.h"
 #include "instrument/aa_instrument.h"
+#include "wrap/aa_wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +53,8 @@ int cmd_instrument(int argc, char **argv)
     aa_instrument_result res;
     aa_err err;
     int nflags = 0, rc = 0, have_dashdash = 0, quiet = 0, verbose = 0;
-    char **flags = NULL, **dbflags = NULL;
-    int ndb = 0;
+    char **flags = NULL, **dbflags = NULL, **mpiflags = NULL, **allflags = NULL;
+    int ndb = 0, nmpi = 0;
 
     memset(&o, 0, sizeof o);
     aa_err_clear(&err);
@@ -155,6 +157,24 @@ int cmd_instrument(int argc, char **argv)
     if (!compiler || !*compiler)
         compiler = "cc";
     o.compiler = strcmp(compiler, "none") ? compiler : NULL;
+    /* the MPI include flags, as the wrapper finds them: from the MPI
+     * compiler named (--compiler, $CC, or first after --), else from
+     * mpicc when installed; after the user's flags */
+    {
+        const char *mc = o.compiler && aa_wrap_is_mpi_compiler(o.compiler) ? o.compiler
+                         : nflags > 0 && flags[0][0] != '-' && aa_wrap_is_mpi_compiler(flags[0])
+                             ? flags[0]
+                             : "mpicc";
+        if (aa_wrap_mpi_compile_flags(mc, &nmpi, &mpiflags, &err) == AA_OK && nmpi > 0 &&
+            (allflags = calloc((size_t)(nflags + nmpi + 1), sizeof *allflags)) != NULL) {
+            for (int i = 0; i < nflags; i++)
+                allflags[i] = flags[i];
+            for (int i = 0; i < nmpi; i++)
+                allflags[nflags + i] = mpiflags[i];
+            flags = allflags;
+            nflags += nmpi;
+        }
+    }
     rc = aa_instrument_file(file, nflags, (const char *const *)flags, &o, &res, &err);
     if (rc) {
         rc = cli_fail(&err);
@@ -179,5 +199,7 @@ done:
     aa_instr_filter_free(filter);
     aa_instr_plan_free(plan);
     aa_instrument_free_args(ndb, dbflags);
+    aa_wrap_free_argv(nmpi, mpiflags);
+    free(allflags);
     return rc;
 }

@@ -125,6 +125,7 @@ if command -v mpicc >/dev/null; then
     mpicc -c mpisum.c -o mpisum.o && ar rcs libmpisum.a mpisum.o && gcc -c -x c /dev/null -o empty.o && ar rcs libempty.a empty.o
     line=$("$AA" cc "$T/w/bin/ccfake" a.o libmpisum.a -o app)
     is "$line" "a.o libmpisum.a -o app $RT" "a static library calling MPI_ means MPI"
+    "$AA" instrument -q mpisum.c -o mpisum_i.c; is $? 0 "autoanalyzer instrument finds the MPI include flags itself"
     line=$("$AA" cc "$T/w/bin/ccfake" a.o libempty.a -o app)
     is "$line" "a.o libempty.a -o app $RT1" "one that does not, does not"
 fi
