@@ -67,6 +67,8 @@ like "$flags" "(^| )-DAUTOANALYZER=1( |$)" "Cflags define AUTOANALYZER (user-reg
 like "$flags" "(^| )-L$P/lib( |$)" "Libs point at lib"
 like "$flags" "(^| )-Wl,-rpath,$P/lib( |$)" "Libs set an rpath to lib"
 like "$flags" "(^| )-lautoanalyzer( |$)" "Libs link libautoanalyzer"
+like "$flags" "(^| )-Wl,--push-state,--no-as-needed,-lautoanalyzer,--pop-state( |$)" \
+    "Libs link libautoanalyzer in a --no-as-needed fragment"
 if printf '%s' "$flags" | grep -q -- '-lautoanalyzer-mpi'; then
     _tap_result 1 "the non-MPI package does not link the MPI wrappers"
 else _tap_result 0 "the non-MPI package does not link the MPI wrappers"; fi
@@ -195,6 +197,17 @@ EOF
     is "$(root_metric "$X" io_write_bytes | tr '\n' ' ')" "1000 1000 1000 1000 " \
         "the write() in libwork.so is measured on every rank"
 fi
+
+# A program that calls nothing of the runtime, linked with the non-MPI
+# package: the runtime is kept (Debian's gcc links --as-needed by default)
+# and measures the program as a whole.
+printf '#include <stdio.h>\nint main(void)\n{\n    puts("whole");\n    return 0;\n}\n' > "$T/whole.c"
+# shellcheck disable=SC2046
+ok "program without runtime calls builds with -Wl,--as-needed \$(pkg-config --libs autoanalyzer)" \
+    cc -Wl,--as-needed -o "$T/whole" "$T/whole.c" $(PKG_CONFIG_PATH="$P2/lib/pkgconfig" pkg-config --cflags --libs autoanalyzer)
+ok "it runs" env AUTOANALYZER_OUTPUT="$T/wholeout" "$T/whole"
+is "$(cat "$T/.out")" whole "its output is unchanged"
+ok "it is measured (experiment.xml written)" test -f "$T/wholeout/experiment.xml"
 
 ok "make uninstall PREFIX=$P2" mk uninstall PREFIX="$P2"
 is "$(find "$P2" -type f | wc -l)" 0 "uninstall removes every installed file"

@@ -7,7 +7,8 @@
 # -Wl,--as-needed forced, and the program records all 4 ranks of a mpirun
 # in one experiment, with its AA_REGION_* region; a program whose MPI calls
 # and I/O are all in a user shared library is measured completely (the
-# link option keeps both runtime libraries); a third target is built
+# link option keeps both runtime libraries), and so is a program linked
+# with AutoAnalyzer::runtime that calls nothing of it; a last target is built
 # through autoanalyzer_instrument() (the wrapper as compiler and linker
 # launcher) and records its functions.  A too-new version, an unknown
 # component and a version range that excludes the installed version are
@@ -44,9 +45,12 @@ add_library(work SHARED work.c)
 target_link_libraries(work PRIVATE MPI::MPI_C)
 add_executable(app2 main2.c)
 target_link_libraries(app2 PRIVATE work AutoAnalyzer::mpi)
+add_executable(whole whole.c)
+target_link_libraries(whole PRIVATE AutoAnalyzer::runtime)
 add_executable(inst inst.c)
 autoanalyzer_instrument(inst)
 EOF
+printf '#include <stdio.h>\nint main(void)\n{\n    puts("whole");\n    return 0;\n}\n' > "$T/proj/whole.c"
 cat > "$T/proj/work.c" <<'EOF'
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -126,6 +130,10 @@ ok "app2 runs on 4 ranks" env AUTOANALYZER_OUTPUT="$T/out3" mpirun -np 4 "$T/pro
 is "$(grep -c '<process ' "$T/out3/experiment.xml" 2>/dev/null)" 4 "app2: 4 processes"
 is "$(root_metric "$T/out3/experiment.xml" io_write_bytes | tr '\n' ' ')" "1000 1000 1000 1000 " \
     "app2: the write() in libwork.so is measured on every rank"
+
+# whole: calls nothing of the runtime, linked with AutoAnalyzer::runtime.
+ok "whole (AutoAnalyzer::runtime, no runtime calls) runs" env AUTOANALYZER_OUTPUT="$T/out4" "$T/proj/b/whole"
+ok "whole is measured despite --as-needed (experiment.xml written)" test -f "$T/out4/experiment.xml"
 
 ok "autoanalyzer_instrument target runs" env AUTOANALYZER_OUTPUT="$T/out2" "$T/proj/b/inst"
 is "$(cat "$T/.out")" "499500" "its output is unchanged"
