@@ -15,7 +15,6 @@
 #include <dlfcn.h>
 #include <glob.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -231,6 +230,7 @@ typedef struct cand {
     int pragma_user; /* user region made by the pragmas */
     int forced;      /* made by a plan's merge: always selected */
     int merged;      /* member of a merge: replaced by the merged region */
+    unsigned doff;   /* where a diagnostic about it points (main file) */
     int excluded;    /* filter said no */
     int func_index;  /* candidate index of the enclosing function, -1 */
     uint32_t hash, id, parent;
@@ -259,22 +259,130 @@ typedef struct ctx {
     int nskipped;
     int oom;
     int collect_macros_only;
+    /* USRs of functions declared inline somewhere in the translation unit */
+    char **inl;
+    size_t ninl, capinl;
+    /* diagnostics, printed together at the end (see flush_diags) */
+    struct dmsg *dg;
+    size_t ndg, capdg;
 } ctx;
 
-static void diag(ctx *X, unsigned off, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void diag(ctx *X, unsigned off, const char *fmt, ...)
+/* ---- diagnostics ----------------------------------------------------------
+ * Every region left alone is recorded, then printed in GCC's format with a
+ * tool prefix (`file:line:col: warning: autoanalyzer: HEAD: REASON`), in
+ * source order; without opts->verbose each distinct (kind, reason) is
+ * printed once, at its first location, with the number of others like it. */
+
+typedef struct dmsg {
+    unsigned off;
+    size_t seq;       /* recording order: ties keep it */
+    char *cls;        /* grouping class: region kind, "statement", "merge" */
+    char *head;       /* "loop not instrumented", "call to MPI_Send not instrumented" */
+    char *why;
+    size_t more;      /* group head: how many others share cls and why */
+    int shown;        /* printed (group head) */
+} dmsg;
+
+static void diag(ctx *X, unsigned off, const char *cls, const char *head, const char *why)
 {
-    int line, col;
-    va_list ap;
+    dmsg *m;
     if (!X->o->diag)
         return;
-    offset_linecol(&X->S, off, &line, &col);
-    fprintf(X->o->diag, "warning: %s:%d: ", X->display, line);
-    va_start(ap, fmt);
-    vfprintf(X->o->diag, fmt, ap);
-    va_end(ap);
-    fputc('\n', X->o->diag);
+    if (X->ndg == X->capdg) {
+        dmsg *nv = realloc(X->dg, (X->capdg ? 2 * X->capdg : 64) * sizeof *nv);
+        if (!nv) {
+            X->oom = 1;
+            return;
+        }
+        X->dg = nv;
+        X->capdg = X->capdg ? 2 * X->capdg : 64;
+    }
+    m = &X->dg[X->ndg];
+    memset(m, 0, sizeof *m);
+    m->off = off;
+    m->seq = X->ndg;
+    m->cls = aa_strdup(cls);
+    m->head = aa_strdup(head);
+    m->why = aa_strdup(why);
+    X->ndg++;
+    if (!m->cls || !m->head || !m->why)
+        X->oom = 1;
+}
+
+static int dmsg_loc_cmp(const void *a, const void *b)
+{
+    const dmsg *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int dmsg_group_cmp(const void *a, const void *b)
+{
+    const dmsg *x = *(const dmsg *const *)a, *y = *(const dmsg *const *)b;
+    int r = strcmp(x->cls, y->cls);
+    if (!r)
+        r = strcmp(x->why, y->why);
+    if (!r)
+        r = x->off != y->off ? (x->off < y->off ? -1 : 1) : (x->seq < y->seq ? -1 : x->seq > y->seq);
+    return r;
+}
+
+/* Marks the first of each (cls, why) group as shown with its count. */
+static int group_diags(ctx *X)
+{
+    dmsg **v = malloc(X->ndg * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < X->ndg; i++)
+        v[i] = &X->dg[i];
+    qsort(v, X->ndg, sizeof *v, dmsg_group_cmp);
+    for (size_t i = 0; i < X->ndg;) {
+        size_t j = i + 1;
+        while (j < X->ndg && !strcmp(v[j]->cls, v[i]->cls) && !strcmp(v[j]->why, v[i]->why))
+            j++;
+        v[i]->shown = 1;
+        v[i]->more = j - i - 1;
+        i = j;
+    }
+    free(v);
+    return 0;
+}
+
+static void flush_diags(ctx *X)
+{
+    FILE *f = X->o->diag;
+    if (!f || !X->ndg)
+        return;
+    qsort(X->dg, X->ndg, sizeof *X->dg, dmsg_loc_cmp);
+    if (X->o->verbose || group_diags(X))
+        for (size_t i = 0; i < X->ndg; i++)
+            X->dg[i].shown = 1;
+    for (size_t i = 0; i < X->ndg; i++) {
+        const dmsg *m = &X->dg[i];
+        int line, col;
+        if (!m->shown)
+            continue;
+        offset_linecol(&X->S, m->off, &line, &col);
+        fprintf(f, "%s:%d:%d: warning: autoanalyzer: %s: %s", X->display, line, col, m->head,
+                m->why);
+        if (m->more)
+            fprintf(f, " (and %zu more like it in this file)", m->more);
+        fputc('\n', f);
+    }
+}
+
+static void free_diags(ctx *X)
+{
+    for (size_t i = 0; i < X->ndg; i++) {
+        free(X->dg[i].cls);
+        free(X->dg[i].head);
+        free(X->dg[i].why);
+    }
+    free(X->dg);
+    for (size_t i = 0; i < X->ninl; i++)
+        free(X->inl[i]);
+    free(X->inl);
 }
 
 static int loc_off(ctx *X, CXSourceLocation l, unsigned *off)
@@ -577,6 +685,7 @@ static cand *new_cand(ctx *X, aa_region_kind kind, unsigned mode, unsigned s, un
     c->function = aa_strdup(function);
     c->key = aa_strdup(key);
     c->func_index = X->fn_index;
+    c->doff = s;
     c->hash = aa_instrument_region_hash(X->base, function, aa_region_kind_name(kind), key);
     if (!c->name || !c->function || !c->key)
         X->oom = 1;
@@ -598,11 +707,6 @@ uint32_t aa_instrument_region_hash(const char *basename, const char *function,
     }
     return h;
 }
-
-typedef struct callcount {
-    char *name;
-    int n;
-} callcount;
 
 /* Statement node that a call at node i forms, or -1. */
 static int call_statement(ctx *X, int i)
@@ -689,9 +793,12 @@ static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsig
         }
         snprintf(key, sizeof key, "user %s#%d", d->name, ++count);
         if (j == X->S.ndirs || X->S.dirs[j].s >= be) {
-            if (X->modes & AA_MODE_USER)
-                diag(X, d->s, "#pragma autoanalyzer region %s has no matching end in the "
-                     "same function; left alone", d->name);
+            if (X->modes & AA_MODE_USER) {
+                char head[200];
+                snprintf(head, sizeof head, "user region %s not instrumented", d->name);
+                diag(X, d->s, "user", head, "#pragma autoanalyzer region has no matching end "
+                     "in the same function");
+            }
             continue;
         }
         c = new_cand(X, AA_KIND_USER, AA_MODE_USER, d->s, X->S.dirs[j].e, d->name[0] ? d->name : "user", fname, key);
@@ -755,8 +862,11 @@ static void plan_merges(ctx *X, const char *fname)
         if (nm == 0)
             continue;
         if (nm < 2 || nm != m->n) {
-            diag(X, X->c[mem[0]].s, "merge %s ...: not every region was found in function %s; "
-                 "nothing merged", m->names[0], fname);
+            char head[300], why2[300];
+            snprintf(head, sizeof head, "merge %s ... not applied", m->names[0]);
+            snprintf(why2, sizeof why2, "not every region was found in function %s; nothing "
+                     "merged", fname);
+            diag(X, X->c[mem[0]].doff, "merge", head, why2);
             continue;
         }
         aa_buf_init(&key);
@@ -803,197 +913,379 @@ static void plan_merges(ctx *X, const char *fname)
     }
 }
 
-static void process_function(ctx *X, CXCursor fn)
-{
-    char *fname = cx_str(clang_getCursorSpelling(fn));
-    visit_arg va = {X, -1};
-    int root, body = -1, nloops_top = 0;
-    callcount *cc = NULL;
-    size_t ncc = 0;
-    const char *why = NULL;
-    cand *fc;
+/* ---- one function's candidates, phase by phase ---------------------------
+ * Candidates live in X->c, which grows (realloc) as they are added: code
+ * that adds candidates holds indices into it, never pointers, and a pointer
+ * taken with CAND() is used only until the next new_cand(). */
 
-    X->nn = 0;
-    root = add_node(X, fn, -1);
-    if (root < 0 || !fname) {
-        free(fname);
+#define CAND(X, i) (&(X)->c[(i)])
+
+/* Index of a macro expansion range holding all of [s,e), or -1. */
+static long macro_holding(ctx *X, unsigned s, unsigned e)
+{
+    size_t lo = 0, hi = X->nmac;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (X->mac[2 * mid] <= s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0;) {
+        if (X->mac[2 * i] <= s && e <= X->mac[2 * i + 1])
+            return (long)i;
+        if (X->macmax[i] < e)
+            break; /* no earlier range reaches e */
+    }
+    return -1;
+}
+
+/* Node i was written in a macro's replacement text (the do { } while (0)
+ * of an error macro, a call in a logging macro): it lies entirely inside
+ * one expansion and its first token is not in the macro's arguments.  Such
+ * a statement is not a user region: no candidate, no diagnostic, and it is
+ * not counted in the ordinals of the region ids. */
+static int macro_made(ctx *X, int i)
+{
+    node *d = &X->n[i];
+    CXFile f = NULL;
+    unsigned off = 0;
+    long m;
+    if (!d->in_main || !X->nmac)
+        return 0;
+    m = macro_holding(X, d->s, d->e);
+    if (m < 0)
+        return 0;
+    clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(d->c)), &f, NULL, NULL, &off);
+    return !f || !clang_File_isEqual(f, X->mainf) || off <= X->mac[2 * m];
+}
+
+/* Offset for a diagnostic about node i: its own start when it is in the
+ * main file, else that of the nearest enclosing node that is. */
+static unsigned diag_offset(ctx *X, int i)
+{
+    for (int p = i; p >= 0; p = X->n[p].parent)
+        if (X->n[p].in_main)
+            return X->n[p].s;
+    return 0;
+}
+
+/* Non-static inline: inline in this or any other declaration of the
+ * function (inline, __inline, __inline__, extern inline, gnu_inline, a
+ * macro spelling them), with external linkage. */
+static int nonstatic_inline(ctx *X, CXCursor fn)
+{
+    int inl = clang_Cursor_isFunctionInlined(fn) ||
+              clang_Cursor_isFunctionInlined(clang_getCanonicalCursor(fn));
+    if (!inl) {
+        CXString u = clang_getCursorUSR(fn);
+        const char *us = clang_getCString(u);
+        for (size_t k = 0; us && k < X->ninl && !inl; k++)
+            inl = !strcmp(X->inl[k], us);
+        clang_disposeString(u);
+    }
+    return inl && clang_getCursorLinkage(fn) == CXLinkage_External;
+}
+
+/* Why function `fn` (body node `body`) cannot get a probe, or NULL. */
+static const char *function_problem(ctx *X, CXCursor fn, int body, const char *fname)
+{
+    node *b = &X->n[body];
+    if (!b->in_main || b->e == 0 || b->s >= X->S.len || X->S.text[b->s] != '{' ||
+        X->S.text[b->e - 1] != '}')
+        return "the function body is not in the main file (macro or #include)";
+    if (in_macro(X, b->s, b->s + 1))
+        return "the function body starts inside a macro expansion";
+    if (!strncmp(fname, "aa_runtime_", 11))
+        return "the probe runtime itself is never instrumented";
+    if (nonstatic_inline(X, fn))
+        return "non-static inline function (it may not reference the static region descriptor)";
+    for (size_t i = 0; i < X->nn; i++)
+        if (X->n[i].kind == CXCursor_CallExpr) {
+            CXString nm = clang_getCursorSpelling(X->n[i].c);
+            int bad = instr_call_unsafe(clang_getCString(nm));
+            clang_disposeString(nm);
+            if (bad)
+                return "the function calls setjmp/longjmp (or vfork)";
+        }
+    return NULL;
+}
+
+/* The function region; sets X->fn_index.  -1 when out of memory. */
+static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fname)
+{
+    const char *why = function_problem(X, fn, body, fname);
+    cand *fc = new_cand(X, AA_KIND_FUNCTION, AA_MODE_FUNCTIONS, X->n[body].s, X->n[body].e,
+                        fname, fname, "");
+    if (!fc)
+        return -1;
+    X->fn_index = (int)(fc - X->c);
+    fc->func_index = -1;
+    if (X->n[root].in_main)
+        fc->ms = fc->doff = X->n[root].s;
+    if (why)
+        fc->why = aa_strdup(why);
+    if (!aa_instr_filter_accepts(X->o->filter, X->path, fname))
+        fc->excluded = 1;
+    return X->fn_index;
+}
+
+/* OpenMP directives hide their associated statements from the AST walk:
+ * say so once per directive. */
+static void omp_notes(ctx *X, int body)
+{
+    if (!(X->modes & (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS)) ||
+        CAND(X, X->fn_index)->excluded)
+        return;
+    for (size_t i = (size_t)body; i < X->nn; i++)
+        if (X->n[i].in_main && is_omp(X->n[i].kind) && !macro_made(X, (int)i)) {
+            diag(X, X->n[i].s, "statement", "statement under an OpenMP directive not instrumented",
+                 "nothing is inserted between #pragma omp and its statement");
+            X->nskipped++;
+        }
+}
+
+/* Nearest enclosing loop of node i that is a region candidate, or -1. */
+static int enclosing_loop(ctx *X, int i)
+{
+    int p = X->n[i].parent;
+    while (p >= 0 && !(is_loop(X->n[p].kind) && X->n[p].loop_path))
+        p = X->n[p].parent;
+    return p;
+}
+
+static void loop_cand(ctx *X, int i, const char *fname, int *nloops_top)
+{
+    node *d = &X->n[i];
+    int p = enclosing_loop(X, i), ord, line, col, ci;
+    char name[64];
+    unsigned e;
+    const char *why;
+    aa_buf path;
+    cand *c;
+    if (macro_made(X, i))
+        return;
+    ord = p >= 0 ? ++X->n[p].nloops : ++*nloops_top;
+    aa_buf_init(&path);
+    if (p >= 0)
+        aa_buf_printf(&path, "%s.%d", X->n[p].loop_path, ord);
+    else
+        aa_buf_printf(&path, "loop %d", ord);
+    d->loop_path = aa_buf_detach(&path);
+    if (!d->loop_path) {
         X->oom = 1;
         return;
     }
-    va.parent = root;
-    clang_visitChildren(fn, collect, &va);
-    for (int k = X->n[root].first; k >= 0; k = X->n[k].next)
-        if (X->n[k].kind == CXCursor_CompoundStmt)
-            body = k;
-    if (body < 0) {
-        free(fname);
+    e = stmt_end(X, i);
+    offset_linecol(&X->S, d->s, &line, &col);
+    snprintf(name, sizeof name, "loop@%d", line);
+    c = new_cand(X, AA_KIND_LOOP, p >= 0 ? AA_MODE_INNER_LOOPS : AA_MODE_OUTER_LOOPS, d->s, e,
+                 name, fname, d->loop_path);
+    if (!c)
+        return;
+    ci = (int)(c - X->c);
+    c->fine = 1;
+    c->excluded = CAND(X, X->fn_index)->excluded;
+    c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
+    c->doff = diag_offset(X, i);
+    why = stmt_problem(X, i, d->s, e);
+    if (!why) {
+        const char *t = X->S.text + d->s;
+        if (strncmp(t, "for", 3) && strncmp(t, "while", 5) && strncmp(t, "do", 2))
+            why = "the loop does not start with its keyword (macro?)";
+    }
+    if (why)
+        CAND(X, ci)->why = aa_strdup(why);
+}
+
+typedef struct callcount {
+    char *name;
+    int n;
+} callcount;
+
+typedef struct callcounts {
+    callcount *v;
+    size_t n;
+} callcounts;
+
+/* Occurrence number of `callee` in the function (1, 2, ...), 0 on OOM. */
+static int count_call(callcounts *cc, const char *callee)
+{
+    callcount *nv;
+    for (size_t k = 0; k < cc->n; k++)
+        if (!strcmp(cc->v[k].name, callee))
+            return ++cc->v[k].n;
+    nv = realloc(cc->v, (cc->n + 1) * sizeof *nv);
+    if (!nv)
+        return 0;
+    cc->v = nv;
+    nv[cc->n].name = aa_strdup(callee);
+    if (!nv[cc->n].name)
+        return 0;
+    nv[cc->n++].n = 1;
+    return 1;
+}
+
+/* Why the call statement st (ending at e) cannot be wrapped, or NULL. */
+static const char *call_problem(ctx *X, int st, unsigned e)
+{
+    const char *why;
+    if (st < 0)
+        return "the call is part of a larger expression or declaration (only call "
+               "statements are wrapped)";
+    if ((why = stmt_problem(X, st, X->n[st].s, e)))
+        return why;
+    for (size_t k = (size_t)st; k < X->nn && X->n[k].s < e; k++)
+        if (X->n[k].kind == CXCursor_CompoundLiteralExpr && X->n[k].s >= X->n[st].s)
+            return "the statement creates a compound literal (a block would end its lifetime "
+                   "early)";
+    return NULL;
+}
+
+static void call_cand(ctx *X, int i, const char *fname, callcounts *cc)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[i].c);
+    char *callee;
+    int cls, st, line, col, occ, ci;
+    char key[300], name[300];
+    const char *why;
+    unsigned e = 0;
+    cand *c;
+    if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl ||
+        macro_made(X, i))
+        return;
+    callee = cx_str(clang_getCursorSpelling(ref));
+    if (!callee) {
+        X->oom = 1;
         return;
     }
-    /* the function region */
-    {
-        node *b = &X->n[body];
-        fc = new_cand(X, AA_KIND_FUNCTION, AA_MODE_FUNCTIONS, b->s, b->e, fname, fname, "");
-        if (!fc)
-            goto out;
-        X->fn_index = (int)(fc - X->c);
-        fc->func_index = -1;
-        if (X->n[root].in_main)
-            fc->ms = X->n[root].s;
-        if (!b->in_main || b->s >= X->S.len || X->S.text[b->s] != '{' ||
-            X->S.text[b->e - 1] != '}')
-            why = "the function body is not in the main file (macro or #include)";
-        else if (in_macro(X, b->s, b->s + 1))
-            why = "the function body starts inside a macro expansion";
-        else if (!strncmp(fname, "aa_runtime_", 11))
-            why = "the probe runtime itself is never instrumented";
-        else if (clang_Cursor_isFunctionInlined(fn) &&
-                 clang_getCursorLinkage(fn) == CXLinkage_External)
-            why = "non-static inline function (it may not reference the static region descriptor)";
-        else {
-            for (size_t i = 0; i < X->nn && !why; i++)
-                if (X->n[i].kind == CXCursor_CallExpr) {
-                    CXString nm = clang_getCursorSpelling(X->n[i].c);
-                    if (instr_call_unsafe(clang_getCString(nm)))
-                        why = "the function calls setjmp/longjmp (or vfork)";
-                    clang_disposeString(nm);
-                }
-        }
-        if (why)
-            fc->why = aa_strdup(why);
-        if (!aa_instr_filter_accepts(X->o->filter, X->path, fname))
-            fc->excluded = 1;
+    cls = instr_call_class(callee, clang_Location_isInSystemHeader(clang_getCursorLocation(ref)));
+    if (!cls) {
+        free(callee);
+        return;
     }
-    /* OpenMP directives hide their associated statements from the AST
-     * walk: say so once per directive */
-    if (X->modes & (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))
-        for (size_t i = (size_t)body; i < X->nn; i++)
-            if (X->n[i].in_main && is_omp(X->n[i].kind) && !fc->excluded) {
-                diag(X, X->n[i].s, "statement under an OpenMP directive in %s not "
-                     "instrumented (nothing is inserted between #pragma omp and its statement)",
-                     fname);
-                X->nskipped++;
-            }
+    if (!(occ = count_call(cc, callee))) {
+        free(callee);
+        X->oom = 1;
+        return;
+    }
+    snprintf(key, sizeof key, "call %s#%d", callee, occ);
+    offset_linecol(&X->S, X->n[i].s, &line, &col);
+    snprintf(name, sizeof name, "%s@%d", callee, line);
+    free(callee);
+    st = call_statement(X, i);
+    if (st >= 0)
+        e = stmt_end(X, st);
+    c = new_cand(X, AA_KIND_CALL, (unsigned)cls, st >= 0 ? X->n[st].s : X->n[i].s, e, name,
+                 fname, key);
+    if (!c)
+        return;
+    ci = (int)(c - X->c);
+    c->fine = 1;
+    c->excluded = CAND(X, X->fn_index)->excluded;
+    c->blk = st >= 0 && X->n[st].parent >= 0 &&
+                     X->n[X->n[st].parent].kind == CXCursor_CompoundStmt
+                 ? X->n[st].parent
+                 : -1;
+    c->doff = diag_offset(X, st >= 0 ? st : i);
+    why = call_problem(X, st, e);
+    if (why)
+        CAND(X, ci)->why = aa_strdup(why);
+}
+
+/* A function that may not be instrumented at all (setjmp, non-static
+ * inline) keeps none of its inner regions either. */
+static void propagate_function_problem(ctx *X)
+{
+    const char *fwhy = CAND(X, X->fn_index)->why, *why = NULL;
+    if (!fwhy)
+        return;
+    if (strstr(fwhy, "setjmp"))
+        why = "the enclosing function calls setjmp/longjmp (or vfork)";
+    else if (strstr(fwhy, "non-static inline"))
+        why = "the enclosing function is a non-static inline function";
+    if (!why)
+        return;
+    for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
+        if (!X->c[k].why && !(X->c[k].why = aa_strdup(why)))
+            X->oom = 1;
+}
+
+/* The function's AST as nodes (X->n); returns the body node or -1. */
+static int collect_function(ctx *X, CXCursor fn, int *root)
+{
+    visit_arg va = {X, -1};
+    int body = -1;
+    X->nn = 0;
+    *root = add_node(X, fn, -1);
+    if (*root < 0)
+        return -1;
+    va.parent = *root;
+    clang_visitChildren(fn, collect, &va);
+    for (int k = X->n[*root].first; k >= 0; k = X->n[k].next)
+        if (X->n[k].kind == CXCursor_CompoundStmt)
+            body = k;
+    return body;
+}
+
+static void process_function(ctx *X, CXCursor fn)
+{
+    char *fname = cx_str(clang_getCursorSpelling(fn));
+    int root = -1, body, nloops_top = 0;
+    callcounts cc = {NULL, 0};
+
+    if (!fname) {
+        X->oom = 1;
+        return;
+    }
+    body = collect_function(X, fn, &root);
+    if (body < 0 || X->oom || macro_made(X, root))
+        goto out; /* a declaration, or a whole definition made by a macro */
+    if (function_cand(X, fn, root, body, fname) < 0)
+        goto out;
+    omp_notes(X, body);
     /* loops and calls, in preorder */
     for (size_t i = (size_t)body; i < X->nn && !X->oom; i++) {
-        node *d = &X->n[i];
-        if (is_loop(d->kind)) {
-            int p = d->parent, ord;
-            char path[512], name[64];
-            unsigned e;
-            int line, col;
-            cand *c;
-            while (p >= 0 && !is_loop(X->n[p].kind))
-                p = X->n[p].parent;
-            ord = p >= 0 ? ++X->n[p].nloops : ++nloops_top;
-            if (p >= 0)
-                snprintf(path, sizeof path, "loop %s.%d", X->n[p].loop_path + 5, ord);
-            else
-                snprintf(path, sizeof path, "loop %d", ord);
-            d->loop_path = aa_strdup(path);
-            if (!d->loop_path) {
-                X->oom = 1;
-                break;
-            }
-            e = stmt_end(X, (int)i);
-            offset_linecol(&X->S, d->s, &line, &col);
-            snprintf(name, sizeof name, "loop@%d", line);
-            c = new_cand(X, AA_KIND_LOOP, p >= 0 ? AA_MODE_INNER_LOOPS : AA_MODE_OUTER_LOOPS,
-                         d->s, e, name, fname, path);
-            if (!c)
-                break;
-            c->fine = 1;
-            c->excluded = fc->excluded;
-            c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
-            why = stmt_problem(X, (int)i, d->s, e);
-            if (!why) {
-                const char *t = X->S.text + d->s;
-                if (strncmp(t, "for", 3) && strncmp(t, "while", 5) && strncmp(t, "do", 2))
-                    why = "the loop does not start with its keyword (macro?)";
-            }
-            if (why)
-                c->why = aa_strdup(why);
-        } else if (d->kind == CXCursor_CallExpr) {
-            CXCursor ref = clang_getCursorReferenced(d->c);
-            char *callee;
-            int cls, st, line, col, occ = 0;
-            char key[300], name[300];
-            cand *c;
-            unsigned e = 0;
-            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
-                continue;
-            callee = cx_str(clang_getCursorSpelling(ref));
-            if (!callee) {
-                X->oom = 1;
-                break;
-            }
-            cls = instr_call_class(callee, clang_Location_isInSystemHeader(
-                                               clang_getCursorLocation(ref)));
-            if (!cls) {
-                free(callee);
-                continue;
-            }
-            for (size_t k = 0; k < ncc; k++)
-                if (!strcmp(cc[k].name, callee))
-                    occ = ++cc[k].n;
-            if (!occ) {
-                callcount *ncp = realloc(cc, (ncc + 1) * sizeof *ncp);
-                if (!ncp) {
-                    free(callee);
-                    X->oom = 1;
-                    break;
-                }
-                cc = ncp;
-                cc[ncc].name = aa_strdup(callee);
-                cc[ncc++].n = occ = 1;
-            }
-            snprintf(key, sizeof key, "call %s#%d", callee, occ);
-            offset_linecol(&X->S, d->s, &line, &col);
-            snprintf(name, sizeof name, "%s@%d", callee, line);
-            st = call_statement(X, (int)i);
-            if (st >= 0)
-                e = stmt_end(X, st);
-            c = new_cand(X, AA_KIND_CALL, (unsigned)cls, st >= 0 ? X->n[st].s : d->s, e, name,
-                         fname, key);
-            free(callee);
-            if (!c)
-                break;
-            c->fine = 1;
-            c->excluded = fc->excluded;
-            c->blk = st >= 0 && X->n[st].parent >= 0 &&
-                             X->n[X->n[st].parent].kind == CXCursor_CompoundStmt
-                         ? X->n[st].parent
-                         : -1;
-            if (st < 0)
-                why = "the call is part of a larger expression or declaration (only call "
-                      "statements are wrapped)";
-            else
-                why = stmt_problem(X, st, X->n[st].s, e);
-            if (!why && st >= 0)
-                for (size_t k = (size_t)st; k < X->nn && X->n[k].s < e; k++)
-                    if (X->n[k].kind == CXCursor_CompoundLiteralExpr && X->n[k].s >= X->n[st].s) {
-                        why = "the statement creates a compound literal (a block would end "
-                              "its lifetime early)";
-                        break;
-                    }
-            if (why)
-                c->why = aa_strdup(why);
-        }
+        if (is_loop(X->n[i].kind))
+            loop_cand(X, (int)i, fname, &nloops_top);
+        else if (X->n[i].kind == CXCursor_CallExpr)
+            call_cand(X, (int)i, fname, &cc);
     }
-    user_regions(X, body, fname, X->n[body].s, X->n[body].e);
+    if (!X->oom)
+        user_regions(X, body, fname, X->n[body].s, X->n[body].e);
     if (X->o->plan && !X->oom)
         plan_merges(X, fname);
-    if (fc->why && strstr(fc->why, "setjmp"))
-        for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
-            if (!X->c[k].why)
-                X->c[k].why = aa_strdup("the enclosing function calls setjmp/longjmp (or vfork)");
+    if (!X->oom)
+        propagate_function_problem(X);
 out:
     for (size_t i = 0; i < X->nn; i++)
         free(X->n[i].loop_path);
-    for (size_t k = 0; k < ncc; k++)
-        free(cc[k].name);
-    free(cc);
+    for (size_t k = 0; k < cc.n; k++)
+        free(cc.v[k].name);
+    free(cc.v);
     free(fname);
     X->fn_index = -1;
+}
+
+/* Remembers that the function declared by c is inline (by its USR). */
+static void note_inline(ctx *X, CXCursor c)
+{
+    char *usr = cx_str(clang_getCursorUSR(c));
+    if (!usr) {
+        X->oom = 1;
+        return;
+    }
+    if (X->ninl == X->capinl) {
+        char **nv = realloc(X->inl, (X->capinl ? 2 * X->capinl : 16) * sizeof *nv);
+        if (!nv) {
+            free(usr);
+            X->oom = 1;
+            return;
+        }
+        X->inl = nv;
+        X->capinl = X->capinl ? 2 * X->capinl : 16;
+    }
+    X->inl[X->ninl++] = usr;
 }
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
@@ -1024,8 +1316,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
         }
         return CXChildVisit_Continue;
     }
-    if (X->collect_macros_only ||
-        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    if (X->collect_macros_only) {
+        if (k == CXCursor_FunctionDecl && clang_Cursor_isFunctionInlined(c))
+            note_inline(X, c);
+        return CXChildVisit_Continue;
+    }
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
     if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
         process_function(X, c);
@@ -1280,6 +1576,26 @@ static int plan_names_cand(const char *ref, const cand *c)
            (c->kind == AA_KIND_FUNCTION && instr_plan_names(ref, c->id, c->function));
 }
 
+/* "loop not instrumented", "call to MPI_Send not instrumented", ... */
+static void cand_head(const cand *c, char *out, size_t n)
+{
+    switch (c->kind) {
+    case AA_KIND_FUNCTION:
+        snprintf(out, n, "function %s not instrumented", c->name);
+        break;
+    case AA_KIND_CALL:
+        snprintf(out, n, "call to %.*s not instrumented", (int)strcspn(c->name, "@"), c->name);
+        break;
+    case AA_KIND_USER:
+        snprintf(out, n, "%s %s not instrumented", c->forced ? "merged region" : "user region",
+                 c->name);
+        break;
+    default:
+        snprintf(out, n, "%s not instrumented", aa_region_kind_name(c->kind));
+        break;
+    }
+}
+
 static void select_regions(ctx *X)
 {
     const aa_instr_plan *pl = X->o->plan;
@@ -1406,8 +1722,9 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         if (!c->selected)
             continue;
         if (c->why) {
-            diag(X, c->s, "%s %s not instrumented: %s", aa_region_kind_name(c->kind),
-                 c->name, c->why);
+            char head[400];
+            cand_head(c, head, sizeof head);
+            diag(X, c->doff, aa_region_kind_name(c->kind), head, c->why);
             X->nskipped++;
             continue;
         }
@@ -1492,7 +1809,13 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
-    qsort(ed, ne, sizeof *ed, edit_cmp);
+    flush_diags(X);
+    if (X->oom) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    if (ne)
+        qsort(ed, ne, sizeof *ed, edit_cmp);
     /* prelude */
     aa_buf_printf(out, "%s from ", AA_INSTRUMENT_MARKER);
     for (const char *p = X->display; *p; p++)
@@ -1654,6 +1977,7 @@ out:
     }
     free(X.c);
     free(X.n);
+    free_diags(&X);
     free(X.mac);
     free(X.macmax);
     free(X.S.code);

@@ -87,9 +87,10 @@ for f in "$D"/*.c; do
     while read -r line; do
         case "$line" in ok*) _tap_result 0 "${line#ok - }" ;; *) _tap_result 1 "${line#not ok - }"; sed 's/^/#   /' "$T/$n.warn" | head -5 ;; esac
     done < "$T/$n.w2"
-    # warnings name file:line
+    # warnings in GCC's format: file:line:col: warning: autoanalyzer: ...
     if [ -s "$T/$n.warn" ]; then
-        like "$(head -1 "$T/$n.warn")" "^warning: .*$n\\.c:[0-9]+: " "$n: diagnostics say file:line"
+        like "$(head -1 "$T/$n.warn")" "^[^ ]*$n\\.c:[0-9]+:[0-9]+: warning: autoanalyzer: " \
+             "$n: diagnostics say file:line:col: warning: autoanalyzer:"
     fi
     # no new warning kinds under a broad warning set
     if [ -z "$np" ]; then
