@@ -2,8 +2,9 @@
 # against every tool library; components with special needs (the runtime,
 # MPI programs) add their own programs to CHECK_PROGS.  End-to-end tests are
 # executable TAP shell scripts tests/e2e/*.t that run the real command.
-# `make check` runs all of them, plus an ASan+UBSan build of the unit tests,
-# in one `prove` run so CI sees a single summary.
+# `make check` runs all of them, plus an ASan+UBSan build of the unit tests
+# and of the command (e2e tests use it through $AA_SAN_BUILD), in one
+# `prove` run so CI sees a single summary.
 
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
@@ -28,7 +29,7 @@ check-e2e: all
 
 # One prove run over everything.  The sanitizer build is made first.
 check: all unit-tests $(CHECK_PROGS)
-	$(MAKE) B=build-san SAN=1 unit-tests
+	$(MAKE) B=build-san SAN=1 unit-tests build-san/bin/autoanalyzer
 	AA_BUILD=$(B) AA_SAN_BUILD=build-san prove -j$(PROVE_JOBS) --exec '' \
 	    $(UNIT_TESTS) $(CHECK_PROGS) \
 	    $(patsubst $(B)/%,build-san/%,$(UNIT_TESTS)) $(E2E_TESTS)
