@@ -66,12 +66,12 @@ RT_MPI_TESTS := rt_mpi rt_crash
 RT_TESTS := rt_serial rt_pthread
 RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
 
-$(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+$(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h runtime/aa_user.h $(RT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) $(MPI_CFLAGS) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) \
 	    -lautoanalyzer-mpi -lautoanalyzer $(MPI_LIBS) -lm
 
-$(addprefix $(B)/tests/,$(RT_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h $(RT_LIBS)
+$(addprefix $(B)/tests/,$(RT_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h runtime/aa_user.h $(RT_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer -lpthread -lm
 

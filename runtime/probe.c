@@ -11,7 +11,8 @@
  * when the region is open further down the stack and counted either way;
  * frames deeper than AA_RT_MAX_DEPTH are not recorded.  Also: global
  * initialisation (configuration from the environment, clock calibration),
- * the region registry, thread registration, throttling, pause/resume.
+ * the region registry, thread registration, throttling, pause/resume, and
+ * the warning when a multi-rank launch is measured without the MPI library.
  */
 #include "runtime/rt_internal.h"
 #include "runtime/aa_runtime.h"
@@ -234,13 +235,14 @@ static int launch_rank_size(long *rank, long *size)
 static void warn_unmeasured_ranks(void)
 {
     long rank = 0, size = 0;
-    if (!launch_rank_size(&rank, &size) || size < 2 || rank != 0)
-        return;
+    if ((long)getpid() != aa_rt_g.pid || !launch_rank_size(&rank, &size) || size < 2 || rank != 0)
+        return; /* forked children, single processes and other ranks stay quiet */
     fprintf(stderr,
             "autoanalyzer: warning: %s runs as %ld processes, but MPI_Init was not intercepted "
-            "(libautoanalyzer-mpi is not linked): each process's profile covers that process "
-            "only; link through the wrapper (autoanalyzer cc mpicc), `pkg-config --libs "
-            "autoanalyzer-mpi` or CMake's AutoAnalyzer::mpi\n",
+            "(libautoanalyzer-mpi is not linked, or MPI_Init was never called): each "
+            "process's profile covers that process only; link through the wrapper "
+            "(autoanalyzer cc mpicc), `pkg-config --libs autoanalyzer-mpi` or CMake's "
+            "AutoAnalyzer::mpi\n",
             aa_rt_g.program, size);
 }
 

@@ -138,6 +138,8 @@ is "$(ls "$R/share/autoanalyzer/samples/"*.c | wc -l)" "$(ls "$TOP"/samples/*.c 
 P2="$T/prefix"
 ok "make install PREFIX=$P2" mk install PREFIX="$P2"
 expect_status 0 "command from PREFIX runs 'version'" "$P2/bin/autoanalyzer" version
+expect_status 0 "installed autoanalyzer-gcc passes --version through to gcc" "$P2/bin/autoanalyzer-gcc" --version
+like "$(head -1 "$T/.out")" "gcc" "autoanalyzer-gcc --version prints gcc's version"
 
 # An MPI program built the pkg-config way, with --as-needed forced.  Its
 # MPI calls and its I/O are in a shared library of the user's (libwork.so),
