@@ -40,3 +40,34 @@ fuzz-elf: $(B)/fuzz/fuzz_elf
 	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
 	    $(B)/fuzz/corpus-elf fuzz/corpus/elf tests/data/elf/fuzz-regress
 .PHONY: fuzz-elf
+
+# The instrumenter: generated and mutated C through aa_instrument_file (the
+# seed corpus is the torture suite; crashes go to
+# tests/data/instrument/fuzz-regress/, which instrument_fuzz_regress.t runs).
+FUZZ_INSTRUMENT_SRCS := fuzz/fuzz_instrument.c $(wildcard instrument/*.c) $(wildcard profile/*.c) \
+                        $(wildcard common/*.c)
+
+$(B)/fuzz/fuzz_instrument: $(FUZZ_INSTRUMENT_SRCS) $(wildcard instrument/*.h) common/aa_common.h $(B)/config.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. $(CLANG_CFLAGS) $(XML2_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ $(FUZZ_INSTRUMENT_SRCS) $(CLANG_LIBS) $(XML2_LIBS) -lz -lm
+
+fuzz: fuzz-instrument
+fuzz-instrument: $(B)/fuzz/fuzz_instrument
+	@mkdir -p $(B)/fuzz/corpus-instrument
+	$(B)/fuzz/fuzz_instrument -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 \
+	    -rss_limit_mb=4096 -dict=fuzz/instrument.dict -artifact_prefix=$(B)/fuzz/instrument- \
+	    $(B)/fuzz/corpus-instrument fuzz/corpus/instrument tests/instrument/torture \
+	    tests/data/instrument/fuzz-regress
+.PHONY: fuzz-instrument
+
+# Regression replay of the instrumenter's fuzz inputs without libFuzzer: a
+# TAP program among the unit tests (release and sanitizer builds).
+FUZZ_REGRESS_LIBS = $(B)/lib/libaa_instrument.a $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a
+$(B)/tests/fuzz_instrument_regress: $(call aa_objs,fuzz/fuzz_instrument.c fuzz/fuzz_instrument_regress.c) \
+                                    $(FUZZ_REGRESS_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) -Wl,--start-group $(FUZZ_REGRESS_LIBS) \
+	    -Wl,--end-group $(EXT_LIBS)
+UNIT_TESTS += $(B)/tests/fuzz_instrument_regress

@@ -960,10 +960,17 @@ static int macro_made(ctx *X, int i)
     return !f || !clang_File_isEqual(f, X->mainf) || off <= X->mac[2 * m];
 }
 
-/* Offset for a diagnostic about node i: its own start when it is in the
- * main file, else that of the nearest enclosing node that is. */
+/* Offset for a diagnostic about node i: where its first token is written
+ * in the main file (inside a macro's arguments, too), else the start of
+ * the nearest enclosing node that is in the main file. */
 static unsigned diag_offset(ctx *X, int i)
 {
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(X->n[i].c)), &f, NULL, NULL,
+                          &off);
+    if (f && clang_File_isEqual(f, X->mainf) && off < X->S.len)
+        return off;
     for (int p = i; p >= 0; p = X->n[p].parent)
         if (X->n[p].in_main)
             return X->n[p].s;
@@ -1408,6 +1415,8 @@ static char *resource_include(void)
     return res;
 }
 
+/* The first error as AA_EINPUT "file:line:col: what" (the main file by its
+ * display name). */
 static int parse_error(ctx *X, aa_err *err)
 {
     unsigned nd = clang_getNumDiagnostics(X->tu);
@@ -1419,7 +1428,7 @@ static int parse_error(ctx *X, aa_err *err)
             unsigned line, col;
             char *fn = NULL;
             clang_getExpansionLocation(clang_getDiagnosticLocation(dg), &f, &line, &col, NULL);
-            if (f)
+            if (f && !clang_File_isEqual(f, clang_getFile(X->tu, X->path)))
                 fn = cx_str(clang_getFileName(f));
             aa_err_set(err, AA_EINPUT, "%s:%u:%u: %s", fn && *fn ? fn : X->display, line, col,
                        clang_getCString(msg));
