@@ -35,8 +35,9 @@ INSTALL     ?= install
 # (their `#include "runtime/x.h"` lines are rewritten to `#include "x.h"`).
 INSTALL_HEADERS := runtime/aa_probe.h runtime/aa_runtime.h runtime/aa_user.h
 INSTALL_SAMPLES := $(wildcard samples/*.c) samples/Makefile samples/README.md
-# One-word wrapper commands (bin/autoanalyzer-<compiler> -> autoanalyzer).
-INSTALL_WRAPPERS := mpicc cc gcc clang mpicxx mpic++ c++ g++ mpif90 mpif77 mpifort gfortran
+# One-word wrapper commands (bin/autoanalyzer-<compiler> -> autoanalyzer):
+# wrap/module.mk's list, the same links as in $(B)/bin.
+INSTALL_WRAPPERS := $(or $(WRAP_COMPILERS),mpicc cc gcc clang mpicxx mpic++ c++ g++ mpif90 mpif77 mpifort gfortran)
 INSTALL_PC := autoanalyzer autoanalyzer-mpi
 INSTALL_CMAKE := AutoAnalyzerConfig AutoAnalyzerConfigVersion
 
