@@ -13,6 +13,7 @@
  */
 #include "wrap/wrap_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -173,6 +174,28 @@ static int read_until(int fd, double deadline, aa_buf *msg)
     }
 }
 
+/* Empties and removes the private directory (a child killed mid-write may
+ * leave a temporary file there). */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (d) {
+        while ((e = readdir(d)) != NULL) {
+            aa_buf p;
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            aa_buf_init(&p);
+            aa_buf_printf(&p, "%s/%s", dir, e->d_name);
+            if (p.data)
+                unlink(p.data);
+            aa_buf_free(&p);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
 static void warn(const aa_wrap_opts *o, const char *path, const char *what)
 {
     if (o->diag)
@@ -257,8 +280,7 @@ int wrap_instrument_source(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nf
                 warn(o, path, what);
         }
     }
-    unlink(tp.data);
-    rmdir(tmpl);
+    remove_dir(tmpl);
     aa_buf_free(&tp);
     aa_buf_free(&msg);
     return 0;

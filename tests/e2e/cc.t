@@ -80,7 +80,11 @@ s0=$(date +%s)
 AUTOANALYZER_TEST_CRASH=hang AUTOANALYZER_INSTRUMENT_TIMEOUT=1 "$AA" cc gcc -c prog.c -o hang.o 2>hang.err; is $? 0 "instrumenter hangs: build goes on"
 like "$(cat hang.err)" "prog.c: instrumenter timed out after 1 s; compiled uninstrumented" "timeout reported"
 ok "timeout kept (under 10 s)" test $(( $(date +%s) - s0 )) -lt 10
-is "$(ls -d "${TMPDIR:-/tmp}"/aa-cc.* 2>/dev/null | xargs -r -n1 sh -c 'test -O "$0" && find "$0" -newer prog.o' | wc -l)" 0 "no temporary directories left"
+mkdir -p tmp
+TMPDIR="$T/w/tmp" AUTOANALYZER_TEST_CRASH=1 "$AA" cc gcc -c prog.c -o tmp1.o 2>/dev/null
+TMPDIR="$T/w/tmp" AUTOANALYZER_TEST_CRASH=hang AUTOANALYZER_INSTRUMENT_TIMEOUT=1 "$AA" cc gcc -c prog.c -o tmp2.o 2>/dev/null
+TMPDIR="$T/w/tmp" "$AA" cc gcc prog.c -o tmp3 2>/dev/null
+is "$(ls tmp | wc -l)" 0 "no temporary files left (crash, timeout, success)"
 expect_status 2 "a bad time limit is a usage error" env AUTOANALYZER_INSTRUMENT_TIMEOUT=x "$AA" cc gcc -c prog.c -o x.o
 
 # response files: gcc quoting, nested, sources inside
