@@ -116,8 +116,8 @@ line=$("$AA" cc "$T/w/bin/ccfake" a.o -o app -lm)
 is "$line" "a.o -o app $RT1 -lm" "plain link: core only"
 line=$("$AA" cc "$T/w/bin/ccfake" -Wl,--as-needed a.o -o app -lfoo -lmpi)
 is "$line" "-Wl,--as-needed a.o -o app -lfoo $RT -lmpi" "-lmpi means MPI; the runtime goes right before it, --as-needed or not"
-line=$("$AA" cc "$T/w/bin/ccfake" a.o -o app /usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so -lm)
-is "$line" "a.o -o app $RT /usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so -lm" "a libmpi.so path (CMake find_package(MPI)) means MPI"
+line=$("$AA" cc "$T/w/bin/ccfake" a.o -o app /opt/mpi/lib/libmpi.so -lm)
+is "$line" "a.o -o app $RT /opt/mpi/lib/libmpi.so -lm" "a libmpi.so path (CMake find_package(MPI)) means MPI"
 line=$("$AA" cc "$T/w/bin/ccfake" a.o -o app -Wl,--as-needed,-lmpich)
 is "$line" "a.o -o app $RT -Wl,--as-needed,-lmpich" "-lmpich inside -Wl, means MPI"
 line=$("$AA" cc "$T/w/bin/ccfake" a.o -o app -l mpi_mpifh -lmpi)
