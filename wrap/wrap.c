@@ -103,11 +103,18 @@ void wrap_fix_depfile(const char *dep, const char *tmp, const char *orig)
     aa_err err;
     const char *p, *q;
     struct stat st;
-    /* never replace -MF /dev/null or a pipe by a regular file */
-    if (stat(dep, &st) || !S_ISREG(st.st_mode) || aa_read_file(dep, &data, &len, &err))
+    char *real;
+    /* never replace -MF /dev/null or a pipe by a regular file; a symbolic
+     * link keeps pointing at its target, which is rewritten */
+    if (stat(dep, &st) || !S_ISREG(st.st_mode) || !(real = realpath(dep, NULL)))
         return;
+    if (aa_read_file(real, &data, &len, &err)) {
+        free(real);
+        return;
+    }
     if (!strstr(data, tmp)) {
         free(data);
+        free(real);
         return;
     }
     aa_buf_init(&b);
@@ -117,9 +124,10 @@ void wrap_fix_depfile(const char *dep, const char *tmp, const char *orig)
     }
     aa_buf_puts(&b, p);
     if (!b.failed)
-        aa_write_file_atomic(dep, b.data ? b.data : "", b.len, &err);
+        aa_write_file_atomic(real, b.data ? b.data : "", b.len, &err);
     aa_buf_free(&b);
     free(data);
+    free(real);
 }
 
 /* ---- phases ---------------------------------------------------------------------- */
@@ -149,11 +157,15 @@ static int wants_pass_through(const aa_wrap_cmd *cmd, const aa_wrap_opts *o)
     return 0;
 }
 
+/* Every compile through the wrapper defines AUTOANALYZER, so the user
+ * region macros of aa_user.h are on (a later -UAUTOANALYZER wins). */
+#define AA_WRAP_DEFINE "-DAUTOANALYZER=1"
+
 /* Flags the instrumenter parses with: everything but the sources, plus the
  * MPI compiler's own compile flags. */
 static int parse_flags(const aa_wrap_cmd *cmd, wrap_argv *pf)
 {
-    int n = 0, rc = 0;
+    int n = 0, rc = wrap_argv_push(pf, AA_WRAP_DEFINE);
     char **mf = NULL;
     aa_err err;
     for (int i = 0; i < cmd->argc && !rc; i++)
@@ -234,10 +246,20 @@ static int runtime_args(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, wrap_argv
     return 0;
 }
 
+static int compiles_sources(const aa_wrap_cmd *cmd)
+{
+    for (int i = 0; i < cmd->argc; i++)
+        if (cmd->argv[i].kind == AA_WARG_SOURCE)
+            return 1;
+    return 0;
+}
+
 static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
                     const wrap_argv *rt, wrap_argv *out)
 {
     int rc = wrap_argv_push(out, cmd->compiler), pos = runtime_position(cmd);
+    if (!rc && compiles_sources(cmd))
+        rc = wrap_argv_push(out, AA_WRAP_DEFINE);
     for (int k = 0; k < nsrc && !rc; k++)
         if (src[k].tmppath) {
             char *d = aa_strdup(cmd->argv[src[k].argi].text);

@@ -98,7 +98,22 @@ printf '#!/bin/sh\nfor a; do case "$a" in @*) echo "@"; cat "${a#@}";; *) echo "
 printf 'a.o -o app -lmpi\n' > q.rsp
 line=$(AUTOANALYZER_LIBDIR="$T/lib" "$AA" cc "$T/w/rspfake" @q.rsp | tr '\n' ' ')
 like "$line" "^@ a\.o -o app -Wl,--push-state,--no-as-needed .*/libautoanalyzer-mpi\.so .* -lmpi $" "a link through @file: the rewritten line in a response file, runtime before -lmpi"
-"$AA" cc gcc -MMD -MF /dev/null -c prog.c -o devnull.o; ok "-MF /dev/null stays a device" test -c /dev/null
+# a device as dependency file stays a device (a private copy of /dev/null,
+# so a regression cannot replace the machine's own)
+if mknod -m 666 "$T/w/null" c 1 3 2>/dev/null; then
+    "$AA" cc gcc -MMD -MF "$T/w/null" -c prog.c -o devnull.o; ok "-MF <device> stays a device" test -c "$T/w/null"
+else
+    ok "# SKIP -MF <device>: cannot create a device node here (not root)" true
+fi
+ln -s real.d dlink.d
+"$AA" cc gcc -MMD -MF dlink.d -c prog.c -o dlink.o
+ok "-MF <symlink>: the link stays a link" test -L dlink.d
+like "$(cat real.d 2>/dev/null)" "prog\.c" "-MF <symlink>: its target names the real source"
+# every compile through the wrapper defines AUTOANALYZER (aa_user.h macros on),
+# and the instrumenter sees it too
+printf '#ifndef AUTOANALYZER\n#error not through the wrapper\n#endif\nint only_with_aa(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n' > aadef.c
+ok "the wrapper defines AUTOANALYZER for the compile" "$AA" cc gcc -c aadef.c -o aadef.o
+like "$(readelf -p .autoanalyzer.regions aadef.o 2>/dev/null)" 'only_with_aa' "the instrumenter parsed with AUTOANALYZER defined"
 
 
 "$AA" instrument -q prog.c -o pre.c --
@@ -135,7 +150,9 @@ if command -v mpicc >/dev/null; then
 fi
 line=$("$AA" cc "$T/w/bin/ccfake" -shared a.o -o libx.so)
 is "$line" "-shared a.o -o libx.so $RT1" "shared libraries carry the runtime too"
-for args in "-c a.c -o a.o" "-E a.c" "-r a.o b.o -o c.o" "-o conftest conftest.c" "--version" "-dumpmachine" "a.o -o /dev/null"; do
+line=$("$AA" cc "$T/w/bin/ccfake" -c a.c -o a.o 2>/dev/null)
+is "$line" "-DAUTOANALYZER=1 -c a.c -o a.o" "a file that cannot be instrumented compiles as it is (AUTOANALYZER defined)"
+for args in "-E a.c" "-r a.o b.o -o c.o" "-o conftest conftest.c" "--version" "-dumpmachine" "a.o -o /dev/null"; do
     # shellcheck disable=SC2086
     line=$("$AA" cc "$T/w/bin/ccfake" $args 2>/dev/null)
     is "$line" "$args" "passed through unchanged: $args"
