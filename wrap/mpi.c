@@ -100,32 +100,39 @@ static int mpi_symbol(const char *s)
            !strncmp(s, "mpi_finalize", 12);
 }
 
-/* One ELF64 relocatable object in memory: an undefined MPI symbol? */
+/* One ELF64 relocatable object in memory: an undefined MPI symbol?  The
+ * structures are copied out (memcpy): archive members start at any even
+ * offset, so the bytes need not be aligned for Elf64_* types. */
 static int elf_refs_mpi(const unsigned char *p, size_t n, char *sym, size_t symlen)
 {
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)p;
-    if (n < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB)
+    Elf64_Ehdr eh;
+    if (n < sizeof eh)
         return 0;
-    if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-        eh->e_shoff > n || (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > n - eh->e_shoff)
+    memcpy(&eh, p, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB)
         return 0;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(p + eh->e_shoff);
-    for (int i = 0; i < eh->e_shnum; i++) {
-        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+    if (eh.e_shoff == 0 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > n ||
+        (size_t)eh.e_shnum * sizeof(Elf64_Shdr) > n - eh.e_shoff)
+        return 0;
+    for (int i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh, st;
+        memcpy(&sh, p + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
+        if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum)
             continue;
-        const Elf64_Shdr *st = &sh[sh[i].sh_link];
-        if (sh[i].sh_offset > n || sh[i].sh_size > n - sh[i].sh_offset || st->sh_offset > n ||
-            st->sh_size > n - st->sh_offset || sh[i].sh_entsize != sizeof(Elf64_Sym))
+        memcpy(&st, p + eh.e_shoff + (size_t)sh.sh_link * sizeof st, sizeof st);
+        if (sh.sh_offset > n || sh.sh_size > n - sh.sh_offset || st.sh_offset > n ||
+            st.sh_size > n - st.sh_offset || sh.sh_entsize != sizeof(Elf64_Sym))
             continue;
-        const Elf64_Sym *sy = (const Elf64_Sym *)(p + sh[i].sh_offset);
-        const char *str = (const char *)(p + st->sh_offset);
-        size_t ns = sh[i].sh_size / sizeof *sy;
+        const char *str = (const char *)(p + st.sh_offset);
+        size_t ns = sh.sh_size / sizeof(Elf64_Sym);
         for (size_t k = 1; k < ns; k++) {
-            if (sy[k].st_shndx != SHN_UNDEF || sy[k].st_name >= st->sh_size)
+            Elf64_Sym sy;
+            memcpy(&sy, p + sh.sh_offset + k * sizeof sy, sizeof sy);
+            if (sy.st_shndx != SHN_UNDEF || sy.st_name >= st.sh_size)
                 continue;
-            const char *name = str + sy[k].st_name;
-            if (!memchr(name, '\0', st->sh_size - sy[k].st_name))
+            const char *name = str + sy.st_name;
+            if (!memchr(name, '\0', st.sh_size - sy.st_name))
                 continue;
             if (mpi_symbol(name)) {
                 if (sym && symlen)
