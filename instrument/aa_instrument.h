@@ -6,7 +6,8 @@
  * libc routines, user pragmas), filters them (globs, Score-P-like filter
  * files, a region plan, a round-1 analysis for --refine), checks that each
  * region can be wrapped without changing what the program computes (SPEC
- * §3.3; unsafe ones are skipped with "warning: file:line: reason"), and
+ * §3.3; unsafe ones are skipped with "file:line:col: warning: autoanalyzer:
+ * ... not instrumented: reason", summarised per file), and
  * produces the instrumented source text plus the region map.  The rewrite
  * inserts text into the original bytes only: a prelude with the probe ABI
  * (runtime/aa_probe.h) and one static descriptor per region, then
