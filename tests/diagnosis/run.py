@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""tests/diagnosis/run.py -- driver of the diagnosis validation suite
+(bench/diagnosis.md): generates every case (gen.py), builds it plainly
+(mpicc) and through the one-word wrapper ($AA_BUILD/bin/autoanalyzer-mpicc),
+checks that both print the same checksum, runs the instrumented program
+REPS times with mpirun, analyses each run (`autoanalyzer analyze DIR
+--json`), scores it (score.py), rebuilds two-round cases with
+AUTOANALYZER_REFINE=<round-1 analysis> and scores round 2, and prints the
+tables by kind and by magnitude band.  The last line is exactly
+`diagnosis: N of M checks pass`.
+
+  run.py [--quick] [--seeds FILE] [--reps N] [--out DIR] [--limit N]
+         [--jobs N] [--keep]
+
+  --quick       the QUICK subset (tests/diagnosis/quick.txt) instead of
+                cases.txt
+  --reps N      repetitions of each run (default $REPS or 3); with N > 1 a
+                `stable` check per case: the same check verdicts every time
+  --out DIR     work and results directory (default $TMPDIR/aa-diagnosis);
+                DIR/results.jsonl holds every check, DIR/summary.json the
+                tables
+  --limit N     only the first N cases (a documented fraction of the list)
+  --jobs N      cores to use (default nproc): cases run concurrently as far
+                as their ranks fit in the cores (at least one at a time)
+Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
+(default mpicc).  Exit 0 when the suite ran (the figures are the result),
+1 when a case could not be built or run at all.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import gen      # noqa: E402
+import score    # noqa: E402
+
+CHECKS = ['output', 'cluster', 'cccr', 'cause', 'disparity', 'no_false', 'stable', 'round2']
+TARGETS = {'cluster': '>=95%', 'cccr': '>=95%', 'cause': '>=90%', 'no_false': '>=98%',
+           'stable': '>=95%', 'round2': '>=90%', 'disparity': '>=95%', 'output': '100%'}
+BANDS = ['<3%', '3-10%', '10-30%', '>=30%', 'none']
+
+
+def env_for_mpi():
+    e = dict(os.environ)
+    e.update({'OMPI_ALLOW_RUN_AS_ROOT': '1', 'OMPI_ALLOW_RUN_AS_ROOT_CONFIRM': '1',
+              'OMPI_MCA_rmaps_base_oversubscribe': '1', 'OMPI_MCA_btl': 'self,vader',
+              'OMPI_MCA_btl_vader_single_copy_mechanism': 'none'})
+    return e
+
+
+def sh(cmd, cwd, env=None, timeout=600):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+        return p.returncode, p.stdout.decode('utf-8', 'replace')
+    except subprocess.TimeoutExpired:
+        return 124, 'timed out after %d s' % timeout
+
+
+def checksum(text):
+    for line in text.splitlines():
+        if line.startswith('checksum: '):
+            return line.strip()
+    return None
+
+
+def run_case(seed, cfg):
+    """Builds, runs, analyses and scores one case; returns (checks, info)."""
+    t0 = time.time()
+    aa = cfg['aa_build']
+    d = os.path.join(cfg['out'], 'cases', 'seed-%04d' % seed)
+    shutil.rmtree(d, ignore_errors=True)
+    exp = gen.write_case(seed, d)
+    P = exp['nprocs']
+    env = env_for_mpi()
+    env['TMPDIR'] = d
+    info = {'case': exp['case'], 'seed': seed, 'nprocs': P, 'errors': []}
+    checks = []
+    mpicc = os.environ.get('MPICC', 'mpicc')
+    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
+    wrap = os.path.join(aa, 'bin', 'autoanalyzer-mpicc')
+    st, o = sh([mpicc, '-O2', '-o', 'plain', 'prog.c'], d, env)
+    if st:
+        info['errors'].append('plain build: ' + o[-400:])
+        return checks, info
+    st, o = sh([wrap, '-O2', '-o', 'inst', 'prog.c'], d, env)
+    if st:
+        info['errors'].append('wrapper build: ' + o[-400:])
+        return checks, info
+    st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './plain'], d, env, 300)
+    want = checksum(o)
+    if st or not want:
+        info['errors'].append('plain run (%d): %s' % (st, o[-400:]))
+        return checks, info
+    verdicts = []
+    per_rep = []
+    for rep in range(cfg['reps']):
+        rd = os.path.join(d, 'run%d' % rep)
+        e2 = dict(env)
+        e2['AUTOANALYZER_OUTPUT'] = rd
+        st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './inst'], d, e2, 300)
+        got = checksum(o)
+        base = {'case': exp['case'], 'kind': exp['kind'], 'band': score.band(exp)}
+        c = dict(base, check='output', detail='plain %s, instrumented %s (exit %d)' % (want, got, st))
+        c['pass'] = (st == 0 and got == want)
+        rc = [c]
+        aj = os.path.join(d, 'analysis%d.json' % rep)
+        st2, o2 = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', aj, '-q'], d, env, 300)
+        if st2 or not os.path.exists(aj):
+            info['errors'].append('analyze rep %d (%d): %s' % (rep, st2, o2[-400:]))
+            a = {}
+        else:
+            a = json.load(open(aj))
+        rc += score.score(exp, a)
+        for x in rc:
+            x['rep'] = rep
+        per_rep.append(rc)
+        verdicts.append(score.verdict(a) if a else None)
+    for rc in per_rep:
+        checks += rc
+    if cfg['reps'] > 1:
+        sig = [[(x['check'], x['pass']) for x in rc] for rc in per_rep]
+        same = all(s == sig[0] for s in sig)
+        checks.append({'case': exp['case'], 'kind': exp['kind'], 'band': score.band(exp),
+                       'check': 'stable', 'pass': same, 'rep': None,
+                       'detail': 'same check verdicts in %d reps' % cfg['reps'] if same else
+                       'verdicts differ: ' + ' / '.join(
+                           ','.join('%s=%s' % (k, 'ok' if v else 'FAIL') for k, v in s) for s in sig),
+                       'same_findings': all(v == verdicts[0] for v in verdicts)})
+    if exp['expect'].get('cccr_round2'):
+        aj = os.path.join(d, 'analysis0.json')
+        e2 = dict(env)
+        e2['AUTOANALYZER_REFINE'] = aj
+        st, o = sh([wrap, '-O2', '-o', 'inst2', 'prog.c'], d, e2)
+        a2 = {}
+        if st:
+            info['errors'].append('round-2 build: ' + o[-400:])
+        else:
+            rd = os.path.join(d, 'round2')
+            e2 = dict(env)
+            e2['AUTOANALYZER_OUTPUT'] = rd
+            st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './inst2'], d, e2, 300)
+            a2j = os.path.join(d, 'analysis-round2.json')
+            st2, o2 = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', a2j, '-q'],
+                         d, env, 300)
+            if st2 or not os.path.exists(a2j):
+                info['errors'].append('round-2 analyze (%d): %s' % (st2, o2[-400:]))
+            else:
+                a2 = json.load(open(a2j))
+        r2 = [x for x in score.score(exp, {}, a2) if x['check'] == 'round2']
+        for x in r2:
+            x['rep'] = 0
+        checks += r2
+    info['seconds'] = round(time.time() - t0, 1)
+    if not cfg['keep']:
+        for name in os.listdir(d):
+            p = os.path.join(d, name)
+            if os.path.isdir(p):
+                shutil.rmtree(p, ignore_errors=True)
+            elif name in ('plain', 'inst', 'inst2'):
+                os.unlink(p)
+    return checks, info
+
+
+def table(rows, key, keys):
+    out = []
+    cols = [c for c in CHECKS if any(r['check'] == c for r in rows)]
+    out.append('%-22s %6s ' % (key, 'cases') + ' '.join('%11s' % c for c in cols))
+    for k in keys:
+        sub = [r for r in rows if r[key] == k]
+        if not sub:
+            continue
+        cases = len(set(r['case'] for r in sub))
+        cells = []
+        for c in cols:
+            x = [r for r in sub if r['check'] == c]
+            cells.append('%11s' % ('%d/%d' % (sum(r['pass'] for r in x), len(x)) if x else '-'))
+        out.append('%-22s %6d ' % (k, cases) + ' '.join(cells))
+    return out
+
+
+def summarize(rows, infos):
+    lines = []
+    kinds = [k for k in gen.KINDS if any(r['kind'] == k for r in rows)]
+    lines += table(rows, 'kind', kinds)
+    lines.append('')
+    lines += table(rows, 'band', [b for b in BANDS if any(r['band'] == b for r in rows)])
+    lines.append('')
+    lines.append('%-10s %9s %7s %8s' % ('check', 'pass', '%', 'target'))
+    tot = {}
+    for c in CHECKS:
+        x = [r for r in rows if r['check'] == c]
+        if not x:
+            continue
+        n = sum(r['pass'] for r in x)
+        tot[c] = [n, len(x)]
+        lines.append('%-10s %9s %6.1f%% %8s' % (c, '%d/%d' % (n, len(x)), 100.0 * n / len(x), TARGETS[c]))
+    cases = sorted(set(r['case'] for r in rows))
+    fc = set(r['case'] for r in rows if r['check'] == 'no_false' and not r['pass'])
+    lines.append('cases with a false CCCR: %d of %d (%.1f%%, target <=2%%)' % (
+        len(fc), len(cases), 100.0 * len(fc) / max(1, len(cases))))
+    errs = [i for i in infos if i['errors']]
+    if errs:
+        lines.append('cases with errors: %d (%s)' % (len(errs), ', '.join(i['case'] for i in errs[:10])))
+    n = sum(r['pass'] for r in rows)
+    lines.append('diagnosis: %d of %d checks pass' % (n, len(rows)))
+    return lines, tot
+
+
+def main():
+    a = sys.argv[1:]
+    cfg = {'reps': int(os.environ.get('REPS', '3')), 'keep': False, 'limit': None,
+           'jobs': os.cpu_count() or 1,
+           'out': os.path.join(os.environ.get('TMPDIR', '/tmp'), 'aa-diagnosis')}
+    seeds_file = os.path.join(HERE, 'cases.txt')
+    while a:
+        o = a.pop(0)
+        if o == '--quick':
+            seeds_file = os.path.join(HERE, 'quick.txt')
+        elif o == '--seeds' and a:
+            seeds_file = a.pop(0)
+        elif o == '--reps' and a:
+            cfg['reps'] = int(a.pop(0))
+        elif o == '--out' and a:
+            cfg['out'] = os.path.abspath(a.pop(0))
+        elif o == '--limit' and a:
+            cfg['limit'] = int(a.pop(0))
+        elif o == '--jobs' and a:
+            cfg['jobs'] = max(1, int(a.pop(0)))
+        elif o == '--keep':
+            cfg['keep'] = True
+        else:
+            sys.stderr.write(__doc__)
+            return 2
+    aa = os.environ.get('AA_BUILD', 'build')
+    cfg['aa_build'] = aa if os.path.isabs(aa) else os.path.join(TOP, aa)
+    if not os.access(os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc'), os.X_OK):
+        sys.stderr.write('run.py: %s/bin/autoanalyzer-mpicc not built\n' % cfg['aa_build'])
+        return 1
+    seeds = gen.read_seeds(seeds_file)
+    if cfg['limit']:
+        seeds = seeds[:cfg['limit']]
+    os.makedirs(cfg['out'], exist_ok=True)
+    t0 = time.time()
+    rows, infos = [], []
+    lock = threading.Condition()
+    free = [cfg['jobs']]
+    resf = open(os.path.join(cfg['out'], 'results.jsonl'), 'w')
+
+    def worker(seed, need):
+        try:
+            ch, info = run_case(seed, cfg)
+        except Exception as x:       # a driver bug must not hang the pool
+            ch, info = [], {'case': 'seed-%d' % seed, 'errors': ['driver: %r' % x]}
+        with lock:
+            rows.extend(ch)
+            infos.append(info)
+            for c in ch:
+                resf.write(json.dumps(c) + '\n')
+            resf.write(json.dumps({'info': info}) + '\n')
+            resf.flush()
+            bad = [c['check'] for c in ch if not c['pass']]
+            sys.stdout.write('# %-34s %2d ranks %6.1f s  %s\n' % (
+                info['case'], info.get('nprocs', 0), info.get('seconds', 0),
+                'ERROR ' + info['errors'][0][:120].replace('\n', ' ') if info['errors'] and not ch
+                else ('fail: ' + ','.join(bad) if bad else 'all pass')))
+            sys.stdout.flush()
+            free[0] += need
+            lock.notify_all()
+
+    threads = []
+    for s in seeds:
+        need = min(gen.plan(s)['nprocs'], cfg['jobs'])
+        with lock:
+            while free[0] < need and free[0] < cfg['jobs']:
+                lock.wait()
+            free[0] -= need
+        t = threading.Thread(target=worker, args=(s, need))
+        t.start()
+        threads.append(t)
+    for t in threads:
+        t.join()
+    resf.close()
+    rows.sort(key=lambda r: r['case'])
+    lines, tot = summarize(rows, infos)
+    el = time.time() - t0
+    with open(os.path.join(cfg['out'], 'summary.json'), 'w') as f:
+        json.dump({'seeds_file': os.path.basename(seeds_file), 'cases': len(seeds), 'reps': cfg['reps'],
+                   'seconds': round(el, 1), 'totals': tot,
+                   'pass': sum(r['pass'] for r in rows), 'checks': len(rows)}, f, indent=1)
+    print('# %d cases, %d reps, %.0f s; results in %s' % (len(seeds), cfg['reps'], el, cfg['out']))
+    for ln in lines:
+        print(ln)
+    return 1 if any(i['errors'] and not any(r['case'] == i['case'] for r in rows) for i in infos) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
