@@ -35,9 +35,19 @@ enum {
     AA_MODE_SYSCALLS = 1u << 5,
     AA_MODE_LIBC = 1u << 6,
     AA_MODE_USER = 1u << 7,
+    /* also the small regions the size rules leave out by default: static
+     * inline functions, tiny leaf functions, tiny constant-trip loops */
+    AA_MODE_TINY = 1u << 8,
 };
 #define AA_MODE_DEFAULT (AA_MODE_FUNCTIONS | AA_MODE_OUTER_LOOPS)
-#define AA_MODE_ALL 0xffu
+#define AA_MODE_ALL 0x1ffu
+
+/* The size rules (docs/instrument.md, "Small regions"): a leaf function of
+ * at most this many statements, and a loop of at most this many iterations
+ * (constant bounds) with a straight-line body, are not instrumented by
+ * default. */
+#define AA_TINY_MAX_STATEMENTS 5
+#define AA_TINY_MAX_TRIPS 8
 
 /* Parses "functions,outer-loops,..." (also "all", "default"). */
 int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err);
@@ -53,6 +63,10 @@ int aa_instr_filter_add(aa_instr_filter *f, char what, int include, const char *
 int aa_instr_filter_load(aa_instr_filter *f, const char *path, aa_err *err);
 /* 1 when a region of `function` in `file` is to be instrumented. */
 int aa_instr_filter_accepts(const aa_instr_filter *f, const char *file, const char *function);
+/* 1 when the deciding function rule is an INCLUDE naming `function`
+ * literally (no wildcard): such a function is instrumented even when a size
+ * rule would leave it out. */
+int aa_instr_filter_names(const aa_instr_filter *f, const char *file, const char *function);
 
 /* Region plan (--plan) and refinement set (--refine).  Both name regions by
  * id or by name ("solve", "loop@42" or a function name). */
@@ -65,6 +79,52 @@ int aa_instr_plan_load(aa_instr_plan *p, const char *path, aa_err *err);
 /* Refine file: analysis JSON/XML (bottleneck region ids) or a list with one
  * region id or name per line; each named region is split. */
 int aa_instr_plan_load_refine(aa_instr_plan *p, const char *path, aa_err *err);
+/* Profile filter (--filter-from): the functions that aa_instr_pfilter_compute
+ * lists for the measured experiment EXP (experiment.xml or a run directory)
+ * with the default thresholds are not instrumented, unless a --refine/split
+ * names them.  With `quiet_missing`, a missing EXP is not an error (the
+ * refine file's sibling experiment.xml is tried this way). */
+int aa_instr_plan_load_filter_from(aa_instr_plan *p, const char *exp, int quiet_missing,
+                                   aa_err *err);
+
+/* ---- profile-guided filter (autoanalyzer filter) --------------------------
+ * From a measured experiment, the regions visited often whose mean
+ * inclusive time per visit is tiny (or that the runtime throttled for being
+ * so): the probes cost more than what they tell. */
+typedef struct aa_pfilter_opts {
+    double min_visits;       /* default AA_PFILTER_MIN_VISITS */
+    double max_ns_per_visit; /* default AA_PFILTER_MAX_NS */
+    double probe_ns;         /* estimated cost of one enter+exit pair */
+} aa_pfilter_opts;
+#define AA_PFILTER_MIN_VISITS 1e5
+#define AA_PFILTER_MAX_NS 1000.0
+#define AA_PFILTER_PROBE_NS 30.0
+
+typedef struct aa_pfilter_entry {
+    char *function;          /* the function to exclude */
+    char *file;
+    double visits;           /* summed over every process and thread */
+    double ns_per_visit;     /* mean inclusive wall time per visit */
+    int throttled;           /* visits are a lower bound */
+    double saving_s;         /* visits x probe cost */
+} aa_pfilter_entry;
+
+typedef struct aa_pfilter {
+    size_t n;
+    aa_pfilter_entry *v;     /* by saving, largest first */
+    double run_s;            /* wall time of the run (root region, max over ranks) */
+    double saving_s;         /* total (per process: summed / nprocs) */
+    size_t nprocs;
+} aa_pfilter;
+
+/* Reads EXP (an experiment file, or a directory holding experiment.xml)
+ * and computes the filter.  AA_EINPUT "file:line: what" for bad input. */
+int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *out,
+                       aa_err *err);
+/* The Score-P-format filter file text (EXCLUDE lines, comments with the
+ * measurements). */
+void aa_pfilter_format(const aa_pfilter *f, const aa_pfilter_opts *o, aa_buf *b);
+void aa_pfilter_free(aa_pfilter *f);
 
 typedef struct aa_instrument_opts {
     unsigned modes;                 /* 0 = AA_MODE_DEFAULT */

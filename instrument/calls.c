@@ -3,7 +3,9 @@
  * of SPEC §3.2: MPI (MPI_* / PMPI_*), libm, POSIX I/O and process calls
  * ("syscalls"), and the other C library routines (any function declared in
  * a system header that is none of the former).  Also names the routines
- * that make a region unsafe to wrap (setjmp/longjmp and friends).
+ * that make a region unsafe to wrap (setjmp/longjmp and friends), and the
+ * calls that cannot block (libm, <ctype.h>, abs, compiler builtins) for the
+ * tiny-leaf-function rule.
  */
 #include "instrument/instr_private.h"
 
@@ -41,6 +43,13 @@ static const char *const sys_names[] = {
     "usleep", "wait", "waitpid", "write", "writev",
 };
 
+/* <ctype.h> and <stdlib.h> routines that only compute (sorted). */
+static const char *const pure_names[] = {
+    "abs",     "imaxabs", "isalnum", "isalpha", "isascii", "isblank", "iscntrl",
+    "isdigit", "isgraph", "islower", "isprint", "ispunct", "isspace", "isupper",
+    "isxdigit", "labs",   "llabs",   "tolower", "toupper",
+};
+
 /* Calls that make a region (and its function) unsafe to wrap. */
 static const char *const unsafe_names[] = {
     "__builtin_longjmp", "__builtin_setjmp", "__longjmp_chk", "__sigsetjmp",
@@ -73,6 +82,12 @@ int instr_call_class(const char *name, int in_system_header)
     return 0;
 }
 
+int instr_call_pure(const char *name)
+{
+    return IN(math_names, name) || IN(pure_names, name) ||
+           (strncmp(name, "__builtin_", 10) == 0 && strcmp(name, "__builtin_trap") != 0);
+}
+
 int instr_call_unsafe(const char *name)
 {
     return IN(unsafe_names, name);
@@ -80,11 +95,12 @@ int instr_call_unsafe(const char *name)
 
 int instr_call_tables_sorted(void)
 {
-    const char *const *t[] = {math_names, sys_names, unsafe_names};
+    const char *const *t[] = {math_names, sys_names, unsafe_names, pure_names};
     size_t n[] = {sizeof math_names / sizeof *math_names,
                   sizeof sys_names / sizeof *sys_names,
-                  sizeof unsafe_names / sizeof *unsafe_names};
-    for (size_t k = 0; k < 3; k++)
+                  sizeof unsafe_names / sizeof *unsafe_names,
+                  sizeof pure_names / sizeof *pure_names};
+    for (size_t k = 0; k < 4; k++)
         for (size_t i = 1; i < n[k]; i++)
             if (strcmp(t[k][i - 1], t[k][i]) >= 0)
                 return 0;

@@ -2,14 +2,17 @@
  * instrument/filter.c -- which regions to instrument: include/exclude
  * rules over function and file names (command-line globs and Score-P-like
  * filter files), the region plan file (--plan: eliminate / split / merge),
- * and the refinement set read from a round-1 analysis (--refine).  File
- * formats are described in docs/instrument.md.
+ * the refinement set read from a round-1 analysis (--refine), and the
+ * profile filter of a measured experiment (--filter-from, also taken from
+ * the experiment.xml beside a refine file).  File formats are described in
+ * docs/instrument.md.
  */
 #include "instrument/instr_private.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 aa_instr_filter *aa_instr_filter_new(void)
 {
@@ -63,6 +66,19 @@ int aa_instr_filter_accepts(const aa_instr_filter *f, const char *file, const ch
         }
     }
     return fn_ok && file_ok;
+}
+
+int aa_instr_filter_names(const aa_instr_filter *f, const char *file, const char *function)
+{
+    int named = 0;
+    if (!f || !function)
+        return 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const instr_rule *r = &f->rules[i];
+        if (r->what == 'F' && aa_glob_match(r->glob, function))
+            named = r->include && !strpbrk(r->glob, "*?[");
+    }
+    return named && aa_instr_filter_accepts(f, file, function);
 }
 
 /* Splits a line into whitespace-separated words in place (max n). */
@@ -157,6 +173,7 @@ void aa_instr_plan_free(aa_instr_plan *p)
         return;
     free_list(p->elim, p->nelim);
     free_list(p->split, p->nsplit);
+    free_list(p->pfilter, p->npfilter);
     for (size_t i = 0; i < p->nmerge; i++)
         free_list(p->merge[i].names, p->merge[i].n);
     free(p->merge);
@@ -311,5 +328,37 @@ int aa_instr_plan_load_refine(aa_instr_plan *p, const char *path, aa_err *err)
     if (!rc && found == 0)
         rc = aa_err_set(err, AA_EINPUT, "%s:1: no critical regions found in the analysis", path);
     free(data);
+    if (!rc) {
+        /* the run directory of `autoanalyzer run --out DIR` holds the
+         * measured experiment beside analysis.json: filter with it too */
+        aa_buf dir;
+        const char *sl = strrchr(path, '/');
+        aa_buf_init(&dir);
+        if (sl)
+            aa_buf_printf(&dir, "%.*s/experiment.xml", (int)(sl - path), path);
+        else
+            aa_buf_puts(&dir, "experiment.xml");
+        if (dir.data && !dir.failed)
+            rc = aa_instr_plan_load_filter_from(p, dir.data, 1, err);
+        aa_buf_free(&dir);
+    }
+    return rc;
+}
+
+int aa_instr_plan_load_filter_from(aa_instr_plan *p, const char *exp, int quiet_missing,
+                                   aa_err *err)
+{
+    aa_pfilter f;
+    aa_pfilter_opts o = {AA_PFILTER_MIN_VISITS, AA_PFILTER_MAX_NS, AA_PFILTER_PROBE_NS};
+    int rc;
+    if (quiet_missing && access(exp, R_OK) != 0)
+        return AA_OK;
+    rc = aa_pfilter_compute(exp, &o, &f, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < f.n && !rc; i++)
+        if (push(&p->pfilter, &p->npfilter, f.v[i].function))
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+    aa_pfilter_free(&f);
     return rc;
 }

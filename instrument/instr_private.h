@@ -10,6 +10,8 @@
 
 /* AA_MODE_MPI / _MATHLIB / _SYSCALLS / _LIBC, or 0 for an ordinary call. */
 int instr_call_class(const char *name, int in_system_header);
+/* libm, <ctype.h>, abs, __builtin_*: calls that compute and cannot block. */
+int instr_call_pure(const char *name);
 /* setjmp, longjmp, vfork, ...: regions containing them are left alone. */
 int instr_call_unsafe(const char *name);
 int instr_call_tables_sorted(void); /* self-check for the unit test */
@@ -33,6 +35,8 @@ typedef struct instr_merge {
 struct aa_instr_plan {
     char **elim;
     size_t nelim;
+    char **pfilter;  /* functions the profile filter drops (--filter-from) */
+    size_t npfilter;
     char **split;
     size_t nsplit;
     instr_merge *merge;

@@ -5,7 +5,9 @@
  * statements, user pragma blocks) with their stable ids, decides for each
  * whether it can be wrapped without changing the program (macro
  * boundaries, jumps into the region, setjmp, statement expressions,
- * pragmas, preprocessor conditionals, #include'd code), and rewrites the
+ * pragmas, preprocessor conditionals, #include'd code), applies the size
+ * rules (static inline functions, tiny leaf functions and tiny
+ * constant-trip loops are left out unless asked for), and rewrites the
  * original bytes with single-line insertions plus a prelude.
  */
 #include "instrument/instr_private.h"
@@ -235,6 +237,11 @@ typedef struct cand {
     int func_index;  /* candidate index of the enclosing function, -1 */
     uint32_t hash, id, parent;
     int selected, round1, emitted;
+    const char *small;       /* size rule that leaves it out by default, or NULL */
+    int named;               /* an INCLUDE rule names its function literally */
+    int split_named;         /* named by --refine / a plan's split */
+    const char *skip_reason; /* left out by a size rule or the profile filter:
+                              * listed in the map as not instrumented */
 } cand;
 
 typedef struct ctx {
@@ -994,6 +1001,268 @@ static int nonstatic_inline(ctx *X, CXCursor fn)
     return inl && clang_getCursorLinkage(fn) == CXLinkage_External;
 }
 
+/* ---- size rules (docs/instrument.md, "Small regions") ---------------------
+ * A probe pair costs tens of nanoseconds and, in a small function, stops
+ * the compiler from inlining it: regions whose whole execution is that
+ * small are left out by default (AA_MODE_TINY, or an INCLUDE rule naming
+ * the function, puts them back).  Nothing is added to code left out. */
+
+/* Static inline: inline on some declaration, internal linkage. */
+static int static_inline(ctx *X, CXCursor fn)
+{
+    int inl = clang_Cursor_isFunctionInlined(fn) ||
+              clang_Cursor_isFunctionInlined(clang_getCanonicalCursor(fn));
+    if (!inl) {
+        CXString u = clang_getCursorUSR(fn);
+        const char *us = clang_getCString(u);
+        for (size_t k = 0; us && k < X->ninl && !inl; k++)
+            inl = !strcmp(X->inl[k], us);
+        clang_disposeString(u);
+    }
+    return inl && clang_getCursorLinkage(fn) == CXLinkage_Internal;
+}
+
+/* One past the last node of node i's subtree (nodes are in preorder). */
+static size_t subtree_end(ctx *X, int i)
+{
+    size_t k = (size_t)i + 1;
+    for (; k < X->nn; k++) {
+        int p = X->n[k].parent;
+        while (p >= 0 && p != i)
+            p = X->n[p].parent;
+        if (p != i)
+            break;
+    }
+    return k;
+}
+
+/* 1 when node i's subtree holds a loop, a goto, or a call that may block
+ * (any call but libm, <ctype.h>, abs and builtins; calls through pointers
+ * included). */
+static int not_straight_line(ctx *X, int i)
+{
+    size_t end = subtree_end(X, i);
+    for (size_t k = (size_t)i + 1; k < end; k++) {
+        enum CXCursorKind kd = X->n[k].kind;
+        if (is_loop(kd) || kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
+            return 1;
+        if (kd == CXCursor_CallExpr) {
+            CXCursor ref = clang_getCursorReferenced(X->n[k].c);
+            CXString nm;
+            int pure;
+            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+                return 1;
+            nm = clang_getCursorSpelling(ref);
+            pure = instr_call_pure(clang_getCString(nm));
+            clang_disposeString(nm);
+            if (!pure)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Statements of the body: every statement of every block (nested blocks
+ * themselves and empty statements not counted) and each unbraced if/else
+ * branch. */
+static int count_statements(ctx *X, int body)
+{
+    size_t end = subtree_end(X, body);
+    int n = 0;
+    for (size_t k = (size_t)body + 1; k < end; k++) {
+        node *d = &X->n[k];
+        enum CXCursorKind pk = X->n[d->parent].kind;
+        if (d->kind == CXCursor_CompoundStmt || d->kind == CXCursor_NullStmt)
+            continue;
+        if (pk == CXCursor_CompoundStmt || (pk == CXCursor_IfStmt && d->index >= 1))
+            n++;
+    }
+    return n;
+}
+
+/* The size rule for a function, or NULL. */
+static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
+{
+    if (static_inline(X, fn))
+        return "static inline function";
+    if (!strcmp(fname, "main"))
+        return NULL;
+    if (!not_straight_line(X, body) && count_statements(X, body) <= AA_TINY_MAX_STATEMENTS)
+        return "tiny leaf function";
+    return NULL;
+}
+
+/* Value of the expression written at [s,e) of the main file (within node
+ * i's subtree): a decimal literal, or any integer constant expression
+ * libclang evaluates (macros, enumerators, sizeof).  0 when unknown. */
+static int const_value(ctx *X, int i, unsigned s, unsigned e, long long *v)
+{
+    size_t end = subtree_end(X, i);
+    char *q;
+    char buf[32];
+    if (e > s && e - s < sizeof buf) {
+        memcpy(buf, X->S.text + s, e - s);
+        buf[e - s] = '\0';
+        if (isdigit((unsigned char)buf[0])) {
+            long long x = strtoll(buf, &q, 10);
+            while (*q == 'u' || *q == 'U' || *q == 'l' || *q == 'L')
+                q++;
+            if (!*q && (buf[0] != '0' || !buf[1])) {
+                *v = x;
+                return 1;
+            }
+        }
+    }
+    for (size_t k = (size_t)i + 1; k < end; k++) {
+        node *d = &X->n[k];
+        CXEvalResult r;
+        int ok = 0;
+        if (d->s != s || d->e != e || !clang_isExpression(d->kind))
+            continue;
+        r = clang_Cursor_Evaluate(d->c);
+        if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+            *v = clang_EvalResult_getAsLongLong(r);
+            ok = 1;
+        }
+        if (r)
+            clang_EvalResult_dispose(r);
+        return ok;
+    }
+    return 0;
+}
+
+/* [s,e) trimmed of blanks and comments. */
+static void trim_range(ctx *X, unsigned *s, unsigned *e)
+{
+    long p;
+    *s = (unsigned)next_code(&X->S, *s);
+    p = prev_code(&X->S, *e);
+    *e = p >= (long)*s ? (unsigned)p + 1 : *s;
+}
+
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Constant trip count of the for loop at node i: `for (v = A; v OP B; STEP)`
+ * with integer constants A and B, OP one of < <= != > >=, STEP one of v++
+ * ++v v-- --v v += C v -= C (C a decimal literal).  -1 when unknown. */
+static long long const_trips(ctx *X, int i)
+{
+    const char *t = X->S.text;
+    node *d = &X->n[i];
+    unsigned a, b, semi[2], close = 0, vs, ve, ce, os = 0, ol = 0;
+    int depth = 0, ns = 0;
+    long long lo, hi, step = 0;
+    char inc[64], var[64];
+    size_t ni = 0;
+    if (d->kind != CXCursor_ForStmt || !d->in_main || strncmp(t + d->s, "for", 3))
+        return -1;
+    a = (unsigned)next_code(&X->S, d->s + 3);
+    if (a >= X->S.len || t[a] != '(')
+        return -1;
+    for (unsigned q = a; q < X->S.len; q++) {
+        if (!X->S.code[q])
+            continue;
+        if (t[q] == '(')
+            depth++;
+        else if (t[q] == ')' && --depth == 0) {
+            close = q;
+            break;
+        } else if (t[q] == ';' && depth == 1) {
+            if (ns == 2)
+                return -1;
+            semi[ns++] = q;
+        }
+    }
+    if (ns != 2 || !close)
+        return -1;
+    /* init: [type] v = A */
+    for (b = a + 1; b < semi[0] && !(t[b] == '=' && t[b + 1] != '='); b++)
+        ;
+    if (b >= semi[0])
+        return -1;
+    ve = b;
+    vs = a + 1;
+    trim_range(X, &vs, &ve);
+    for (unsigned q = ve; q > vs && ident_char(t[q - 1]); q--)
+        vs = q - 1;
+    if (ve <= vs || ve - vs >= sizeof var)
+        return -1;
+    memcpy(var, t + vs, ve - vs);
+    var[ve - vs] = '\0';
+    {
+        unsigned s0 = b + 1, e0 = semi[0];
+        trim_range(X, &s0, &e0);
+        if (!const_value(X, i, s0, e0, &lo))
+            return -1;
+    }
+    /* condition: v OP B */
+    for (b = semi[0] + 1; b < semi[1]; b++)
+        if (X->S.code[b] && (t[b] == '<' || t[b] == '>' || t[b] == '!')) {
+            os = b;
+            ol = t[b + 1] == '=' ? 2 : 1;
+            if (t[b] == '!' && ol != 2)
+                return -1;
+            if (t[b + 1] == t[b])
+                return -1; /* << >> */
+            break;
+        }
+    if (!ol)
+        return -1;
+    {
+        unsigned s0 = semi[0] + 1, e0 = os;
+        trim_range(X, &s0, &e0);
+        if (e0 - s0 != strlen(var) || strncmp(t + s0, var, e0 - s0))
+            return -1;
+        s0 = os + ol;
+        e0 = semi[1];
+        trim_range(X, &s0, &e0);
+        if (!const_value(X, i, s0, e0, &hi))
+            return -1;
+    }
+    /* step */
+    for (unsigned q = semi[1] + 1; q < close; q++)
+        if (X->S.code[q] && !isspace((unsigned char)t[q])) {
+            if (ni + 1 >= sizeof inc)
+                return -1;
+            inc[ni++] = t[q];
+        }
+    inc[ni] = '\0';
+    ce = (unsigned)strlen(var);
+    if (ni == ce + 2 && !strncmp(inc, var, ce) && (!strcmp(inc + ce, "++") || !strcmp(inc + ce, "--")))
+        step = inc[ce] == '+' ? 1 : -1;
+    else if (ni == ce + 2 && !strcmp(inc + 2, var) && (!strncmp(inc, "++", 2) || !strncmp(inc, "--", 2)))
+        step = inc[0] == '+' ? 1 : -1;
+    else if (ni > ce + 2 && !strncmp(inc, var, ce) && inc[ce + 1] == '=' &&
+             (inc[ce] == '+' || inc[ce] == '-')) {
+        char *q;
+        long long c = strtoll(inc + ce + 2, &q, 10);
+        if (*q || c <= 0 || !isdigit((unsigned char)inc[ce + 2]))
+            return -1;
+        step = inc[ce] == '+' ? c : -c;
+    } else
+        return -1;
+    if (lo < -(1LL << 40) || lo > (1LL << 40) || hi < -(1LL << 40) || hi > (1LL << 40))
+        return -1;
+    if (step > 0) {
+        if (t[os] == '<')
+            return ol == 1 ? (hi > lo ? (hi - lo + step - 1) / step : 0)
+                           : (hi >= lo ? (hi - lo) / step + 1 : 0);
+        if (t[os] == '!' && hi >= lo && (hi - lo) % step == 0)
+            return (hi - lo) / step;
+    } else {
+        step = -step;
+        if (t[os] == '>')
+            return ol == 1 ? (lo > hi ? (lo - hi + step - 1) / step : 0)
+                           : (lo >= hi ? (lo - hi) / step + 1 : 0);
+        if (t[os] == '!' && lo >= hi && (lo - hi) % step == 0)
+            return (lo - hi) / step;
+    }
+    return -1;
+}
+
 /* Why function `fn` (body node `body`) cannot get a probe, or NULL. */
 static const char *function_problem(ctx *X, CXCursor fn, int body, const char *fname)
 {
@@ -1034,6 +1303,8 @@ static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fn
         fc->why = aa_strdup(why);
     if (!aa_instr_filter_accepts(X->o->filter, X->path, fname))
         fc->excluded = 1;
+    fc->named = aa_instr_filter_names(X->o->filter, X->path, fname);
+    fc->small = function_small(X, fn, body, fname);
     return X->fn_index;
 }
 
@@ -1093,6 +1364,13 @@ static void loop_cand(ctx *X, int i, const char *fname, int *nloops_top)
     ci = (int)(c - X->c);
     c->fine = 1;
     c->excluded = CAND(X, X->fn_index)->excluded;
+    c->named = CAND(X, X->fn_index)->named;
+    {
+        long long trips = const_trips(X, i);
+        if (trips >= 0 && trips <= AA_TINY_MAX_TRIPS && !not_straight_line(X, i))
+            CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
+    }
+    c = CAND(X, ci);
     c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
     c->doff = diag_offset(X, i);
     why = stmt_problem(X, i, d->s, e);
@@ -1190,6 +1468,7 @@ static void call_cand(ctx *X, int i, const char *fname, callcounts *cc)
     ci = (int)(c - X->c);
     c->fine = 1;
     c->excluded = CAND(X, X->fn_index)->excluded;
+    c->named = CAND(X, X->fn_index)->named;
     c->blk = st >= 0 && X->n[st].parent >= 0 &&
                      X->n[X->n[st].parent].kind == CXCursor_CompoundStmt
                  ? X->n[st].parent
@@ -1204,7 +1483,15 @@ static void call_cand(ctx *X, int i, const char *fname, callcounts *cc)
  * inline) keeps none of its inner regions either. */
 static void propagate_function_problem(ctx *X)
 {
-    const char *fwhy = CAND(X, X->fn_index)->why, *why = NULL;
+    const char *fwhy = CAND(X, X->fn_index)->why, *why = NULL, *fsmall = CAND(X, X->fn_index)->small;
+    /* a probe anywhere in a small function costs what leaving the function
+     * out saves: its loops and calls go with it (user pragmas stay) */
+    if (fsmall)
+        for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
+            if (!X->c[k].pragma_user && !X->c[k].forced)
+                X->c[k].small = !strcmp(fsmall, "static inline function")
+                                    ? "in a static inline function"
+                                    : "in a tiny leaf function";
     if (!fwhy)
         return;
     if (strstr(fwhy, "setjmp"))
@@ -1605,6 +1892,81 @@ static void cand_head(const cand *c, char *out, size_t n)
     }
 }
 
+/* --refine / a plan's split: the fine regions inside the named ones. */
+static void split_regions(ctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    for (size_t k = 0; k < pl->nsplit; k++) {
+        int found = 0;
+        for (size_t i = 0; i < X->nc; i++) {
+            cand *r = &X->c[i];
+            if (!plan_names_cand(pl->split[k], r))
+                continue;
+            found = 1;
+            r->split_named = 1;
+            for (size_t j = 0; j < X->nc; j++) {
+                cand *f = &X->c[j];
+                int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
+                if (j == i || !f->fine || f->excluded || f->merged || f->func_index != fn)
+                    continue;
+                if (f->s >= r->s && f->e <= r->e && f->e > 0)
+                    f->selected = 1;
+            }
+            r->selected = !r->excluded || r->selected;
+        }
+        if (!found && X->o->verbose && X->o->diag)
+            fprintf(X->o->diag, "note: %s: region %s (refine/split) is not in this file\n",
+                    X->display, pl->split[k]);
+    }
+}
+
+/* The size rules: small regions are left out (and listed in the map)
+ * unless AA_MODE_TINY asks for them, an INCLUDE rule names their function,
+ * or a split names the region itself. */
+static void size_rules(ctx *X)
+{
+    if (X->modes & AA_MODE_TINY)
+        return;
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *c = &X->c[i];
+        if (!c->selected || !c->small || c->named || c->split_named || c->forced ||
+            c->pragma_user)
+            continue;
+        c->selected = 0;
+        c->skip_reason = c->small;
+    }
+}
+
+/* --filter-from: functions measured as tiny and hot lose all their
+ * regions, unless a refinement (split) names the function or one of its
+ * regions: a refined region is never filtered. */
+static void profile_filter(ctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    for (size_t i = 0; i < X->nc; i++) {
+        cand *fc = &X->c[i];
+        int hit = 0, split = 0;
+        size_t to;
+        if (fc->kind != AA_KIND_FUNCTION || fc->named)
+            continue;
+        for (size_t k = 0; k < pl->npfilter && !hit; k++)
+            hit = !strcmp(pl->pfilter[k], fc->function);
+        if (!hit)
+            continue;
+        for (to = i + 1; to < X->nc && X->c[to].func_index == (int)i; to++)
+            split |= X->c[to].split_named;
+        if (split || fc->split_named)
+            continue;
+        for (size_t k = i; k < to; k++) {
+            cand *c = &X->c[k];
+            if (!c->selected || c->forced || c->pragma_user)
+                continue;
+            c->selected = 0;
+            c->skip_reason = "tiny and hot in the measured profile (--filter-from)";
+        }
+    }
+}
+
 static void select_regions(ctx *X)
 {
     const aa_instr_plan *pl = X->o->plan;
@@ -1664,37 +2026,20 @@ static void select_regions(ctx *X)
     }
     for (size_t i = 0; i < X->nc; i++)
         X->c[i].selected = X->c[i].round1;
-    if (!pl)
-        return;
-    for (size_t i = 0; i < X->nc; i++)
-        if (X->c[i].merged)
-            X->c[i].selected = 0;
-    /* split: fine regions inside the named ones */
-    for (size_t k = 0; k < pl->nsplit; k++) {
-        int found = 0;
-        for (size_t i = 0; i < X->nc; i++) {
-            cand *r = &X->c[i];
-            if (!plan_names_cand(pl->split[k], r))
-                continue;
-            found = 1;
-            for (size_t j = 0; j < X->nc; j++) {
-                cand *f = &X->c[j];
-                int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
-                if (j == i || !f->fine || f->excluded || f->merged || f->func_index != fn)
-                    continue;
-                if (f->s >= r->s && f->e <= r->e && f->e > 0)
-                    f->selected = 1;
-            }
-            r->selected = !r->excluded || r->selected;
-        }
-        if (!found && X->o->verbose && X->o->diag)
-            fprintf(X->o->diag, "note: %s: region %s (refine/split) is not in this file\n",
-                    X->display, pl->split[k]);
-    }
-    for (size_t k = 0; k < pl->nelim; k++)
+    if (pl) {
         for (size_t i = 0; i < X->nc; i++)
-            if (plan_names_cand(pl->elim[k], &X->c[i]))
+            if (X->c[i].merged)
                 X->c[i].selected = 0;
+        split_regions(X);
+    }
+    size_rules(X);
+    if (pl)
+        profile_filter(X);
+    if (pl)
+        for (size_t k = 0; k < pl->nelim; k++)
+            for (size_t i = 0; i < X->nc; i++)
+                if (plan_names_cand(pl->elim[k], &X->c[i]))
+                    X->c[i].selected = 0;
 }
 
 static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
@@ -1801,6 +2146,32 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         r.parent = c->parent;
         if (aa_regionmap_add_region(res->map, &r))
             rc = -1;
+    }
+    /* regions left out by a size rule or the profile filter: listed in
+     * the map with the reason, nothing inserted */
+    for (size_t i = 0; i < X->nc && !rc; i++) {
+        cand *c = &X->c[i];
+        aa_region r;
+        int l1, c1, l2, c2;
+        if (c->emitted || !c->skip_reason)
+            continue;
+        offset_linecol(&X->S, c->ms, &l1, &c1);
+        offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
+        memset(&r, 0, sizeof r);
+        r.id = c->id;
+        r.kind = c->kind;
+        r.name = c->name;
+        r.function = c->function;
+        r.file = (char *)X->display;
+        r.line = l1;
+        r.col = c1;
+        r.end_line = l2;
+        r.end_col = c2;
+        if (aa_regionmap_add_skipped(res->map, &r, c->skip_reason))
+            rc = -1;
+        if (X->o->verbose && X->o->diag)
+            fprintf(X->o->diag, "note: %s:%d: %s %s not instrumented: %s\n", X->display, l1,
+                    aa_region_kind_name(c->kind), c->name, c->skip_reason);
     }
     /* user pragmas that are not instrumented: blank them (keep the line) */
     for (size_t i = 0; i < X->S.ndirs && !rc; i++) {
@@ -2017,7 +2388,8 @@ int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err)
                {"inner-loops", AA_MODE_INNER_LOOPS | AA_MODE_OUTER_LOOPS},
                {"loops", AA_MODE_INNER_LOOPS | AA_MODE_OUTER_LOOPS}, {"mpi", AA_MODE_MPI},
                {"mathlib", AA_MODE_MATHLIB}, {"syscalls", AA_MODE_SYSCALLS},
-               {"libc", AA_MODE_LIBC}, {"user", AA_MODE_USER}, {"all", AA_MODE_ALL},
+               {"libc", AA_MODE_LIBC}, {"user", AA_MODE_USER}, {"tiny", AA_MODE_TINY},
+               {"all", AA_MODE_ALL},
                {"default", AA_MODE_DEFAULT}};
     const char *p = list;
     unsigned m = 0;
@@ -2030,7 +2402,7 @@ int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err)
         if (k == sizeof tab / sizeof tab[0])
             return aa_err_set(err, AA_EUSAGE,
                               "unknown mode '%.*s' (modes: functions, outer-loops, inner-loops, "
-                              "mpi, mathlib, syscalls, libc, user, all)", (int)l, p);
+                              "mpi, mathlib, syscalls, libc, user, tiny, all)", (int)l, p);
         m |= tab[k].bits;
         p += l;
         if (*p == ',')

@@ -163,10 +163,20 @@ int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
 
 /* Region maps: <regionmap> with <region> elements, written by the
  * instrumenter, read by the runtime tooling and `analyze`. */
+typedef struct aa_region_skip {
+    aa_region region;   /* id, kind, name, position as if instrumented */
+    char *reason;       /* "tiny leaf function", "static inline function", ... */
+} aa_region_skip;
+
 typedef struct aa_regionmap {
     char *source;       /* the translation unit the map describes */
     size_t nregions;
     aa_region *regions;
+    /* Regions the instrumenter chose not to instrument (static size rules,
+     * profile filter), with the reason: written as <region ...
+     * instrumented="no" reason="..."/>, never merged into experiments. */
+    size_t nskipped;
+    aa_region_skip *skipped;
 } aa_regionmap;
 
 int aa_regionmap_read(const char *path, aa_regionmap **out, aa_err *err);
@@ -179,6 +189,8 @@ int aa_regionmap_write_buf(const aa_regionmap *m, aa_buf *b, aa_err *err);
 aa_regionmap *aa_regionmap_new(const char *source); /* NULL on no memory */
 /* Adds or replaces (same id) a deep copy of r; -1 on no memory. */
 int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r);
+/* Adds a deep copy of r as not instrumented, with its reason; -1 on no memory. */
+int aa_regionmap_add_skipped(aa_regionmap *m, const aa_region *r, const char *reason);
 void aa_regionmap_free(aa_regionmap *m);
 
 /* ---- region maps inside objects and programs --------------------------

@@ -496,6 +496,22 @@ int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r)
     return 0;
 }
 
+int aa_regionmap_add_skipped(aa_regionmap *m, const aa_region *r, const char *reason)
+{
+    aa_region_skip sk;
+    if (aa_region_copy(&sk.region, r))
+        return -1;
+    sk.reason = strdup(reason ? reason : "");
+    if (!sk.reason ||
+        push((void **)&m->skipped, m->nskipped, sizeof *m->skipped)) {
+        free(sk.reason);
+        aa_region_free_fields(&sk.region);
+        return -1;
+    }
+    m->skipped[m->nskipped++] = sk;
+    return 0;
+}
+
 void aa_regionmap_free(aa_regionmap *m)
 {
     size_t i;
@@ -504,6 +520,11 @@ void aa_regionmap_free(aa_regionmap *m)
     for (i = 0; i < m->nregions; i++)
         aa_region_free_fields(&m->regions[i]);
     free(m->regions);
+    for (i = 0; i < m->nskipped; i++) {
+        aa_region_free_fields(&m->skipped[i].region);
+        free(m->skipped[i].reason);
+    }
+    free(m->skipped);
     free(m->source);
     free(m);
 }

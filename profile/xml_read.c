@@ -263,12 +263,12 @@ out:
 static int start_region(reader *s, xmlNodePtr node)
 {
     attrset a = {.names = {"id", "kind", "name", "function", "file", "line", "col", "end-line",
-                           "end-col", "parent"},
-                 .n = 10};
+                           "end-col", "parent", "instrumented", "reason"},
+                 .n = 12};
     aa_region r;
     uint32_t id, parent = 0;
     long pos[4] = {0, 0, 0, 0};
-    int rc, i;
+    int rc, i, skipped = 0;
     if ((rc = get_attrs(s, node, &a, E_REGION)) || (rc = need(s, &a, 0, E_REGION)) ||
         (rc = need(s, &a, 1, E_REGION)) || (rc = need(s, &a, 2, E_REGION)))
         goto out;
@@ -290,6 +290,14 @@ static int start_region(reader *s, xmlNodePtr node)
         rc = FAIL(s, "attribute 'parent': '%s' is not a region id", a.values[9]);
         goto out;
     }
+    if (a.values[10]) {
+        if (!strcmp(a.values[10], "no"))
+            skipped = 1;
+        else if (strcmp(a.values[10], "yes")) {
+            rc = FAIL(s, "attribute 'instrumented': '%s' is neither yes nor no", a.values[10]);
+            goto out;
+        }
+    }
     r.id = id;
     r.name = (char *)a.values[2];
     r.function = (char *)(a.values[3] ? a.values[3] : "");
@@ -299,6 +307,13 @@ static int start_region(reader *s, xmlNodePtr node)
     r.end_line = (int)pos[2];
     r.end_col = (int)pos[3];
     r.parent = parent;
+    if (skipped) {
+        /* a region the instrumenter left out on purpose: listed in maps,
+         * never a region of an experiment */
+        if (s->m && aa_regionmap_add_skipped(s->m, &r, a.values[11] ? a.values[11] : ""))
+            rc = FAIL(s, "out of memory");
+        goto out;
+    }
     if (s->m) {
         /* maps are written sorted: only an id not above the largest so far
          * needs a search */

@@ -167,7 +167,7 @@ static void put_value(aa_buf *b, double v)
     aa_buf_puts(b, tmp);
 }
 
-static void put_region(aa_buf *b, const aa_region *r, const char *indent)
+static void put_region(aa_buf *b, const aa_region *r, const char *indent, const char *skipped)
 {
     aa_buf_puts(b, indent);
     aa_buf_puts(b, "<region");
@@ -188,6 +188,10 @@ static void put_region(aa_buf *b, const aa_region *r, const char *indent)
         put_int_attr(b, "end-col", r->end_col);
     if (r->parent)
         put_int_attr(b, "parent", r->parent);
+    if (skipped) {
+        put_attr(b, "instrumented", "no");
+        put_attr(b, "reason", skipped);
+    }
     aa_buf_puts(b, "/>\n");
 }
 
@@ -330,7 +334,7 @@ int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err)
     if (e->nregions) {
         aa_buf_puts(b, "  <regions>\n");
         for (i = 0; i < e->nregions; i++)
-            put_region(b, &e->regions[i], "    ");
+            put_region(b, &e->regions[i], "    ", NULL);
         aa_buf_puts(b, "  </regions>\n");
     } else {
         aa_buf_puts(b, "  <regions/>\n");
@@ -389,12 +393,15 @@ int aa_regionmap_write_buf(const aa_regionmap *m, aa_buf *b, aa_err *err)
     aa_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<regionmap xmlns=\"" AA_PROFILE_NS
                    "\" version=\"1\"");
     put_attr(b, "source", m->source);
-    if (m->nregions == 0) {
+    if (m->nregions == 0 && m->nskipped == 0) {
         aa_buf_puts(b, "/>\n");
     } else {
         aa_buf_puts(b, ">\n");
         for (i = 0; i < m->nregions; i++)
-            put_region(b, sorted[i], "  ");
+            put_region(b, sorted[i], "  ", NULL);
+        /* not-instrumented entries after the regions, in the order given */
+        for (i = 0; i < m->nskipped; i++)
+            put_region(b, &m->skipped[i].region, "  ", m->skipped[i].reason);
         aa_buf_puts(b, "</regionmap>\n");
     }
     free(sorted);

@@ -150,7 +150,10 @@ static void test_ids(void)
        "loop id unchanged although its line moved");
     ok(id_of(a.map, "loop@7") == id_of(b.map, "loop@13"), "second loop id unchanged");
     ok(id_of(a.map, "loop@6") == 0, "inner loop not in default mode");
-    ok(id_of(a.map, "prog.c") == 0 && a.map->nregions == 4, "4 regions (2 functions, 2 loops)");
+    ok(id_of(a.map, "prog.c") == 0 && a.map->nregions == 3 && a.map->nskipped == 1 &&
+           !strcmp(a.map->skipped[0].region.name, "other") &&
+           !strcmp(a.map->skipped[0].reason, "tiny leaf function"),
+       "3 regions (work, 2 loops); the tiny leaf other() listed as not instrumented");
     for (size_t i = 0; i < a.map->nregions; i++)
         ok(a.map->regions[i].id != 0, "region id %u is not the root id 0", a.map->regions[i].id);
     /* refine: split `work`; round-1 ids stay, fine regions only inside it */
@@ -166,7 +169,7 @@ static void test_ids(void)
             all_kept = 0;
     ok(all_kept, "round 2 keeps every round-1 region and id");
     ok(id_of(c.map, "loop@6") != 0, "round 2 adds the inner loop of the critical function");
-    ok(c.map->nregions == 5, "and nothing outside it (%zu regions)", c.map->nregions);
+    ok(c.map->nregions == 4, "and nothing outside it (%zu regions)", c.map->nregions);
     ok(strstr(c.source.data, AA_INSTRUMENT_MARKER) == c.source.data, "prelude starts with the marker");
     {
         aa_buf xml;

@@ -1,0 +1,174 @@
+/*
+ * instrument/pfilter.c -- the profile-guided filter (`autoanalyzer filter`,
+ * `instrument --filter-from`): reads a measured experiment and lists the
+ * functions whose probes cost more than they tell -- visited at least
+ * min_visits times (summed over every process and thread) with a mean
+ * inclusive wall time per visit under max_ns_per_visit, or throttled by the
+ * runtime for the same reason --, with the expected saving (visits x the
+ * estimated cost of one probe pair), and formats them as a Score-P filter
+ * file that filter.c reads back.  `main` is never listed.
+ */
+#include "instrument/instr_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct acc {
+    double visits, wall;
+    int throttled;
+} acc;
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const aa_pfilter_entry *x = a, *y = b;
+    if (x->saving_s != y->saving_s)
+        return x->saving_s > y->saving_s ? -1 : 1;
+    return strcmp(x->function, y->function);
+}
+
+/* Sums visits and inclusive wall time per region over every node. */
+static int accumulate(const aa_experiment *e, int iv, int iw, acc *a, double *run_s)
+{
+    *run_s = 0;
+    for (size_t p = 0; p < e->nprocesses; p++) {
+        const aa_process *pr = &e->processes[p];
+        double root = 0;
+        for (size_t t = 0; t < pr->nthreads; t++) {
+            const aa_thread *th = &pr->threads[t];
+            for (size_t i = 0; i < th->nnodes; i++) {
+                const double *v = aa_node_values(e, th, i);
+                const aa_region *r = aa_experiment_region(e, th->nodes[i].region);
+                size_t k;
+                if (th->nodes[i].parent < 0 && th->id == 0 && !isnan(v[iw]))
+                    root += v[iw];
+                if (!r)
+                    continue;
+                k = (size_t)(r - e->regions);
+                if (!isnan(v[iv]))
+                    a[k].visits += v[iv];
+                if (!isnan(v[iw]))
+                    a[k].wall += v[iw];
+                if (th->nodes[i].flags & AA_NODE_THROTTLED)
+                    a[k].throttled = 1;
+            }
+        }
+        if (root > *run_s)
+            *run_s = root;
+    }
+    return 0;
+}
+
+int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *out,
+                       aa_err *err)
+{
+    aa_experiment *e = NULL;
+    aa_buf path;
+    struct stat st;
+    acc *a = NULL;
+    int rc, iv, iw;
+    memset(out, 0, sizeof *out);
+    aa_buf_init(&path);
+    if (stat(exp, &st) == 0 && S_ISDIR(st.st_mode))
+        aa_buf_printf(&path, "%s/experiment.xml", exp);
+    else
+        aa_buf_puts(&path, exp);
+    if (path.failed)
+        return aa_err_set(err, AA_EENV, "out of memory");
+    if (access(path.data, R_OK) != 0) {
+        rc = aa_err_set(err, AA_EINPUT, "%s:1: cannot read the experiment", path.data);
+        goto out;
+    }
+    if ((rc = aa_experiment_read(path.data, &e, err)))
+        goto out;
+    iv = aa_experiment_metric_index(e, "visits");
+    iw = aa_experiment_metric_index(e, "wall");
+    if (iv < 0 || iw < 0) {
+        rc = aa_err_set(err, AA_EINPUT, "%s:1: the experiment has no %s metric", path.data,
+                        iv < 0 ? "visits" : "wall");
+        goto out;
+    }
+    if (!(a = calloc(e->nregions ? e->nregions : 1, sizeof *a))) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    accumulate(e, iv, iw, a, &out->run_s);
+    out->nprocs = e->nprocesses;
+    for (size_t k = 0; k < e->nregions; k++) {
+        const aa_region *r = &e->regions[k];
+        double ns = a[k].visits > 0 ? a[k].wall / a[k].visits * 1e9 : INFINITY;
+        aa_pfilter_entry *v;
+        if (r->kind != AA_KIND_FUNCTION || !r->name || !strcmp(r->name, "main") ||
+            ns >= o->max_ns_per_visit || (a[k].visits < o->min_visits && !a[k].throttled))
+            continue;
+        /* one entry per function name (static functions of two files share it) */
+        for (v = out->v; v < out->v + out->n && strcmp(v->function, r->name); v++)
+            ;
+        if (v == out->v + out->n) {
+            aa_pfilter_entry *nv = realloc(out->v, (out->n + 1) * sizeof *nv);
+            if (!nv) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            out->v = nv;
+            v = &nv[out->n];
+            memset(v, 0, sizeof *v);
+            v->function = aa_strdup(r->name);
+            v->file = aa_strdup(r->file ? r->file : "");
+            out->n++;
+            if (!v->function || !v->file) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+        }
+        v->ns_per_visit = (v->visits * v->ns_per_visit + a[k].wall * 1e9) /
+                          (v->visits + a[k].visits);
+        v->visits += a[k].visits;
+        v->throttled |= a[k].throttled;
+        v->saving_s = v->visits * o->probe_ns * 1e-9;
+    }
+    for (size_t k = 0; k < out->n; k++)
+        out->saving_s += out->v[k].saving_s;
+    if (out->nprocs > 1)
+        out->saving_s /= (double)out->nprocs;
+    if (out->n > 1)
+        qsort(out->v, out->n, sizeof *out->v, entry_cmp);
+out:
+    if (rc)
+        aa_pfilter_free(out);
+    free(a);
+    aa_experiment_free(e);
+    aa_buf_free(&path);
+    return rc;
+}
+
+void aa_pfilter_format(const aa_pfilter *f, const aa_pfilter_opts *o, aa_buf *b)
+{
+    aa_buf_printf(b, "# autoanalyzer filter: %zu function%s visited >= %.0f times at < %.0f ns "
+                     "per visit\n", f->n, f->n == 1 ? "" : "s", o->min_visits,
+                  o->max_ns_per_visit);
+    aa_buf_printf(b, "# probe cost estimated at %.0f ns per visit; expected saving %.3g s per "
+                     "process", o->probe_ns, f->saving_s);
+    if (f->run_s > 0)
+        aa_buf_printf(b, " (%.1f%% of the run)", 100.0 * f->saving_s / f->run_s);
+    aa_buf_puts(b, "\nSCOREP_REGION_NAMES_BEGIN\n");
+    for (size_t k = 0; k < f->n; k++) {
+        const aa_pfilter_entry *v = &f->v[k];
+        aa_buf_printf(b, "  EXCLUDE %s # %s%.0f visits, %.1f ns per visit, saves %.3g s\n",
+                      v->function, v->throttled ? ">= " : "", v->visits, v->ns_per_visit,
+                      v->saving_s);
+    }
+    aa_buf_puts(b, "SCOREP_REGION_NAMES_END\n");
+}
+
+void aa_pfilter_free(aa_pfilter *f)
+{
+    for (size_t k = 0; k < f->n; k++) {
+        free(f->v[k].function);
+        free(f->v[k].file);
+    }
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
