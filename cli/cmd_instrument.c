@@ -24,13 +24,22 @@ const char cmd_instrument_usage[] =
     "\n"
     "options:\n"
     "  --mode LIST      functions,outer-loops,inner-loops,mpi,mathlib,syscalls,\n"
-    "                   libc,user,all (default: functions,outer-loops)\n"
+    "                   libc,user,tiny,all (default: functions,outer-loops)\n"
+    "                   static inline functions, tiny leaf functions (<= 5\n"
+    "                   statements, no loop, no call that may block) and loops\n"
+    "                   of <= 8 constant iterations with a straight-line body\n"
+    "                   are left out unless `tiny` (or `all`) is given or an\n"
+    "                   --include names the function; the map lists them\n"
     "  --include GLOB   instrument only functions matching GLOB (repeatable)\n"
     "  --exclude GLOB   do not instrument functions matching GLOB (repeatable)\n"
     "  --include-file GLOB / --exclude-file GLOB   the same for source files\n"
     "  --filter FILE    Score-P-like filter file (SCOREP_REGION_NAMES_BEGIN ...)\n"
     "  --refine FILE    round 2: add loops and call sites inside the critical\n"
     "                   regions of an analysis (JSON/XML, or one id per line)\n"
+    "                   (the experiment.xml beside FILE, if any, also filters\n"
+    "                   as --filter-from; refined regions are never filtered)\n"
+    "  --filter-from EXP  leave out the functions `autoanalyzer filter --from EXP`\n"
+    "                   lists (tiny and hot in that measured run)\n"
     "  --plan FILE      region plan: eliminate|split|merge ID|NAME...\n"
     "  --compdb DIR     take flags from DIR/compile_commands.json\n"
     "  --compiler CC    parse as CC sees the file: its predefined macros and\n"
@@ -91,6 +100,16 @@ int cmd_instrument(int argc, char **argv)
         } else if (!strcmp(a, "--filter")) {
             NEED_ARG();
             if (aa_instr_filter_load(filter, argv[++i], &err)) {
+                rc = cli_fail(&err);
+                goto done;
+            }
+        } else if (!strcmp(a, "--filter-from")) {
+            NEED_ARG();
+            if (!plan && !(plan = aa_instr_plan_new())) {
+                rc = EXIT_ENV;
+                goto done;
+            }
+            if (aa_instr_plan_load_filter_from(plan, argv[++i], 0, &err)) {
                 rc = cli_fail(&err);
                 goto done;
             }

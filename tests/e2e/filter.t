@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# `autoanalyzer filter` (docs/instrument.md, "Profile filter") on a
+# synthetic two-rank experiment: the tiny hot functions (many visits, a few
+# ns each, or throttled) are listed, the others not (few visits, long
+# visits, loops, main); the file is Score-P's format and `instrument
+# --filter` reads it; `instrument --filter-from` and the experiment.xml
+# beside a --refine analysis apply it, a refined function is never
+# filtered; bad input is exit 3 and writes nothing.
+. "$(dirname "$0")/lib.sh"
+case "$("$AA" instrument --help 2>&1)" in
+*"not built yet"*) skip_all "instrumenter not built" ;;
+esac
+cd "$T" || exit 1
+mkdir run
+cat > run/experiment.xml <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="e1" program="p" nprocs="2">
+  <environment/>
+  <metrics>
+    <metric name="visits" unit="count"/>
+    <metric name="wall" unit="s"/>
+  </metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="10" kind="function" name="lookup" function="lookup" file="app.c" line="3"/>
+    <region id="11" kind="function" name="solve" function="solve" file="app.c" line="9"/>
+    <region id="12" kind="function" name="mix" function="mix" file="app.c" line="5"/>
+    <region id="13" kind="function" name="main" function="main" file="app.c" line="20"/>
+    <region id="14" kind="function" name="medium" function="medium" file="app.c" line="15"/>
+    <region id="15" kind="loop" name="loop@11" function="solve" file="app.c" line="11"/>
+  </regions>
+  <process rank="0" host="h" pid="1">
+    <thread id="0">
+      <node region="0" parent="-1" v="1 10"/>
+      <node region="13" parent="0" v="1 10"/>
+      <node region="11" parent="1" v="100 9"/>
+      <node region="10" parent="2" v="40000000 0.4"/>
+      <node region="15" parent="2" v="100 8"/>
+      <node region="12" parent="1" v="100000 0.0005" flags="throttled"/>
+      <node region="14" parent="1" v="200000 1"/>
+    </thread>
+  </process>
+  <process rank="1" host="h" pid="2">
+    <thread id="0">
+      <node region="0" parent="-1" v="1 8"/>
+      <node region="13" parent="0" v="1 8"/>
+      <node region="11" parent="1" v="100 7"/>
+      <node region="10" parent="2" v="20000000 0.2"/>
+    </thread>
+  </process>
+</experiment>
+X
+cat > expected.filter <<'X'
+# autoanalyzer filter: 2 functions visited >= 100000 times at < 1000 ns per visit
+# probe cost estimated at 30 ns per visit; expected saving 0.901 s per process (9.0% of the run)
+SCOREP_REGION_NAMES_BEGIN
+  EXCLUDE lookup # 60000000 visits, 10.0 ns per visit, saves 1.8 s
+  EXCLUDE mix # >= 100000 visits, 5.0 ns per visit, saves 0.003 s
+SCOREP_REGION_NAMES_END
+X
+expect_status 0 "filter --from experiment.xml" sh -c "'$AA' filter --from run/experiment.xml > out.filter"
+is "$(cat out.filter)" "$(cat expected.filter)" "lookup (60e6 visits of 10 ns) and throttled mix listed, largest saving first"
+expect_status 0 "filter --from a run directory, -o" sh -c "'$AA' filter --from run -o f.filter > summary"
+is "$(cat f.filter)" "$(cat expected.filter)" "-o writes the same file"
+like "$(cat summary)" "expected saving: 0.901 s per process \\(9.0% of the run's 10 s\\)" "summary: saving per process and share of the run"
+like "$(cat summary)" "lookup +60000000 visits" "summary lists each function"
+expect_status 0 "--min-visits 1e9" sh -c "'$AA' filter --from run --min-visits 1e9 > hi.filter"
+is "$(grep -c EXCLUDE hi.filter)" 1 "with a higher visit threshold only the throttled mix stays"
+expect_status 0 "--max-ns-per-visit 10000" sh -c "'$AA' filter --from run --max-ns-per-visit 10000 > lo.filter"
+ok "a looser time threshold adds medium (5 us per visit)" grep -q "EXCLUDE medium" lo.filter
+ok "never main, never a loop" sh -c "! grep -qE 'EXCLUDE (main|loop)' lo.filter"
+
+# the file works as a filter of the instrumenter
+cat > app.c <<'X'
+#include <stdio.h>
+static int lookup(const int *t, int n, int k)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) { int m = (lo + hi) / 2; if (t[m] < k) lo = m + 1; else hi = m; }
+    return lo;
+}
+static long solve(const int *t, int n)
+{
+    long s = 0;
+    for (int i = 0; i < 1000; i++)
+        s += lookup(t, n, i);
+    return s;
+}
+int main(void)
+{
+    int t[4] = {1, 5, 9, 13};
+    printf("%ld\n", solve(t, 4));
+    return 0;
+}
+X
+expect_status 0 "instrument --filter FILE" "$AA" instrument -q --filter f.filter -o a1.c app.c --
+ok "lookup excluded by the filter file" sh -c "! grep -q 'name=\"lookup\"' a1.c.regions.xml"
+expect_status 0 "instrument --filter-from run" "$AA" instrument -q --filter-from run -o a2.c app.c --
+like "$(grep 'name="lookup"' a2.c.regions.xml)" 'instrumented="no" reason="tiny and hot in the measured profile' "--filter-from: lookup listed as left out"
+ok "--filter-from: solve still instrumented" sh -c "grep 'name=\"solve\"' a2.c.regions.xml | grep -vq instrumented="
+ok "--filter-from: lookup gets no probe" sh -c "sed -n '/^#line 1/,\$p' a2.c | sed -n '3,8p' | grep -vq AA_INSTRUMENT && ! sed -n '/^#line 1/,\$p' a2.c | sed -n '3,8p' | grep -q AA_INSTRUMENT"
+# round 2: the experiment beside the analysis filters too; a refined function never
+printf 'solve\n' > run/crit.txt
+expect_status 0 "instrument --refine run/crit.txt (experiment.xml beside it)" "$AA" instrument -q --refine run/crit.txt -o r1.c app.c --
+like "$(grep 'name="lookup"' r1.c.regions.xml)" 'instrumented="no"' "round 2 leaves lookup out (the run's experiment)"
+ok "round 2 splits solve: its loop is added" grep -q 'name="loop@11"' r1.c.regions.xml
+printf 'lookup\n' > run/crit2.txt
+expect_status 0 "instrument --refine naming lookup" "$AA" instrument -q --refine run/crit2.txt -o r2.c app.c --
+ok "a refined function is never filtered" sh -c "grep 'name=\"lookup\"' r2.c.regions.xml | grep -vq instrumented="
+ok "and its loop is added" grep -q 'name="loop@5"' r2.c.regions.xml
+
+# bad input
+expect_status 2 "no --from" "$AA" filter
+expect_status 2 "bad number" "$AA" filter --from run --min-visits lots
+expect_status 3 "missing experiment" sh -c "'$AA' filter --from nosuch -o bad.filter 2> err1"
+like "$(cat err1)" "nosuch:1: cannot read the experiment" "file:line: message"
+ok "nothing written" test ! -e bad.filter
+printf '<experiment version="1">\n<oops' > broken.xml
+expect_status 3 "malformed experiment" sh -c "'$AA' filter --from broken.xml -o bad.filter 2> err2"
+like "$(cat err2)" "broken.xml:[0-9]+:" "malformed: file:line: message"
+ok "nothing written" test ! -e bad.filter
+expect_status 3 "instrument --filter-from missing" "$AA" instrument -q --filter-from nosuch -o x.c app.c --
+ok "instrument wrote nothing" test ! -e x.c
+done_testing

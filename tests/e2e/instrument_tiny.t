@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The size rules of the instrumenter (docs/instrument.md, "Small regions"):
+# static inline functions, tiny leaf functions and tiny constant-trip loops
+# are left out by default and listed in the region map as
+# instrumented="no" with the reason; the text of what is left out is
+# byte-identical in the instrumented source (no probe, no attribute: the
+# compiler inlines and vectorises it as before); `--mode ...,tiny`, `--mode
+# all`, an --include naming the function, and AUTOANALYZER_MODE put them back.
+. "$(dirname "$0")/lib.sh"
+case "$("$AA" instrument --help 2>&1)" in
+*"not built yet"*) skip_all "instrumenter not built" ;;
+esac
+SRC="$TOP/tests/instrument/tiny/tiny.c"
+cd "$T" || exit 1
+cp "$SRC" tiny.c
+
+expect_status 0 "default mode instruments" "$AA" instrument -q -o d.c tiny.c --
+reason() { grep "name=\"$1\"" "$2" | sed -n 's/.*instrumented="no" reason="\([^"]*\)".*/\1/p'; }
+is "$(reason sq d.c.regions.xml)" "static inline function" "static inline sq() left out, with its reason"
+is "$(reason norm3 d.c.regions.xml)" "tiny leaf function" "norm3() (libm call only) is a tiny leaf function"
+is "$(reason pick d.c.regions.xml)" "tiny leaf function" "pick() (3 statements) is a tiny leaf function"
+is "$(reason say d.c.regions.xml)" "" "say() calls printf (may block): instrumented"
+ok "say() is in the map as a region" grep -q 'name="say" function="say"[^>]*end-col="[0-9]*"/>' d.c.regions.xml
+is "$(grep -c 'reason="tiny loop (constant trip count, straight-line body)"' d.c.regions.xml)" 3 \
+    "three tiny constant-trip loops (NDIM macro, 0..7 inclusive, 10 down by 2) left out"
+for l in 22 24; do
+    ok "loop@$l (a call in the body / n iterations) instrumented" \
+        sh -c "grep 'name=\"loop@$l\"' d.c.regions.xml | grep -vq instrumented="
+done
+ok "main is never a tiny function" sh -c "grep 'name=\"main\"' d.c.regions.xml | grep -vq instrumented="
+# byte-identical text of what is left out
+body() { sed -n '/^#line 1 /,$p' "$1" | tail -n +2 | sed -n "$2p"; }
+for l in 8 9 10 16 17 18 19 20 21; do
+    is "$(body d.c $l)" "$(sed -n "${l}p" tiny.c)" "line $l (left out) is byte-identical in the instrumented source"
+done
+ok "no probe in any left-out function" sh -c "body() { sed -n '/^#line 1 /,\$p' d.c | sed -n '9,11p'; }; ! body | grep -q AA_INSTRUMENT"
+ok "instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o d.o -x c d.c
+
+# overrides
+expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o t.c tiny.c --
+is "$(grep -c 'instrumented="no"' t.c.regions.xml)" 0 "mode tiny: nothing left out"
+is "$(grep -c '<region ' t.c.regions.xml)" 11 "mode tiny: 6 functions + 5 loops"
+expect_status 0 "--mode all" "$AA" instrument -q --mode all -o a.c tiny.c --
+is "$(grep -c 'instrumented="no"' a.c.regions.xml)" 0 "mode all includes tiny"
+expect_status 0 "--include pick" "$AA" instrument -q --include pick -o i.c tiny.c --
+ok "an INCLUDE naming pick() instruments it" sh -c "grep 'name=\"pick\"' i.c.regions.xml | grep -vq instrumented="
+is "$(reason sq i.c.regions.xml)" "static inline function" "the others stay left out"
+expect_status 0 "--include 'p*' (a glob) does not force" "$AA" instrument -q --include 'p*' -o g.c tiny.c --
+is "$(reason pick g.c.regions.xml)" "tiny leaf function" "a wildcard INCLUDE names nothing"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  INCLUDE sq\nSCOREP_REGION_NAMES_END\n' > inc.filt
+expect_status 0 "filter file INCLUDE sq" "$AA" instrument -q --filter inc.filt -o f.c tiny.c --
+ok "filter-file INCLUDE naming sq() instruments it" sh -c "grep 'name=\"sq\"' f.c.regions.xml | grep -vq instrumented="
+expect_status 0 "instrument -v" sh -c "'$AA' instrument -v -o v.c tiny.c -- 2> v.err"
+like "$(cat v.err)" "tiny.c:9: function norm3 not instrumented: tiny leaf function" "-v notes each left-out region"
+if command -v gcc >/dev/null; then
+    expect_status 0 "cc with AUTOANALYZER_MODE=default,tiny" env AUTOANALYZER_MODE=default,tiny \
+        AUTOANALYZER_MAPDIR="$T/maps" "$AA" cc gcc -O2 -c -o w.o tiny.c
+    ok "the wrapper's map has no left-out region" sh -c "! grep -rq 'instrumented=\"no\"' '$T/maps'"
+fi
+done_testing
