@@ -156,6 +156,40 @@ static void test_ids(void)
        "3 regions (work, 2 loops); the tiny leaf other() listed as not instrumented");
     for (size_t i = 0; i < a.map->nregions; i++)
         ok(a.map->regions[i].id != 0, "region id %u is not the root id 0", a.map->regions[i].id);
+    {
+        /* left-out entries round-trip apart from the regions */
+        aa_buf xml;
+        aa_regionmap *back = NULL;
+        aa_experiment *ex = NULL;
+        aa_err err;
+        const char *bad = "<regionmap xmlns=\"urn:autoanalyzer:profile:1\" version=\"1\" "
+                          "source=\"a.c\"><region id=\"3\" kind=\"function\" name=\"f\" "
+                          "instrumented=\"maybe\"/></regionmap>\n";
+        const char *exp = "<experiment xmlns=\"urn:autoanalyzer:profile:1\" version=\"1\" "
+                          "id=\"e\" program=\"p\" nprocs=\"1\"><environment/><metrics/>"
+                          "<regions><region id=\"0\" kind=\"program\" name=\"program\"/>"
+                          "<region id=\"3\" kind=\"function\" name=\"f\" instrumented=\"no\" "
+                          "reason=\"tiny leaf function\"/></regions></experiment>\n";
+        aa_buf_init(&xml);
+        ok(aa_regionmap_write_buf(a.map, &xml, &err) == 0 &&
+               strstr(xml.data, "instrumented=\"no\" reason=\"tiny leaf function\"") &&
+               aa_regionmap_read_memory(xml.data, xml.len, "map", &back, &err) == 0 &&
+               back->nregions == 3 && back->nskipped == 1 &&
+               !strcmp(back->skipped[0].reason, "tiny leaf function") &&
+               back->skipped[0].region.id == a.map->skipped[0].region.id,
+           "left-out entries round-trip through the map reader, apart from the regions");
+        aa_regionmap_free(back);
+        back = NULL;
+        ok(aa_regionmap_read_memory(bad, strlen(bad), "bad.xml", &back, &err) == AA_EINPUT &&
+               strstr(err.msg, "bad.xml:1:"),
+           "instrumented=\"maybe\" is rejected (%s)", back ? "" : err.msg);
+        aa_regionmap_free(back);
+        ok(aa_experiment_read_memory(exp, strlen(exp), "e.xml", &ex, &err) == 0 &&
+               ex->nregions == 1,
+           "a left-out entry in an experiment is ignored");
+        aa_experiment_free(ex);
+        aa_buf_free(&xml);
+    }
     /* refine: split `work`; round-1 ids stay, fine regions only inside it */
     snprintf(line, sizeof line, "%u\n", id_of(a.map, "work"));
     put("crit.txt", line);
