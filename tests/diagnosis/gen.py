@@ -55,7 +55,7 @@ NOMINAL_MS_PER_MB_MPI = 1.0       # shared-memory message copy, oversubscribed
 NOMINAL_MS_PER_ALLREDUCE = 0.05   # one small MPI_Allreduce
 NOMINAL_MS_PER_MB_IO = 0.25       # write()/fwrite() into the page cache
 NOMINAL_MS_PER_KLINE = 0.3        # 1000 fprintf lines
-NOMINAL_MS_PER_META = 0.1         # one open+close+stat+unlink group
+NOMINAL_MS_PER_META = 0.04        # one open+close+stat+unlink group
 BENIGN_SHARE = 0.15
 
 NAMES = {
@@ -113,12 +113,12 @@ def plan(seed):
     # per-rank base work (ms of kernel CPU): most runs short
     cls = rng.random()
     if cls < 0.80:
-        T = rng.uniform(100, 300)
+        T = rng.uniform(200, 600)
     elif cls < 0.95:
-        T = rng.uniform(300, 1000)
+        T = rng.uniform(600, 1500)
     else:
-        T = rng.uniform(1000, 2500)
-    T = min(T, 4000.0 / nprocs)       # wall ~ T * nprocs / 2 on two cores
+        T = rng.uniform(1500, 3000)
+    T = min(T, 6000.0 / nprocs)       # wall ~ T * nprocs / 2 on two cores
     p['T'] = T
     p['nsteps'] = rng.choice([5, 8, 10, 12, 16, 20, 25, 30, 40])
     p['noise'] = rng.choices([0.0, 0.02, 0.05, 0.10], [40, 30, 20, 10])[0]
@@ -507,19 +507,19 @@ def generate(seed):
             fl = src.next_line(); src.add('static double %s(int step)\n{\n    char path[600];\n    int b;' % disp_fn)
             src.add('    snprintf(path, sizeof path, "%s/ckpt-%d", iodir, rank);')
             if kind == 'io_write':
-                src.add('    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n    if (fd < 0)\n        MPI_Abort(MPI_COMM_WORLD, 3);')
+                src.add('    static int fd = -1;\n    if (fd < 0)\n        fd = open(path, O_WRONLY | O_CREAT, 0600);\n    if (fd < 0)\n        MPI_Abort(MPI_COMM_WORLD, 3);')
                 src.add('    iobuf[0] = (char)step;')
                 ln = src.add('    for (b = 0; b < %d; b++) {' % nchunks)
                 src.add('        if (write(fd, iobuf, sizeof iobuf) != (ssize_t)sizeof iobuf)   /* INJECTED */\n'
                         '            MPI_Abort(MPI_COMM_WORLD, 3);\n        if (b % 64 == 63)\n            lseek(fd, 0, SEEK_SET);\n    }')
-                src.add('    close(fd);')
+                src.add('    lseek(fd, 0, SEEK_SET);\n    if (step == NSTEPS - 1)\n        close(fd);')
             else:
-                src.add('    FILE *f = fopen(path, "wb");\n    if (!f)\n        MPI_Abort(MPI_COMM_WORLD, 3);')
+                src.add('    static FILE *f;\n    if (!f)\n        f = fopen(path, "wb");\n    if (!f)\n        MPI_Abort(MPI_COMM_WORLD, 3);')
                 src.add('    iobuf[0] = (char)step;')
                 ln = src.add('    for (b = 0; b < %d; b++) {' % nchunks)
                 src.add('        if (fwrite(iobuf, 1, sizeof iobuf, f) != sizeof iobuf)   /* INJECTED */\n'
                         '            MPI_Abort(MPI_COMM_WORLD, 3);\n        if (b % 64 == 63)\n            rewind(f);\n    }')
-                src.add('    fclose(f);')
+                src.add('    rewind(f);\n    if (step == NSTEPS - 1)\n        fclose(f);')
             src.add('    return b;\n}\n')
             expect_disp = {'function': disp_fn, 'line': ln}
             cause = 'disk_io_bytes'

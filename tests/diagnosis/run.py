@@ -22,6 +22,8 @@ tables by kind and by magnitude band.  The last line is exactly
   --limit N     only the first N cases (a documented fraction of the list)
   --jobs N      cores to use (default nproc): cases run concurrently as far
                 as their ranks fit in the cores (at least one at a time)
+  run.py --summarize DIR   the tables again from DIR/results.jsonl (also
+                while a run is still going: the cases done so far)
 Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
 (default mpicc).  Exit 0 when the suite ran (the figures are the result),
 1 when a case could not be built or run at all.
@@ -213,12 +215,31 @@ def summarize(rows, infos):
     return lines, tot
 
 
+def resummarize(out):
+    """Prints the tables again from OUT/results.jsonl (also of an unfinished run)."""
+    rows, infos = [], []
+    for line in open(os.path.join(out, 'results.jsonl')):
+        d = json.loads(line)
+        if 'info' in d:
+            infos.append(d['info'])
+        else:
+            rows.append(d)
+    rows.sort(key=lambda r: r['case'])
+    lines, _ = summarize(rows, infos)
+    print('# %d cases from %s' % (len(infos), os.path.join(out, 'results.jsonl')))
+    for ln in lines:
+        print(ln)
+    return 0
+
+
 def main():
     a = sys.argv[1:]
     cfg = {'reps': int(os.environ.get('REPS', '3')), 'keep': False, 'limit': None,
            'jobs': os.cpu_count() or 1,
            'out': os.path.join(os.environ.get('TMPDIR', '/tmp'), 'aa-diagnosis')}
     seeds_file = os.path.join(HERE, 'cases.txt')
+    if len(a) == 2 and a[0] == '--summarize':
+        return resummarize(a[1])
     while a:
         o = a.pop(0)
         if o == '--quick':
