@@ -21,11 +21,15 @@
 #   3. samples/*.c through the wrapper, 4 MPI ranks, wall time of mpirun.
 # The last lines give the geometric mean of instrumented/plain over parts
 # 2 and 3 for each variant.  AA_OVH_PARTS selects parts (default "1 2 3");
-# AA_OVH_KEEP=DIR keeps the built programs and logs in DIR.
+# AA_OVH_KEEP=DIR keeps the built programs and logs in DIR; AA_OVH_PHASE=
+# build only builds parts 2 and 3 into it, AA_OVH_PHASE=run only times the
+# programs found there (built on another machine with the same OS and MPI;
+# the runtime libraries then come from LD_LIBRARY_PATH).
 set -e
 B=${1:-build}
 RUNS=${AA_OVH_RUNS:-5}
 PARTS=${AA_OVH_PARTS:-"1 2 3"}
+PHASE=${AA_OVH_PHASE:-all}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 case "$B" in /*) ;; *) B="$TOP/$B" ;; esac
 AA="$B/bin/autoanalyzer"
@@ -60,6 +64,7 @@ cpu() { # OUTFILE cmd... : appends CPU seconds of one run
     /usr/bin/time -f '%U %S' -o "$OUT/t" "$@" >/dev/null
     awk '{ print $1 + $2 }' "$OUT/t" >> "$f"
 }
+[ "$PHASE" = all ] || PARTS=$(echo " $PARTS " | sed 's/ 1 / /')
 case " $PARTS " in *" 1 "*)
 echo "# part 1: bench/overhead.c, hand-inserted probes, CPU s, $RUNS interleaved runs each"
 for mode in functions loops body; do
@@ -75,12 +80,18 @@ done ;; esac
 # The wrapper and filter command.
 have_aa=0; have_filter=0
 if [ -x "$AA" ] && command -v mpicc >/dev/null && command -v mpirun >/dev/null; then have_aa=1; fi
+[ "$PHASE" = run ] && command -v mpirun >/dev/null && have_aa=1
 if [ "${AA_OVH_FILTER:-0}" = 1 ] && [ $have_aa = 1 ] && "$AA" filter --help 2>&1 | grep -q -- '--from'; then
     have_filter=1; fi
 
 # build_variants SRC NAME [ARGS...]: NAME.plain, NAME.default (, NAME.filter)
 build_variants() {
     src=$1; name=$2; shift 2
+    if [ "$PHASE" = run ]; then # programs built earlier into AA_OVH_KEEP
+        [ -x "$OUT/$name.plain" ] && [ -x "$OUT/$name.default" ] || return 1
+        VARIANTS="default"; [ -x "$OUT/$name.filter" ] && VARIANTS="default filter"
+        return 0
+    fi
     mpicc -O2 -std=c11 -o "$OUT/$name.plain" "$src" -lm 2>"$OUT/$name.plain.log" || return 1
     (cd "$OUT" && "$AA" cc mpicc -O2 -std=c11 -o "$OUT/$name.default" "$src" -lm) \
         >"$OUT/$name.default.log" 2>&1 || { echo "overhead $name: instrumentation failed (see $OUT/$name.default.log)"; return 1; }
@@ -88,8 +99,10 @@ build_variants() {
     if [ $have_filter = 1 ]; then
         rm -rf "$OUT/exp-f-$name"
         AUTOANALYZER_OUTPUT="$OUT/exp-f-$name" "$@" >/dev/null 2>&1 || true
+        # the run directory, else the experiment collected from it
         if { "$AA" filter --from "$OUT/exp-f-$name" -o "$OUT/$name.filt" ||
-             "$AA" filter --from "$OUT/exp-f-$name" > "$OUT/$name.filt"; } 2>"$OUT/$name.filter.log" &&
+             { "$AA" collect "$OUT/exp-f-$name" -o "$OUT/exp-f-$name.xml" &&
+               "$AA" filter --from "$OUT/exp-f-$name.xml" -o "$OUT/$name.filt"; }; } >"$OUT/$name.filter.log" 2>&1 &&
            (cd "$OUT" && AUTOANALYZER_FILTER="$OUT/$name.filt" "$AA" cc mpicc -O2 -std=c11 \
                 -o "$OUT/$name.filter" "$src" -lm) >"$OUT/$name.filter-build.log" 2>&1; then
             VARIANTS="default filter"
@@ -105,6 +118,7 @@ echo "# part 2: bench/shapes, kernel wall s (process wall in the last column), $
 for src in "$TOP"/bench/shapes/*.c; do
     s=$(basename "$src" .c)
     build_variants "$src" "$s" "$OUT/$s.default" || continue
+    [ "$PHASE" = build ] && continue
     rm -f "$OUT/$s".k.* "$OUT/$s".w.*
     r=0; while [ $r -lt "$RUNS" ]; do r=$((r + 1))
         for v in plain $VARIANTS; do
@@ -127,6 +141,7 @@ if [ $have_aa = 1 ]; then case " $PARTS " in *" 3 "*)
 echo "# part 3: samples, mpirun -np 4 wall s, $RUNS interleaved runs each"
 for s in balanced imbalance hotspot cache io comm master_worker; do
     build_variants "$TOP/samples/$s.c" "$s" mpirun -np 4 "$OUT/$s.default" || continue
+    [ "$PHASE" = build ] && continue
     rm -f "$OUT/$s".w.*
     r=0; while [ $r -lt "$RUNS" ]; do r=$((r + 1))
         for v in plain $VARIANTS; do

@@ -1,0 +1,175 @@
+#!/bin/bash
+# bench/real_overhead.sh -- measurement overhead on real applications
+# (issue 14: "under 2% by default on real applications").  For the
+# compute-bound apps of bench/real_builds.sh (XSBench, graph500, CoMD,
+# miniAMR, PRK PIC-static and Stencil, AMG) it builds each app plainly
+# (mpicc) and through the wrapper in the default mode (autoanalyzer-mpicc,
+# else "autoanalyzer cc mpicc"), then runs a problem of a few seconds with
+# NP ranks, plain and instrumented interleaved (plain, inst, plain, ...;
+# RUNS rounds), and prints per app the median and min-max wall time of
+# mpirun on each side, the overhead of the medians and, at the end, the
+# geometric mean of instrumented/plain.
+#
+#   AA_BUILD=build-j AA_APPS_DIR=/tmp/aa-apps bash bench/real_overhead.sh
+#
+# Environment:
+#   AA_APPS_DIR  checked-out apps as for bench/real_builds.sh (repositories
+#                and commits in bench/real_builds.md); default /tmp/aa-apps
+#   AA_BUILD     AutoAnalyzer build directory (default build)
+#   AA_WORK      scratch directory (default a new /tmp/aa-real-overhead.XXXXXX)
+#   AA_ONLY      subset of apps (names as in APPS below)
+#   AA_NP        ranks (default: the CPU count, at most 4)
+#   AA_RUNS      interleaved rounds (default 5)
+#   AA_PHASE     "build", "run" or "all" (default): "build" only builds
+#                into AA_WORK/APP/{plain,default}; "run" only times the
+#                programs already there (so that binaries built on one
+#                machine can be timed on another with the same OS and MPI)
+#   AA_FILTER_VARIANT=1  also build a "filter" variant with
+#                AUTOANALYZER_FILTER from `autoanalyzer filter --from` on
+#                one default-mode run (when the command exists)
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+AA_BUILD=${AA_BUILD:-build}
+case "$AA_BUILD" in /*) ;; *) AA_BUILD="$TOP/$AA_BUILD" ;; esac
+AA_BIN="$AA_BUILD/bin"
+AA="$AA_BIN/autoanalyzer"
+AA_APPS_DIR=${AA_APPS_DIR:-/tmp/aa-apps}
+NCPU=$(nproc)
+NP=${AA_NP:-$((NCPU < 4 ? NCPU : 4))}
+RUNS=${AA_RUNS:-5}
+PHASE=${AA_PHASE:-all}
+JOBS=${AA_JOBS:-2}
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMP_NUM_THREADS=1
+export PATH="$AA_BIN:$PATH"
+unset AUTOANALYZER_MODE AUTOANALYZER_DISABLE AUTOANALYZER_QUIET AUTOANALYZER_OUTPUT AUTOANALYZER_FILTER
+
+if [ -n "${AA_WORK:-}" ]; then mkdir -p "$AA_WORK"; else
+    AA_WORK=$(mktemp -d /tmp/aa-real-overhead.XXXXXX); fi
+AA_WORK=$(cd "$AA_WORK" && pwd)
+if [ -x "$AA_BIN/autoanalyzer-mpicc" ]; then WRAP_CC="autoanalyzer-mpicc"
+else WRAP_CC="autoanalyzer cc mpicc"; fi
+
+# APP|directory in AA_APPS_DIR|program (relative to the build tree) and
+# arguments.  Problem sizes: 3-5 s per plain run on the 2-core VM with 2
+# ranks (XSBench with the nuclide grid: a binary search per nuclide and
+# lookup, no 10-s unionized-grid set-up; the process grid of miniAMR and
+# AMG follows AA_NP, so the work per rank stays the same).
+APPS='
+XSBench|XSBench|openmp-threading/XSBench -s small -G nuclide -l 500000 -m event -t 1
+graph500|graph500|src/graph500_reference_bfs 13 16
+CoMD|CoMD|bin/CoMD-mpi -i 2 -j 1 -k 1 -x 24 -y 24 -z 24 -N 20 -n 10
+miniAMR|miniAMR|ref/miniAMR.x --npx 2 --npy 1 --npz 1 --nx 4 --ny 4 --nz 4 --num_tsteps 20 --num_refine 2 --max_blocks 2000 --num_objects 1 --object 2 0 -1.10 -1.10 -1.10 0.030 0.030 0.030 1.5 1.5 1.5 0.0 0.0 0.0 --checksum_freq 4 --stages_per_ts 10
+PIC|Kernels|MPI1/PIC-static/pic 20 1000 1000000 0 1 GEOMETRIC 0.99
+Stencil|Kernels|MPI1/Stencil/stencil 20 4000
+AMG|AMG|test/amg -n 40 40 40 -P 2 1 1
+'
+
+mk() { make -j"$JOBS" "$@"; }
+# The build commands are those of bench/real_builds.sh (CCW = C compiler).
+build_XSBench() { mk -C openmp-threading MPI=yes CC="$CCW"; }
+build_graph500() {
+    mk -C src MPICC="$CCW" graph500_reference_bfs \
+        CFLAGS="-Drestrict=__restrict__ -O3 -DGRAPH_GENERATOR_MPI -DREUSE_CSR_FOR_VALIDATION -I../aml -fcommon"
+}
+build_CoMD() { cp src-mpi/Makefile.vanilla src-mpi/Makefile && mk -C src-mpi CC="$CCW"; }
+build_miniAMR() { mk -C ref CC="$CCW" LD="$CCW"; }
+kernels_defs() { printf 'CC=mpicc -std=c99\nMPICC=%s -std=c99\nDEFAULT_OPT_FLAGS=-O3\nOPENMPFLAG=-fopenmp\n' "$CCW" > common/make.defs; }
+build_PIC() { kernels_defs && make -C MPI1/PIC-static pic; }
+build_Stencil() { kernels_defs && make -C MPI1/Stencil stencil; }
+build_AMG() { make CC="$CCW"; }
+
+# fix_args APP ARGS: the process grid of the apps that need one, for NP
+# ranks (miniAMR --npx/--npy/--npz, AMG -P: NP = npx*npy*npz).
+grid3() { # NP -> "x y z" with x*y*z = NP, as even as possible
+    local n=$1 x=1 y=1 z=1 f=2
+    while [ "$n" -gt 1 ]; do
+        while [ $((n % f)) -ne 0 ]; do f=$((f + 1)); done
+        n=$((n / f))
+        if [ $x -le $y ] && [ $x -le $z ]; then x=$((x * f)); elif [ $y -le $z ]; then y=$((y * f)); else z=$((z * f)); fi
+    done
+    echo "$x $y $z"
+}
+fix_args() {
+    local app=$1 args=$2 g
+    g=($(grid3 "$NP"))
+    case $app in
+    miniAMR) args=$(echo "$args" | sed "s/--npx 2 --npy 1 --npz 1/--npx ${g[0]} --npy ${g[1]} --npz ${g[2]}/") ;;
+    AMG) args=$(echo "$args" | sed "s/-P 2 1 1/-P ${g[0]} ${g[1]} ${g[2]}/") ;;
+    esac
+    echo "$args"
+}
+
+build_app() { # APP DIR VARIANT [FILTER]
+    local app=$1 dir=$2 v=$3 filt=${4:-}
+    local src="$AA_WORK/$app/$v"
+    rm -rf "$src"; mkdir -p "$src"
+    (cd "$AA_APPS_DIR/$dir" && tar cf - --exclude=.git .) | tar xf - -C "$src"
+    if [ "$v" = plain ]; then CCW=mpicc; else CCW=$WRAP_CC; fi
+    ( cd "$src" && export CCW JOBS && export -f mk kernels_defs "build_$app" &&
+      if [ -n "$filt" ]; then export AUTOANALYZER_FILTER=$filt; fi &&
+      bash -c "build_$app" ) >"$AA_WORK/$app/$v.build.log" 2>&1 </dev/null
+}
+
+stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'; }
+
+run_once() { # APP VARIANT PROG ARGS... -> appends wall seconds
+    local app=$1 v=$2; shift 2
+    local rd="$AA_WORK/$app/run-$v"
+    mkdir -p "$rd"
+    ( cd "$rd" && AUTOANALYZER_OUTPUT="$rd/exp" /usr/bin/time -f '%e' -o "$rd/t" \
+        timeout 300 mpirun --oversubscribe -np "$NP" "$AA_WORK/$app/$v/$@" >"$rd/stdout" 2>"$rd/stderr" ) </dev/null
+    local rc=$?
+    [ "$rc" = 0 ] || [ "$app:$rc" = XSBench:1 ] || echo "real_overhead $app: $v run exit $rc (see $rd/stderr)"
+    tail -1 "$rd/t" >> "$AA_WORK/$app/times.$v"
+}
+
+printf 'AutoAnalyzer real-application overhead: %s, wrapper "%s", %d ranks, %d interleaved runs, %d CPUs, work in %s\n' \
+    "$("$AA" version 2>/dev/null | head -1)" "$WRAP_CC" "$NP" "$RUNS" "$NCPU" "$AA_WORK"
+: > "$AA_WORK/geo"
+while IFS='|' read -r app dir cmd; do
+    [ -n "$app" ] || continue
+    if [ -n "${AA_ONLY:-}" ] && ! printf ' %s ' "$AA_ONLY" | grep -q " $app "; then continue; fi
+    variants="default"
+    if [ "$PHASE" != run ]; then
+        [ -d "$AA_APPS_DIR/$dir" ] || { echo "real_overhead $app: $AA_APPS_DIR/$dir missing (see bench/real_builds.md)"; continue; }
+        mkdir -p "$AA_WORK/$app"
+        build_app "$app" "$dir" plain || { echo "real_overhead $app: plain build failed"; continue; }
+        build_app "$app" "$dir" default || { echo "real_overhead $app: default build failed (see $AA_WORK/$app/default.build.log)"; continue; }
+        if [ "${AA_FILTER_VARIANT:-0}" = 1 ] && "$AA" filter --help 2>&1 | grep -q -- --from; then
+            args=$(fix_args "$app" "$cmd")
+            run_once "$app" default $args
+            e="$AA_WORK/$app/run-default/exp"
+            if { "$AA" filter --from "$e" -o "$AA_WORK/$app/filter.txt" ||
+                 { "$AA" collect "$e" -o "$e.xml" && "$AA" filter --from "$e.xml" -o "$AA_WORK/$app/filter.txt"; }; } \
+                   >"$AA_WORK/$app/filter.log" 2>&1 &&
+               build_app "$app" "$dir" filter "$AA_WORK/$app/filter.txt"; then :
+            else echo "real_overhead $app: filter variant failed"; fi
+            rm -f "$AA_WORK/$app/times.default"
+        fi
+    fi
+    [ -d "$AA_WORK/$app/filter" ] && variants="default filter"
+    [ "$PHASE" = build ] && { echo "real_overhead $app: built ($variants)"; continue; }
+    args=$(fix_args "$app" "$cmd")
+    rm -f "$AA_WORK/$app"/times.*
+    for r in $(seq "$RUNS"); do
+        for v in plain $variants; do run_once "$app" "$v" $args; done
+    done
+    p=$(stats "$AA_WORK/$app/times.plain")
+    for v in $variants; do
+        i=$(stats "$AA_WORK/$app/times.$v")
+        echo "$p $i" | awk -v n="$app" -v v="$v" '{
+            printf "real_overhead %-8s %-7s plain %7.2f s [%.2f-%.2f]  inst %7.2f s [%.2f-%.2f]  %+6.1f%%\n",
+                   n, v, $1, $2, $3, $4, $5, $6, ($4 / $1 - 1) * 100 }'
+        echo "$p $i" | awk -v v="$v" '{ print v, $4 / $1 }' >> "$AA_WORK/geo"
+    done
+done <<EOF
+$APPS
+EOF
+if [ -s "$AA_WORK/geo" ]; then
+    awk '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
+        printf "real_overhead geometric mean (%s): %+.1f%% over %d apps\n", v, (exp(s[v] / n[v]) - 1) * 100, n[v] }' "$AA_WORK/geo"
+fi
