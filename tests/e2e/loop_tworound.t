@@ -5,6 +5,9 @@
 # instrumented with `autoanalyzer instrument --refine <round-1 analysis>`,
 # keeps every round-1 region id and narrows the bottleneck to the loop that
 # holds the documented line (BOTTLENECK-AT), inside the round-1 function.
+# The tiny leaf mix() is left out by the size rules in round 1; round 2
+# also applies the profile filter of the round-1 experiment (beside the
+# analysis), never to the refined function.
 # Both rounds run the sample with -s large (the default size is too light
 # to measure reliably with 4 ranks on 2 cores).
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +32,12 @@ ok "round 1: build with autoanalyzer cc" "$AA" cc mpicc -O2 -o r1 "$SRC"
 expect_status 0 "round 1: run" "$AA" run --np 4 --no-store --out "$T/round1" -- ./r1 -s large
 ok "round 1: the imbalance is in $func()" "$EXPECT" "$T/round1/analysis.json" \
     --kind dissimilarity --function "$func"
+"$AA" instrument -q -o r1map.c "$SRC" -- $(mpicc --showme:compile)
+like "$(grep 'name="mix"' r1map.c.regions.xml)" 'instrumented="no" reason="tiny leaf function"' \
+    "round 1: the tiny leaf mix() (9.4e7 calls) is left out by the size rules"
+ok "round 1: mix() is no region of the experiment" sh -c "! grep -q 'name=\"mix\"' '$T/round1/experiment.xml'"
+expect_status 0 "autoanalyzer filter --from the round-1 run" sh -c "'$AA' filter --from '$T/round1' > r1.filter"
+ok "the filter file is Score-P's format" grep -q SCOREP_REGION_NAMES_END r1.filter
 grep -o '<region id="[0-9]*"[^>]*' "$T/round1/experiment.xml" | sed 's/<region id="\([0-9]*\)".* name="\([^"]*\)".*/\1 \2/' | sort > r1.ids
 
 # ---- round 2 -------------------------------------------------------------------
