@@ -37,10 +37,15 @@ const char cmd_cc_usage[] =
     "\n"
     "environment:\n"
     "  AUTOANALYZER_WRAPPER=off  plain pass-through (also AUTOANALYZER_DISABLE=1)\n"
-    "  AUTOANALYZER_MODE     instrumentation modes (default functions,outer-loops)\n"
+    "  AUTOANALYZER_MODE     instrumentation modes (default functions,outer-loops;\n"
+    "                        `tiny` adds static inline and tiny leaf functions and\n"
+    "                        tiny constant-trip loops, left out by default)\n"
     "  AUTOANALYZER_FILTER   Score-P-like filter file\n"
+    "  AUTOANALYZER_FILTER_FROM  a measured experiment: its tiny hot functions are\n"
+    "                        not instrumented (as `autoanalyzer filter --from`)\n"
     "  AUTOANALYZER_PLAN     region plan file\n"
-    "  AUTOANALYZER_REFINE   round-1 analysis for a refined (round 2) build\n"
+    "  AUTOANALYZER_REFINE   round-1 analysis for a refined (round 2) build (the\n"
+    "                        experiment.xml beside it also filters, as above)\n"
     "  AUTOANALYZER_MAPDIR   also write each region map here\n"
     "                        (<file>-<hash>.regions.xml)\n"
     "  AUTOANALYZER_LIBDIR   where libautoanalyzer lives (default ../lib next\n"
@@ -91,7 +96,7 @@ static char *runtime_libdir(void)
 /* The instrumenter's settings from the environment; exit status or 0. */
 static int read_settings(aa_wrap_opts *o, aa_instr_filter **filter, aa_instr_plan **plan)
 {
-    const char *env, *pf, *rf;
+    const char *env, *pf, *rf, *ff;
     aa_err err;
     if ((env = getenv("AUTOANALYZER_MODE")) && *env &&
         aa_instrument_parse_modes(env, &o->modes, &err)) {
@@ -108,10 +113,12 @@ static int read_settings(aa_wrap_opts *o, aa_instr_filter **filter, aa_instr_pla
     }
     pf = getenv("AUTOANALYZER_PLAN");
     rf = getenv("AUTOANALYZER_REFINE");
-    if ((pf && *pf) || (rf && *rf)) {
+    ff = getenv("AUTOANALYZER_FILTER_FROM");
+    if ((pf && *pf) || (rf && *rf) || (ff && *ff)) {
         *plan = aa_instr_plan_new();
         if (!*plan || (pf && *pf && aa_instr_plan_load(*plan, pf, &err)) ||
-            (rf && *rf && aa_instr_plan_load_refine(*plan, rf, &err))) {
+            (rf && *rf && aa_instr_plan_load_refine(*plan, rf, &err)) ||
+            (ff && *ff && aa_instr_plan_load_filter_from(*plan, ff, 0, &err))) {
             fprintf(stderr, "autoanalyzer cc: %s\n", *plan ? err.msg : "out of memory");
             return EXIT_INPUT;
         }

@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +124,7 @@ static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
     }
     if (o->mapdir && *o->mapdir) {
         char *mp = wrap_mapdir_name(o->mapdir, path);
+        mkdir(o->mapdir, 0777); /* parallel builds: EEXIST is fine */
         if (!mp || aa_regionmap_write(res.map, mp, &err)) {
             /* the map file is an extra; the build goes on instrumented */
             if (o->diag)

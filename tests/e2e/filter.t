@@ -119,6 +119,12 @@ printf '<experiment version="1">\n<oops' > broken.xml
 expect_status 3 "malformed experiment" sh -c "'$AA' filter --from broken.xml -o bad.filter 2> err2"
 like "$(cat err2)" "broken.xml:[0-9]+:" "malformed: file:line: message"
 ok "nothing written" test ! -e bad.filter
+# the wrapper: AUTOANALYZER_FILTER_FROM=EXP as --filter-from
+AUTOANALYZER_FILTER_FROM=run AUTOANALYZER_MAPDIR="$PWD/wmaps" "$AA" cc gcc -c app.c -o wapp.o 2>werr
+is "$?" 0 "cc with AUTOANALYZER_FILTER_FROM compiles"
+like "$(cat wmaps/app.c-*.regions.xml)" 'name="lookup"[^>]*instrumented="no"' "cc: AUTOANALYZER_FILTER_FROM leaves lookup out"
+AUTOANALYZER_FILTER_FROM=nosuch "$AA" cc gcc -c app.c -o wbad.o 2>werr; st=$?
+is "$st" 3 "cc: a missing AUTOANALYZER_FILTER_FROM experiment is bad input"
 expect_status 3 "instrument --filter-from missing" "$AA" instrument -q --filter-from nosuch -o x.c app.c --
 ok "instrument wrote nothing" test ! -e x.c
 done_testing
