@@ -10,6 +10,7 @@
 #   make demo          run the main job on a sample
 #   make install PREFIX=/usr/local
 #   make bench | fuzz  long-running benchmarks / fuzzing (not part of check)
+#   make bench-diagnosis [QUICK=1]   the diagnosis validation suite
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -90,6 +91,7 @@ all: $(AA_BIN) $(ALL_TARGETS)
 
 # Tests come last: they link against every library declared above.
 include tests/module.mk
+include tests/diagnosis/diagnosis.mk
 .PHONY: all check unit-tests check-unit check-san check-e2e demo install clean bench fuzz
 include mk/install.mk
 
