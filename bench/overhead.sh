@@ -24,7 +24,9 @@
 # AA_OVH_KEEP=DIR keeps the built programs and logs in DIR; AA_OVH_PHASE=
 # build only builds parts 2 and 3 into it, AA_OVH_PHASE=run only times the
 # programs found there (built on another machine with the same OS and MPI;
-# the runtime libraries then come from LD_LIBRARY_PATH).
+# the runtime libraries then come from LD_LIBRARY_PATH), and AA_OVH_VARIANTS
+# names the instrumented variants to time (NAME.VARIANT in AA_OVH_KEEP, e.g.
+# "before default filter": two instrumenter versions against one plain run).
 set -e
 B=${1:-build}
 RUNS=${AA_OVH_RUNS:-5}
@@ -90,6 +92,7 @@ build_variants() {
     if [ "$PHASE" = run ]; then # programs built earlier into AA_OVH_KEEP
         [ -x "$OUT/$name.plain" ] && [ -x "$OUT/$name.default" ] || return 1
         VARIANTS="default"; [ -x "$OUT/$name.filter" ] && VARIANTS="default filter"
+        [ -z "${AA_OVH_VARIANTS:-}" ] || VARIANTS=$AA_OVH_VARIANTS
         return 0
     fi
     mpicc -O2 -std=c11 -o "$OUT/$name.plain" "$src" -lm 2>"$OUT/$name.plain.log" || return 1

@@ -24,6 +24,11 @@
 #                into AA_WORK/APP/{plain,default}; "run" only times the
 #                programs already there (so that binaries built on one
 #                machine can be timed on another with the same OS and MPI)
+#   AA_VARIANTS  instrumented variants to time in the run phase (directories
+#                AA_WORK/APP/VARIANT), e.g. "before default filter" to time
+#                two instrumenter versions against the same plain runs;
+#                AA_LIBPATH_<variant> is that variant's LD_LIBRARY_PATH
+#                (binaries built on another machine: their runtime)
 #   AA_FILTER_VARIANT=1  also build a "filter" variant with
 #                AUTOANALYZER_FILTER from `autoanalyzer filter --from` on
 #                one default-mode run (when the command exists)
@@ -83,7 +88,8 @@ build_Stencil() { kernels_defs && make -C MPI1/Stencil stencil; }
 build_AMG() { make CC="$CCW"; }
 
 # fix_args APP ARGS: the process grid of the apps that need one, for NP
-# ranks (miniAMR --npx/--npy/--npz, AMG -P: NP = npx*npy*npz).
+# ranks (miniAMR --npx/--npy/--npz, AMG -P, CoMD -i/-j/-k: their product
+# must be NP).
 grid3() { # NP -> "x y z" with x*y*z = NP, as even as possible
     local n=$1 x=1 y=1 z=1 f=2
     while [ "$n" -gt 1 ]; do
@@ -99,6 +105,7 @@ fix_args() {
     case $app in
     miniAMR) args=$(echo "$args" | sed "s/--npx 2 --npy 1 --npz 1/--npx ${g[0]} --npy ${g[1]} --npz ${g[2]}/") ;;
     AMG) args=$(echo "$args" | sed "s/-P 2 1 1/-P ${g[0]} ${g[1]} ${g[2]}/") ;;
+    CoMD) args=$(echo "$args" | sed "s/-i 2 -j 1 -k 1/-i ${g[0]} -j ${g[1]} -k ${g[2]}/") ;;
     esac
     echo "$args"
 }
@@ -118,9 +125,10 @@ stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] 
 
 run_once() { # APP VARIANT PROG ARGS... -> appends wall seconds
     local app=$1 v=$2; shift 2
-    local rd="$AA_WORK/$app/run-$v"
+    local rd="$AA_WORK/$app/run-$v" lp
+    eval "lp=\${AA_LIBPATH_$v:-\${LD_LIBRARY_PATH:-}}"
     mkdir -p "$rd"
-    ( cd "$rd" && AUTOANALYZER_OUTPUT="$rd/exp" /usr/bin/time -f '%e' -o "$rd/t" \
+    ( cd "$rd" && export LD_LIBRARY_PATH="$lp" && AUTOANALYZER_OUTPUT="$rd/exp" /usr/bin/time -f '%e' -o "$rd/t" \
         timeout 300 mpirun --oversubscribe -np "$NP" "$AA_WORK/$app/$v/$@" >"$rd/stdout" 2>"$rd/stderr" ) </dev/null
     local rc=$?
     [ "$rc" = 0 ] || [ "$app:$rc" = XSBench:1 ] || echo "real_overhead $app: $v run exit $rc (see $rd/stderr)"
@@ -152,6 +160,7 @@ while IFS='|' read -r app dir cmd; do
         fi
     fi
     [ -d "$AA_WORK/$app/filter" ] && variants="default filter"
+    [ -z "${AA_VARIANTS:-}" ] || variants=$AA_VARIANTS
     [ "$PHASE" = build ] && { echo "real_overhead $app: built ($variants)"; continue; }
     args=$(fix_args "$app" "$cmd")
     rm -f "$AA_WORK/$app"/times.*
