@@ -107,7 +107,15 @@ $(B)/bench/probe: bench/probe.c $(RT_LIBDIR)/libautoanalyzer.so
 	@mkdir -p $(@D)
 	$(CC) $(RT_TEST_CFLAGS) -o $@ $< -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN/../lib' -lautoanalyzer -lm
 
-bench-probe: $(B)/bench/probe
+# the probe pair against rdtsc, clock_gettime and (CALIPER_DIR=...) Caliper
+CALIPER_FLAGS = -DHAVE_CALIPER -I$(CALIPER_DIR)/include -L$(CALIPER_DIR)/lib \
+                -Wl,-rpath,$(CALIPER_DIR)/lib -lcaliper
+$(B)/bench/probe_compare: bench/probe_compare.c $(RT_LIBDIR)/libautoanalyzer.so
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -o $@ $< -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN/../lib' -lautoanalyzer -lpthread $(if $(CALIPER_DIR),$(CALIPER_FLAGS))
+
+bench-probe: $(B)/bench/probe $(B)/bench/probe_compare
+	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=none $(B)/bench/probe_compare
 	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=none $(B)/bench/probe timing
 	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out AUTOANALYZER_COUNTERS=fake $(B)/bench/probe fake
 	AUTOANALYZER_OUTPUT=$(B)/bench/probe-out $(B)/bench/probe papi
@@ -123,5 +131,9 @@ $(B)/bench/overhead_inst: bench/overhead.c $(RT_LIBDIR)/libautoanalyzer.so
 bench-overhead: $(B)/bench/overhead_plain $(B)/bench/overhead_inst $(RT_LIBS) $(AA_BIN)
 	sh bench/overhead.sh $(B)
 
+# real applications (AA_APPS_DIR, see bench/real_builds.md), interleaved
+bench-real-overhead: $(RT_LIBS) $(AA_BIN)
+	AA_BUILD=$(B) bash bench/real_overhead.sh
+
 bench: bench-probe bench-overhead
-.PHONY: bench-probe bench-overhead
+.PHONY: bench-probe bench-overhead bench-real-overhead
