@@ -269,6 +269,10 @@ typedef struct ctx {
     /* USRs of functions declared inline somewhere in the translation unit */
     char **inl;
     size_t ninl, capinl;
+    /* functions of this file already left out by the size rules (their
+     * calls cost nothing measurable: see not_straight_line) */
+    char **smallfn;
+    size_t nsmallfn, capsmallfn;
     /* diagnostics, printed together at the end (see flush_diags) */
     struct dmsg *dg;
     size_t ndg, capdg;
@@ -390,6 +394,9 @@ static void free_diags(ctx *X)
     for (size_t i = 0; i < X->ninl; i++)
         free(X->inl[i]);
     free(X->inl);
+    for (size_t i = 0; i < X->nsmallfn; i++)
+        free(X->smallfn[i]);
+    free(X->smallfn);
 }
 
 static int loc_off(ctx *X, CXSourceLocation l, unsigned *off)
@@ -1036,15 +1043,61 @@ static size_t subtree_end(ctx *X, int i)
     return k;
 }
 
-/* 1 when node i's subtree holds a loop, a goto, or a call that may block
- * (any call but libm, <ctype.h>, abs and builtins; calls through pointers
- * included). */
+static long long const_trips(ctx *X, int i);
+static int not_straight_line(ctx *X, int i);
+
+/* 1 when `name` is a function of this file that the size rules left out. */
+static int small_function(ctx *X, const char *name)
+{
+    for (size_t k = 0; k < X->nsmallfn; k++)
+        if (!strcmp(X->smallfn[k], name))
+            return 1;
+    return 0;
+}
+
+static void note_small_function(ctx *X, const char *name)
+{
+    char *d;
+    if (X->nsmallfn == X->capsmallfn) {
+        char **nv = realloc(X->smallfn, (X->capsmallfn ? 2 * X->capsmallfn : 16) * sizeof *nv);
+        if (!nv) {
+            X->oom = 1;
+            return;
+        }
+        X->smallfn = nv;
+        X->capsmallfn = X->capsmallfn ? 2 * X->capsmallfn : 16;
+    }
+    if (!(d = aa_strdup(name))) {
+        X->oom = 1;
+        return;
+    }
+    X->smallfn[X->nsmallfn++] = d;
+}
+
+/* A loop that the tiny-loop rule leaves out: a constant trip count of at
+ * most AA_TINY_MAX_TRIPS and a straight-line body. */
+static int tiny_loop(ctx *X, int i)
+{
+    long long trips = const_trips(X, i);
+    return trips >= 0 && trips <= AA_TINY_MAX_TRIPS && !not_straight_line(X, i);
+}
+
+/* 1 when node i's subtree holds a loop other than a tiny one, a goto, or
+ * a call that may block (any call but libm, <ctype.h>, abs, builtins and
+ * the functions of this file defined earlier that the size rules already
+ * left out; calls through pointers included). */
 static int not_straight_line(ctx *X, int i)
 {
     size_t end = subtree_end(X, i);
     for (size_t k = (size_t)i + 1; k < end; k++) {
         enum CXCursorKind kd = X->n[k].kind;
-        if (is_loop(kd) || kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
+        if (is_loop(kd)) {
+            if (!tiny_loop(X, (int)k))
+                return 1;
+            k = subtree_end(X, (int)k) - 1;
+            continue;
+        }
+        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
             return 1;
         if (kd == CXCursor_CallExpr) {
             CXCursor ref = clang_getCursorReferenced(X->n[k].c);
@@ -1053,7 +1106,8 @@ static int not_straight_line(ctx *X, int i)
             if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
                 return 1;
             nm = clang_getCursorSpelling(ref);
-            pure = instr_call_pure(clang_getCString(nm));
+            pure = instr_call_pure(clang_getCString(nm)) ||
+                   small_function(X, clang_getCString(nm));
             clang_disposeString(nm);
             if (!pure)
                 return 1;
@@ -1080,16 +1134,20 @@ static int count_statements(ctx *X, int body)
     return n;
 }
 
-/* The size rule for a function, or NULL. */
+/* The size rule for a function, or NULL.  A function left out is noted,
+ * so that calls to it from functions defined later do not count as
+ * blocking calls. */
 static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
 {
+    const char *why = NULL;
     if (static_inline(X, fn))
-        return "static inline function";
-    if (!strcmp(fname, "main"))
-        return NULL;
-    if (!not_straight_line(X, body) && count_statements(X, body) <= AA_TINY_MAX_STATEMENTS)
-        return "tiny leaf function";
-    return NULL;
+        why = "static inline function";
+    else if (strcmp(fname, "main") && !not_straight_line(X, body) &&
+             count_statements(X, body) <= AA_TINY_MAX_STATEMENTS)
+        why = "tiny leaf function";
+    if (why)
+        note_small_function(X, fname);
+    return why;
 }
 
 /* Value of the expression written at [s,e) of the main file (within node
@@ -1365,11 +1423,8 @@ static void loop_cand(ctx *X, int i, const char *fname, int *nloops_top)
     c->fine = 1;
     c->excluded = CAND(X, X->fn_index)->excluded;
     c->named = CAND(X, X->fn_index)->named;
-    {
-        long long trips = const_trips(X, i);
-        if (trips >= 0 && trips <= AA_TINY_MAX_TRIPS && !not_straight_line(X, i))
-            CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
-    }
+    if (tiny_loop(X, i))
+        CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
     c = CAND(X, ci);
     c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
     c->doff = diag_offset(X, i);
