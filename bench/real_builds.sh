@@ -45,35 +45,13 @@
 # bench/real_builds.md for the figures).
 
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-AA_BUILD=${AA_BUILD:-build}
-case "$AA_BUILD" in /*) ;; *) AA_BUILD="$TOP/$AA_BUILD" ;; esac
-AA_BIN="$AA_BUILD/bin"
-AA="$AA_BIN/autoanalyzer"
-AA_APPS_DIR=${AA_APPS_DIR:-/tmp/aa-apps}
+. "$(dirname "$0")/real_lib.sh"
+real_setup real-builds
 AA_JOBS=${AA_JOBS:-2}
 AA_VARIANTS=${AA_VARIANTS:-"default all"}
 NP=4
 RUN_TIMEOUT=${AA_RUN_TIMEOUT:-300}
 BUILD_TIMEOUT=${AA_BUILD_TIMEOUT:-1800}
-
-[ -x "$AA" ] || { echo "real_builds: $AA not built (make B=${AA_BUILD##*/})" >&2; exit 2; }
-command -v mpicc >/dev/null || { echo "real_builds: mpicc not found" >&2; exit 2; }
-
-# The same OpenMPI settings as tests/e2e/lib.sh.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMP_NUM_THREADS=1
-export PATH="$AA_BIN:$PATH"
-unset AUTOANALYZER_MODE AUTOANALYZER_DISABLE AUTOANALYZER_QUIET AUTOANALYZER_OUTPUT
-
-if [ -n "${AA_WORK:-}" ]; then mkdir -p "$AA_WORK"; else
-    AA_WORK=$(mktemp -d /tmp/aa-real-builds.XXXXXX); fi
-
-# The wrapper as a user would name it.
-if [ -x "$AA_BIN/autoanalyzer-mpicc" ]; then WRAP_CC="autoanalyzer-mpicc"
-else WRAP_CC="autoanalyzer cc mpicc"; fi
 
 # ---------------------------------------------------------------------------
 # The applications: NAME|OWNER/REPO|COMMIT|build system|what is built and run

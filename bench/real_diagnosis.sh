@@ -77,34 +77,14 @@
 # Exit status: 0 when every check passes, 1 otherwise, 2 on setup errors.
 
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-AA_BUILD=${AA_BUILD:-build}
-case "$AA_BUILD" in /*) ;; *) AA_BUILD="$TOP/$AA_BUILD" ;; esac
-AA_BIN="$AA_BUILD/bin"
-AA="$AA_BIN/autoanalyzer"
-AA_APPS_DIR=${AA_APPS_DIR:-/tmp/aa-apps}
+. "$(dirname "$0")/real_lib.sh"
+real_setup real-diag
 AA_JOBS=${AA_JOBS:-2}
 RUN_TIMEOUT=${AA_RUN_TIMEOUT:-300}
 EXPECTED="$TOP/bench/real_diagnosis"
 SCORER="$TOP/tests/diagnosis/score.py"
-
-[ -x "$AA" ] || { echo "real_diagnosis: $AA not built (make B=${AA_BUILD##*/})" >&2; exit 2; }
-command -v mpicc >/dev/null || { echo "real_diagnosis: mpicc not found" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "real_diagnosis: python3 not found" >&2; exit 2; }
-
-# The same OpenMPI settings as tests/e2e/lib.sh.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMP_NUM_THREADS=1
-export PATH="$AA_BIN:$PATH"
-unset AUTOANALYZER_MODE AUTOANALYZER_DISABLE AUTOANALYZER_QUIET AUTOANALYZER_OUTPUT
-
-if [ -n "${AA_WORK:-}" ]; then mkdir -p "$AA_WORK"; else
-    AA_WORK=$(mktemp -d /tmp/aa-real-diag.XXXXXX); fi
-
-if [ -x "$AA_BIN/autoanalyzer-mpicc" ]; then CCW="autoanalyzer-mpicc"
-else CCW="autoanalyzer cc mpicc"; fi
+CCW=$WRAP_CC
 
 # ---------------------------------------------------------------------------
 # Apps: NAME|OWNER/REPO|COMMIT (as in bench/real_builds.sh)

@@ -33,30 +33,13 @@
 #                AUTOANALYZER_FILTER from `autoanalyzer filter --from` on
 #                one default-mode run (when the command exists)
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-AA_BUILD=${AA_BUILD:-build}
-case "$AA_BUILD" in /*) ;; *) AA_BUILD="$TOP/$AA_BUILD" ;; esac
-AA_BIN="$AA_BUILD/bin"
-AA="$AA_BIN/autoanalyzer"
-AA_APPS_DIR=${AA_APPS_DIR:-/tmp/aa-apps}
+. "$(dirname "$0")/real_lib.sh"
+real_setup real-overhead
 NCPU=$(nproc)
 NP=${AA_NP:-$((NCPU < 4 ? NCPU : 4))}
 RUNS=${AA_RUNS:-5}
 PHASE=${AA_PHASE:-all}
 JOBS=${AA_JOBS:-2}
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMP_NUM_THREADS=1
-export PATH="$AA_BIN:$PATH"
-unset AUTOANALYZER_MODE AUTOANALYZER_DISABLE AUTOANALYZER_QUIET AUTOANALYZER_OUTPUT AUTOANALYZER_FILTER
-
-if [ -n "${AA_WORK:-}" ]; then mkdir -p "$AA_WORK"; else
-    AA_WORK=$(mktemp -d /tmp/aa-real-overhead.XXXXXX); fi
-AA_WORK=$(cd "$AA_WORK" && pwd)
-if [ -x "$AA_BIN/autoanalyzer-mpicc" ]; then WRAP_CC="autoanalyzer-mpicc"
-else WRAP_CC="autoanalyzer cc mpicc"; fi
 
 # APP|directory in AA_APPS_DIR|program (relative to the build tree) and
 # arguments.  Problem sizes: 3-5 s per plain run on the 2-core VM with 2
