@@ -994,7 +994,7 @@ static unsigned diag_offset(ctx *X, int i)
 /* Non-static inline: inline in this or any other declaration of the
  * function (inline, __inline, __inline__, extern inline, gnu_inline, a
  * macro spelling them), with external linkage. */
-static int nonstatic_inline(ctx *X, CXCursor fn)
+static int declared_inline(ctx *X, CXCursor fn)
 {
     int inl = clang_Cursor_isFunctionInlined(fn) ||
               clang_Cursor_isFunctionInlined(clang_getCanonicalCursor(fn));
@@ -1005,7 +1005,12 @@ static int nonstatic_inline(ctx *X, CXCursor fn)
             inl = !strcmp(X->inl[k], us);
         clang_disposeString(u);
     }
-    return inl && clang_getCursorLinkage(fn) == CXLinkage_External;
+    return inl;
+}
+
+static int nonstatic_inline(ctx *X, CXCursor fn)
+{
+    return declared_inline(X, fn) && clang_getCursorLinkage(fn) == CXLinkage_External;
 }
 
 /* ---- size rules (docs/instrument.md, "Small regions") ---------------------
@@ -1017,30 +1022,18 @@ static int nonstatic_inline(ctx *X, CXCursor fn)
 /* Static inline: inline on some declaration, internal linkage. */
 static int static_inline(ctx *X, CXCursor fn)
 {
-    int inl = clang_Cursor_isFunctionInlined(fn) ||
-              clang_Cursor_isFunctionInlined(clang_getCanonicalCursor(fn));
-    if (!inl) {
-        CXString u = clang_getCursorUSR(fn);
-        const char *us = clang_getCString(u);
-        for (size_t k = 0; us && k < X->ninl && !inl; k++)
-            inl = !strcmp(X->inl[k], us);
-        clang_disposeString(u);
-    }
-    return inl && clang_getCursorLinkage(fn) == CXLinkage_Internal;
+    return declared_inline(X, fn) && clang_getCursorLinkage(fn) == CXLinkage_Internal;
 }
 
 /* One past the last node of node i's subtree (nodes are in preorder). */
 static size_t subtree_end(ctx *X, int i)
 {
-    size_t k = (size_t)i + 1;
-    for (; k < X->nn; k++) {
-        int p = X->n[k].parent;
-        while (p >= 0 && p != i)
-            p = X->n[p].parent;
-        if (p != i)
-            break;
-    }
-    return k;
+    /* preorder: the subtree ends where the next sibling of i, or of its
+     * nearest ancestor that has one, begins */
+    for (int p = i; p >= 0; p = X->n[p].parent)
+        if (X->n[p].next >= 0)
+            return (size_t)X->n[p].next;
+    return X->nn;
 }
 
 static long long const_trips(ctx *X, int i);
