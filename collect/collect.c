@@ -141,19 +141,6 @@ static const char *region_file(const merger *g, uint32_t id)
     return "an earlier file";
 }
 
-static int same_str(const char *a, const char *b)
-{
-    return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
-static int region_differs(const aa_region *a, const aa_region *b)
-{
-    return a->kind != b->kind || !same_str(a->name, b->name) ||
-           !same_str(a->function, b->function) || !same_str(a->file, b->file) ||
-           a->line != b->line || a->col != b->col || a->end_line != b->end_line ||
-           a->end_col != b->end_col || a->parent != b->parent;
-}
-
 static int oom(merger *g)
 {
     return aa_err_set(g->err, AA_EENV, "out of memory while merging profiles");
@@ -215,7 +202,7 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
         const aa_region *r = &f->regions[i];
         const aa_region *old = aa_experiment_region(m, r->id);
         if (old) {
-            if (region_differs(old, r))
+            if (aa_region_identity_differs(old, r))
                 return aa_err_set(g->err, AA_EINPUT,
                                   "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
                                   "%s:%d) in %s",

@@ -47,6 +47,10 @@ typedef struct aa_region {
     int line, col, end_line, end_col; /* 0 when unknown */
     uint32_t parent;     /* static parent region id; 0 for top-level ones */
 } aa_region;
+/* 1 when two descriptions of one region id disagree on what the region is
+ * (kind, name, function, file, position, static parent): merging them is
+ * an error. */
+int aa_region_identity_differs(const aa_region *a, const aa_region *b);
 
 /* ---- metrics ------------------------------------------------------------ */
 /* Known metric names (SPEC §9) with their units.  Names starting with

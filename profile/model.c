@@ -476,6 +476,19 @@ aa_regionmap *aa_regionmap_new(const char *source)
     return m;
 }
 
+static int same_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+int aa_region_identity_differs(const aa_region *a, const aa_region *b)
+{
+    return a->kind != b->kind || !same_str(a->name, b->name) ||
+           !same_str(a->function, b->function) || !same_str(a->file, b->file) ||
+           a->line != b->line || a->col != b->col || a->end_line != b->end_line ||
+           a->end_col != b->end_col || a->parent != b->parent;
+}
+
 int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r)
 {
     size_t i;

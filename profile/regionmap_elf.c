@@ -170,19 +170,6 @@ static int fits(uint64_t off, uint64_t n, size_t len)
     return off <= len && n <= len - off;
 }
 
-static int same_str(const char *a, const char *b)
-{
-    return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
-static int region_differs(const aa_region *a, const aa_region *b)
-{
-    return a->kind != b->kind || !same_str(a->name, b->name) ||
-           !same_str(a->function, b->function) || !same_str(a->file, b->file) ||
-           a->line != b->line || a->col != b->col || a->end_line != b->end_line ||
-           a->end_col != b->end_col || a->parent != b->parent;
-}
-
 /* Takes m's regions and source (m is left empty). */
 static int take_map(merge_state *s, aa_regionmap *m, const char *name)
 {
@@ -231,7 +218,7 @@ static int finish_merge(merge_state *s, aa_regionmap *out, const char *name)
     qsort(s->ents, s->nents, sizeof *s->ents, cmp_entry);
     for (i = 1; i < s->nents; i++) {
         const aa_region *a = &s->ents[i - 1].r, *b = &s->ents[i].r;
-        if (a->id == b->id && region_differs(a, b)) {
+        if (a->id == b->id && aa_region_identity_differs(a, b)) {
             const char *sa = s->sources[s->ents[i - 1].map], *sb = s->sources[s->ents[i].map];
             return aa_err_set(s->err, AA_EINPUT,
                               "%s: region %u is '%s' (%s:%d) in the map of %s but '%s' (%s:%d) "
