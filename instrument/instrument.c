@@ -2090,6 +2090,25 @@ static void select_regions(ctx *X)
                     X->c[i].selected = 0;
 }
 
+/* The region map entry of candidate c (strings borrowed from c and X). */
+static void map_region(ctx *X, const cand *c, aa_region *r)
+{
+    int l1, c1, l2, c2;
+    offset_linecol(&X->S, c->ms, &l1, &c1);
+    offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
+    memset(r, 0, sizeof *r);
+    r->id = c->id;
+    r->kind = c->kind;
+    r->name = c->name;
+    r->function = c->function;
+    r->file = (char *)X->display;
+    r->line = l1;
+    r->col = c1;
+    r->end_line = l2;
+    r->end_col = c2;
+    r->parent = c->parent;
+}
+
 static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
 {
     edit *ed = NULL;
@@ -2159,7 +2178,6 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     for (size_t i = 0; i < X->nc && !rc; i++) {
         cand *c = &X->c[i];
         aa_region r;
-        int l1, c1, l2, c2;
         if (!c->emitted)
             continue;
         snprintf(txt, sizeof txt, "AA_INSTRUMENT_SCOPE_(aa_r_%u);", c->id);
@@ -2179,19 +2197,7 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
             rc |= add_edit(&ed, &ne, &cap, c->s, 0, 2, c->e, t2);
             rc |= add_edit(&ed, &ne, &cap, c->e, 0, 0, 0, " }");
         }
-        offset_linecol(&X->S, c->ms, &l1, &c1);
-        offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
-        memset(&r, 0, sizeof r);
-        r.id = c->id;
-        r.kind = c->kind;
-        r.name = c->name;
-        r.function = c->function;
-        r.file = (char *)X->display;
-        r.line = l1;
-        r.col = c1;
-        r.end_line = l2;
-        r.end_col = c2;
-        r.parent = c->parent;
+        map_region(X, c, &r);
         if (aa_regionmap_add_region(res->map, &r))
             rc = -1;
     }
@@ -2200,25 +2206,14 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     for (size_t i = 0; i < X->nc && !rc; i++) {
         cand *c = &X->c[i];
         aa_region r;
-        int l1, c1, l2, c2;
         if (c->emitted || !c->skip_reason)
             continue;
-        offset_linecol(&X->S, c->ms, &l1, &c1);
-        offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
-        memset(&r, 0, sizeof r);
-        r.id = c->id;
-        r.kind = c->kind;
-        r.name = c->name;
-        r.function = c->function;
-        r.file = (char *)X->display;
-        r.line = l1;
-        r.col = c1;
-        r.end_line = l2;
-        r.end_col = c2;
+        map_region(X, c, &r);
+        r.parent = 0; /* as before: a left-out region names no static parent */
         if (aa_regionmap_add_skipped(res->map, &r, c->skip_reason))
             rc = -1;
         if (X->o->verbose && X->o->diag)
-            fprintf(X->o->diag, "note: %s:%d: %s %s not instrumented: %s\n", X->display, l1,
+            fprintf(X->o->diag, "note: %s:%d: %s %s not instrumented: %s\n", X->display, r.line,
                     aa_region_kind_name(c->kind), c->name, c->skip_reason);
     }
     /* user pragmas that are not instrumented: blank them (keep the line) */
