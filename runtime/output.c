@@ -274,6 +274,8 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         row[M_VISITS] = (double)n->visits;
         row[M_WALL] = (double)n->wall / tps;
         row[M_CPU] = n->cpu / 1e9;
+        if (row[M_CPU] > row[M_WALL]) /* interpolation overshoot (rt_internal.h) */
+            row[M_CPU] = row[M_WALL];
         for (k = 0; k < aa_rt_g.nctr; k++)
             row[M_FIXED_ + k] = aa_rt_g.ctr_available[k] ? (double)n->ctr[k] : NAN;
         for (k = 0; k < AA_RT_X_COUNT_; k++)
