@@ -37,9 +37,34 @@ typedef struct aa_analyze_options {
     char **exclude_regions;    /* region ids or name globs */
     size_t nattributes;        /* 0 = default attribute set of §5.4 */
     char **attributes;         /* attribute names (l1_miss_rate, ...) */
+    /* the analysis' thresholds: defaults, ranges and the suite figures that
+     * justify them are in aa_analyze_tunables() (analyze/options.c) */
+    double noise_factor;       /* differences count beyond this x the noise */
+    double resolution_s;       /* smallest per-process CPU difference (s) */
+    double disparity_min_share; /* smallest self share of the run of a hotspot */
+    double finding_min_share;  /* smallest impact share of the run of any finding */
+    double master_min_share;   /* master: share of rank 0's time in regions only it runs */
+    double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
 } aa_analyze_options;
 
 void aa_analyze_options_init(aa_analyze_options *o);
+
+/* The numeric thresholds of the analysis, one entry each: the name used by
+ * `--set NAME=VALUE`, the field it sets, its default and range, its unit and
+ * the justification (what it catches and what it falsely flags). */
+typedef struct aa_analyze_tunable {
+    const char *name;
+    size_t offset;      /* offsetof(aa_analyze_options, field), a double */
+    double def, min, max;
+    const char *unit;
+    const char *why;
+} aa_analyze_tunable;
+
+const aa_analyze_tunable *aa_analyze_tunables(size_t *n);
+const aa_analyze_tunable *aa_analyze_tunable_find(const char *name);
+/* Sets one tunable from "NAME=VALUE"; AA_EUSAGE with a message naming the
+ * setting (unknown name, not a number, out of range). */
+int aa_analyze_options_set(aa_analyze_options *o, const char *assignment, aa_err *err);
 
 /* A region of the analysed region tree (calling-context nodes merged over
  * processes and threads; identified by the path of static region ids). */

@@ -87,14 +87,6 @@ void an_strlist_free(char **list, size_t n)
     free(list);
 }
 
-void aa_analyze_options_init(aa_analyze_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->proc_metric = AA_PMETRIC_CPU;
-    o->region_metric = AA_RMETRIC_CRNM;
-    o->auto_exclude_master = 1;
-}
-
 /* ---- context -------------------------------------------------------------- */
 typedef struct an_ctx {
     const aa_experiment *e;

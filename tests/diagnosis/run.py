@@ -24,6 +24,12 @@ tables by kind and by magnitude band.  The last line is exactly
                 as their ranks fit in the cores (at least one at a time)
   run.py --summarize DIR   the tables again from DIR/results.jsonl (also
                 while a run is still going: the cases done so far)
+  run.py --reanalyze SRC [--out DIR]   analyses the runs kept by an earlier
+                `--keep` run in SRC again with $AA_BUILD's analyzer and
+                scores them (no build, no mpirun: seconds, not minutes) --
+                the loop for changing the analysis.  `output` and `stable`
+                are taken over from SRC; `round2` scores the kept round-2
+                run, whose refinement came from SRC's round-1 analysis.
 Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
 (default mpicc).  Exit 0 when the suite ran (the figures are the result),
 1 when a case could not be built or run at all.
@@ -232,6 +238,94 @@ def resummarize(out):
     return 0
 
 
+def analyze_and_score(cfg, exp, rd, aj, a2=None):
+    """Analyses the run directory rd into aj and scores it; (checks, analysis, error)."""
+    aa = cfg['aa_build']
+    st, o = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', aj, '-q'],
+               os.path.dirname(rd), env_for_mpi(), 300)
+    if st or not os.path.exists(aj):
+        return score.score(exp, {}, a2), {}, 'analyze %s (%d): %s' % (rd, st, o[-400:])
+    a = json.load(open(aj))
+    return score.score(exp, a, a2), a, None
+
+
+def reanalyze_case(d, old, cfg):
+    """Re-analyses the kept runs of one case directory; (checks, info)."""
+    t0 = time.time()
+    exp = json.load(open(os.path.join(d, 'expected.json')))
+    info = {'case': exp['case'], 'seed': int(d.rsplit('-', 1)[1]), 'nprocs': exp['nprocs'],
+            'errors': []}
+    checks = []
+    out = os.path.join(cfg['out'], 'cases', os.path.basename(d))
+    os.makedirs(out, exist_ok=True)
+    reps = sorted(int(n[3:]) for n in os.listdir(d) if n.startswith('run') and n[3:].isdigit())
+    for rep in reps:
+        ch, _, err = analyze_and_score(cfg, exp, os.path.join(d, 'run%d' % rep),
+                                       os.path.join(out, 'analysis%d.json' % rep))
+        if err:
+            info['errors'].append(err)
+        ch = [x for x in ch if x['check'] != 'round2']
+        ch += [x for x in old if x['check'] == 'output' and x.get('rep') == rep]
+        for x in ch:
+            x['rep'] = rep
+        checks += ch
+    if len(reps) > 1:
+        sig = {}
+        for x in checks:
+            sig.setdefault(x['rep'], []).append((x['check'], x['pass']))
+        same = all(sorted(v) == sorted(sig[reps[0]]) for v in sig.values())
+        checks.append({'case': exp['case'], 'kind': exp['kind'], 'band': score.band(exp),
+                       'check': 'stable', 'pass': same, 'rep': None,
+                       'detail': 'same check verdicts in %d reps (re-analysed)' % len(reps)})
+    r2 = os.path.join(d, 'round2')
+    if exp['expect'].get('cccr_round2'):
+        a2 = {}
+        if os.path.isdir(r2):
+            _, a2, err = analyze_and_score(cfg, exp, r2, os.path.join(out, 'analysis-round2.json'))
+            if err:
+                info['errors'].append(err)
+        r = [x for x in score.score(exp, {}, a2) if x['check'] == 'round2']
+        for x in r:
+            x['rep'] = 0
+        checks += r
+    info['seconds'] = round(time.time() - t0, 1)
+    return checks, info
+
+
+def reanalyze(src, cfg):
+    """--reanalyze: every kept case of src again, tables as a full run prints them."""
+    old = {}
+    for line in open(os.path.join(src, 'results.jsonl')):
+        x = json.loads(line)
+        if 'check' in x:
+            old.setdefault(x['case'], []).append(x)
+    os.makedirs(cfg['out'], exist_ok=True)
+    rows, infos = [], []
+    cdir = os.path.join(src, 'cases')
+    with open(os.path.join(cfg['out'], 'results.jsonl'), 'w') as resf:
+        for name in sorted(os.listdir(cdir)):
+            d = os.path.join(cdir, name)
+            if not os.path.exists(os.path.join(d, 'expected.json')) or \
+                    not os.path.isdir(os.path.join(d, 'run0')):
+                continue
+            exp_case = json.load(open(os.path.join(d, 'expected.json')))['case']
+            ch, info = reanalyze_case(d, old.get(exp_case, []), cfg)
+            rows += ch
+            infos.append(info)
+            for c in ch:
+                resf.write(json.dumps(c) + '\n')
+            resf.write(json.dumps({'info': info}) + '\n')
+            bad = [c['check'] for c in ch if not c['pass']]
+            print('# %-34s %2d ranks  %s' % (info['case'], info['nprocs'],
+                                             'fail: ' + ','.join(bad) if bad else 'all pass'))
+    rows.sort(key=lambda r: r['case'])
+    lines, _ = summarize(rows, infos)
+    print('# %d cases re-analysed from %s' % (len(infos), src))
+    for ln in lines:
+        print(ln)
+    return 0
+
+
 def main():
     a = sys.argv[1:]
     cfg = {'reps': int(os.environ.get('REPS', '3')), 'keep': False, 'limit': None,
@@ -240,6 +334,7 @@ def main():
     seeds_file = os.path.join(HERE, 'cases.txt')
     if len(a) == 2 and a[0] == '--summarize':
         return resummarize(a[1])
+    src = None
     while a:
         o = a.pop(0)
         if o == '--quick':
@@ -256,6 +351,8 @@ def main():
             cfg['jobs'] = max(1, int(a.pop(0)))
         elif o == '--keep':
             cfg['keep'] = True
+        elif o == '--reanalyze' and a:
+            src = os.path.abspath(a.pop(0))
         else:
             sys.stderr.write(__doc__)
             return 2
@@ -264,6 +361,11 @@ def main():
     if not os.access(os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc'), os.X_OK):
         sys.stderr.write('run.py: %s/bin/autoanalyzer-mpicc not built\n' % cfg['aa_build'])
         return 1
+    if src:
+        if cfg['out'] == src:
+            sys.stderr.write('run.py: --reanalyze needs an --out other than its source\n')
+            return 2
+        return reanalyze(src, cfg)
     seeds = gen.read_seeds(seeds_file)
     if cfg['limit']:
         seeds = seeds[:cfg['limit']]

@@ -1,0 +1,86 @@
+/*
+ * analyze/options.c -- the analysis options: their defaults, and the table
+ * of numeric thresholds (aa_analyze_tunables) that every command running
+ * the analysis accepts as `--set NAME=VALUE`.  Each threshold carries its
+ * justification: the diagnosis suite's figures on both sides (what it
+ * catches, what it falsely flags; bench/diagnosis.md).
+ */
+#include "analyze/aa_analyze.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#define T(name, field, def, lo, hi, unit, why) \
+    {name, offsetof(aa_analyze_options, field), def, lo, hi, unit, why}
+
+static const aa_analyze_tunable tunables[] = {
+    T("noise_factor", noise_factor, 4.0, 1.0, 100.0, "x noise",
+      "processes differ when their distance exceeds this multiple of the distance "
+      "the measured run-to-run noise of balanced regions gives (bench/diagnosis.md)"),
+    T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
+      "smallest CPU-time difference per process that is a difference at all: CPU "
+      "time is interpolated between clock reads 100 us apart"),
+    T("disparity_min_share", disparity_min_share, 0.2, 0.0, 1.0, "of the run",
+      "a hotspot (disparity CCR) holds at least this share of the run in its own "
+      "code (self time)"),
+    T("finding_min_share", finding_min_share, 0.005, 0.0, 1.0, "of the run",
+      "no finding whose impact is below this share of the run"),
+    T("master_min_share", master_min_share, 0.5, 0.0, 1.0, "of rank 0's time",
+      "rank 0 is a master when at least this share of its time is spent in regions "
+      "no other process runs, and it skips the regions that hold the others' work"),
+    T("traffic_min_rate", traffic_min_rate, 1e8, 0.0, 1e15, "bytes/s",
+      "\"much MPI traffic\" needs a region to move at least this many bytes per "
+      "second of its time (a tenth of what a 1 GB/s network moves)"),
+};
+
+#undef T
+
+void aa_analyze_options_init(aa_analyze_options *o)
+{
+    size_t i;
+    memset(o, 0, sizeof *o);
+    o->proc_metric = AA_PMETRIC_CPU;
+    o->region_metric = AA_RMETRIC_CRNM;
+    o->auto_exclude_master = 1;
+    for (i = 0; i < sizeof tunables / sizeof tunables[0]; i++)
+        *(double *)((char *)o + tunables[i].offset) = tunables[i].def;
+}
+
+const aa_analyze_tunable *aa_analyze_tunables(size_t *n)
+{
+    if (n)
+        *n = sizeof tunables / sizeof tunables[0];
+    return tunables;
+}
+
+const aa_analyze_tunable *aa_analyze_tunable_find(const char *name)
+{
+    size_t i;
+    for (i = 0; i < sizeof tunables / sizeof tunables[0]; i++)
+        if (strcmp(tunables[i].name, name) == 0)
+            return &tunables[i];
+    return NULL;
+}
+
+int aa_analyze_options_set(aa_analyze_options *o, const char *assignment, aa_err *err)
+{
+    const char *eq = strchr(assignment, '=');
+    char name[64];
+    const aa_analyze_tunable *t;
+    double v;
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
+        return aa_err_set(err, AA_EUSAGE, "--set '%s': expected NAME=VALUE", assignment);
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = 0;
+    if (!(t = aa_analyze_tunable_find(name)))
+        return aa_err_set(err, AA_EUSAGE, "--set: unknown setting '%s' (`autoanalyzer "
+                          "analyze --list-settings` lists them)", name);
+    if (aa_parse_double(eq + 1, &v) || !isfinite(v))
+        return aa_err_set(err, AA_EUSAGE, "--set %s: '%s' is not a number", name, eq + 1);
+    if (v < t->min || v > t->max)
+        return aa_err_set(err, AA_EUSAGE, "--set %s: %g is outside [%g, %g]", name, v, t->min,
+                          t->max);
+    *(double *)((char *)o + t->offset) = v;
+    return AA_OK;
+}
