@@ -7,7 +7,10 @@
 #ifndef AA_CLI_H
 #define AA_CLI_H
 
+#include "analyze/aa_analyze.h"
 #include "common/aa_common.h"
+
+#include <stdio.h>
 
 enum {
     EXIT_OK = 0,
@@ -38,6 +41,47 @@ int cli_usage_error(const char *name, const char *fmt, ...)
 int cli_fail(const aa_err *err);
 /* Writes text to path atomically, or to stdout when path is "-". */
 int cli_write_output(const char *path, const aa_buf *text, aa_err *err);
+
+/* ---- analysis options (cli/analysis_opts.c) ------------------------------
+ * One parser for the options of the analysis, used by every command that
+ * runs it (analyze, run, report, nightly, space add).  The numeric
+ * thresholds come from the table of analyze/options.c through --set. */
+enum {
+    CLI_AOPT_NONE = 0,  /* argv[*i] is not an analysis option: nothing consumed */
+    CLI_AOPT_OK = 1,    /* taken (with its value: *i points at the last word used) */
+    CLI_AOPT_ERROR = -1 /* bad value: err says which option and value */
+};
+/* Tries argv[*i] (--opt VALUE or --opt=VALUE) as an analysis option and
+ * sets o; allocations in o are released by cli_analysis_free. */
+int cli_analysis_parse(int argc, char **argv, int *i, aa_analyze_options *o, aa_err *err);
+/* The same for a command: on CLI_AOPT_ERROR prints the usage error naming
+ * the option and the value and sets *status (2, or 4 on no memory). */
+int cli_analysis_opt(const char *cmd, int argc, char **argv, int *i, aa_analyze_options *o,
+                     int *status);
+/* Frees what the parser allocated in o (exclusion lists, attributes). */
+void cli_analysis_free(aa_analyze_options *o);
+/* `analyze --list-settings`: the tunables table, one aligned line each. */
+int cli_analysis_list_settings(FILE *fp);
+
+/* The help text of the shared options, one copy for every command's usage. */
+#define CLI_ANALYSIS_OPTIONS_HELP                                                           \
+    "analysis options (the same for analyze, run, report, nightly and space add):\n"        \
+    "  --metric cpu|wall        process metric: CPU (default) or wall time, both\n"         \
+    "                           outside MPI; 'crnm', 'cpi' are accepted as well and\n"      \
+    "                           set --region-metric (the SPEC's wording)\n"                 \
+    "  --region-metric crnm|cpi|wall\n"                                                     \
+    "                           region metric: CRNM (default), CPI or wall fraction\n"      \
+    "  --min-pts N              OPTICS MinPts (counts the point itself)\n"                  \
+    "  --eps X                  OPTICS extraction threshold in metric units (s)\n"          \
+    "  --exclude-ranks LIST     ranks left out, e.g. 0,4-7\n"                               \
+    "  --exclude-regions LIST   region ids or name globs left out (with sub-regions)\n"     \
+    "  --no-auto-exclude        keep rank 0 even when it looks like a master\n"             \
+    "  --attributes LIST        root-cause attributes (default l1_miss_rate,\n"             \
+    "                           l2_miss_rate,disk_io_bytes,mpi_bytes,instructions,\n"       \
+    "                           mpi_time,io_time; also page_faults, cpi)\n"                 \
+    "  --set NAME=VALUE         set one threshold of the analysis (repeatable);\n"          \
+    "                           `autoanalyzer analyze --list-settings` lists them with\n"   \
+    "                           their defaults, ranges, units and justifications\n"
 
 /* One declaration per subcommand, defined in cli/cmd_<name>.c. */
 #define CLI_COMMANDS(X)                                                        \

@@ -31,81 +31,16 @@ const char cmd_analyze_usage[] =
     "the region tree and names root causes with rough sets (docs/analysis.md).\n"
     "\n"
     "options:\n"
-    "  --metric cpu|wall        process metric: CPU (default) or wall time, both\n"
-    "                           outside MPI; 'crnm', 'cpi' are accepted as well and\n"
-    "                           set --region-metric (the SPEC's wording)\n"
-    "  --region-metric crnm|cpi|wall\n"
-    "                           region metric: CRNM (default), CPI or wall fraction\n"
-    "  --min-pts N              OPTICS MinPts (counts the point itself)\n"
-    "  --eps X                  OPTICS extraction threshold in metric units (s)\n"
-    "  --exclude-ranks LIST     ranks left out, e.g. 0,4-7\n"
-    "  --exclude-regions LIST   region ids or name globs left out (with sub-regions)\n"
-    "  --no-auto-exclude        keep rank 0 even when it looks like a master\n"
-    "  --attributes LIST        root-cause attributes (default l1_miss_rate,\n"
-    "                           l2_miss_rate,disk_io_bytes,mpi_bytes,instructions,\n"
-    "                           mpi_time,io_time; also page_faults, cpi)\n"
+    "  --list-settings          print the analysis thresholds that --set takes (name,\n"
+    "                           default, range, unit, justification) and exit\n"
     "  --json FILE              write the JSON report ('-' = stdout)\n"
     "  --xml FILE               write the XML report ('-' = stdout)\n"
     "  -o, --output FILE        write the text report to FILE instead of stdout\n"
     "  -q, --quiet              no text report\n"
     "\n"
+    CLI_ANALYSIS_OPTIONS_HELP
+    "\n"
     "exit status: 0 analysed, 2 usage error, 3 bad input, 4 environment\n";
-
-static int parse_ranks(const char *s, int **out, size_t *n)
-{
-    char *copy = aa_strdup(s), *tok, *save = NULL;
-    if (!copy)
-        return -1;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *dash = strchr(tok, '-');
-        long a, b, r;
-        if (dash) {
-            *dash = 0;
-            if (aa_parse_long(tok, &a) || aa_parse_long(dash + 1, &b))
-                goto bad;
-        } else {
-            if (aa_parse_long(tok, &a))
-                goto bad;
-            b = a;
-        }
-        if (a < 0 || b < a || b - a > 1000000)
-            goto bad;
-        for (r = a; r <= b; r++) {
-            int *nr = realloc(*out, (*n + 1) * sizeof *nr);
-            if (!nr)
-                goto bad;
-            *out = nr;
-            nr[(*n)++] = (int)r;
-        }
-    }
-    free(copy);
-    return 0;
-bad:
-    free(copy);
-    return -1;
-}
-
-static int split_list(const char *s, char ***out, size_t *n)
-{
-    char *copy = aa_strdup(s), *tok, *save = NULL;
-    if (!copy)
-        return -1;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char **nl = realloc(*out, (*n + 1) * sizeof *nl);
-        if (!nl) {
-            free(copy);
-            return -1;
-        }
-        *out = nl;
-        if (!(nl[*n] = aa_strdup(tok))) {
-            free(copy);
-            return -1;
-        }
-        (*n)++;
-    }
-    free(copy);
-    return 0;
-}
 
 /* Reads a file, or merges an output directory (experiment.xml or
  * rank-*.xml files, plus region maps) with the collect library; missing
@@ -141,7 +76,7 @@ int cmd_analyze(int argc, char **argv)
 {
     aa_analyze_options o;
     const char *input = NULL, *json = NULL, *xml = NULL, *outp = NULL;
-    int quiet = 0, i, rc = EXIT_OK;
+    int quiet = 0, list_settings = 0, i, rc = EXIT_OK;
     aa_err err;
     char *missing = NULL;
     aa_experiment *e = NULL;
@@ -163,61 +98,15 @@ int cmd_analyze(int argc, char **argv)
         }                                                                          \
         val = argv[++i];                                                           \
     } while (0)
-        if (strcmp(arg, "--metric") == 0 || strcmp(arg, "--region-metric") == 0) {
-            int region_opt = arg[2] == 'r';
-            NEEDVAL();
-            if (!region_opt && strcmp(val, "cpu") == 0)
-                o.proc_metric = AA_PMETRIC_CPU;
-            else if (!region_opt && strcmp(val, "wall") == 0)
-                o.proc_metric = AA_PMETRIC_WALL;
-            else if (strcmp(val, "crnm") == 0)
-                o.region_metric = AA_RMETRIC_CRNM;
-            else if (strcmp(val, "cpi") == 0)
-                o.region_metric = AA_RMETRIC_CPI;
-            else if (region_opt && strcmp(val, "wall") == 0)
-                o.region_metric = AA_RMETRIC_WALL;
-            else {
-                rc = cli_usage_error("analyze", "%s: unknown metric '%s' (%s)", arg, val,
-                                     region_opt ? "crnm, cpi or wall" : "cpu or wall");
-                goto out;
-            }
-        } else if (strcmp(arg, "--min-pts") == 0) {
-            long v;
-            NEEDVAL();
-            if (aa_parse_long(val, &v) || v < 1) {
-                rc = cli_usage_error("analyze", "--min-pts: expected a positive integer, got "
-                                                "'%s'", val);
-                goto out;
-            }
-            o.min_pts = (size_t)v;
-        } else if (strcmp(arg, "--eps") == 0) {
-            NEEDVAL();
-            if (aa_parse_double(val, &o.eps) || !(o.eps > 0)) {
-                rc = cli_usage_error("analyze", "--eps: expected a positive number, got '%s'",
-                                     val);
-                goto out;
-            }
-        } else if (strcmp(arg, "--exclude-ranks") == 0) {
-            NEEDVAL();
-            if (parse_ranks(val, &o.exclude_ranks, &o.nexclude_ranks)) {
-                rc = cli_usage_error("analyze", "--exclude-ranks: bad rank list '%s' (e.g. "
-                                                "0,4-7)", val);
-                goto out;
-            }
-        } else if (strcmp(arg, "--exclude-regions") == 0) {
-            NEEDVAL();
-            if (split_list(val, &o.exclude_regions, &o.nexclude_regions)) {
-                rc = EXIT_ENV;
-                goto out;
-            }
-        } else if (strcmp(arg, "--attributes") == 0) {
-            NEEDVAL();
-            if (split_list(val, &o.attributes, &o.nattributes)) {
-                rc = EXIT_ENV;
-                goto out;
-            }
-        } else if (strcmp(arg, "--no-auto-exclude") == 0) {
-            o.auto_exclude_master = 0;
+        int st = EXIT_OK, r = cli_analysis_opt("analyze", argc, argv, &i, &o, &st);
+        if (r == CLI_AOPT_ERROR) {
+            rc = st;
+            goto out;
+        }
+        if (r == CLI_AOPT_OK) {
+            continue;
+        } else if (strcmp(arg, "--list-settings") == 0) {
+            list_settings = 1;
         } else if (strcmp(arg, "--json") == 0) {
             NEEDVAL();
             json = val;
@@ -243,26 +132,13 @@ int cmd_analyze(int argc, char **argv)
         }
 #undef NEEDVAL
     }
+    if (list_settings) {
+        rc = cli_analysis_list_settings(stdout);
+        goto out;
+    }
     if (!input) {
         rc = cli_usage_error("analyze", "no experiment given");
         goto out;
-    }
-    {
-        size_t k;
-        for (k = 0; k < o.nattributes; k++) {
-            static const char *const known[] = {"l1_miss_rate", "l2_miss_rate", "disk_io_bytes",
-                                                "mpi_bytes", "instructions", "mpi_time",
-                                                "io_time", "page_faults", "cpi"};
-            size_t m, ok = 0;
-            for (m = 0; m < sizeof known / sizeof known[0]; m++)
-                if (strcmp(known[m], o.attributes[k]) == 0)
-                    ok = 1;
-            if (!ok) {
-                rc = cli_usage_error("analyze", "--attributes: unknown attribute '%s'",
-                                     o.attributes[k]);
-                goto out;
-            }
-        }
     }
     if ((rc = load_input(input, &e, &missing, &err)) || (rc = aa_analyze_run(e, &o, &a, &err))) {
         rc = cli_fail(&err);
@@ -293,12 +169,6 @@ out:
     aa_analyze_free(a);
     aa_experiment_free(e);
     free(missing);
-    free(o.exclude_ranks);
-    for (i = 0; i < (int)o.nexclude_regions; i++)
-        free(o.exclude_regions[i]);
-    free(o.exclude_regions);
-    for (i = 0; i < (int)o.nattributes; i++)
-        free(o.attributes[i]);
-    free(o.attributes);
+    cli_analysis_free(&o);
     return rc;
 }
