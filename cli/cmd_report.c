@@ -14,7 +14,7 @@
 const char cmd_report_summary[] = "write the self-contained HTML report of an experiment";
 const char cmd_report_usage[] =
     "usage: autoanalyzer report EXP|DIR [-o REPORT.html] [--baseline EXP|DIR]\n"
-    "                           [--db DB --compare-last]\n"
+    "                           [--db DB --compare-last] [analysis options]\n"
     "\n"
     "Analyses the experiment (a file, or a directory holding experiment.xml or\n"
     "rank-N.xml files) and writes one HTML file with inline CSS, JavaScript and SVG\n"
@@ -31,9 +31,13 @@ const char cmd_report_usage[] =
     "  --db DB            Program Space for --compare-last (default $AUTOANALYZER_DB or\n"
     "                     autoanalyzer-space.db)\n"
     "\n"
+    CLI_ANALYSIS_OPTIONS_HELP
+    "  The experiment and its baseline are analysed with the same options.\n"
+    "\n"
     "Exit status: 0 ok, 2 usage, 3 malformed experiment, 4 environment.\n";
 
-int cmd_report(int argc, char **argv)
+/* The command; ao gets the analysis options and is freed by the caller. */
+static int report(int argc, char **argv, aa_analyze_options *ao)
 {
     const char *exp = NULL, *out = NULL, *baseline = NULL, *db = NULL;
     int compare_last = 0, i, rc;
@@ -43,6 +47,11 @@ int cmd_report(int argc, char **argv)
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int st = EXIT_OK, t = cli_analysis_opt("report", argc, argv, &i, ao, &st);
+        if (t == CLI_AOPT_ERROR)
+            return st;
+        if (t == CLI_AOPT_OK)
+            continue;
         if (!strcmp(a, "--compare-last")) {
             compare_last = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--baseline") || !strcmp(a, "--db")) {
@@ -69,12 +78,12 @@ int cmd_report(int argc, char **argv)
 
     memset(&r, 0, sizeof r);
     aa_err_clear(&err);
-    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) || (rc = loop_analyze(r.exp, &r.an, &err))) {
+    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) || (rc = loop_analyze(r.exp, ao, &r.an, &err))) {
         loop_result_free(&r);
         return cli_fail(&err);
     }
     if (baseline) {
-        rc = loop_compare(&r, baseline, NULL, &err);
+        rc = loop_compare(&r, baseline, NULL, ao, &err);
     } else if (compare_last) {
         char *last = NULL;
         long long eid = -1;
@@ -91,7 +100,7 @@ int cmd_report(int argc, char **argv)
             aa_buf lb;
             aa_buf_init(&lb);
             aa_buf_printf(&lb, "stored run %lld (%s)", eid, last);
-            rc = loop_compare(&r, last, lb.data, &err);
+            rc = loop_compare(&r, last, lb.data, ao, &err);
             aa_buf_free(&lb);
         } else if (rc == AA_OK) {
             fprintf(stderr, "autoanalyzer report: no earlier comparable run in the Program "
@@ -125,4 +134,14 @@ int cmd_report(int argc, char **argv)
     aa_buf_free(&html);
     loop_result_free(&r);
     return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    aa_analyze_options ao;
+    int rc;
+    aa_analyze_options_init(&ao);
+    rc = report(argc, argv, &ao);
+    cli_analysis_free(&ao);
+    return rc;
 }

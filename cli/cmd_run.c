@@ -39,7 +39,8 @@
 const char cmd_run_summary[] = "run a program, then analyse, store and report the run";
 const char cmd_run_usage[] =
     "usage: autoanalyzer run [--np N] [--name NAME] [--attr k=v]... [--out DIR]\n"
-    "                        [--db DB] [--no-store] [--json] [-o REPORT.html] -- LAUNCH...\n"
+    "                        [--db DB] [--no-store] [--json] [-o REPORT.html]\n"
+    "                        [--baseline EXP|DIR] [analysis options] -- LAUNCH...\n"
     "\n"
     "Runs LAUNCH (an instrumented program, e.g. built with `autoanalyzer cc mpicc`)\n"
     "with AUTOANALYZER_OUTPUT set to a new experiment directory, then collects the\n"
@@ -60,6 +61,12 @@ const char cmd_run_usage[] =
     "  --no-store    do not store the run in the Program Space\n"
     "  -o FILE       HTML report path (default DIR/report.html)\n"
     "  --json        print the analysis as JSON instead of text\n"
+    "  --baseline EXP\n"
+    "                compare with this experiment (file or directory) instead of\n"
+    "                the last stored run of the same name\n"
+    "\n"
+    CLI_ANALYSIS_OPTIONS_HELP
+    "  The run and the run it is compared with are analysed with the same options.\n"
     "\n"
     "AUTOANALYZER_COLLECT (mpi or files) is passed through; default mpi.\n"
     "Exit status: 0 ok; 2 usage; 3 bad profile; 4 the program failed (its status is\n"
@@ -504,11 +511,15 @@ int loop_load(const char *path, aa_experiment **e, char **dir, aa_err *err)
     return rc;
 }
 
-int loop_analyze(const aa_experiment *e, aa_analysis **a, aa_err *err)
+int loop_analyze(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **a,
+                 aa_err *err)
 {
-    aa_analyze_options o;
-    aa_analyze_options_init(&o);
-    return aa_analyze_run(e, &o, a, err);
+    aa_analyze_options defo;
+    if (!o) {
+        aa_analyze_options_init(&defo);
+        o = &defo;
+    }
+    return aa_analyze_run(e, o, a, err);
 }
 
 int loop_find_last(const char *db, const char *name, const char *program,
@@ -573,14 +584,15 @@ int loop_find_last(const char *db, const char *name, const char *program,
 #endif
 }
 
-int loop_compare(loop_result *r, const char *base_path, const char *label, aa_err *err)
+int loop_compare(loop_result *r, const char *base_path, const char *label,
+                 const aa_analyze_options *o, aa_err *err)
 {
     int rc;
     if ((rc = loop_load(base_path, &r->base_exp, NULL, err))) {
         aa_err_prefix(err, "baseline");
         return rc;
     }
-    if ((rc = loop_analyze(r->base_exp, &r->base_an, err))) {
+    if ((rc = loop_analyze(r->base_exp, o, &r->base_an, err))) {
         aa_err_prefix(err, "baseline %s", base_path);
         return rc;
     }
@@ -849,13 +861,13 @@ int loop_run(const loop_opts *o, loop_result *r, aa_err *err)
     if (rc)
         goto out;
 
-    if ((rc = loop_analyze(r->exp, &r->an, err)))
+    if ((rc = loop_analyze(r->exp, o->analysis, &r->an, err)))
         goto out;
 
     /* compare with the baseline or the last comparable stored run */
     store_db = aa_strdup(o->db ? o->db : getenv("AUTOANALYZER_DB"));
     if (o->baseline) {
-        if ((rc = loop_compare(r, o->baseline, NULL, err)))
+        if ((rc = loop_compare(r, o->baseline, NULL, o->analysis, err)))
             goto out;
     } else if (loop_have_space() && (o->compare_last || !o->no_store)) {
         char *last = NULL;
@@ -867,7 +879,7 @@ int loop_run(const loop_opts *o, loop_result *r, aa_err *err)
             last) {
             aa_buf_init(&b);
             aa_buf_printf(&b, "stored run %lld (%s)", eid, last);
-            rc = loop_compare(r, last, b.data, err);
+            rc = loop_compare(r, last, b.data, o->analysis, err);
             aa_buf_free(&b);
             free(last);
             if (rc)
@@ -893,6 +905,7 @@ int cmd_run(int argc, char **argv)
 {
     loop_opts o;
     loop_result r;
+    aa_analyze_options ao;
     aa_err err;
     char **attrs = NULL;
     int i, rc;
@@ -900,12 +913,15 @@ int cmd_run(int argc, char **argv)
 
     memset(&o, 0, sizeof o);
     aa_err_clear(&err);
+    aa_analyze_options_init(&ao);
     attrs = calloc((size_t)argc + 1, sizeof *attrs);
     if (!attrs)
         return EXIT_ENV;
     o.attrs = attrs;
+    o.analysis = &ao;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int r;
         if (strcmp(a, "--") == 0) {
             i++;
             break;
@@ -913,9 +929,13 @@ int cmd_run(int argc, char **argv)
         if (a[0] != '-')
             break;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            free(attrs);
-            return cli_print_help("run");
+            rc = cli_print_help("run");
+            goto done;
         }
+        if ((r = cli_analysis_opt("run", argc, argv, &i, &ao, &rc)) == CLI_AOPT_ERROR)
+            goto done;
+        if (r == CLI_AOPT_OK)
+            continue;
         if (!strcmp(a, "--no-store")) {
             o.no_store = 1;
             continue;
@@ -925,14 +945,14 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         if (i + 1 >= argc) {
-            free(attrs);
-            return cli_usage_error("run", "option %s needs a value", a);
+            rc = cli_usage_error("run", "option %s needs a value", a);
+            goto done;
         }
         if (!strcmp(a, "--np")) {
             long np;
             if (aa_parse_long(argv[++i], &np) || np < 1 || np > 1000000) {
-                free(attrs);
-                return cli_usage_error("run", "--np wants a positive number, not '%s'", argv[i]);
+                rc = cli_usage_error("run", "--np wants a positive number, not '%s'", argv[i]);
+                goto done;
             }
             o.np = (int)np;
         } else if (!strcmp(a, "--name")) {
@@ -940,8 +960,8 @@ int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--attr")) {
             const char *kv = argv[++i];
             if (!strchr(kv, '=') || kv[0] == '=') {
-                free(attrs);
-                return cli_usage_error("run", "--attr wants k=v, not '%s'", kv);
+                rc = cli_usage_error("run", "--attr wants k=v, not '%s'", kv);
+                goto done;
             }
             attrs[o.nattrs++] = argv[i];
         } else if (!strcmp(a, "--out")) {
@@ -953,13 +973,13 @@ int cmd_run(int argc, char **argv)
         } else if (!strcmp(a, "--baseline")) {
             o.baseline = argv[++i];
         } else {
-            free(attrs);
-            return cli_usage_error("run", "unknown option '%s'", a);
+            rc = cli_usage_error("run", "unknown option '%s'", a);
+            goto done;
         }
     }
     if (i >= argc) {
-        free(attrs);
-        return cli_usage_error("run", "no program to run (give it after --)");
+        rc = cli_usage_error("run", "no program to run (give it after --)");
+        goto done;
     }
     o.launch = argv + i;
     o.nlaunch = argc - i;
@@ -968,10 +988,10 @@ int cmd_run(int argc, char **argv)
     if (rc != AA_OK) {
         int st = r.prog_status;
         loop_result_free(&r);
-        free(attrs);
         if (st > 0 && rc == AA_EENV)
             fprintf(stderr, "autoanalyzer run: the program failed with exit status %d\n", st);
-        return cli_fail(&err);
+        rc = cli_fail(&err);
+        goto done;
     }
     aa_buf_init(&text);
     if (o.json)
@@ -999,6 +1019,8 @@ int cmd_run(int argc, char **argv)
         rc = EXIT_ENV;
     }
     loop_result_free(&r);
+done:
+    cli_analysis_free(&ao);
     free(attrs);
     return rc;
 }

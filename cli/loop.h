@@ -28,6 +28,7 @@ typedef struct loop_opts {
     int quiet;              /* print nothing on stdout */
     int nlaunch;
     char **launch;
+    const aa_analyze_options *analysis; /* NULL = the defaults */
 } loop_opts;
 
 typedef struct loop_result {
@@ -47,14 +48,18 @@ typedef struct loop_result {
 void loop_result_free(loop_result *r);
 /* EXP file or directory holding experiment.xml (or rank-N.xml files to merge). */
 int loop_load(const char *path, aa_experiment **e, char **dir, aa_err *err);
-int loop_analyze(const aa_experiment *e, aa_analysis **a, aa_err *err);
+/* o: the analysis options (NULL = the defaults). */
+int loop_analyze(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **a,
+                 aa_err *err);
 /* Latest stored execution whose attribute "name" (or, without a name, the
  * program) matches and whose experiment directory is not exclude_dir, with
  * its experiment still on disk.  *path = NULL when there is none. */
 int loop_find_last(const char *db, const char *name, const char *program,
                    const char *exclude_dir, char **path, long long *eid, aa_err *err);
-/* Loads the baseline and compares; fills r->base_*, r->cmp. */
-int loop_compare(loop_result *r, const char *base_path, const char *label, aa_err *err);
+/* Loads the baseline, analyses it with the options of the current run (o,
+ * NULL = the defaults) and compares; fills r->base_*, r->cmp. */
+int loop_compare(loop_result *r, const char *base_path, const char *label,
+                 const aa_analyze_options *o, aa_err *err);
 /* Stores r->exp with its findings; sets r->eid. */
 int loop_store(loop_result *r, const char *db, aa_err *err);
 /* Writes analysis.json, analysis.xml and the HTML report. */
