@@ -24,7 +24,7 @@
 
 const char cmd_nightly_summary[] = "build, run, analyse, compare with the last run; gate on regressions";
 const char cmd_nightly_usage[] =
-    "usage: autoanalyzer nightly CONFIG\n"
+    "usage: autoanalyzer nightly [analysis options] CONFIG\n"
     "\n"
     "Builds and runs the program described by CONFIG, analyses the run, stores it\n"
     "in the Program Space, compares it with the last stored run of the same `name`,\n"
@@ -49,14 +49,23 @@ const char cmd_nightly_usage[] =
     "                                 by more than this (default: off)\n"
     "  min-region-share = 2%          regions below this share of the baseline's\n"
     "                                 program time are ignored by the slowdown gate\n"
+    "  analysis = OPTIONS             analysis options for this configuration, as on the\n"
+    "                                 command line, e.g. --exclude-ranks 0 --set\n"
+    "                                 noise_factor=6 (options given on the command line\n"
+    "                                 are applied after them)\n"
+    "\n"
+    CLI_ANALYSIS_OPTIONS_HELP
+    "  The run and the stored run it is compared with are analysed with the same\n"
+    "  options.\n"
     "\n"
     "Exit status: 0 no gate tripped (or no earlier run to compare with), 1 a gate\n"
     "tripped (each is listed), 2 usage, 3 bad CONFIG (file:line: what), 4 the build\n"
     "or the program failed, or the environment.\n";
 
 typedef struct nightly_cfg {
-    char *name, *run, *build, *workdir, *db, *out, *report;
+    char *name, *run, *build, *workdir, *db, *out, *report, *analysis;
     int np;
+    int analysis_line; /* line of the `analysis` key */
     int fail_new;
     double max_slowdown; /* fraction; < 0 = off */
     double min_share;
@@ -66,7 +75,8 @@ typedef struct nightly_cfg {
 
 static const char *const known_keys[] = {"name", "run", "build", "np", "workdir", "db", "out",
                                          "report", "env", "attr", "fail-on-new-cccr",
-                                         "max-region-slowdown", "min-region-share", NULL};
+                                         "max-region-slowdown", "min-region-share", "analysis",
+                                         NULL};
 
 static void cfg_free(nightly_cfg *c)
 {
@@ -78,6 +88,7 @@ static void cfg_free(nightly_cfg *c)
     free(c->db);
     free(c->out);
     free(c->report);
+    free(c->analysis);
     for (i = 0; i < c->nenv; i++)
         free(c->env[i]);
     for (i = 0; i < c->nattr; i++)
@@ -200,6 +211,10 @@ static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
             slot = &c->out;
         else if (!strcmp(key, "report"))
             slot = &c->report;
+        else if (!strcmp(key, "analysis")) {
+            slot = &c->analysis;
+            c->analysis_line = lineno;
+        }
         if (slot) {
             *slot = aa_strdup(val);
         } else if (!strcmp(key, "np")) {
@@ -314,6 +329,36 @@ static char *resolve(const char *base, const char *p)
     return aa_buf_detach(&b);
 }
 
+/* The configuration's `analysis = OPTIONS` line, parsed by the parser of
+ * the command line; errors name the file and line (exit 3). */
+static int analysis_from_config(const nightly_cfg *c, const char *path, aa_analyze_options *ao,
+                                aa_err *err)
+{
+    char **w = NULL;
+    int n = 0, i, rc = AA_OK;
+    if (!c->analysis)
+        return AA_OK;
+    if (split_words(c->analysis, &w, &n))
+        rc = aa_err_set(err, AA_EINPUT, "%s:%d: analysis: not a valid option list: %s", path,
+                        c->analysis_line, c->analysis);
+    for (i = 0; rc == AA_OK && i < n; i++) {
+        aa_err e2;
+        int t;
+        aa_err_clear(&e2);
+        t = cli_analysis_parse(n, w, &i, ao, &e2);
+        if (t == CLI_AOPT_ERROR)
+            rc = aa_err_set(err, e2.code == AA_EENV ? AA_EENV : AA_EINPUT, "%s:%d: analysis: %s",
+                            path, c->analysis_line, e2.msg);
+        else if (t == CLI_AOPT_NONE)
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: analysis: '%s' is not an analysis option",
+                            path, c->analysis_line, w[i]);
+    }
+    for (i = 0; i < n; i++)
+        free(w[i]);
+    free(w);
+    return rc;
+}
+
 int cmd_nightly(int argc, char **argv)
 {
     nightly_cfg c;
@@ -327,26 +372,57 @@ int cmd_nightly(int argc, char **argv)
     aa_buf b;
     time_t now = time(NULL);
     struct tm tm;
+    const char *config = NULL;
+    aa_analyze_options ao;
 
-    if (argc != 2)
-        return cli_usage_error("nightly", argc < 2 ? "no configuration file given"
-                                                   : "too many arguments");
+    /* the command line: analysis options (checked here, applied after the
+     * configuration's) and CONFIG */
+    aa_analyze_options_init(&ao);
+    for (i = 1; i < argc; i++) {
+        int st = EXIT_OK, t = cli_analysis_opt("nightly", argc, argv, &i, &ao, &st);
+        if (t == CLI_AOPT_ERROR) {
+            cli_analysis_free(&ao);
+            return st;
+        }
+        if (t == CLI_AOPT_OK)
+            continue;
+        if (argv[i][0] == '-' && argv[i][1]) {
+            cli_analysis_free(&ao);
+            return cli_usage_error("nightly", "unknown option '%s'", argv[i]);
+        }
+        if (config) {
+            cli_analysis_free(&ao);
+            return cli_usage_error("nightly", "too many arguments");
+        }
+        config = argv[i];
+    }
+    cli_analysis_free(&ao);
+    aa_analyze_options_init(&ao);
+    if (!config)
+        return cli_usage_error("nightly", "no configuration file given");
     aa_err_clear(&err);
-    if ((rc = cfg_read(argv[1], &c, &err))) {
+    if ((rc = cfg_read(config, &c, &err))) {
         cfg_free(&c);
         return cli_fail(&err);
     }
     if (split_words(c.run, &words, &nwords)) {
-        fprintf(stderr, "autoanalyzer: %s: 'run' is not a valid command line: %s\n", argv[1],
+        fprintf(stderr, "autoanalyzer: %s: 'run' is not a valid command line: %s\n", config,
                 c.run);
         cfg_free(&c);
         return EXIT_INPUT;
     }
+    if ((rc = analysis_from_config(&c, config, &ao, &err)))
+        goto fail;
+    for (i = 1; i < argc; i++)
+        if (cli_analysis_parse(argc, argv, &i, &ao, &err) == CLI_AOPT_ERROR) {
+            rc = err.code;
+            goto fail;
+        }
     if (!getcwd(cwd, sizeof cwd)) {
         cfg_free(&c);
         return EXIT_ENV;
     }
-    cfgdir = argv[1][0] == '/' ? aa_strdup(argv[1]) : resolve(cwd, argv[1]);
+    cfgdir = config[0] == '/' ? aa_strdup(config) : resolve(cwd, config);
     slash = strrchr(cfgdir, '/');
     *slash = '\0';
     workdir = resolve(cfgdir, c.workdir ? c.workdir : ".");
@@ -360,7 +436,7 @@ int cmd_nightly(int argc, char **argv)
         report = aa_buf_detach(&b);
     }
     if (chdir(workdir) != 0) {
-        rc = aa_err_set(&err, AA_EENV, "%s: workdir %s: %s", argv[1], workdir, strerror(errno));
+        rc = aa_err_set(&err, AA_EENV, "%s: workdir %s: %s", config, workdir, strerror(errno));
         goto fail;
     }
     for (k = 0; k < c.nenv; k++) {
@@ -375,7 +451,7 @@ int cmd_nightly(int argc, char **argv)
         fflush(stdout);
         st = system(c.build);
         if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            rc = aa_err_set(&err, AA_EENV, "%s: the build failed (%s)", argv[1], c.build);
+            rc = aa_err_set(&err, AA_EENV, "%s: the build failed (%s)", config, c.build);
             goto fail;
         }
     }
@@ -391,6 +467,7 @@ int cmd_nightly(int argc, char **argv)
     o.launch = words;
     o.nlaunch = nwords;
     o.compare_last = 1;
+    o.analysis = &ao;
     aa_buf_init(&b);
     aa_buf_printf(&b, "%s/%s-%s-%ld", out, c.name, stamp, (long)getpid());
     o.out_dir = b.data;
@@ -469,5 +546,6 @@ out:
     free(out);
     free(report);
     cfg_free(&c);
+    cli_analysis_free(&ao);
     return rc;
 }
