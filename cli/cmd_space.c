@@ -27,8 +27,11 @@ const char cmd_space_usage[] =
     "\n"
     "subcommands:\n"
     "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--json]\n"
+    "          [analysis options]\n"
     "        store an experiment (file, or output directory with experiment.xml\n"
-    "        or rank-<N>.xml files); prints {\"eid\":N}\n"
+    "        or rank-<N>.xml files) with the findings of its analysis, made with\n"
+    "        the analysis options below (--metric is the analysis' here); prints\n"
+    "        {\"eid\":N}\n"
     "  list [--where K=V]... [--json]        executions matching all attributes\n"
     "  show EID [--json]                     one execution\n"
     "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"
@@ -48,6 +51,8 @@ const char cmd_space_usage[] =
     "options:\n"
     "  --db LOCATION  file path, sqlite:PATH or postgresql://... URL\n"
     "                 (default: $AUTOANALYZER_DB, else ./autoanalyzer-space.db)\n"
+    "\n"
+    CLI_ANALYSIS_OPTIONS_HELP
     "\n"
     "exit status: 0 ok, 2 usage, 3 bad input or unknown EID, 4 database unavailable\n";
 
@@ -80,6 +85,7 @@ typedef struct opts {
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
     char **owned;
     size_t nowned;
+    aa_analyze_options analysis; /* `add`: the options of its analysis */
 } opts;
 
 static void opts_free(opts *o)
@@ -94,6 +100,7 @@ static void opts_free(opts *o)
     for (i = 0; i < o->nowned; i++)
         free(o->owned[i]);
     free(o->owned);
+    cli_analysis_free(&o->analysis);
 }
 
 static int split_kv(opts *o, const char *arg, const char *opt, strlist *k, strlist *v)
@@ -117,10 +124,18 @@ static int split_kv(opts *o, const char *arg, const char *opt, strlist *k, strli
 
 static int parse(int argc, char **argv, opts *o)
 {
-    int i;
+    int i, add = strcmp(argv[1], "add") == 0;
     memset(o, 0, sizeof *o);
+    aa_analyze_options_init(&o->analysis);
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
+        if (add) { /* `add` analyses: the shared analysis options (its --metric too) */
+            int st = EXIT_OK, t = cli_analysis_opt(NAME, argc, argv, &i, &o->analysis, &st);
+            if (t == CLI_AOPT_ERROR)
+                return st;
+            if (t == CLI_AOPT_OK)
+                continue;
+        }
 #define VAL(dst)                                                                                 \
     do {                                                                                         \
         if (i + 1 >= argc)                                                                       \
@@ -278,11 +293,9 @@ static int do_add(aa_space *s, opts *o)
     if (load_experiment(o->pos.v[0], &e, &err) != AA_OK)
         return cli_fail(&err);
     if (!o->no_analysis) {
-        aa_analyze_options aopt;
         aa_err aerr;
         aa_err_clear(&aerr);
-        aa_analyze_options_init(&aopt);
-        if (aa_analyze_run(e, &aopt, &an, &aerr) == AA_OK && an)
+        if (aa_analyze_run(e, &o->analysis, &an, &aerr) == AA_OK && an)
             findings_from(an, e, &findings, &nfindings);
         else
             fprintf(stderr, "autoanalyzer space: analysis not available (%s); storing the "
