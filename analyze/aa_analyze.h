@@ -135,6 +135,7 @@ typedef struct aa_analysis {
     double *cluster_mean;      /* by cluster: mean main metric of the program */
     size_t min_pts_used;
     double eps_used;
+    double noise_rel;          /* measured relative noise of the process metric */
     size_t nattributes;        /* attributes used in the tables */
     char **attributes;
 } aa_analysis;

@@ -609,17 +609,7 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
  * 2r = eps/5.  Only for more than AN_BUBBLE_MIN points, and only when the
  * bubbles are at most a quarter of the points; otherwise exact. */
 #define AN_BUBBLE_MIN 64
-/* Share of a critical region's value above which its child is critical too. */
-#define AN_DOMINANT_CHILD 0.75
-/* Smallest process difference (share of the median program wall time) that
- * the default clustering threshold separates. */
-#define AN_NOISE_FLOOR 0.05
 
-static int cmp_double_asc(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 typedef struct an_bub {
     size_t n, dim, nb;
@@ -1272,6 +1262,59 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
 }
 
 /* ---- the analysis --------------------------------------------------------------- */
+/* Self values: each region's value minus its children's (P x R), >= 0. */
+static void an_self_values(an_ctx *c, const double *M, double *self)
+{
+    size_t q, r, i, R = c->R;
+    for (q = 0; q < c->P; q++)
+        for (r = 0; r < R; r++) {
+            double v = M[q * R + r];
+            v = isnan(v) ? 0 : v;
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                double w = M[q * R + c->clist[i]];
+                v -= isnan(w) ? 0 : w;
+            }
+            self[q * R + r] = v > 0 ? v : 0;
+        }
+}
+
+/* 1 for a region that is MPI set-up wherever it sits: a call-site region
+ * of MPI_Init, MPI_Init_thread or MPI_Finalize (refinement makes them) */
+static int is_mpi_setup(const aa_region *ri)
+{
+    return ri && ri->kind == AA_KIND_CALL && ri->name &&
+           (strncmp(ri->name, "MPI_Init@", 9) == 0 || strncmp(ri->name, "MPI_Init_thread@", 16) == 0 ||
+            strncmp(ri->name, "MPI_Finalize@", 13) == 0);
+}
+
+/* Self wall time (P x R) of every region: its wall minus its children's;
+ * for the regions that stand for the whole program (c->whole) also minus
+ * their own MPI time (MPI_Init, MPI_Finalize), and 0 for MPI set-up call
+ * regions.  tmp: P x R scratch. */
+static int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW)
+{
+    size_t q, r, P = c->P, R = c->R;
+    int mi, have_mpi = metric_usable(c, "mpi_wall", &mi) && gather(c, mi, tmp) > 0;
+    double *mself = have_mpi ? malloc(P * R * sizeof *mself) : NULL;
+    if (have_mpi && !mself)
+        return nomem(c);
+    an_self_values(c, W, SW);
+    if (mself)
+        an_self_values(c, tmp, mself);
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = c->a->regions[r].info;
+        for (q = 0; q < P; q++) {
+            double *v = &SW[q * R + r];
+            if (is_mpi_setup(ri))
+                *v = 0;
+            else if (c->whole[r] && mself)
+                *v = fmax(0, *v - mself[q * R + r]);
+        }
+    }
+    free(mself);
+    return AA_OK;
+}
+
 static int run(an_ctx *c)
 {
     const aa_experiment *e = c->e;
@@ -1279,7 +1322,7 @@ static int run(an_ctx *c)
     aa_analysis *a = c->a;
     size_t p, q, r, i, j, P, R;
     unsigned char *cand = NULL, *keep = NULL;
-    double *MM = NULL, *W = NULL, *T1 = NULL, *T2 = NULL;
+    double *MM = NULL, *W = NULL, *T1 = NULL, *T2 = NULL, *SW = NULL;
     int rc = AA_OK, m_cpu, m_mcpu, m_wall, m_mwall, m_cyc, m_ins;
     int use_cpu, cpi_ok;
     size_t nattr = 0;
@@ -1452,6 +1495,16 @@ static int run(an_ctx *c)
     (void)m_mwall;
 
     /* ---- disparity ---- */
+    /* region fractions on self values (the region's own code: its wall time
+     * minus its sub-regions'), so that enclosing regions never compete with
+     * what they enclose; MPI set-up time is set-up wherever it sits */
+    SW = malloc(P * R * sizeof *SW);
+    if (!SW) {
+        rc = nomem(c);
+        goto out;
+    }
+    if ((rc = an_self_wall(c, W, T2, SW)))
+        goto out;
     cpi_ok = metric_usable(c, "cycles", &m_cyc) && metric_usable(c, "instructions", &m_ins);
     if (cpi_ok)
         cpi_ok = gather(c, m_cyc, T1) > 0 && gather(c, m_ins, T2) > 0;
@@ -1472,7 +1525,7 @@ static int run(an_ctx *c)
             double frac, cpi = 0, v;
             if (!c->ran[k])
                 continue;
-            frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? fmin(1, W[k] / c->wpwt[q]) : 0;
+            frac = (c->wpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->wpwt[q]) : 0;
             if (cpi_ok && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
                 cpi = T1[k] / T2[k];
             if (strcmp(a->region_metric, "crnm") == 0)
@@ -1485,19 +1538,14 @@ static int run(an_ctx *c)
         }
         a->region_value[r] = s / (double)P;
     }
-    /* Regions that stand for the whole program (a chain from the root
-     * covering at least 95% of the whole-program wall time, e.g. main) are
-     * classified with the others but are never CCRs and stay out of the
-     * disparity decision table: like the root they top every ranking. */
+    /* every region is classified on its self value (the root has none) */
     c->ndobj = 0;
     for (r = 1; r < R; r++)
-        if (!c->whole[r])
+        if (!is_mpi_setup(a->regions[r].info))
             c->dobj[c->ndobj++] = r;
-    /* classified: the whole program (one value for the whole chain, the
-     * root's) and every other region */
     if (c->ndobj) {
-        int *cls = malloc((c->ndobj + 1) * sizeof *cls);
-        double *v = malloc((c->ndobj + 1) * sizeof *v), centers[5] = {0, 0, 0, 0, 0};
+        int *cls = malloc(c->ndobj * sizeof *cls);
+        double *v = malloc(c->ndobj * sizeof *v), centers[5] = {0, 0, 0, 0, 0};
         size_t ku;
         if (!cls || !v) {
             free(cls);
@@ -1505,15 +1553,11 @@ static int run(an_ctx *c)
             rc = nomem(c);
             goto out;
         }
-        v[0] = a->region_value[0];
         for (i = 0; i < c->ndobj; i++)
-            v[i + 1] = a->region_value[c->dobj[i]];
-        rc = severity_classes(c, v, c->ndobj + 1, cls, centers, &ku, 0);
-        for (r = 0; r < R && !rc; r++)
-            if (c->whole[r])
-                a->severity[r] = cls[0];
+            v[i] = a->region_value[c->dobj[i]];
+        rc = severity_classes(c, v, c->ndobj, cls, centers, &ku, 0);
         for (i = 0; i < c->ndobj && !rc; i++)
-            a->severity[c->dobj[i]] = cls[i + 1];
+            a->severity[c->dobj[i]] = cls[i];
         free(cls);
         free(v);
         if (rc)
@@ -1547,59 +1591,38 @@ static int run(an_ctx *c)
             deps = 0;
         }
         ds.cp.min_pts = o->min_pts ? o->min_pts : dmp;
-        /* Noise floor: when no two groups of processes differ by more than
-         * AN_NOISE_FLOOR of the median program wall time, the differences
-         * are measurement noise on a shared machine, not load imbalance
-         * worth reporting: the whole run is one cluster.  When they do,
-         * the search proceeds with the ordinary threshold, so narrowing to
-         * the responsible inner regions keeps its resolution. */
+        /* eps from the run's measured noise (noise.c), on the metric's own
+         * scale, never below the CPU clock's resolution */
         if (!(o->eps > 0) && m) {
-            double *w = malloc(P * sizeof *w), floor_ = 0;
-            if (!w) {
+            double *self = malloc(P * R * sizeof *self);
+            size_t nused = 0;
+            size_t *send = malloc(R * sizeof *send);
+            if (!self || !send) {
+                free(self);
+                free(send);
                 free(X);
                 free(lab);
                 rc = nomem(c);
                 goto out;
             }
+            an_self_values(c, MM, self);
+            for (r = R; r-- > 0;)
+                send[r] = r + 1;
+            for (r = R; r-- > 1;)
+                if (send[r] > send[a->regions[r].parent])
+                    send[a->regions[r].parent] = send[r];
+            a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, &nused);
+            deps = an_level_eps(self, c->ran, P, R, set, m, send, a->noise_rel, o->noise_factor,
+                                o->resolution_s);
+            free(self);
+            free(send);
+            if ((rc = note(c, "noise: processes doing the same work differ by %.2g%% in CPU "
+                              "time (median over %zu regions); differences count from %g s",
+                           100 * a->noise_rel, nused, deps)))
             {
-                size_t nw = 0;
-                for (q = 0; q < P; q++)
-                    if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
-                        w[nw++] = c->wpwt[q];
-                if (nw) {
-                    qsort(w, nw, sizeof *w, cmp_double_asc);
-                    floor_ = AN_NOISE_FLOOR * w[(nw - 1) / 2];
-                }
-                free(w);
-            }
-            if (floor_ > deps) {
-                an_clust fp = ds.cp;
-                an_bub tb;
-                size_t kf = 1;
-                fp.eps = floor_;
-                rc = bub_build(c, X, P, m, 0.1 * floor_, &tb);
-                if (!rc)
-                    rc = cluster_sel(c, X, P, m, &tb, -1, -1, &fp, lab, &kf);
-                bub_free(&tb);
-                if (rc) {
-                    free(X);
-                    free(lab);
-                    goto out;
-                }
-                if (kf <= 1) {
-                    char note[200];
-                    deps = floor_;
-                    snprintf(note, sizeof note,
-                             "process differences stay below the noise floor of %g s "
-                             "(5%% of the median program wall time): one cluster",
-                             floor_);
-                    if (aa_analyze_add_note(a, note)) {
-                        free(X);
-                        free(lab);
-                        rc = nomem(c);
-                        goto out;
-                    }
-                }
+                free(X);
+                free(lab);
+                goto out;
             }
         }
         ds.cp.eps = o->eps > 0 ? o->eps : deps;
@@ -1947,47 +1970,17 @@ static int run(an_ctx *c)
             pos[r] = -1;
         for (i = 0; i < n; i++)
             pos[c->dobj[i]] = (long)i;
+        /* CCR: a region of the top severity classes whose own code holds at
+         * least disparity_min_share of the run.  On self values every CCR
+         * stands for its own cost, so every CCR is a CCCR (SPEC §5.3: no CCR
+         * below it explains it). */
         for (r = 1; r < R; r++) {
-            isccr[r] = !c->whole[r] && a->severity[r] >= 3;
+            isccr[r] = pos[r] >= 0 && a->severity[r] >= 3 &&
+                       a->region_value[r] >= o->disparity_min_share;
+            iscccr[r] = isccr[r];
+            ncccr += (size_t)isccr[r];
             if (a->region_value[r] > maxv)
                 maxv = a->region_value[r];
-        }
-        int changed;
-        /* A child carrying at least AN_DOMINANT_CHILD of a CCR's value is a
-         * CCR too: values are inclusive, so such a parent's cost *is* the
-         * child's, and k-means may still put the child one class lower (an
-         * enclosing time-step loop at 0.93 of the run over a function at
-         * 0.82).  Narrowing goes to the innermost region that explains the
-         * cost (SPEC §5.3).  Repeated until stable, so chains descend. */
-        for (changed = 1; changed;) {
-            changed = 0;
-            for (r = 1; r < R; r++) {
-                if (!isccr[r] || !(a->region_value[r] > 0))
-                    continue;
-                for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
-                    size_t ch = c->clist[i];
-                    if (!isccr[ch] && !c->whole[ch] &&
-                        a->region_value[ch] >= AN_DOMINANT_CHILD * a->region_value[r]) {
-                        isccr[ch] = 1;
-                        changed = 1;
-                    }
-                }
-            }
-        }
-        /* CCCR: a CCR none of whose children is a CCR (SPEC §5.3); such a
-         * non-leaf CCR is also higher than every child.  A CCR with a CCR
-         * child of a lower class is not a CCCR: with inclusive values that is
-         * an enclosing loop or function that k-means happened to put one
-         * class above its dominant child. */
-        for (r = 1; r < R; r++) {
-            int core = 1;
-            if (!isccr[r])
-                continue;
-            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++)
-                if (isccr[c->clist[i]] || a->severity[c->clist[i]] >= a->severity[r])
-                    core = 0;
-            iscccr[r] = core; /* leaves: vacuously */
-            ncccr += core;
         }
         /* table: attribute j of region r = 1 when its severity class is >= 3
          * among r and the regions *unrelated* to r (neither its ancestors
@@ -2167,6 +2160,7 @@ out:
     free(keep);
     free(MM);
     free(W);
+    free(SW);
     free(T1);
     free(T2);
     (void)ndccr;
