@@ -1842,18 +1842,11 @@ static int run(an_ctx *c)
                 }
                 continue;
             }
-            /* the disparity table judges each region on its own code, like
-             * its CCR decision: amounts (bytes, time) on self values, rates
-             * as they are */
-            if (adefs[j]->kind != AN_RATE)
-                an_self_values(c, T1, T2);
-            else
-                memcpy(T2, T1, P * R * sizeof *T2);
             for (r = 0; r < R; r++) {
                 double s = 0;
                 size_t n = 0;
                 for (q = 0; q < P; q++) {
-                    double v = T2[q * R + r];
+                    double v = T1[q * R + r];
                     if (adefs[j]->kind == AN_RATE) {
                         if (c->ran[q * R + r] && !isnan(v)) {
                             s += v;
