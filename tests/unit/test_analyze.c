@@ -267,7 +267,20 @@ static void test_dissimilarity(void)
                 is_int(a->regions[f->region].id, 4, "the CCCR is X's loop");
                 ok(f->severity > 0.6 && f->severity <= 1, "severity (3-1)/3 in [0,1]");
                 is_double(f->confidence, 1, 1e-12, "confidence 1");
+                /* Xloop: 0.9 x 3 on ranks 3-5 vs 0.9 x 1 on ranks 0-2 */
+                is_double(f->impact_s, 1.8, 1e-9, "impact: 1.8 s per slow process");
+                is_double(f->wait_s, 5.4, 1e-9, "wait: 3 processes x 1.8 s");
+                is_int(f->nslow, 3, "three slow ranks");
+                if (f->nslow == 3)
+                    ok(f->slow_ranks[0] == 3 && f->slow_ranks[2] == 5, "slow ranks 3-5");
+                ok(f->run_share > 0.2 && f->run_share < 0.4, "run share %.3f", f->run_share);
             }
+        }
+        for (k = 1; k < a->nfindings; k++) {
+            const aa_finding *u = &a->findings[k - 1], *v = &a->findings[k];
+            ok(u->cccr > v->cccr || (u->cccr == v->cccr && u->impact_s >= v->impact_s),
+               "finding %zu ranked: CCCRs first, then by impact (%.3g s before %.3g s)", k,
+               u->impact_s, v->impact_s);
         }
         is_int(ndis, 3, "main, X and its loop are CCRs");
         is_int(ncccr, 1, "one dissimilarity CCCR");
