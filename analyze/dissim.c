@@ -1,0 +1,401 @@
+/*
+ * analyze/dissim.c -- the dissimilarity analysis (SPEC §5.1, §5.3):
+ * per-process vectors of the main metric (CPU time outside MPI, or wall time
+ * outside MPI) over the regions of one tree level, clustered with OPTICS
+ * (through data bubbles for many processes); CCR tests by removing a
+ * component and by clustering a component alone; recursion into the
+ * children of CCRs; the clusters of the processes, the slow cluster of a
+ * finding and the impact of every CCR.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+#include "cluster/aa_cluster.h"
+
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* OPTICS over n rows of dim columns (dim 0 or identical rows: one cluster). */
+static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                        int *labels, size_t *ncl)
+{
+    size_t i, j;
+    int same = 1;
+    aa_optics_params par;
+    aa_optics_result res;
+    for (i = 1; i < n && same; i++)
+        for (j = 0; j < dim; j++)
+            if (x[i * dim + j] != x[j]) {
+                same = 0;
+                break;
+            }
+    if (dim == 0 || n < 2 || same) {
+        for (i = 0; i < n; i++)
+            labels[i] = 0;
+        *ncl = n ? 1 : 0;
+        return AA_OK;
+    }
+    par.min_pts = cp->min_pts;
+    par.eps = cp->eps;
+    par.max_eps = INFINITY;
+    memset(&res, 0, sizeof res);
+    if (aa_cluster_optics(x, n, dim, &par, &res, c->err))
+        return c->err->code ? c->err->code : AA_EENV;
+    memcpy(labels, res.labels, n * sizeof *labels);
+    *ncl = res.nclusters;
+    aa_cluster_optics_free(&res);
+    return AA_OK;
+}
+
+/* Data bubbles (Breunig et al. 2001) for large process counts: a leader
+ * pass groups points lying within r = eps/10 of a leader (in the full
+ * vectors of a level, hence in every projection of them too); OPTICS then
+ * runs on the bubble means, each repeated min(members, MinPts) times so
+ * that density (MinPts counts points) is kept.  Distances move by at most
+ * 2r = eps/5.  Only for more than AN_BUBBLE_MIN points, and only when the
+ * bubbles are at most a quarter of the points; otherwise exact. */
+#define AN_BUBBLE_MIN 64
+
+
+void an_bub_free(an_bub *b)
+{
+    free(b->of);
+    free(b->count);
+    free(b->mean);
+    memset(b, 0, sizeof *b);
+}
+
+int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b)
+{
+    size_t i, l, k, cap = n / 4;
+    size_t *lead;
+    double r2 = r * r;
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->dim = dim;
+    if (n <= AN_BUBBLE_MIN || !(r > 0) || dim == 0)
+        return AA_OK;
+    lead = malloc(cap * sizeof *lead);
+    b->of = malloc(n * sizeof *b->of);
+    if (!lead || !b->of) {
+        free(lead);
+        an_bub_free(b);
+        return an_nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        const double *xi = x + i * dim;
+        for (l = 0; l < b->nb; l++) {
+            const double *xl = x + lead[l] * dim;
+            double d2 = 0;
+            for (k = 0; k < dim && d2 <= r2; k++) {
+                double d = xi[k] - xl[k];
+                d2 += d * d;
+            }
+            if (d2 <= r2)
+                break;
+        }
+        if (l == b->nb) {
+            if (b->nb == cap) { /* too spread out: exact clustering */
+                free(lead);
+                an_bub_free(b);
+                b->n = n;
+                b->dim = dim;
+                return AA_OK;
+            }
+            lead[b->nb++] = i;
+        }
+        b->of[i] = l;
+    }
+    free(lead);
+    b->count = calloc(b->nb, sizeof *b->count);
+    b->mean = calloc(b->nb * dim, sizeof *b->mean);
+    if (!b->count || !b->mean) {
+        an_bub_free(b);
+        return an_nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        b->count[b->of[i]]++;
+        for (k = 0; k < dim; k++)
+            b->mean[b->of[i] * dim + k] += x[i * dim + k];
+    }
+    for (l = 0; l < b->nb; l++)
+        for (k = 0; k < dim; k++)
+            b->mean[l * dim + k] /= (double)b->count[l];
+    return AA_OK;
+}
+
+static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                        int *labels, size_t *ncl);
+
+/* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
+ * but column skip, or column only; through the bubbles b when it has any. */
+int an_cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+                       long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
+{
+    size_t nd = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, npts = 0, i, k, l, w;
+    const double *src = b->nb ? b->mean : x;
+    size_t nsrc = b->nb ? b->nb : n;
+    size_t *first = NULL;
+    double *Y;
+    int *lab;
+    int rc;
+    if (b->nb) {
+        first = malloc(b->nb * sizeof *first);
+        if (!first)
+            return an_nomem(c);
+        for (l = 0; l < b->nb; l++) {
+            size_t copies = b->count[l] < cp->min_pts ? b->count[l] : cp->min_pts;
+            first[l] = npts;
+            npts += copies ? copies : 1;
+        }
+    } else {
+        npts = n;
+    }
+    Y = malloc((npts * (nd ? nd : 1) + 1) * sizeof *Y);
+    lab = malloc((npts + 1) * sizeof *lab);
+    if (!Y || !lab) {
+        free(first);
+        free(Y);
+        free(lab);
+        return an_nomem(c);
+    }
+    for (i = 0, w = 0; i < nsrc; i++) {
+        size_t copies = 1, t;
+        if (b->nb) {
+            copies = b->count[i] < cp->min_pts ? b->count[i] : cp->min_pts;
+            if (!copies)
+                copies = 1;
+        }
+        for (t = 0; t < copies; t++, w++) {
+            size_t o = 0;
+            for (k = 0; k < dim; k++) {
+                if ((only >= 0 && (long)k != only) || (long)k == skip)
+                    continue;
+                Y[w * nd + o++] = src[i * dim + k];
+            }
+        }
+    }
+    rc = cluster_rows(c, Y, npts, nd, cp, lab, ncl);
+    if (!rc) {
+        if (b->nb)
+            for (i = 0; i < n; i++)
+                labels[i] = lab[first[b->of[i]]];
+        else
+            memcpy(labels, lab, n * sizeof *labels);
+    }
+    free(first);
+    free(Y);
+    free(lab);
+    return rc;
+}
+
+size_t an_count_labels(const int *l, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++)
+        if ((size_t)l[i] + 1 > k)
+            k = (size_t)l[i] + 1;
+    return k;
+}
+
+/* ---- dissimilarity ---------------------------------------------------------- */
+/* Severity and confidence of region r's component under partition lab. */
+static void dis_props(dis_state *s, size_t r, const int *lab, size_t k, double *sev,
+                      double *conf)
+{
+    an_ctx *c = s->c;
+    size_t q, j, good = 0;
+    double *sum = calloc(k, sizeof *sum), *mean;
+    size_t *cnt = calloc(k, sizeof *cnt);
+    double mx = -INFINITY, mn = INFINITY;
+    *sev = 0;
+    *conf = 0;
+    if (!sum || !cnt) {
+        free(sum);
+        free(cnt);
+        return;
+    }
+    mean = sum;
+    for (q = 0; q < c->P; q++) {
+        double v = s->MM[q * c->R + r];
+        sum[lab[q]] += isnan(v) ? 0 : v;
+        cnt[lab[q]]++;
+    }
+    for (j = 0; j < k; j++) {
+        mean[j] = cnt[j] ? sum[j] / (double)cnt[j] : 0;
+        if (cnt[j] && mean[j] > mx)
+            mx = mean[j];
+        if (cnt[j] && mean[j] < mn)
+            mn = mean[j];
+    }
+    *sev = mx > 0 ? (mx - mn) / mx : 0;
+    for (q = 0; q < c->P; q++) {
+        double v = s->MM[q * c->R + r], own;
+        int best = 1;
+        v = isnan(v) ? 0 : v;
+        own = fabs(v - mean[lab[q]]);
+        for (j = 0; j < k; j++)
+            if (cnt[j] && (int)j != lab[q] && fabs(v - mean[j]) < own)
+                best = 0;
+        good += best;
+    }
+    *conf = c->P ? (double)good / (double)c->P : 0;
+    free(sum);
+    free(cnt);
+}
+
+/* Tests the regions in set[0..m) (one level); recurses into CCR children.
+ * Returns AA_OK; *any_ccr tells whether a CCR was found at this level. */
+int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, q, j, i, k, kk;
+    double *X = NULL, *Y = NULL, *B = NULL, btot = 0;
+    int *ref = NULL, *lab = NULL, rc = AA_OK;
+    int *isccr = NULL;
+    an_bub bub;
+    memset(&bub, 0, sizeof bub);
+    *any_ccr = 0;
+    if (m == 0 || P < 2)
+        return AA_OK;
+    X = malloc(P * m * sizeof *X);
+    Y = malloc(P * (m ? m : 1) * sizeof *Y);
+    ref = malloc(P * sizeof *ref);
+    lab = malloc(P * sizeof *lab);
+    B = calloc(m, sizeof *B);
+    isccr = calloc(m, sizeof *isccr);
+    if (!X || !Y || !ref || !lab || !B || !isccr) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    for (q = 0; q < P; q++)
+        for (j = 0; j < m; j++) {
+            double v = s->MM[q * c->R + set[j]];
+            X[q * m + j] = isnan(v) ? 0 : v;
+        }
+    if ((rc = an_bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
+        (rc = an_cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
+        goto out;
+    if (k < 2)
+        goto out;
+    /* between-cluster sum of squares per component */
+    {
+        double *csum = calloc(k, sizeof *csum);
+        size_t *ccnt = calloc(k, sizeof *ccnt);
+        if (!csum || !ccnt) {
+            free(csum);
+            free(ccnt);
+            rc = an_nomem(c);
+            goto out;
+        }
+        for (j = 0; j < m; j++) {
+            double tot = 0;
+            memset(csum, 0, k * sizeof *csum);
+            memset(ccnt, 0, k * sizeof *ccnt);
+            for (q = 0; q < P; q++) {
+                csum[ref[q]] += X[q * m + j];
+                ccnt[ref[q]]++;
+                tot += X[q * m + j];
+            }
+            tot /= (double)P;
+            for (i = 0; i < k; i++)
+                if (ccnt[i]) {
+                    double d = csum[i] / (double)ccnt[i] - tot;
+                    B[j] += (double)ccnt[i] * d * d;
+                }
+            btot += B[j];
+        }
+        free(csum);
+        free(ccnt);
+    }
+    for (j = 0; j < m; j++) {
+        int changed, alone_same;
+        /* without component j */
+        if ((rc = an_cluster_sel(c, X, P, m, &bub, (long)j, -1, &s->cp, lab, &kk)))
+            goto out;
+        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
+        /* component j alone */
+        if ((rc = an_cluster_sel(c, X, P, m, &bub, -1, (long)j, &s->cp, lab, &kk)))
+            goto out;
+        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
+        isccr[j] = changed || alone_same;
+    }
+    for (j = 0; j < m; j++) {
+        dis_found *f;
+        size_t r = set[j];
+        int child_ccr = 0;
+        if (!isccr[j])
+            continue;
+        *any_ccr = 1;
+        {
+            dis_found *nf = realloc(s->found, (s->nfound + 1) * sizeof *nf);
+            if (!nf) {
+                rc = an_nomem(c);
+                goto out;
+            }
+            s->found = nf;
+        }
+        f = &s->found[s->nfound++];
+        memset(f, 0, sizeof *f);
+        f->region = r;
+        f->effect = btot > 0 ? B[j] / btot : 0;
+        f->labels = malloc(P * sizeof *f->labels);
+        if (!f->labels) {
+            rc = an_nomem(c);
+            goto out;
+        }
+        memcpy(f->labels, ref, P * sizeof *ref);
+        dis_props(s, r, ref, k, &f->severity, &f->confidence);
+        {
+            size_t fi = s->nfound - 1;
+            rc = an_dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
+            if (rc)
+                goto out;
+            s->found[fi].cccr = !child_ccr;
+        }
+    }
+out:
+    an_bub_free(&bub);
+    free(X);
+    free(Y);
+    free(ref);
+    free(lab);
+    free(B);
+    free(isccr);
+    return rc;
+}
+
+/* The slow cluster of a dissimilarity finding (largest mean process metric
+ * in its region) and the time its processes spend there beyond the mean of
+ * the others (>= 0). */
+size_t an_dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
+                               const double *MM, double *impact)
+{
+    size_t k = an_count_labels(labels, c->P), slow = 0, j, q, ns = 0, no = 0;
+    double best = -INFINITY, ss = 0, so = 0;
+    for (j = 0; j < k; j++) {
+        double sum = 0;
+        size_t n = 0;
+        for (q = 0; q < c->P; q++)
+            if (labels[q] == (int)j) {
+                sum += MM[q * c->R + region];
+                n++;
+            }
+        if (n && sum / (double)n > best) {
+            best = sum / (double)n;
+            slow = j;
+        }
+    }
+    for (q = 0; q < c->P; q++) {
+        if (labels[q] == (int)slow) {
+            ss += MM[q * c->R + region];
+            ns++;
+        } else {
+            so += MM[q * c->R + region];
+            no++;
+        }
+    }
+    *impact = ns && no ? fmax(0, ss / (double)ns - so / (double)no) : 0;
+    return slow;
+}

@@ -1,0 +1,305 @@
+/*
+ * analyze/metrics.c -- the metric values the analysis works on: metrics
+ * gathered per analysed process and region (P x R), which process ran which
+ * region, attribute values, self values (a region's value minus its
+ * children's), self wall time, the regions that stand for the whole program
+ * and the whole-program wall time (WPWT) without its MPI set-up, and the
+ * main metric the processes are compared on.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median whole-program time of the analysed processes (0 if none). */
+double an_median_wpwt(const an_ctx *c)
+{
+    double *w = malloc((c->P ? c->P : 1) * sizeof *w), m = 0;
+    size_t q, n = 0;
+    if (!w)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
+            w[n++] = c->wpwt[q];
+    if (n) {
+        qsort(w, n, sizeof *w, cmp_dbl);
+        m = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+    }
+    free(w);
+    return m;
+}
+
+/* ---- metric gathering ------------------------------------------------------ */
+/* Sums metric mi over threads into M (P x R, region-major per process); nodes
+ * a process did not run stay 0; a node whose values are all NaN is NaN.
+ * Returns the number of finite values seen. */
+size_t an_gather(an_ctx *c, int mi, double *M)
+{
+    const aa_experiment *e = c->e;
+    size_t P = c->P, R = c->R, q, t, i, finite = 0;
+    unsigned char *anyfin;
+    memset(M, 0, P * R * sizeof *M);
+    if (mi < 0)
+        return 0;
+    anyfin = calloc(R ? R : 1, 1);
+    if (!anyfin)
+        return 0;
+    for (q = 0; q < P; q++) {
+        size_t p = c->proc[q], off = 0;
+        const aa_process *pr = &e->processes[p];
+        double *row = M + q * R;
+        memset(anyfin, 0, R);
+        for (t = 0; t < pr->nthreads; t++) {
+            const aa_thread *th = &pr->threads[t];
+            const double *v = th->values + mi;
+            for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
+                long ti = c->map[p][off + i], r = c->t2r[ti];
+                if (r < 0) {
+                    /* excluded code does not count in its ancestors either */
+                    if (c->exroot && c->exroot[ti] && !isnan(*v)) {
+                        long up;
+                        for (up = c->tparent[ti]; up >= 0; up = c->tparent[up])
+                            if (c->t2r[up] >= 0)
+                                row[c->t2r[up]] -= *v;
+                    }
+                    continue;
+                }
+                if (!isnan(*v)) {
+                    row[r] += *v;
+                    anyfin[r] = 1;
+                    finite++;
+                }
+            }
+            off += th->nnodes;
+        }
+        for (i = 0; i < R; i++)
+            if (c->ran[q * R + i] && !anyfin[i])
+                row[i] = NAN;
+    }
+    free(anyfin);
+    return finite;
+}
+
+/* A metric is usable when it is in the experiment, at least one analysed
+ * process measured it, and some value is finite. */
+int an_metric_usable(an_ctx *c, const char *name, int *mi)
+{
+    size_t q, measured = 0;
+    *mi = aa_experiment_metric_index(c->e, name);
+    if (*mi < 0)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        if (!aa_process_metric_unavailable(&c->e->processes[c->proc[q]], name))
+            measured++;
+    return measured > 0;
+}
+
+int an_fill_ran(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    size_t q, t, i;
+    c->ran = calloc((c->P * c->R) + 1, 1);
+    if (!c->ran)
+        return an_nomem(c);
+    for (q = 0; q < c->P; q++) {
+        size_t p = c->proc[q], off = 0;
+        const aa_process *pr = &e->processes[p];
+        for (t = 0; t < pr->nthreads; t++) {
+            for (i = 0; i < pr->threads[t].nnodes; i++) {
+                long r = c->t2r[c->map[p][off + i]];
+                if (r >= 0)
+                    c->ran[q * c->R + r] = 1;
+            }
+            off += pr->threads[t].nnodes;
+        }
+    }
+    for (i = 0; i < c->R; i++) {
+        size_t n = 0;
+        for (q = 0; q < c->P; q++)
+            n += c->ran[q * c->R + i];
+        c->a->regions[i].nprocs_run = n;
+    }
+    return AA_OK;
+}
+
+/* Attribute values (P x R) into M; returns 1 when available. */
+int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
+{
+    int m1, m2 = -1;
+    size_t i, n = c->P * c->R, f1, f2 = 1;
+    if (!an_metric_usable(c, d->m1, &m1))
+        return 0;
+    if (d->m2 && !an_metric_usable(c, d->m2, &m2))
+        return 0;
+    f1 = an_gather(c, m1, M);
+    if (d->m2)
+        f2 = an_gather(c, m2, tmp);
+    if (!f1 || !f2)
+        return 0;
+    for (i = 0; i < n; i++) {
+        double v = M[i];
+        if (d->kind == AN_SUM) {
+            double w = tmp[i];
+            v = isnan(v) ? w : isnan(w) ? v : v + w;
+        } else if (d->kind == AN_RATE) {
+            double w = tmp[i];
+            v = (isnan(v) || isnan(w)) ? NAN : w > 0 ? v / w : 0;
+        }
+        M[i] = v;
+    }
+    return 1;
+}
+
+/* ---- the whole-program chain ------------------------------------------------------ */
+/* Regions that stand for the whole program: the root, and, repeatedly,
+ * children of chain members whose mean share of WPWT is at least 95% (a
+ * child of the root, or a loop or block of a chain function: never a called
+ * function below the entry function)
+ * (typically main and its iteration loop).  MPI time spent directly in the
+ * root or in a chain *function* (MPI_Init, MPI_Finalize, top-level
+ * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
+ * it is taken out of WPWT, and the chain is recomputed until it is stable.
+ * Chain regions are classified but never CCRs (see the disparity part). */
+int an_whole_chain(an_ctx *c, const double *W, double *T)
+{
+    const aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r, i;
+    int mi, have_mpi = an_metric_usable(c, "mpi_wall", &mi) && an_gather(c, mi, T) > 0;
+    double *raw = malloc((P + 1) * sizeof *raw), *sub = calloc(P + 1, sizeof *sub);
+    int changed = 1;
+    size_t nsub = 0;
+    c->whole = calloc(R + 1, 1);
+    c->dobj = malloc((R + 1) * sizeof *c->dobj);
+    if (!raw || !sub || !c->whole || !c->dobj) {
+        free(raw);
+        free(sub);
+        return an_nomem(c);
+    }
+    memcpy(raw, c->wpwt, P * sizeof *raw);
+    c->whole[0] = 1;
+    while (changed) {
+        changed = 0;
+        /* WPWT = raw - exclusive MPI of the root and chain functions */
+        memset(sub, 0, P * sizeof *sub);
+        for (r = 0; r < R && have_mpi; r++) {
+            const aa_region *ri = a->regions[r].info;
+            if (!c->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
+                continue;
+            for (q = 0; q < P; q++) {
+                double ex = T[q * R + r];
+                if (isnan(ex))
+                    continue;
+                for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                    double v = T[q * R + c->clist[i]];
+                    ex -= isnan(v) ? 0 : v;
+                }
+                if (ex > 0)
+                    sub[q] += ex;
+            }
+        }
+        for (q = 0; q < P; q++) {
+            double w = raw[q] - sub[q];
+            c->wpwt[q] = w > 0 ? w : raw[q];
+        }
+        for (r = 1; r < R; r++) {
+            double fs = 0;
+            const aa_region *ri = a->regions[r].info;
+            if (c->whole[r] || !c->whole[a->regions[r].parent])
+                continue;
+            /* the chain never follows a call below the entry function: a
+             * function called from main's loop that takes 98% of the work
+             * is the hotspot, not the whole program */
+            if (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION))
+                continue;
+            for (q = 0; q < P; q++) {
+                double w = W[q * R + r];
+                fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
+            }
+            if (P && fs / (double)P >= 0.95) {
+                c->whole[r] = 1;
+                changed = 1;
+            }
+        }
+    }
+    for (q = 0; q < P; q++)
+        if (sub[q] > 0 && c->wpwt[q] < raw[q])
+            nsub++;
+    if (nsub) {
+        double ms = 0, mr = 0;
+        for (q = 0; q < P; q++) {
+            ms += raw[q] - c->wpwt[q];
+            mr += raw[q];
+        }
+        free(raw);
+        free(sub);
+        return an_note(c, "MPI time outside every region but the whole program (MPI_Init, "
+                       "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
+                       "of %.3g s on average",
+                    ms / (double)P, mr / (double)P);
+    }
+    free(raw);
+    free(sub);
+    return AA_OK;
+}
+
+/* ---- the analysis --------------------------------------------------------------- */
+/* Self values: each region's value minus its children's (P x R), >= 0. */
+void an_self_values(an_ctx *c, const double *M, double *self)
+{
+    size_t q, r, i, R = c->R;
+    for (q = 0; q < c->P; q++)
+        for (r = 0; r < R; r++) {
+            double v = M[q * R + r];
+            v = isnan(v) ? 0 : v;
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                double w = M[q * R + c->clist[i]];
+                v -= isnan(w) ? 0 : w;
+            }
+            self[q * R + r] = v > 0 ? v : 0;
+        }
+}
+
+/* 1 for a region that is MPI set-up wherever it sits: a call-site region
+ * of MPI_Init, MPI_Init_thread or MPI_Finalize (refinement makes them) */
+int an_is_mpi_setup(const aa_region *ri)
+{
+    return ri && ri->kind == AA_KIND_CALL && ri->name &&
+           (strncmp(ri->name, "MPI_Init@", 9) == 0 || strncmp(ri->name, "MPI_Init_thread@", 16) == 0 ||
+            strncmp(ri->name, "MPI_Finalize@", 13) == 0);
+}
+
+/* Self wall time (P x R) of every region: its wall minus its children's;
+ * for the regions that stand for the whole program (c->whole) also minus
+ * their own MPI time (MPI_Init, MPI_Finalize), and 0 for MPI set-up call
+ * regions.  tmp: P x R scratch. */
+int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW)
+{
+    size_t q, r, P = c->P, R = c->R;
+    int mi, have_mpi = an_metric_usable(c, "mpi_wall", &mi) && an_gather(c, mi, tmp) > 0;
+    double *mself = have_mpi ? malloc(P * R * sizeof *mself) : NULL;
+    if (have_mpi && !mself)
+        return an_nomem(c);
+    an_self_values(c, W, SW);
+    if (mself)
+        an_self_values(c, tmp, mself);
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = c->a->regions[r].info;
+        for (q = 0; q < P; q++) {
+            double *v = &SW[q * R + r];
+            if (an_is_mpi_setup(ri))
+                *v = 0;
+            else if (c->whole[r] && mself)
+                *v = fmax(0, *v - mself[q * R + r]);
+        }
+    }
+    free(mself);
+    return AA_OK;
+}
