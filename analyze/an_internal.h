@@ -49,35 +49,7 @@ double an_level_eps(const double *self, const unsigned char *ran, size_t P, size
                     double factor, double resolution);
 
 /* ---- the analysis' context ------------------------------------------------- */
-typedef struct an_ctx {
-    const aa_experiment *e;
-    const aa_analyze_options *o;
-    aa_analysis *a;
-    aa_err *err;
-    /* merged tree (all nodes of all non-excluded processes) */
-    size_t ntree, tcap;
-    uint32_t *tid;    /* static region id */
-    long *tparent;    /* tree index of the parent, -1 for the root */
-    uint64_t *hkeys;  /* open addressing: (parent+1)<<32 | id, 0 = empty */
-    long *hvals;
-    size_t hcap;
-    long **map;       /* by experiment process, thread-major flat: node -> tree */
-    size_t *mapoff;   /* by experiment process: offsets of threads in map */
-    /* analysed processes */
-    size_t P;
-    size_t *proc;     /* experiment process indices */
-    /* regions (kept tree nodes) */
-    size_t R;
-    long *t2r;        /* tree index -> region index, -1 dropped */
-    size_t *r2t;
-    size_t *cstart, *clist; /* children of region r: clist[cstart[r]..cstart[r+1]) */
-    unsigned char *ran;     /* P*R */
-    double *wpwt;           /* by analysed process */
-    unsigned char *whole;   /* by region: stands for the whole program */
-    unsigned char *exroot;  /* by tree node: topmost node excluded by region */
-    size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
-    size_t *send;           /* by region: end of its subtree (preorder) */
-} an_ctx;
+typedef struct an_ctx an_ctx;
 
 typedef struct an_clust {
     size_t min_pts;
@@ -115,18 +87,92 @@ typedef struct rs_rows {
     size_t *first;   /* by row: first object */
 } rs_rows;
 
+/* The disparity CCRs and their decision table (disparity.c, causes.c). */
+typedef struct an_disp {
+    size_t n;             /* classified regions: c->dobj[0..n) */
+    long *pos;            /* by region: its index in dobj, -1 if not classified */
+    int *isccr, *iscccr;  /* by region */
+    int *vals;            /* n x nattr: the table's condition values */
+    int *dec;             /* by classified region: the decision (CCR) */
+    double maxv;          /* the largest region value */
+    rs_rows rows;         /* the table's distinct rows */
+    aa_dtable *tab;
+    aa_roughset_result res;
+    int have_rs;          /* tab and res hold a result */
+} an_disp;
+
+struct an_ctx {
+    const aa_experiment *e;
+    const aa_analyze_options *o;
+    aa_analysis *a;
+    aa_err *err;
+    /* merged tree (all nodes of all non-excluded processes) */
+    size_t ntree, tcap;
+    uint32_t *tid;    /* static region id */
+    long *tparent;    /* tree index of the parent, -1 for the root */
+    uint64_t *hkeys;  /* open addressing: (parent+1)<<32 | id, 0 = empty */
+    long *hvals;
+    size_t hcap;
+    long **map;       /* by experiment process, thread-major flat: node -> tree */
+    size_t *mapoff;   /* by experiment process: offsets of threads in map */
+    /* analysed processes */
+    size_t P;
+    size_t *proc;     /* experiment process indices */
+    /* regions (kept tree nodes) */
+    size_t R;
+    long *t2r;        /* tree index -> region index, -1 dropped */
+    size_t *r2t;
+    size_t *cstart, *clist; /* children of region r: clist[cstart[r]..cstart[r+1]) */
+    unsigned char *ran;     /* P*R */
+    double *wpwt;           /* by analysed process */
+    unsigned char *whole;   /* by region: stands for the whole program */
+    unsigned char *exroot;  /* by tree node: topmost node excluded by region */
+    size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
+    size_t *send;           /* by region: end of its subtree (preorder) */
+    /* the phases' values, P x R each (a row per analysed process) */
+    unsigned char *cand;    /* by experiment process: a candidate for the analysis */
+    double *MM;             /* main metric: CPU (or wall) time outside MPI */
+    double *W;              /* wall time */
+    double *SW;             /* self wall time */
+    double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */
+    int cpi_ok;             /* cycles and instructions measured */
+    int m_cyc, m_ins;       /* their metric indices */
+    double wmed;            /* median whole-program time */
+    dis_state ds;           /* dissimilarity CCRs */
+    /* root-cause attributes (an_attributes) */
+    size_t nattr;
+    const an_attr_def **adefs;
+    char **anames;
+    double *aval;           /* nattr x R: region averages */
+    double **dcols;         /* by dissimilarity CCR: nattr x P process values */
+};
+
+
 /* analyze.c: errors and notes */
 int an_nomem(an_ctx *c);
 int an_note(an_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The phases of the analysis, in the order analyze.c runs them; each
+ * returns AA_OK or an error code (set in c->err). */
+int an_select_processes(an_ctx *c);   /* tree.c: analysed processes, tree */
+int an_region_list(an_ctx *c);        /* tree.c: regions, who ran them */
+int an_subtree_ends(an_ctx *c);       /* tree.c: c->send */
+int an_dissim_applicable(an_ctx *c);  /* dissim.c: note on a single process */
+int an_metric_buffers(an_ctx *c);     /* metrics.c: P x R buffers */
+int an_wall_wpwt(an_ctx *c);          /* metrics.c: W, WPWT */
+int an_whole_program(an_ctx *c);      /* metrics.c: c->whole, WPWT without set-up */
+int an_main_metric(an_ctx *c);        /* metrics.c: MM */
+int an_disparity_classes(an_ctx *c);  /* disparity.c: region values, severities */
+int an_dissim_levels(an_ctx *c);      /* dissim.c: clustering, CCRs */
+int an_dissim_clusters(an_ctx *c);    /* dissim.c: the clusters of the processes */
+int an_attributes(an_ctx *c);         /* causes.c: attribute values */
+int an_dissim_impact(an_ctx *c);      /* dissim.c: impact, dropped CCRs, CCCRs */
+int an_dissim_findings(an_ctx *c);    /* dissim.c: findings with root causes */
+int an_disparity_findings(an_ctx *c); /* disparity.c: findings with root causes */
+int an_disparity_confidence(an_ctx *c); /* findings.c */
+int an_rank_findings(an_ctx *c);      /* findings.c: the global order */
+
 /* tree.c */
-int an_rank_excluded(const aa_analyze_options *o, int rank);
-int an_region_excluded(const aa_analyze_options *o, const aa_region *r, uint32_t id);
-int an_build_tree(an_ctx *c, const unsigned char *cand);
-int an_count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only_rank,
-                  unsigned char *mark);
-int an_detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *nonly);
-int an_build_regions(an_ctx *c, const unsigned char *keep);
 size_t an_nchildren(const an_ctx *c, size_t r);
 
 /* metrics.c */
@@ -135,38 +181,33 @@ size_t an_gather(an_ctx *c, int mi, double *M);
 int an_metric_usable(an_ctx *c, const char *name, int *mi);
 int an_fill_ran(an_ctx *c);
 int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp);
-int an_whole_chain(an_ctx *c, const double *W, double *T);
 void an_self_values(an_ctx *c, const double *M, double *self);
 int an_is_mpi_setup(const aa_region *ri);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
 /* dissim.c */
-void an_bub_free(an_bub *b);
-int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b);
-int an_cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
-                   long skip, long only, const an_clust *cp, int *labels, size_t *ncl);
-size_t an_count_labels(const int *l, size_t n);
-int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr);
-size_t an_dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
-                           const double *MM, double *impact);
+/* OPTICS on all columns of x (n x dim), through data bubbles when many */
+int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                   int *labels, size_t *ncl);
 
 /* disparity.c */
 int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,
                         size_t *kused, double merge_rel);
+/* The region metric (a->region_metric) of a wall fraction and a CPI. */
+double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
 
 /* causes.c */
-int an_rs_run(an_ctx *c, size_t nobj, size_t na, char **names, const int *vals,
-              const int *dec, rs_rows *rows, aa_dtable **tab, aa_roughset_result *res);
 void an_rs_rows_free(rs_rows *r);
-aa_attrset an_pick_causes(const aa_roughset_result *res, size_t row, const int *high);
-int an_add_core(an_ctx *c, aa_attrset core, char **names, size_t na, char ***list,
-                size_t *n);
 int an_set_causes(an_ctx *c, aa_finding *f, aa_attrset causes, char **names,
                   const an_attr_def **defs, size_t na, const double *val,
                   const double *ref);
+int an_dissim_causes(an_ctx *c, size_t i, size_t slow, double *val, double *refv,
+                     aa_attrset *causes);
+int an_disparity_table(an_ctx *c, an_disp *d);
+aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *val,
+                               double *refv);
 
 /* findings.c */
 aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region);
-void an_rank_findings(aa_analysis *a);
 
 #endif

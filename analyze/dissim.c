@@ -58,7 +58,7 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
 #define AN_BUBBLE_MIN 64
 
 
-void an_bub_free(an_bub *b)
+static void bub_free(an_bub *b)
 {
     free(b->of);
     free(b->count);
@@ -66,7 +66,7 @@ void an_bub_free(an_bub *b)
     memset(b, 0, sizeof *b);
 }
 
-int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b)
+static int bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b)
 {
     size_t i, l, k, cap = n / 4;
     size_t *lead;
@@ -80,7 +80,7 @@ int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_
     b->of = malloc(n * sizeof *b->of);
     if (!lead || !b->of) {
         free(lead);
-        an_bub_free(b);
+        bub_free(b);
         return an_nomem(c);
     }
     for (i = 0; i < n; i++) {
@@ -98,7 +98,7 @@ int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_
         if (l == b->nb) {
             if (b->nb == cap) { /* too spread out: exact clustering */
                 free(lead);
-                an_bub_free(b);
+                bub_free(b);
                 b->n = n;
                 b->dim = dim;
                 return AA_OK;
@@ -111,7 +111,7 @@ int an_bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_
     b->count = calloc(b->nb, sizeof *b->count);
     b->mean = calloc(b->nb * dim, sizeof *b->mean);
     if (!b->count || !b->mean) {
-        an_bub_free(b);
+        bub_free(b);
         return an_nomem(c);
     }
     for (i = 0; i < n; i++) {
@@ -130,7 +130,7 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
 
 /* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
  * but column skip, or column only; through the bubbles b when it has any. */
-int an_cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
                        long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
 {
     size_t nd = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, npts = 0, i, k, l, w;
@@ -190,7 +190,18 @@ int an_cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bu
     return rc;
 }
 
-size_t an_count_labels(const int *l, size_t n)
+int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                   int *labels, size_t *ncl)
+{
+    an_bub tb;
+    int rc = bub_build(c, x, n, dim, 0.1 * cp->eps, &tb);
+    if (!rc)
+        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl);
+    bub_free(&tb);
+    return rc;
+}
+
+static size_t count_labels(const int *l, size_t n)
 {
     size_t i, k = 0;
     for (i = 0; i < n; i++)
@@ -247,7 +258,7 @@ static void dis_props(dis_state *s, size_t r, const int *lab, size_t k, double *
 
 /* Tests the regions in set[0..m) (one level); recurses into CCR children.
  * Returns AA_OK; *any_ccr tells whether a CCR was found at this level. */
-int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
+static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
 {
     an_ctx *c = s->c;
     size_t P = c->P, q, j, i, k, kk;
@@ -274,8 +285,8 @@ int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
             double v = s->MM[q * c->R + set[j]];
             X[q * m + j] = isnan(v) ? 0 : v;
         }
-    if ((rc = an_bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
-        (rc = an_cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
+    if ((rc = bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
+        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
         goto out;
     if (k < 2)
         goto out;
@@ -312,11 +323,11 @@ int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
     for (j = 0; j < m; j++) {
         int changed, alone_same;
         /* without component j */
-        if ((rc = an_cluster_sel(c, X, P, m, &bub, (long)j, -1, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, &bub, (long)j, -1, &s->cp, lab, &kk)))
             goto out;
         changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
         /* component j alone */
-        if ((rc = an_cluster_sel(c, X, P, m, &bub, -1, (long)j, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, &bub, -1, (long)j, &s->cp, lab, &kk)))
             goto out;
         alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
         isccr[j] = changed || alone_same;
@@ -349,14 +360,14 @@ int an_dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
         dis_props(s, r, ref, k, &f->severity, &f->confidence);
         {
             size_t fi = s->nfound - 1;
-            rc = an_dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
+            rc = dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
             if (rc)
                 goto out;
             s->found[fi].cccr = !child_ccr;
         }
     }
 out:
-    an_bub_free(&bub);
+    bub_free(&bub);
     free(X);
     free(Y);
     free(ref);
@@ -369,10 +380,10 @@ out:
 /* The slow cluster of a dissimilarity finding (largest mean process metric
  * in its region) and the time its processes spend there beyond the mean of
  * the others (>= 0). */
-size_t an_dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
+static size_t dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
                                const double *MM, double *impact)
 {
-    size_t k = an_count_labels(labels, c->P), slow = 0, j, q, ns = 0, no = 0;
+    size_t k = count_labels(labels, c->P), slow = 0, j, q, ns = 0, no = 0;
     double best = -INFINITY, ss = 0, so = 0;
     for (j = 0; j < k; j++) {
         double sum = 0;
@@ -398,4 +409,234 @@ size_t an_dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
     }
     *impact = ns && no ? fmax(0, ss / (double)ns - so / (double)no) : 0;
     return slow;
+}
+
+/* Phase: a note when there is a single process (nothing to compare). */
+int an_dissim_applicable(an_ctx *c)
+{
+    if (c->P == 1)
+        return an_note(c, "single process: no dissimilarity analysis");
+    return AA_OK;
+}
+
+/* eps from the run's measured noise (noise.c), on the metric's own scale,
+ * never below the CPU clock's resolution, for the top level set[0..m). */
+static int noise_eps(an_ctx *c, const size_t *set, size_t m, double *eps)
+{
+    const aa_analyze_options *o = c->o;
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, nused = 0;
+    double *self = malloc(P * R * sizeof *self);
+    if (!self)
+        return an_nomem(c);
+    an_self_values(c, c->MM, self);
+    a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, &nused);
+    *eps = an_level_eps(self, c->ran, P, R, set, m, c->send, a->noise_rel, o->noise_factor,
+                        o->resolution_s);
+    free(self);
+    return an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU "
+                      "time (median over %zu regions); differences count from %g s",
+                   100 * a->noise_rel, nused, *eps);
+}
+
+/* The processes clustered on the top level (a->cluster_of) with the
+ * parameters of every level (MinPts, eps), then the CCR tests level by
+ * level from there. */
+static int cluster_top_level(an_ctx *c)
+{
+    const aa_analyze_options *o = c->o;
+    aa_analysis *a = c->a;
+    dis_state *ds = &c->ds;
+    size_t P = c->P, R = c->R, q, j, m = an_nchildren(c, 0), k = 1, dmp;
+    const size_t *set = c->clist + c->cstart[0];
+    double *X = malloc(P * (m ? m : 1) * sizeof *X), deps;
+    int *lab = malloc(P * sizeof *lab), any, rc;
+    if (!X || !lab) {
+        free(X);
+        free(lab);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++)
+        for (j = 0; j < m; j++)
+            X[q * m + j] = c->MM[q * R + set[j]];
+    if (m) {
+        aa_cluster_optics_defaults(X, P, m, &dmp, &deps);
+    } else {
+        dmp = 2;
+        deps = 0;
+    }
+    ds->cp.min_pts = o->min_pts ? o->min_pts : dmp;
+    if (!(o->eps > 0) && m && (rc = noise_eps(c, set, m, &deps))) {
+        free(X);
+        free(lab);
+        return rc;
+    }
+    ds->cp.eps = o->eps > 0 ? o->eps : deps;
+    if (!(ds->cp.eps > 0))
+        ds->cp.eps = 1e-300; /* all-zero data: identical points only */
+    a->min_pts_used = ds->cp.min_pts;
+    a->eps_used = ds->cp.eps;
+    rc = an_cluster_all(c, X, P, m, &ds->cp, lab, &k);
+    free(X);
+    if (rc) {
+        free(lab);
+        return rc;
+    }
+    a->cluster_of = lab;
+    return dis_level(ds, set, m, &any);
+}
+
+/* Phase: the dissimilarity CCRs (c->ds), level by level; one cluster of
+ * a single process. */
+int an_dissim_levels(an_ctx *c)
+{
+    c->ds.c = c;
+    c->ds.MM = c->MM;
+    if (c->P >= 2)
+        return cluster_top_level(c);
+    c->a->cluster_of = calloc(1, sizeof *c->a->cluster_of);
+    return c->a->cluster_of ? AA_OK : an_nomem(c);
+}
+
+/* Phase: the clusters of the processes: sizes, ranks, mean program metric,
+ * in label order (OPTICS order, deterministic). */
+int an_dissim_clusters(an_ctx *c)
+{
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, j, k = count_labels(a->cluster_of, P);
+    double *mean = calloc(k ? k : 1, sizeof *mean);
+    a->nclusters = k;
+    a->cluster_size = calloc(k ? k : 1, sizeof *a->cluster_size);
+    a->cluster_ranks = calloc(k ? k : 1, sizeof *a->cluster_ranks);
+    a->cluster_mean = calloc(k ? k : 1, sizeof *a->cluster_mean);
+    if (!mean || !a->cluster_size || !a->cluster_ranks || !a->cluster_mean) {
+        free(mean);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++) {
+        mean[a->cluster_of[q]] += c->MM[q * R];
+        a->cluster_size[a->cluster_of[q]]++;
+    }
+    for (j = 0; j < k; j++) {
+        a->cluster_mean[j] = a->cluster_size[j] ? mean[j] / (double)a->cluster_size[j] : 0;
+        a->cluster_ranks[j] = malloc((a->cluster_size[j] ? a->cluster_size[j] : 1) *
+                                     sizeof **a->cluster_ranks);
+        if (!a->cluster_ranks[j]) {
+            free(mean);
+            return an_nomem(c);
+        }
+        a->cluster_size[j] = 0;
+    }
+    for (q = 0; q < P; q++) {
+        size_t l = (size_t)a->cluster_of[q];
+        a->cluster_ranks[l][a->cluster_size[l]++] = a->ranks[q];
+    }
+    free(mean);
+    return AA_OK;
+}
+
+/* Phase: impact of the dissimilarity CCRs; too small ones are dropped.
+ * A CCR whose slow processes spend less than finding_min_share of the run
+ * beyond the others is no finding; a CCR all of whose CCR descendants were
+ * dropped is then the innermost one (a CCCR). */
+int an_dissim_impact(an_ctx *c)
+{
+    dis_state *ds = &c->ds;
+    size_t i, j;
+    c->wmed = an_median_wpwt(c);
+    for (i = 0; i < ds->nfound; i++) {
+        double imp;
+        dis_slow_cluster(c, ds->found[i].labels, ds->found[i].region, c->MM, &imp);
+        ds->found[i].impact = imp;
+        ds->found[i].dropped = c->wmed > 0 && imp / c->wmed < c->o->finding_min_share;
+    }
+    for (i = 0; i < ds->nfound; i++) {
+        size_t r0 = ds->found[i].region;
+        if (ds->found[i].dropped)
+            continue;
+        ds->found[i].cccr = 1;
+        for (j = 0; j < ds->nfound; j++)
+            if (j != i && !ds->found[j].dropped && ds->found[j].region > r0 &&
+                ds->found[j].region < c->send[r0])
+                ds->found[i].cccr = 0;
+    }
+    return AA_OK;
+}
+
+/* The order of the findings: CCCRs by effect (descending), then the other
+ * CCRs (a stable insertion sort); NULL on no memory. */
+static size_t *dis_order(const dis_state *ds)
+{
+    size_t *ord = malloc((ds->nfound ? ds->nfound : 1) * sizeof *ord), i, x, y;
+    if (!ord)
+        return NULL;
+    for (i = 0; i < ds->nfound; i++)
+        ord[i] = i;
+    for (x = 1; x < ds->nfound; x++)
+        for (y = x; y > 0; y--) {
+            const dis_found *u = &ds->found[ord[y - 1]], *v = &ds->found[ord[y]];
+            if ((v->cccr > u->cccr) || (v->cccr == u->cccr && v->effect > u->effect)) {
+                size_t t = ord[y];
+                ord[y] = ord[y - 1];
+                ord[y - 1] = t;
+            } else
+                break;
+        }
+    return ord;
+}
+
+/* The finding of dissimilarity CCR c->ds.found[i]: its slow cluster, their
+ * impact and the others' wait, and (for a CCCR) its root causes. */
+static int dis_finding(an_ctx *c, size_t i)
+{
+    const dis_found *df = &c->ds.found[i];
+    size_t P = c->P, q, slow;
+    aa_finding *f = an_add_finding(c, AA_FINDING_DISSIMILARITY, df->region);
+    aa_attrset causes = 0;
+    double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
+    int rc = AA_OK;
+    if (!f || !val || !refv) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
+    }
+    f->ccr = 1;
+    f->cccr = df->cccr;
+    f->effect = df->effect;
+    f->severity = df->severity;
+    f->confidence = df->confidence;
+    slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &f->impact_s);
+    f->slow_cluster = (int)slow;
+    f->slow_ranks = malloc(P * sizeof *f->slow_ranks);
+    if (!f->slow_ranks) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++)
+        if (df->labels[q] == (int)slow)
+            f->slow_ranks[f->nslow++] = c->a->ranks[q];
+    f->wait_s = f->impact_s * (double)(P - f->nslow);
+    f->run_share = c->wmed > 0 ? f->impact_s / c->wmed : 0;
+    if (df->cccr && c->nattr)
+        rc = an_dissim_causes(c, i, slow, val, refv, &causes);
+    if (!rc)
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, c->nattr, val, refv);
+    free(val);
+    free(refv);
+    return rc;
+}
+
+/* Phase: the dissimilarity findings with their root causes. */
+int an_dissim_findings(an_ctx *c)
+{
+    size_t *ord = dis_order(&c->ds), x;
+    int rc = AA_OK;
+    if (!ord)
+        return an_nomem(c);
+    for (x = 0; x < c->ds.nfound && !rc; x++)
+        if (!c->ds.found[ord[x]].dropped)
+            rc = dis_finding(c, ord[x]);
+    free(ord);
+    return rc;
 }

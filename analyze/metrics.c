@@ -168,7 +168,7 @@ int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
  * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
  * it is taken out of WPWT, and the chain is recomputed until it is stable.
  * Chain regions are classified but never CCRs (see the disparity part). */
-int an_whole_chain(an_ctx *c, const double *W, double *T)
+static int whole_chain(an_ctx *c, const double *W, double *T)
 {
     const aa_analysis *a = c->a;
     size_t P = c->P, R = c->R, q, r, i;
@@ -302,4 +302,89 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW)
     }
     free(mself);
     return AA_OK;
+}
+
+/* Phase: the P x R buffers of the phases and the per-region results. */
+int an_metric_buffers(an_ctx *c)
+{
+    size_t P = c->P, R = c->R;
+    aa_analysis *a = c->a;
+    c->MM = malloc(P * R * sizeof *c->MM);
+    c->W = malloc(P * R * sizeof *c->W);
+    c->T1 = malloc(P * R * sizeof *c->T1);
+    c->T2 = malloc(P * R * sizeof *c->T2);
+    c->wpwt = calloc(P, sizeof *c->wpwt);
+    a->severity = calloc(R, sizeof *a->severity);
+    a->region_value = calloc(R, sizeof *a->region_value);
+    if (!c->MM || !c->W || !c->T1 || !c->T2 || !c->wpwt || !a->severity || !a->region_value)
+        return an_nomem(c);
+    return AA_OK;
+}
+
+/* Phase: wall time (W) and the whole-program wall time of every process
+ * (WPWT: the root's, or the sum of its children's when the root has none);
+ * an input error without wall time. */
+int an_wall_wpwt(an_ctx *c)
+{
+    size_t P = c->P, R = c->R, q, i, zero = 0;
+    int m_wall;
+    int wall_ok = an_metric_usable(c, "wall", &m_wall) && an_gather(c, m_wall, c->W) > 0;
+    if (!wall_ok)
+        return aa_err_set(c->err, AA_EINPUT, "experiment has no wall time values (metric "
+                                             "'wall'); nothing to analyse");
+    for (q = 0; q < P; q++) {
+        double w = c->W[q * R];
+        if (!c->ran[q * R] || isnan(w)) {
+            w = 0;
+            for (i = c->cstart[0]; i < c->cstart[1]; i++) {
+                double v = c->W[q * R + c->clist[i]];
+                w += isnan(v) ? 0 : v;
+            }
+        }
+        c->wpwt[q] = w;
+        if (!(w > 0))
+            zero++;
+    }
+    if (zero)
+        return an_note(c, "zero-length run: whole-program wall time is 0 on %zu "
+                          "process%s; their region fractions count as 0",
+                       zero, zero == 1 ? "" : "es");
+    return AA_OK;
+}
+
+/* Phase: the whole-program chain and WPWT without top-level MPI time. */
+int an_whole_program(an_ctx *c)
+{
+    return whole_chain(c, c->W, c->T1);
+}
+
+/* Phase: the main metric (MM) the processes are compared on: CPU time (or
+ * wall time when CPU time is not asked for or not measured) minus the time
+ * inside MPI, >= 0. */
+int an_main_metric(an_ctx *c)
+{
+    const aa_analyze_options *o = c->o;
+    size_t i, n = c->P * c->R;
+    int m_cpu, ms = -1, rc;
+    int use_cpu = o->proc_metric == AA_PMETRIC_CPU && an_metric_usable(c, "cpu", &m_cpu) &&
+                  an_gather(c, m_cpu, c->MM) > 0;
+    const char *sub = use_cpu ? "mpi_cpu" : "mpi_wall";
+    if (o->proc_metric == AA_PMETRIC_CPU && !use_cpu &&
+        (rc = an_note(c, "CPU time unavailable: processes compared on wall time outside MPI")))
+        return rc;
+    c->a->proc_metric = use_cpu ? "cpu" : "wall";
+    if (!use_cpu)
+        memcpy(c->MM, c->W, n * sizeof *c->MM);
+    if (an_metric_usable(c, sub, &ms) && an_gather(c, ms, c->T1) > 0) {
+        for (i = 0; i < n; i++) {
+            double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
+            c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
+        }
+        return AA_OK;
+    }
+    for (i = 0; i < n; i++)
+        if (isnan(c->MM[i]))
+            c->MM[i] = 0;
+    return an_note(c, "%s unavailable: time inside MPI is not subtracted from the "
+                      "process metric", sub);
 }

@@ -85,7 +85,7 @@ static long tree_child(an_ctx *c, long parent, uint32_t id)
     return (long)c->ntree++;
 }
 
-int an_rank_excluded(const aa_analyze_options *o, int rank)
+static int rank_excluded(const aa_analyze_options *o, int rank)
 {
     size_t i;
     for (i = 0; i < o->nexclude_ranks; i++)
@@ -94,7 +94,7 @@ int an_rank_excluded(const aa_analyze_options *o, int rank)
     return 0;
 }
 
-int an_region_excluded(const aa_analyze_options *o, const aa_region *r, uint32_t id)
+static int region_excluded(const aa_analyze_options *o, const aa_region *r, uint32_t id)
 {
     size_t i;
     char idbuf[16];
@@ -112,7 +112,7 @@ int an_region_excluded(const aa_analyze_options *o, const aa_region *r, uint32_t
 }
 
 /* Maps every node of every thread of the candidate processes into the tree. */
-int an_build_tree(an_ctx *c, const unsigned char *cand)
+static int build_tree(an_ctx *c, const unsigned char *cand)
 {
     const aa_experiment *e = c->e;
     size_t p, t, i, total = 0;
@@ -170,7 +170,7 @@ static int cmp_u32_node(const void *a, const void *b, void *arg)
 }
 
 /* Processes that ran tree node n (per candidate), into cnt[n]. */
-int an_count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only_rank,
+static int count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only_rank,
                       unsigned char *mark)
 {
     const aa_experiment *e = c->e;
@@ -203,7 +203,7 @@ int an_count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only_ran
 
 /* Master detection (§5.1): rank 0 runs regions no other process runs, and
  * does not run some region every other process runs. */
-int an_detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *nonly)
+static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *nonly)
 {
     const aa_experiment *e = c->e;
     size_t p, i, nothers = 0, only = 0, missing = 0;
@@ -225,8 +225,8 @@ int an_detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *non
             p0 = (long)p;
     }
     if (p0 >= 0 && nothers >= 2) {
-        an_count_runs(c, others, cnt, -1, NULL);
-        an_count_runs(c, cand, NULL, 0, r0);
+        count_runs(c, others, cnt, -1, NULL);
+        count_runs(c, cand, NULL, 0, r0);
         for (i = 1; i < c->ntree; i++) {
             if (r0[i] && cnt[i] == 0)
                 only++;
@@ -245,7 +245,7 @@ int an_detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *non
 }
 
 /* Orders kept nodes depth-first (children by region id) into regions[]. */
-int an_build_regions(an_ctx *c, const unsigned char *keep)
+static int build_regions(an_ctx *c, const unsigned char *keep)
 {
     size_t i, n = c->ntree, k;
     size_t *ccount = calloc(n + 1, sizeof *ccount), *cst = calloc(n + 1, sizeof *cst);
@@ -320,4 +320,144 @@ oom:
 size_t an_nchildren(const an_ctx *c, size_t r)
 {
     return c->cstart[r + 1] - c->cstart[r];
+}
+
+/* Candidates: every process of the experiment but the excluded ranks. */
+static int select_candidates(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    aa_analysis *a = c->a;
+    size_t p;
+    c->cand = calloc(e->nprocesses ? e->nprocesses : 1, 1);
+    if (!c->cand)
+        return an_nomem(c);
+    for (p = 0; p < e->nprocesses; p++) {
+        if (rank_excluded(c->o, e->processes[p].rank)) {
+            a->excluded_ranks[a->nexcluded_ranks++] = e->processes[p].rank;
+            continue;
+        }
+        c->cand[p] = 1;
+    }
+    return AA_OK;
+}
+
+/* Rank 0 leaves the candidates when it is a master process (detect_master). */
+static int exclude_master(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    aa_analysis *a = c->a;
+    int master, rc;
+    size_t p, nonly;
+    if (!c->o->auto_exclude_master)
+        return AA_OK;
+    if ((rc = detect_master(c, c->cand, &master, &nonly)))
+        return rc;
+    if (!master)
+        return AA_OK;
+    for (p = 0; p < e->nprocesses; p++)
+        if (c->cand[p] && e->processes[p].rank == 0)
+            c->cand[p] = 0;
+    a->excluded_ranks[a->nexcluded_ranks++] = 0;
+    return an_note(c,
+                   "rank 0 excluded as a master process: it runs %zu region%s no "
+                   "other process runs and skips regions all others run "
+                   "(--no-auto-exclude keeps it)",
+                   nonly, nonly == 1 ? "" : "s");
+}
+
+/* The analysed processes (c->proc, a->ranks): the candidates left, in
+ * experiment order; an input error when there is none. */
+static int list_processes(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    aa_analysis *a = c->a;
+    size_t p;
+    c->proc = malloc((e->nprocesses ? e->nprocesses : 1) * sizeof *c->proc);
+    a->ranks = malloc((e->nprocesses ? e->nprocesses : 1) * sizeof *a->ranks);
+    if (!c->proc || !a->ranks)
+        return an_nomem(c);
+    for (p = 0; p < e->nprocesses; p++)
+        if (c->cand[p]) {
+            a->ranks[c->P] = e->processes[p].rank;
+            c->proc[c->P++] = p;
+        }
+    a->nprocesses = c->P;
+    if (c->P == 0)
+        return aa_err_set(c->err, AA_EINPUT, "no processes to analyse (%zu in the experiment, "
+                          "%zu excluded)", e->nprocesses, a->nexcluded_ranks);
+    return AA_OK;
+}
+
+/* Phase: the analysed processes, and the tree of the nodes they ran. */
+int an_select_processes(an_ctx *c)
+{
+    int rc;
+    if ((rc = select_candidates(c)) || (rc = build_tree(c, c->cand)) ||
+        (rc = exclude_master(c)))
+        return rc;
+    return list_processes(c);
+}
+
+/* Tree nodes kept as regions (keep): run by an analysed process and not
+ * excluded by --exclude-regions (with their subtrees); the topmost excluded
+ * nodes are marked in c->exroot. */
+static int keep_nodes(an_ctx *c, unsigned char *keep)
+{
+    const aa_analyze_options *o = c->o;
+    size_t i, nexcl = 0, *cnt = calloc(c->ntree, sizeof *cnt);
+    if (!cnt)
+        return an_nomem(c);
+    count_runs(c, c->cand, cnt, -1, NULL);
+    keep[0] = 1;
+    for (i = 1; i < c->ntree; i++) { /* parents precede children */
+        uint32_t id = c->tid[i];
+        keep[i] = cnt[i] > 0 && keep[c->tparent[i]];
+        if (keep[i] && o->nexclude_regions &&
+            region_excluded(o, aa_experiment_region(c->e, id), id)) {
+            keep[i] = 0;
+            if (!c->exroot && !(c->exroot = calloc(c->ntree, 1))) {
+                free(cnt);
+                return an_nomem(c);
+            }
+            c->exroot[i] = 1;
+            nexcl++;
+        }
+    }
+    free(cnt);
+    if (nexcl)
+        return an_note(c, "%zu region node%s excluded by --exclude-regions (with "
+                          "their sub-regions; their time is removed from the enclosing regions)",
+                       nexcl, nexcl == 1 ? "" : "s");
+    return AA_OK;
+}
+
+/* Phase: the regions (kept nodes in preorder) and which process ran which. */
+int an_region_list(an_ctx *c)
+{
+    unsigned char *keep = calloc(c->ntree, 1);
+    int rc;
+    if (!keep)
+        return an_nomem(c);
+    rc = keep_nodes(c, keep);
+    if (!rc)
+        rc = build_regions(c, keep);
+    if (!rc)
+        rc = an_fill_ran(c);
+    free(keep);
+    return rc;
+}
+
+/* Phase: subtree ends; regions are in preorder, so the subtree of r is
+ * [r, send[r]). */
+int an_subtree_ends(an_ctx *c)
+{
+    size_t r, R = c->R;
+    if (!(c->send = malloc((R + 1) * sizeof *c->send)))
+        return an_nomem(c);
+    for (r = R; r-- > 0;)
+        c->send[r] = r + 1;
+    for (r = R; r-- > 1;)
+        if (c->send[r] > c->send[c->a->regions[r].parent])
+            c->send[c->a->regions[r].parent] = c->send[r];
+    return AA_OK;
 }
