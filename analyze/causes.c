@@ -171,8 +171,8 @@ static int add_core(an_ctx *c, aa_attrset core, char **names, size_t na, char **
 }
 
 int an_set_causes(an_ctx *c, aa_finding *f, aa_attrset causes, char **names,
-                      const an_attr_def **defs, size_t na, const double *val,
-                      const double *ref)
+                  const an_attr_def **defs, size_t na, const double *val,
+                  const double *ref)
 {
     size_t a, k = 0;
     aa_buf sb;

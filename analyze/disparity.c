@@ -19,7 +19,7 @@
  * bottom one "very low" (0).  centers (optional) get the 5-class centers
  * of the used classes. */
 int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,
-                            size_t *kused, double merge_rel)
+                        size_t *kused, double merge_rel)
 {
     aa_kmeans_result km;
     size_t i, j, k;

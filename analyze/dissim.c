@@ -256,13 +256,104 @@ static void dis_props(dis_state *s, size_t r, const int *lab, size_t k, double *
     free(cnt);
 }
 
+/* Between-cluster sum of squares of every component of the level (B, m)
+ * under the partition ref (k clusters) of the points X (P x m); *btot:
+ * their sum. */
+static int between_ss(an_ctx *c, const double *X, size_t m, const int *ref, size_t k, double *B,
+                      double *btot)
+{
+    size_t P = c->P, q, j, i;
+    double *csum = calloc(k, sizeof *csum);
+    size_t *ccnt = calloc(k, sizeof *ccnt);
+    if (!csum || !ccnt) {
+        free(csum);
+        free(ccnt);
+        return an_nomem(c);
+    }
+    for (j = 0; j < m; j++) {
+        double tot = 0;
+        memset(csum, 0, k * sizeof *csum);
+        memset(ccnt, 0, k * sizeof *ccnt);
+        for (q = 0; q < P; q++) {
+            csum[ref[q]] += X[q * m + j];
+            ccnt[ref[q]]++;
+            tot += X[q * m + j];
+        }
+        tot /= (double)P;
+        for (i = 0; i < k; i++)
+            if (ccnt[i]) {
+                double d = csum[i] / (double)ccnt[i] - tot;
+                B[j] += (double)ccnt[i] * d * d;
+            }
+        *btot += B[j];
+    }
+    free(csum);
+    free(ccnt);
+    return AA_OK;
+}
+
+/* The CCR tests of every component j of the level (isccr[j]): the
+ * partition changes without it, or it alone gives the same partition.
+ * lab: P scratch. */
+static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub, const int *ref,
+                     size_t k, int *lab, int *isccr)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, j, kk;
+    int rc;
+    for (j = 0; j < m; j++) {
+        int changed, alone_same;
+        /* without component j */
+        if ((rc = cluster_sel(c, X, P, m, bub, (long)j, -1, &s->cp, lab, &kk)))
+            return rc;
+        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
+        /* component j alone */
+        if ((rc = cluster_sel(c, X, P, m, bub, -1, (long)j, &s->cp, lab, &kk)))
+            return rc;
+        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
+        isccr[j] = changed || alone_same;
+    }
+    return AA_OK;
+}
+
+static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr);
+
+/* Records region r, a CCR of effect `effect` under the partition ref (k
+ * clusters), and tests the level of its children: it is a CCCR when none
+ * of them is a CCR. */
+static int add_ccr(dis_state *s, size_t r, double effect, const int *ref, size_t k)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, fi;
+    dis_found *f, *nf = realloc(s->found, (s->nfound + 1) * sizeof *nf);
+    int child_ccr = 0, rc;
+    if (!nf)
+        return an_nomem(c);
+    s->found = nf;
+    fi = s->nfound++;
+    f = &s->found[fi];
+    memset(f, 0, sizeof *f);
+    f->region = r;
+    f->effect = effect;
+    f->labels = malloc(P * sizeof *f->labels);
+    if (!f->labels)
+        return an_nomem(c);
+    memcpy(f->labels, ref, P * sizeof *ref);
+    dis_props(s, r, ref, k, &f->severity, &f->confidence);
+    rc = dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
+    if (rc)
+        return rc;
+    s->found[fi].cccr = !child_ccr;
+    return AA_OK;
+}
+
 /* Tests the regions in set[0..m) (one level); recurses into CCR children.
  * Returns AA_OK; *any_ccr tells whether a CCR was found at this level. */
 static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
 {
     an_ctx *c = s->c;
-    size_t P = c->P, q, j, i, k, kk;
-    double *X = NULL, *Y = NULL, *B = NULL, btot = 0;
+    size_t P = c->P, q, j, k;
+    double *X = NULL, *B = NULL, btot = 0;
     int *ref = NULL, *lab = NULL, rc = AA_OK;
     int *isccr = NULL;
     an_bub bub;
@@ -271,12 +362,11 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
     if (m == 0 || P < 2)
         return AA_OK;
     X = malloc(P * m * sizeof *X);
-    Y = malloc(P * (m ? m : 1) * sizeof *Y);
     ref = malloc(P * sizeof *ref);
     lab = malloc(P * sizeof *lab);
     B = calloc(m, sizeof *B);
     isccr = calloc(m, sizeof *isccr);
-    if (!X || !Y || !ref || !lab || !B || !isccr) {
+    if (!X || !ref || !lab || !B || !isccr) {
         rc = an_nomem(c);
         goto out;
     }
@@ -290,86 +380,17 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
         goto out;
     if (k < 2)
         goto out;
-    /* between-cluster sum of squares per component */
-    {
-        double *csum = calloc(k, sizeof *csum);
-        size_t *ccnt = calloc(k, sizeof *ccnt);
-        if (!csum || !ccnt) {
-            free(csum);
-            free(ccnt);
-            rc = an_nomem(c);
-            goto out;
+    if ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
+        (rc = ccr_tests(s, X, m, &bub, ref, k, lab, isccr)))
+        goto out;
+    for (j = 0; j < m && !rc; j++)
+        if (isccr[j]) {
+            *any_ccr = 1;
+            rc = add_ccr(s, set[j], btot > 0 ? B[j] / btot : 0, ref, k);
         }
-        for (j = 0; j < m; j++) {
-            double tot = 0;
-            memset(csum, 0, k * sizeof *csum);
-            memset(ccnt, 0, k * sizeof *ccnt);
-            for (q = 0; q < P; q++) {
-                csum[ref[q]] += X[q * m + j];
-                ccnt[ref[q]]++;
-                tot += X[q * m + j];
-            }
-            tot /= (double)P;
-            for (i = 0; i < k; i++)
-                if (ccnt[i]) {
-                    double d = csum[i] / (double)ccnt[i] - tot;
-                    B[j] += (double)ccnt[i] * d * d;
-                }
-            btot += B[j];
-        }
-        free(csum);
-        free(ccnt);
-    }
-    for (j = 0; j < m; j++) {
-        int changed, alone_same;
-        /* without component j */
-        if ((rc = cluster_sel(c, X, P, m, &bub, (long)j, -1, &s->cp, lab, &kk)))
-            goto out;
-        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
-        /* component j alone */
-        if ((rc = cluster_sel(c, X, P, m, &bub, -1, (long)j, &s->cp, lab, &kk)))
-            goto out;
-        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
-        isccr[j] = changed || alone_same;
-    }
-    for (j = 0; j < m; j++) {
-        dis_found *f;
-        size_t r = set[j];
-        int child_ccr = 0;
-        if (!isccr[j])
-            continue;
-        *any_ccr = 1;
-        {
-            dis_found *nf = realloc(s->found, (s->nfound + 1) * sizeof *nf);
-            if (!nf) {
-                rc = an_nomem(c);
-                goto out;
-            }
-            s->found = nf;
-        }
-        f = &s->found[s->nfound++];
-        memset(f, 0, sizeof *f);
-        f->region = r;
-        f->effect = btot > 0 ? B[j] / btot : 0;
-        f->labels = malloc(P * sizeof *f->labels);
-        if (!f->labels) {
-            rc = an_nomem(c);
-            goto out;
-        }
-        memcpy(f->labels, ref, P * sizeof *ref);
-        dis_props(s, r, ref, k, &f->severity, &f->confidence);
-        {
-            size_t fi = s->nfound - 1;
-            rc = dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
-            if (rc)
-                goto out;
-            s->found[fi].cccr = !child_ccr;
-        }
-    }
 out:
     bub_free(&bub);
     free(X);
-    free(Y);
     free(ref);
     free(lab);
     free(B);

@@ -168,10 +168,63 @@ int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
  * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
  * it is taken out of WPWT, and the chain is recomputed until it is stable.
  * Chain regions are classified but never CCRs (see the disparity part). */
-static int whole_chain(an_ctx *c, const double *W, double *T)
+/* The MPI time (sub, P) of every process spent directly in the root or in
+ * a chain function: its exclusive mpi_wall (T: mpi_wall, P x R). */
+static void chain_mpi_time(an_ctx *c, const double *T, double *sub)
 {
     const aa_analysis *a = c->a;
     size_t P = c->P, R = c->R, q, r, i;
+    memset(sub, 0, P * sizeof *sub);
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = a->regions[r].info;
+        if (!c->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
+            continue;
+        for (q = 0; q < P; q++) {
+            double ex = T[q * R + r];
+            if (isnan(ex))
+                continue;
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                double v = T[q * R + c->clist[i]];
+                ex -= isnan(v) ? 0 : v;
+            }
+            if (ex > 0)
+                sub[q] += ex;
+        }
+    }
+}
+
+/* Adds to the chain the children of chain members holding at least 95% of
+ * WPWT on average; 1 when one was added. */
+static int chain_grow(an_ctx *c, const double *W)
+{
+    const aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r;
+    int changed = 0;
+    for (r = 1; r < R; r++) {
+        double fs = 0;
+        const aa_region *ri = a->regions[r].info;
+        if (c->whole[r] || !c->whole[a->regions[r].parent])
+            continue;
+        /* the chain never follows a call below the entry function: a
+         * function called from main's loop that takes 98% of the work
+         * is the hotspot, not the whole program */
+        if (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION))
+            continue;
+        for (q = 0; q < P; q++) {
+            double w = W[q * R + r];
+            fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
+        }
+        if (P && fs / (double)P >= 0.95) {
+            c->whole[r] = 1;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+static int whole_chain(an_ctx *c, const double *W, double *T)
+{
+    size_t P = c->P, R = c->R, q;
     int mi, have_mpi = an_metric_usable(c, "mpi_wall", &mi) && an_gather(c, mi, T) > 0;
     double *raw = malloc((P + 1) * sizeof *raw), *sub = calloc(P + 1, sizeof *sub);
     int changed = 1;
@@ -186,48 +239,16 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
     memcpy(raw, c->wpwt, P * sizeof *raw);
     c->whole[0] = 1;
     while (changed) {
-        changed = 0;
         /* WPWT = raw - exclusive MPI of the root and chain functions */
-        memset(sub, 0, P * sizeof *sub);
-        for (r = 0; r < R && have_mpi; r++) {
-            const aa_region *ri = a->regions[r].info;
-            if (!c->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
-                continue;
-            for (q = 0; q < P; q++) {
-                double ex = T[q * R + r];
-                if (isnan(ex))
-                    continue;
-                for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
-                    double v = T[q * R + c->clist[i]];
-                    ex -= isnan(v) ? 0 : v;
-                }
-                if (ex > 0)
-                    sub[q] += ex;
-            }
-        }
+        if (have_mpi)
+            chain_mpi_time(c, T, sub);
+        else
+            memset(sub, 0, P * sizeof *sub);
         for (q = 0; q < P; q++) {
             double w = raw[q] - sub[q];
             c->wpwt[q] = w > 0 ? w : raw[q];
         }
-        for (r = 1; r < R; r++) {
-            double fs = 0;
-            const aa_region *ri = a->regions[r].info;
-            if (c->whole[r] || !c->whole[a->regions[r].parent])
-                continue;
-            /* the chain never follows a call below the entry function: a
-             * function called from main's loop that takes 98% of the work
-             * is the hotspot, not the whole program */
-            if (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION))
-                continue;
-            for (q = 0; q < P; q++) {
-                double w = W[q * R + r];
-                fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
-            }
-            if (P && fs / (double)P >= 0.95) {
-                c->whole[r] = 1;
-                changed = 1;
-            }
-        }
+        changed = chain_grow(c, W);
     }
     for (q = 0; q < P; q++)
         if (sub[q] > 0 && c->wpwt[q] < raw[q])
@@ -241,9 +262,9 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
         free(raw);
         free(sub);
         return an_note(c, "MPI time outside every region but the whole program (MPI_Init, "
-                       "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
-                       "of %.3g s on average",
-                    ms / (double)P, mr / (double)P);
+                          "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
+                          "of %.3g s on average",
+                       ms / (double)P, mr / (double)P);
     }
     free(raw);
     free(sub);

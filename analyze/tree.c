@@ -384,7 +384,7 @@ static int list_processes(an_ctx *c)
     a->nprocesses = c->P;
     if (c->P == 0)
         return aa_err_set(c->err, AA_EINPUT, "no processes to analyse (%zu in the experiment, "
-                          "%zu excluded)", e->nprocesses, a->nexcluded_ranks);
+                                             "%zu excluded)", e->nprocesses, a->nexcluded_ranks);
     return AA_OK;
 }
 
