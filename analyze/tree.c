@@ -244,6 +244,30 @@ static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t 
     return AA_OK;
 }
 
+/* The children lists by region index (c->cstart, c->clist); in preorder,
+ * children come in id order. */
+static int region_children(an_ctx *c)
+{
+    const aa_analysis *a = c->a;
+    size_t i, *ccount = calloc(c->R + 1, sizeof *ccount);
+    c->cstart = calloc(c->R + 1, sizeof *c->cstart);
+    c->clist = malloc((c->R ? c->R : 1) * sizeof *c->clist);
+    if (!ccount || !c->cstart || !c->clist) {
+        free(ccount);
+        return an_nomem(c);
+    }
+    for (i = 1; i < c->R; i++)
+        c->cstart[a->regions[i].parent + 1]++;
+    for (i = 0; i < c->R; i++)
+        c->cstart[i + 1] += c->cstart[i];
+    for (i = 1; i < c->R; i++) {
+        size_t pp = (size_t)a->regions[i].parent;
+        c->clist[c->cstart[pp] + ccount[pp]++] = i;
+    }
+    free(ccount);
+    return AA_OK;
+}
+
 /* Orders kept nodes depth-first (children by region id) into regions[]. */
 static int build_regions(an_ctx *c, const unsigned char *keep)
 {
@@ -290,20 +314,6 @@ static int build_regions(an_ctx *c, const unsigned char *keep)
             stack[sp++] = cl[k - 1];
     }
     a->nregions = c->R;
-    /* children lists by region index */
-    c->cstart = calloc(c->R + 1, sizeof *c->cstart);
-    c->clist = malloc((c->R ? c->R : 1) * sizeof *c->clist);
-    if (!c->cstart || !c->clist)
-        goto oom;
-    for (i = 1; i < c->R; i++)
-        c->cstart[a->regions[i].parent + 1]++;
-    for (i = 0; i < c->R; i++)
-        c->cstart[i + 1] += c->cstart[i];
-    memset(ccount, 0, (n + 1) * sizeof *ccount);
-    for (i = 1; i < c->R; i++) { /* preorder: children come in id order */
-        size_t pp = (size_t)a->regions[i].parent;
-        c->clist[c->cstart[pp] + ccount[pp]++] = i;
-    }
     free(ccount);
     free(cst);
     free(cl);
@@ -441,6 +451,8 @@ int an_region_list(an_ctx *c)
     rc = keep_nodes(c, keep);
     if (!rc)
         rc = build_regions(c, keep);
+    if (!rc)
+        rc = region_children(c);
     if (!rc)
         rc = an_fill_ran(c);
     free(keep);
