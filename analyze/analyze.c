@@ -1,26 +1,29 @@
 /*
- * analyze/analyze.c -- the offline analysis of SPEC §5.
- *
- * 1. Region tree: the calling-context nodes of every thread of every
- *    analysed process are merged into one tree whose nodes are identified by
- *    their path of static region ids (threads of a process are summed).
- * 2. Dissimilarity (§5.1, §5.3): per-process vectors of the main metric (CPU
- *    time outside MPI, or wall time outside MPI) over the regions of one tree
- *    level, clustered with OPTICS; CCR tests by removing a component and by
- *    clustering a component alone; recursion into the children of CCRs.
- * 3. Disparity (§5.2, §5.3): CRNM (or CPI, or wall fraction) averaged over
- *    processes, 5 severity classes by exact 1-D k-means, CCR/CCCR.
- * 4. Root causes (§5.4): one dissimilarity decision table per dissimilarity
- *    CCCR and one disparity table, analysed with roughset/.
+ * analyze/analyze.c -- the offline analysis of SPEC §5: the entry point
+ * (aa_analyze_run, aa_analyze_free), notes, and the order of the phases,
+ * each in its file:
+ * 1. Region tree (tree.c): the calling-context nodes of every thread of
+ *    every analysed process are merged into one tree whose nodes are
+ *    identified by their path of static region ids (threads of a process
+ *    are summed).
+ * 2. Metrics (metrics.c): wall time, whole-program time, the main metric.
+ * 3. Disparity (disparity.c, §5.2, §5.3): CRNM (or CPI, or wall fraction)
+ *    on self values averaged over processes, 5 severity classes by exact
+ *    1-D k-means, CCR/CCCR.
+ * 4. Dissimilarity (dissim.c, §5.1, §5.3): per-process vectors of the main
+ *    metric (CPU time outside MPI, or wall time outside MPI) over the
+ *    regions of one tree level, clustered with OPTICS; CCR tests by
+ *    removing a component and by clustering a component alone; recursion
+ *    into the children of CCRs.
+ * 5. Root causes (causes.c, §5.4): one dissimilarity decision table per
+ *    dissimilarity CCCR and one disparity table, analysed with roughset/.
+ * 6. Findings (findings.c): confidence, and one ranking across kinds.
  * Values are inclusive (every metric except wall_excl is recorded inclusive);
  * see docs/analysis.md for the exact definitions.
  */
 #include "analyze/aa_analyze.h"
 #include "analyze/an_internal.h"
-#include "cluster/aa_cluster.h"
-#include "roughset/aa_roughset.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
