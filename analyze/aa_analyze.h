@@ -146,6 +146,13 @@ typedef struct aa_analysis {
     size_t min_pts_used;
     double eps_used;
     double noise_rel;          /* measured relative noise of the process metric */
+    /* the OPTICS run whose partition cluster_of is: the level (children of
+     * region optics_level) and, for up to 4,096 processes, the analysed
+     * processes (indices into ranks) in OPTICS order with their
+     * reachability distances (INFINITY: undefined); NULL otherwise */
+    long optics_level;
+    size_t *optics_order;
+    double *optics_reach;
     size_t nattributes;        /* attributes used in the tables */
     char **attributes;
 } aa_analysis;

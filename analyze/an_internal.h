@@ -40,13 +40,17 @@ void an_strlist_free(char **list, size_t n);
  * (self: P x R, row per process).  0 when no region qualifies. */
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
                          double min_value, size_t *nused);
+/* Prefix sums over the regions in preorder of their squared median self
+ * values (pre: R + 1 entries), so that a subtree's sum is one difference;
+ * -1 on no memory. */
+int an_level_spread_init(const double *self, const unsigned char *ran, size_t P, size_t R,
+                         double *pre);
 /* OPTICS eps of the level set[0..m) of the region tree (regions in
  * preorder, subtree of r = [r, subtree_end[r])): factor x noise_rel x
  * sqrt(2 x the sum of the squared median self values of every region in the
  * level's subtrees), at least resolution. */
-double an_level_eps(const double *self, const unsigned char *ran, size_t P, size_t R,
-                    const size_t *set, size_t m, const size_t *subtree_end, double noise_rel,
-                    double factor, double resolution);
+double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t *subtree_end,
+                    double noise_rel, double factor, double resolution);
 
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;
@@ -70,12 +74,17 @@ typedef struct dis_found {
     int dropped;   /* impact below finding_min_share */
     int cccr;
     int *labels; /* level partition (owned), P entries */
+    long level;  /* the region whose children form the level (-1: the root level) */
+    an_clust cp; /* the level's MinPts and eps */
 } dis_found;
 
 typedef struct dis_state {
     an_ctx *c;
     const double *MM; /* main metric P x R */
-    an_clust cp;
+    an_clust cp;      /* MinPts; eps of the top level (or the user's, for every level) */
+    int fixed_eps;    /* the user set eps: every level uses it */
+    double *spread;   /* R + 1: prefix sums of squared median self values (noise.c) */
+    double *range;    /* by region: max - min of MM over the processes */
     dis_found *found;
     size_t nfound;
 } dis_state;

@@ -75,9 +75,9 @@ static int (*const phases[])(an_ctx *) = {
     an_main_metric,          /* time outside MPI the processes are compared on */
     an_disparity_classes,    /* region values, severity classes */
     an_dissim_levels,        /* OPTICS per tree level, dissimilarity CCRs */
-    an_dissim_clusters,
     an_attributes,           /* root-cause attributes and their values */
     an_dissim_impact,        /* impact, dropped CCRs, CCCRs */
+    an_dissim_clusters,      /* the processes' clusters: the largest finding's level */
     an_dissim_findings,      /* with rough-set root causes */
     an_disparity_findings,   /* disparity CCRs with root causes */
     an_disparity_confidence,
@@ -100,6 +100,8 @@ static void ctx_free(an_ctx *c)
     for (i = 0; i < c->ds.nfound; i++)
         free(c->ds.found[i].labels);
     free(c->ds.found);
+    free(c->ds.spread);
+    free(c->ds.range);
     if (c->dcols)
         for (i = 0; i < c->ds.nfound; i++)
             free(c->dcols[i]);
@@ -214,6 +216,8 @@ void aa_analyze_free(aa_analysis *a)
     an_strlist_free(a->attributes, a->nattributes);
     free(a->ranks);
     free(a->cluster_of);
+    free(a->optics_order);
+    free(a->optics_reach);
     free(a->cluster_mean);
     free(a);
 }

@@ -295,8 +295,8 @@ static int between_ss(an_ctx *c, const double *X, size_t m, const int *ref, size
 /* The CCR tests of every component j of the level (isccr[j]): the
  * partition changes without it, or it alone gives the same partition.
  * lab: P scratch. */
-static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub, const int *ref,
-                     size_t k, int *lab, int *isccr)
+static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub,
+                     const an_clust *cp, const int *ref, size_t k, int *lab, int *isccr)
 {
     an_ctx *c = s->c;
     size_t P = c->P, j, kk;
@@ -304,11 +304,11 @@ static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub,
     for (j = 0; j < m; j++) {
         int changed, alone_same;
         /* without component j */
-        if ((rc = cluster_sel(c, X, P, m, bub, (long)j, -1, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, bub, (long)j, -1, cp, lab, &kk)))
             return rc;
         changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
         /* component j alone */
-        if ((rc = cluster_sel(c, X, P, m, bub, -1, (long)j, &s->cp, lab, &kk)))
+        if ((rc = cluster_sel(c, X, P, m, bub, -1, (long)j, cp, lab, &kk)))
             return rc;
         alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
         isccr[j] = changed || alone_same;
@@ -316,12 +316,21 @@ static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub,
     return AA_OK;
 }
 
-static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr);
+static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int searching,
+                     int *any_ccr);
+
+/* The level of region r's children: their set and count. */
+static int dis_children(dis_state *s, size_t r, int searching, int *any_ccr)
+{
+    an_ctx *c = s->c;
+    return dis_level(s, (long)r, c->clist + c->cstart[r], an_nchildren(c, r), searching, any_ccr);
+}
 
 /* Records region r, a CCR of effect `effect` under the partition ref (k
- * clusters), and tests the level of its children: it is a CCCR when none
- * of them is a CCR. */
-static int add_ccr(dis_state *s, size_t r, double effect, const int *ref, size_t k)
+ * clusters) of its level (cp: the level's parameters), and tests the level
+ * of its children: it is a CCCR when none of them is a CCR. */
+static int add_ccr(dis_state *s, long level, const an_clust *cp, size_t r, double effect,
+                   const int *ref, size_t k)
 {
     an_ctx *c = s->c;
     size_t P = c->P, fi;
@@ -335,32 +344,82 @@ static int add_ccr(dis_state *s, size_t r, double effect, const int *ref, size_t
     memset(f, 0, sizeof *f);
     f->region = r;
     f->effect = effect;
+    f->level = level;
+    f->cp = *cp;
     f->labels = malloc(P * sizeof *f->labels);
     if (!f->labels)
         return an_nomem(c);
     memcpy(f->labels, ref, P * sizeof *ref);
     dis_props(s, r, ref, k, &f->severity, &f->confidence);
-    rc = dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
-    if (rc)
+    if ((rc = dis_children(s, r, 0, &child_ccr)))
         return rc;
     s->found[fi].cccr = !child_ccr;
     return AA_OK;
 }
 
-/* Tests the regions in set[0..m) (one level); recurses into CCR children.
- * Returns AA_OK; *any_ccr tells whether a CCR was found at this level. */
-static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
+/* The clustering parameters of the level set[0..m): MinPts of the run and
+ * the level's own eps (noise.c) -- a level of small regions has a small
+ * expected spread, so a difference local to it is judged against its own
+ * noise, not against the noise of the whole program. */
+static an_clust level_params(const dis_state *s, const size_t *set, size_t m)
+{
+    const an_ctx *c = s->c;
+    const aa_analyze_options *o = c->o;
+    an_clust cp = s->cp;
+    if (!s->fixed_eps && s->spread)
+        cp.eps = an_level_eps(s->spread, set, m, c->send, c->a->noise_rel, o->noise_factor,
+                              o->resolution_s);
+    return cp;
+}
+
+/* 1 when no two processes can be farther apart than eps on the level: the
+ * largest distance is at most the norm of the components' ranges. */
+static int level_uniform(const dis_state *s, const size_t *set, size_t m, double eps)
+{
+    double d2 = 0;
+    size_t j;
+    if (!s->range)
+        return 0;
+    for (j = 0; j < m; j++)
+        d2 += s->range[set[j]] * s->range[set[j]];
+    return sqrt(d2) <= eps;
+}
+
+/* Descends into the children levels of every region of the set (searching
+ * for a level on which the processes differ). */
+static int dis_search_below(dis_state *s, const size_t *set, size_t m)
+{
+    size_t j;
+    int rc, any;
+    for (j = 0; j < m; j++)
+        if (an_nchildren(s->c, set[j]) && (rc = dis_children(s, set[j], 1, &any)))
+            return rc;
+    return AA_OK;
+}
+
+/* Tests the regions in set[0..m) (one level, the children of region
+ * `level`); recurses into CCR children.  While searching (no enclosing
+ * CCR), a level on which the processes do not differ is looked through:
+ * a difference local to a small region is invisible against the noise of
+ * everything around it and shows on a deeper level only.  *any_ccr tells
+ * whether a CCR was found at this level. */
+static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int searching,
+                     int *any_ccr)
 {
     an_ctx *c = s->c;
-    size_t P = c->P, q, j, k;
+    size_t P = c->P, q, j, k = 1;
     double *X = NULL, *B = NULL, btot = 0;
     int *ref = NULL, *lab = NULL, rc = AA_OK;
     int *isccr = NULL;
     an_bub bub;
+    an_clust cp;
     memset(&bub, 0, sizeof bub);
     *any_ccr = 0;
     if (m == 0 || P < 2)
         return AA_OK;
+    cp = level_params(s, set, m);
+    if (level_uniform(s, set, m, cp.eps))
+        return searching ? dis_search_below(s, set, m) : AA_OK;
     X = malloc(P * m * sizeof *X);
     ref = malloc(P * sizeof *ref);
     lab = malloc(P * sizeof *lab);
@@ -375,19 +434,19 @@ static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
             double v = s->MM[q * c->R + set[j]];
             X[q * m + j] = isnan(v) ? 0 : v;
         }
-    if ((rc = bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
-        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
+    if ((rc = bub_build(c, X, P, m, 0.1 * cp.eps, &bub)) ||
+        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &cp, ref, &k)))
         goto out;
-    if (k < 2)
+    if (k >= 2 && ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
+                   (rc = ccr_tests(s, X, m, &bub, &cp, ref, k, lab, isccr))))
         goto out;
-    if ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
-        (rc = ccr_tests(s, X, m, &bub, ref, k, lab, isccr)))
-        goto out;
-    for (j = 0; j < m && !rc; j++)
+    for (j = 0; j < m && !rc && k >= 2; j++)
         if (isccr[j]) {
             *any_ccr = 1;
-            rc = add_ccr(s, set[j], btot > 0 ? B[j] / btot : 0, ref, k);
+            rc = add_ccr(s, level, &cp, set[j], btot > 0 ? B[j] / btot : 0, ref, k);
         }
+    if (!rc && searching && !*any_ccr)
+        rc = dis_search_below(s, set, m);
 out:
     bub_free(&bub);
     free(X);
@@ -440,92 +499,164 @@ int an_dissim_applicable(an_ctx *c)
     return AA_OK;
 }
 
-/* eps from the run's measured noise (noise.c), on the metric's own scale,
- * never below the CPU clock's resolution, for the top level set[0..m). */
-static int noise_eps(an_ctx *c, const size_t *set, size_t m, double *eps)
+/* The run's noise (noise.c) and what the levels' eps are made of: the
+ * prefix sums of the regions' squared median self values (ds->spread). */
+static int noise_model(an_ctx *c, size_t *nused)
 {
     const aa_analyze_options *o = c->o;
-    aa_analysis *a = c->a;
-    size_t P = c->P, R = c->R, nused = 0;
+    size_t P = c->P, R = c->R;
     double *self = malloc(P * R * sizeof *self);
-    if (!self)
+    c->ds.spread = malloc((R + 1) * sizeof *c->ds.spread);
+    if (!self || !c->ds.spread) {
+        free(self);
         return an_nomem(c);
+    }
     an_self_values(c, c->MM, self);
-    a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, &nused);
-    *eps = an_level_eps(self, c->ran, P, R, set, m, c->send, a->noise_rel, o->noise_factor,
-                        o->resolution_s);
+    c->a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, nused);
+    if (an_level_spread_init(self, c->ran, P, R, c->ds.spread)) {
+        free(self);
+        return an_nomem(c);
+    }
     free(self);
-    return an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU "
-                      "time (median over %zu regions); differences count from %g s",
-                   100 * a->noise_rel, nused, *eps);
+    return AA_OK;
 }
 
-/* The processes clustered on the top level (a->cluster_of) with the
- * parameters of every level (MinPts, eps), then the CCR tests level by
- * level from there. */
-static int cluster_top_level(an_ctx *c)
+/* By region: how far apart the processes are at most (ds->range). */
+static int region_ranges(an_ctx *c)
+{
+    size_t P = c->P, R = c->R, q, r;
+    double *rg = malloc((R ? R : 1) * sizeof *rg);
+    if (!rg)
+        return an_nomem(c);
+    for (r = 0; r < R; r++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (q = 0; q < P; q++) {
+            double v = c->MM[q * R + r];
+            v = isnan(v) ? 0 : v;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        rg[r] = P ? hi - lo : 0;
+    }
+    c->ds.range = rg;
+    return AA_OK;
+}
+
+/* The clustering parameters (MinPts of the run; eps of the top level, or
+ * the user's for every level), then the CCR search from the top level. */
+static int search_levels(an_ctx *c)
 {
     const aa_analyze_options *o = c->o;
     aa_analysis *a = c->a;
     dis_state *ds = &c->ds;
-    size_t P = c->P, R = c->R, q, j, m = an_nchildren(c, 0), k = 1, dmp;
+    size_t m = an_nchildren(c, 0), dmp = 2, nused = 0;
     const size_t *set = c->clist + c->cstart[0];
-    double *X = malloc(P * (m ? m : 1) * sizeof *X), deps;
-    int *lab = malloc(P * sizeof *lab), any, rc;
-    if (!X || !lab) {
-        free(X);
-        free(lab);
-        return an_nomem(c);
-    }
-    for (q = 0; q < P; q++)
-        for (j = 0; j < m; j++)
-            X[q * m + j] = c->MM[q * R + set[j]];
-    if (m) {
-        aa_cluster_optics_defaults(X, P, m, &dmp, &deps);
-    } else {
-        dmp = 2;
-        deps = 0;
-    }
+    int any, rc;
+    aa_cluster_optics_defaults(NULL, c->P, 0, &dmp, NULL);
     ds->cp.min_pts = o->min_pts ? o->min_pts : dmp;
-    if (!(o->eps > 0) && m && (rc = noise_eps(c, set, m, &deps))) {
-        free(X);
-        free(lab);
+    ds->fixed_eps = o->eps > 0;
+    ds->cp.eps = o->eps;
+    if ((rc = region_ranges(c)))
         return rc;
+    if (!ds->fixed_eps) {
+        if ((rc = noise_model(c, &nused)))
+            return rc;
+        ds->cp = level_params(ds, set, m);
+        if ((rc = an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU time "
+                             "(median over %zu regions); differences count from %g s on the "
+                             "whole program, from less on levels of smaller regions",
+                          100 * a->noise_rel, nused, ds->cp.eps)))
+            return rc;
     }
-    ds->cp.eps = o->eps > 0 ? o->eps : deps;
     if (!(ds->cp.eps > 0))
         ds->cp.eps = 1e-300; /* all-zero data: identical points only */
     a->min_pts_used = ds->cp.min_pts;
     a->eps_used = ds->cp.eps;
-    rc = an_cluster_all(c, X, P, m, &ds->cp, lab, &k);
-    free(X);
-    if (rc) {
-        free(lab);
-        return rc;
-    }
-    a->cluster_of = lab;
-    return dis_level(ds, set, m, &any);
+    return dis_level(ds, 0, set, m, 1, &any);
 }
 
-/* Phase: the dissimilarity CCRs (c->ds), level by level; one cluster of
- * a single process. */
+/* Phase: the dissimilarity CCRs (c->ds), level by level. */
 int an_dissim_levels(an_ctx *c)
 {
     c->ds.c = c;
     c->ds.MM = c->MM;
-    if (c->P >= 2)
-        return cluster_top_level(c);
-    c->a->cluster_of = calloc(1, sizeof *c->a->cluster_of);
-    return c->a->cluster_of ? AA_OK : an_nomem(c);
+    return c->P >= 2 ? search_levels(c) : AA_OK;
 }
 
-/* Phase: the clusters of the processes: sizes, ranks, mean program metric,
- * in label order (OPTICS order, deterministic). */
+/* The finding whose partition is the processes' clustering: the kept
+ * dissimilarity CCR of the largest impact (an enclosing CCR before its
+ * descendants at equal impact); NULL when there is none. */
+static const dis_found *reported_level(const dis_state *ds)
+{
+    const dis_found *best = NULL;
+    size_t i;
+    for (i = 0; i < ds->nfound; i++)
+        if (!ds->found[i].dropped && (!best || ds->found[i].impact > best->impact))
+            best = &ds->found[i];
+    return best;
+}
+
+/* The OPTICS ordering and reachability of the reported level, kept for the
+ * reports' plot (exact OPTICS; up to AN_OPTICS_KEEP processes). */
+#define AN_OPTICS_KEEP 4096
+
+static int keep_optics(an_ctx *c, long level, const an_clust *cp)
+{
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, m = an_nchildren(c, (size_t)level), q, j;
+    const size_t *set = c->clist + c->cstart[level];
+    aa_optics_params par;
+    aa_optics_result res;
+    double *X;
+    a->optics_level = level;
+    if (P < 2 || P > AN_OPTICS_KEEP || m == 0)
+        return AA_OK;
+    if (!(X = malloc(P * m * sizeof *X)))
+        return an_nomem(c);
+    for (q = 0; q < P; q++)
+        for (j = 0; j < m; j++) {
+            double v = c->MM[q * R + set[j]];
+            X[q * m + j] = isnan(v) ? 0 : v;
+        }
+    par.min_pts = cp->min_pts;
+    par.eps = cp->eps;
+    par.max_eps = INFINITY;
+    memset(&res, 0, sizeof res);
+    if (aa_cluster_optics(X, P, m, &par, &res, c->err)) {
+        free(X);
+        return c->err->code ? c->err->code : AA_EENV;
+    }
+    free(X);
+    a->optics_order = res.ordering;
+    a->optics_reach = res.reachability;
+    res.ordering = NULL;
+    res.reachability = NULL;
+    aa_cluster_optics_free(&res);
+    return AA_OK;
+}
+
+/* Phase: the clusters of the processes: the partition of the level of
+ * the largest kept dissimilarity (one cluster when there is none); sizes,
+ * ranks, mean program metric, in label order (OPTICS order,
+ * deterministic). */
 int an_dissim_clusters(an_ctx *c)
 {
     aa_analysis *a = c->a;
-    size_t P = c->P, R = c->R, q, j, k = count_labels(a->cluster_of, P);
-    double *mean = calloc(k ? k : 1, sizeof *mean);
+    const dis_found *rep = reported_level(&c->ds);
+    size_t P = c->P, R = c->R, q, j, k;
+    double *mean;
+    int rc;
+    a->cluster_of = calloc(P ? P : 1, sizeof *a->cluster_of);
+    if (!a->cluster_of)
+        return an_nomem(c);
+    if (rep) {
+        memcpy(a->cluster_of, rep->labels, P * sizeof *a->cluster_of);
+        a->eps_used = rep->cp.eps;
+    }
+    if ((rc = keep_optics(c, rep ? rep->level : 0, rep ? &rep->cp : &c->ds.cp)))
+        return rc;
+    k = count_labels(a->cluster_of, P);
+    mean = calloc(k ? k : 1, sizeof *mean);
     a->nclusters = k;
     a->cluster_size = calloc(k ? k : 1, sizeof *a->cluster_size);
     a->cluster_ranks = calloc(k ? k : 1, sizeof *a->cluster_ranks);
@@ -627,7 +758,8 @@ static int dis_finding(an_ctx *c, size_t i)
     f->severity = df->severity;
     f->confidence = df->confidence;
     slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &f->impact_s);
-    f->slow_cluster = (int)slow;
+    /* the cluster id where the finding's level has the reported partition */
+    f->slow_cluster = aa_cluster_same_partition(df->labels, c->a->cluster_of, P) ? (int)slow : -1;
     f->slow_ranks = malloc(P * sizeof *f->slow_ranks);
     if (!f->slow_ranks) {
         free(val);

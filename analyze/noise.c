@@ -85,25 +85,34 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
     return out;
 }
 
-double an_level_eps(const double *self, const unsigned char *ran, size_t P, size_t R,
-                    const size_t *set, size_t m, const size_t *subtree_end, double noise_rel,
-                    double factor, double resolution)
+int an_level_spread_init(const double *self, const unsigned char *ran, size_t P, size_t R,
+                         double *pre)
 {
-    double *col = malloc((P ? P : 1) * sizeof *col), var = 0, eps;
-    size_t q, j, r;
+    double *col = malloc((P ? P : 1) * sizeof *col);
+    size_t q, r;
     if (!col)
-        return resolution;
-    for (j = 0; j < m; j++)
-        for (r = set[j]; r < subtree_end[set[j]]; r++) {
-            double med;
-            size_t k = 0;
-            for (q = 0; q < P; q++)
-                if (ran[q * R + r] && isfinite(self[q * R + r]))
-                    col[k++] = self[q * R + r];
-            med = median_inplace(col, k);
-            var += med * med;
-        }
+        return -1;
+    pre[0] = 0;
+    for (r = 0; r < R; r++) {
+        double med;
+        size_t k = 0;
+        for (q = 0; q < P; q++)
+            if (ran[q * R + r] && isfinite(self[q * R + r]))
+                col[k++] = self[q * R + r];
+        med = median_inplace(col, k);
+        pre[r + 1] = pre[r] + med * med;
+    }
     free(col);
-    eps = factor * noise_rel * sqrt(2.0 * var);
+    return 0;
+}
+
+double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t *subtree_end,
+                    double noise_rel, double factor, double resolution)
+{
+    double var = 0, eps;
+    size_t j;
+    for (j = 0; j < m; j++)
+        var += pre[subtree_end[set[j]]] - pre[set[j]];
+    eps = factor * noise_rel * sqrt(2.0 * (var > 0 ? var : 0));
     return eps > resolution ? eps : resolution;
 }

@@ -1,8 +1,9 @@
 /*
  * report/html.c -- renders one analysis as a single self-contained HTML page
  * (SPEC §5.5): inline CSS, inline SVG charts drawn here (severity bars,
- * per-process heat map, OPTICS reachability plot), and a small inline script
- * for tooltips and sortable tables that also marks the page as rendered
+ * per-process heat map, the analysis' own OPTICS reachability plot), and a
+ * small inline script for tooltips and sortable tables that also marks the
+ * page as rendered
  * (<body data-aa-charts="...">), which the headless-browser test checks.
  * Nothing is loaded from the network.  Every string from the program (region,
  * file, function, host and attribute names and values) goes through
@@ -10,7 +11,6 @@
  */
 #include "report/report_int.h"
 
-#include "cluster/aa_cluster.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -407,67 +407,51 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
     free(cols);
 }
 
+/* The OPTICS reachability plot of the analysis' own clustering: the run
+ * whose partition the analysis reports (its level, MinPts and eps), the
+ * processes coloured by the analysis' clusters. */
 static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
 {
-    size_t p, i, n = 0, dim = 0, *rowproc = NULL;
-    double *x = NULL, max = 0;
-    aa_optics_result res;
-    aa_optics_params prm;
-    aa_err err;
+    size_t i, n = a->nprocesses;
+    double max = 0;
     int W, H = 220, left = 50, bw, plot_h = 160;
-
+    (void)v;
     aa_buf_puts(o, "<section id=\"optics\"><h2>OPTICS reachability plot</h2>");
-    memset(&res, 0, sizeof res);
-    for (i = 0; i < v->nreg; i++)
-        if (a->regions[i].depth > 0)
-            dim++;
-    rowproc = calloc(v->nproc ? v->nproc : 1, sizeof *rowproc);
-    x = calloc(v->nproc * dim + 1, sizeof *x);
-    if (!rowproc || !x)
-        goto fail_mem;
-    for (p = 0; p < v->nproc; p++) {
-        size_t d = 0;
-        if (v->excluded[p])
-            continue;
-        for (i = 0; i < v->nreg; i++) {
-            double z;
-            if (a->regions[i].depth == 0)
-                continue;
-            z = v->main[p * v->nreg + i];
-            x[n * dim + d++] = isnan(z) ? 0 : z;
-        }
-        rowproc[n++] = p;
+    if (n < 2) {
+        aa_buf_puts(o, "<p class=\"muted\">Fewer than two processes: nothing to cluster.</p>"
+                       "</section>\n");
+        return;
     }
-    if (n < 2 || dim == 0) {
-        aa_buf_puts(o, "<p class=\"muted\">Fewer than two processes: nothing to cluster.</p>");
-        goto out;
+    if (!a->optics_order || !a->optics_reach) {
+        aa_buf_printf(o, "<p class=\"muted\">The analysis keeps its OPTICS ordering for up to "
+                         "4,096 processes; this run has %zu (its %zu cluster%s are listed above)."
+                         "</p></section>\n",
+                      n, a->nclusters, a->nclusters == 1 ? "" : "s");
+        return;
     }
-    memset(&prm, 0, sizeof prm);
-    prm.max_eps = INFINITY;
-    if (aa_cluster_optics(x, n, dim, &prm, &res, &err) != AA_OK) {
-        aa_buf_puts(o, "<p class=\"warn\">OPTICS failed: ");
-        ESC(err.msg);
-        aa_buf_puts(o, "</p>");
-        goto out;
-    }
-    for (i = 0; i < n; i++) {
-        if (isfinite(res.reachability[i]) && res.reachability[i] > max)
-            max = res.reachability[i];
-        if (isfinite(res.core_distance[i]) && res.core_distance[i] > max)
-            max = res.core_distance[i];
-    }
-    if (isfinite(res.eps_used) && res.eps_used > max)
-        max = res.eps_used;
+    for (i = 0; i < n; i++)
+        if (isfinite(a->optics_reach[i]) && a->optics_reach[i] > max)
+            max = a->optics_reach[i];
+    if (isfinite(a->eps_used) && a->eps_used > max)
+        max = a->eps_used;
     if (max <= 0)
         max = 1;
     max *= 1.15;
-    aa_buf_printf(o, "<p>Processes in OPTICS order (vectors of %s over %zu regions, MinPts %zu); "
-                     "bar height is the reachability distance, colour the cluster; hatched bars "
-                     "start a new cluster (undefined reachability). The dashed line is the "
-                     "extraction threshold eps = ",
-                  v->main_label, dim, res.min_pts_used);
-    put_time(o, res.eps_used);
-    aa_buf_printf(o, ". %zu cluster%s.</p>", res.nclusters, res.nclusters == 1 ? "" : "s");
+    aa_buf_printf(o, "<p>The analysis' own clustering: processes in OPTICS order, as vectors of "
+                     "%s over the regions directly inside ",
+                  a->proc_metric && strcmp(a->proc_metric, "cpu") == 0
+                      ? "CPU time outside MPI" : "wall time outside MPI");
+    if (a->optics_level > 0 && (size_t)a->optics_level < a->nregions)
+        put_region(o, a, (size_t)a->optics_level);
+    else
+        aa_buf_puts(o, "the whole program");
+    aa_buf_printf(o, " (the level whose partition is reported; MinPts %zu). Bar height is the "
+                     "reachability distance, colour the cluster; hatched bars start a new cluster "
+                     "(undefined reachability). The dashed line is the extraction threshold "
+                     "eps = ",
+                  a->min_pts_used);
+    put_time(o, a->eps_used);
+    aa_buf_printf(o, ". %zu cluster%s.</p>", a->nclusters, a->nclusters == 1 ? "" : "s");
     bw = n > 64 ? 8 : (n > 16 ? 16 : 36);
     W = left + (int)n * bw + 20;
     aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"optics\" width=\"%d\" height=\"%d\" "
@@ -480,17 +464,16 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
     aa_buf_printf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
                   10 + plot_h, W - 10, 10 + plot_h);
     for (i = 0; i < n; i++) {
-        size_t pt = res.ordering[i];
-        double r = res.reachability[pt];
-        int inf = !isfinite(r);
+        size_t pt = a->optics_order[i];
+        double r = a->optics_reach[pt];
+        int inf = !isfinite(r), lab = a->cluster_of ? a->cluster_of[pt] : 0;
         double hh = inf ? plot_h : r / max * plot_h;
-        int lab = res.labels[pt];
         int xx = left + 2 + (int)i * bw;
         aa_buf_printf(o, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
                          "data-tip=\"rank %d, cluster %d, reachability ",
                       xx, 10 + plot_h - hh, bw - 2, hh < 1 ? 1 : hh,
-                      inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8],
-                      v->ranks[rowproc[pt]], lab);
+                      inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8], a->ranks[pt],
+                      lab);
         if (inf)
             aa_buf_puts(o, "undefined");
         else
@@ -501,24 +484,16 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
                           xx, 10 + plot_h + 2, bw - 2, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
         if (bw >= 16)
             aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>",
-                          xx + bw / 2 - 1, 10 + plot_h + 18, v->ranks[rowproc[pt]]);
+                          xx + bw / 2 - 1, 10 + plot_h + 18, a->ranks[pt]);
     }
-    if (isfinite(res.eps_used)) {
-        double ey = 10 + plot_h - res.eps_used / max * plot_h;
+    if (isfinite(a->eps_used)) {
+        double ey = 10 + plot_h - a->eps_used / max * plot_h;
         aa_buf_printf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" "
                          "stroke-dasharray=\"5,4\"></line>",
                       left, ey, W - 10, ey);
     }
-    aa_buf_printf(o, "<text x=\"%d\" y=\"%d\">rank (OPTICS order)</text></svg>", left,
+    aa_buf_printf(o, "<text x=\"%d\" y=\"%d\">rank (OPTICS order)</text></svg></section>\n", left,
                   10 + plot_h + 34 > H ? H - 2 : 10 + plot_h + 34);
-    goto out;
-fail_mem:
-    aa_buf_puts(o, "<p>out of memory</p>");
-out:
-    aa_cluster_optics_free(&res);
-    free(x);
-    free(rowproc);
-    aa_buf_puts(o, "</section>\n");
 }
 
 static void name_list(aa_buf *o, char **names, size_t n)

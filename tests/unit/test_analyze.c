@@ -681,6 +681,62 @@ static void test_noise_floor(void)
     }
 }
 
+/* A difference local to a small region (0.1 s more in one loop on ranks 2
+ * and 5, about 1% of a 12 s run whose twelve phases vary by 1%) is
+ * invisible on the top levels, where it is judged against the noise of the
+ * whole program, and is found on the level of the loop, judged against the
+ * loop's own noise. */
+static void test_local_difference(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, j;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    for (j = 0; j < 12; j++)
+        add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+    add_region(e, 30, 15, "loop", AA_KIND_LOOP);
+    for (r = 0; r < 8; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double loop = (r == 2 || r == 5 ? 0.15 : 0.05) * (1 + 0.01 * sin(r * 5.0 + 1));
+        double total = loop;
+        long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+        for (j = 0; j < 12; j++) {
+            double w = 1.0 + 0.01 * sin(r * 7.0 + j * 3.0);
+            long ph = node(e, t, (uint32_t)(10 + j), m, w + (j == 5 ? loop : 0), 0, 0);
+            if (j == 5)
+                node(e, t, 30, ph, loop, 0, 0);
+            total += w;
+        }
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] =
+            total;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = total;
+    }
+    e->nprocs = 8;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "local difference: analysed");
+    if (a) {
+        size_t k, loop = region_by_id(a, 30), nd = 0;
+        int found = 0;
+        is_int(a->nclusters, 2, "ranks 2 and 5 form a cluster of their own");
+        for (k = 0; k < a->nclusters; k++)
+            if (a->cluster_size[k] == 2)
+                ok(a->cluster_ranks[k][0] == 2 && a->cluster_ranks[k][1] == 5,
+                   "the slow cluster is ranks 2 and 5");
+        for (k = 0; k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
+                nd++;
+                found |= a->findings[k].region == loop;
+            }
+        ok(found && nd == 1, "the one dissimilarity CCCR is the loop");
+        ok(a->optics_order && a->optics_reach, "the OPTICS run of the partition is kept");
+        ok(a->optics_level == (long)region_by_id(a, 15), "it is the loop's level");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -693,5 +749,6 @@ int main(void)
     test_inclusive_attributes();
     test_dominant_child();
     test_noise_floor();
+    test_local_difference();
     return tap_done();
 }

@@ -98,6 +98,21 @@ int main(void)
     ok(strstr(b.data, "2 clusters") != NULL || strstr(b.data, "clusters.</p>") != NULL,
        "OPTICS plot states its clusters");
     ok(strstr(b.data, "class=\"unavail\">l1_miss_rate<") != NULL, "unmeasured attributes listed");
+    {
+        /* one source of numbers: the plot is the analysis' own clustering */
+        const char *sec = strstr(b.data, "<section id=\"optics\">");
+        const char *end = sec ? strstr(sec, "</section>") : NULL;
+        char want[64], *part = NULL;
+        snprintf(want, sizeof want, ". %zu cluster%s.</p>", as->nclusters,
+                 as->nclusters == 1 ? "" : "s");
+        if (sec && end)
+            part = strndup(sec, (size_t)(end - sec));
+        ok(part && strstr(part, want), "OPTICS plot: the analysis' %zu clusters", as->nclusters);
+        ok(part && count(part, "data-tip=\"rank ") == as->nprocesses,
+           "OPTICS plot: one bar per analysed process");
+        ok(part && strstr(part, "MinPts") && as->optics_order, "OPTICS plot: the analysis' run");
+        free(part);
+    }
 
     /* comparisons */
     is_int(aa_report_compare(as, as, "itself", &cmp, &err), AA_OK, "compare a run with itself");
