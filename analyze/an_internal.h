@@ -154,6 +154,7 @@ struct an_ctx {
     char **anames;
     double *aval;           /* nattr x R: region averages */
     double **dcols;         /* by dissimilarity CCR: nattr x P process values */
+    double *traffic_rate;   /* by region: MPI bytes per second of MPI time, or NULL */
 };
 
 
@@ -206,6 +207,10 @@ int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *
 double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
 
 /* causes.c */
+/* 0 when attribute d of region r is high only relatively, not in absolute
+ * terms: "much MPI traffic" needs traffic_min_rate bytes per second of the
+ * region's MPI time. */
+int an_cause_significant(const an_ctx *c, const an_attr_def *d, size_t r);
 void an_rs_rows_free(rs_rows *r);
 int an_set_causes(an_ctx *c, aa_finding *f, aa_attrset causes, char **names,
                   const an_attr_def **defs, size_t na, const double *val,

@@ -107,6 +107,7 @@ static void ctx_free(an_ctx *c)
             free(c->dcols[i]);
     free(c->dcols);
     free(c->aval);
+    free(c->traffic_rate);
     free(c->adefs);
     free(c->anames);
     free(c->cand);

@@ -332,11 +332,63 @@ static int note_unavailable(an_ctx *c)
 }
 
 /* Phase: the attributes and their values (at most 64 in the tables). */
+/* Adds metric mi over the processes into sum (R): nothing when it is not
+ * measured. */
+static void region_sums(an_ctx *c, int mi, double *M, double *sum)
+{
+    size_t q, r, P = c->P, R = c->R;
+    if (mi < 0 || !an_gather(c, mi, M))
+        return;
+    for (q = 0; q < P; q++)
+        for (r = 0; r < R; r++)
+            if (!isnan(M[q * R + r]))
+                sum[r] += M[q * R + r];
+}
+
+/* By region, the bytes its MPI calls move per second of their time
+ * (c->traffic_rate): what tells message volume that costs time from
+ * waiting that merely comes with a few bytes.  NULL when bytes or MPI time
+ * are not measured. */
+static int traffic_rates(an_ctx *c)
+{
+    size_t r, R = c->R;
+    int ms, mr, mw;
+    double *M, *bytes, *secs;
+    if (!an_metric_usable(c, "mpi_bytes_sent", &ms) || !an_metric_usable(c, "mpi_bytes_recv", &mr) ||
+        !an_metric_usable(c, "mpi_wall", &mw))
+        return AA_OK;
+    M = malloc(c->P * R * sizeof *M);
+    bytes = calloc(R ? R : 1, sizeof *bytes);
+    secs = calloc(R ? R : 1, sizeof *secs);
+    if (!M || !bytes || !secs) {
+        free(M);
+        free(bytes);
+        free(secs);
+        return an_nomem(c);
+    }
+    region_sums(c, ms, M, bytes);
+    region_sums(c, mr, M, bytes);
+    region_sums(c, mw, M, secs);
+    for (r = 0; r < R; r++)
+        bytes[r] = secs[r] > 0 ? bytes[r] / secs[r] : bytes[r] > 0 ? INFINITY : 0;
+    free(M);
+    free(secs);
+    c->traffic_rate = bytes;
+    return AA_OK;
+}
+
+int an_cause_significant(const an_ctx *c, const an_attr_def *d, size_t r)
+{
+    if (strcmp(d->name, "mpi_bytes") == 0 && c->traffic_rate)
+        return c->traffic_rate[r] >= c->o->traffic_min_rate;
+    return 1;
+}
+
 int an_attributes(an_ctx *c)
 {
     int rc;
     if ((rc = choose_attributes(c)) || (rc = attr_buffers(c)) || (rc = attr_values(c)) ||
-        (rc = note_unavailable(c)))
+        (rc = note_unavailable(c)) || (rc = traffic_rates(c)))
         return rc;
     if (c->nattr > 64)
         c->nattr = 64;
@@ -386,7 +438,7 @@ static int dissim_conditions(an_ctx *c, const double *cols, const int *labels, s
 int an_dissim_causes(an_ctx *c, size_t i, size_t slow, double *val, double *refv,
                      aa_attrset *causes)
 {
-    size_t P = c->P, nattr = c->nattr;
+    size_t P = c->P, nattr = c->nattr, j;
     const int *labels = c->ds.found[i].labels;
     int *vals = malloc(P * nattr * sizeof *vals), *lab = malloc(P * sizeof *lab);
     int high[64], rc;
@@ -400,6 +452,8 @@ int an_dissim_causes(an_ctx *c, size_t i, size_t slow, double *val, double *refv
         return an_nomem(c);
     }
     rc = dissim_conditions(c, c->dcols[i], labels, slow, vals, lab, high, val, refv);
+    for (j = 0; j < nattr; j++)
+        high[j] = high[j] && an_cause_significant(c, c->adefs[j], c->ds.found[i].region);
     if (!rc)
         rc = rs_run(c, P, nattr, c->anames, vals, labels, &rows, &tab, &res);
     if (!rc) {
@@ -508,7 +562,7 @@ aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *va
     for (j = 0; j < nattr; j++) {
         double s = 0;
         size_t m = 0;
-        high[j] = d->vals[d->pos[r] * nattr + j] == 1;
+        high[j] = d->vals[d->pos[r] * nattr + j] == 1 && an_cause_significant(c, c->adefs[j], r);
         val[j] = c->aval[j * R + r];
         for (i = 0; i < n; i++)
             if (!d->isccr[c->dobj[i]]) {

@@ -737,6 +737,63 @@ static void test_local_difference(void)
     aa_experiment_free(e);
 }
 
+/* "Much MPI traffic" needs traffic in absolute terms: a region waiting 5 s
+ * in MPI for 1 kB of messages is MPI time, not message volume; the same
+ * region moving 5 GB is message volume. */
+static void test_traffic_absolute(void)
+{
+    int big;
+    for (big = 0; big < 2; big++) {
+        aa_experiment *e = aa_experiment_new();
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, named_bytes = 0, named_time = 0;
+        size_t k;
+        aa_experiment_add_metric(e, "wall", "s");
+        aa_experiment_add_metric(e, "cpu", "s");
+        aa_experiment_add_metric(e, "mpi_wall", "s");
+        aa_experiment_add_metric(e, "mpi_bytes_sent", "bytes");
+        aa_experiment_add_metric(e, "mpi_bytes_recv", "bytes");
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 6; j++)
+            add_region(e, (uint32_t)(10 + j), 1, j ? "phase" : "exchange", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+            double *v = aa_node_values(e, t, (size_t)root), bytes = big ? 5e9 : 1e3;
+            v[0] = v[1] = 8.5;
+            v[2] = 5.0;
+            v[3] = v[4] = bytes / 2;
+            memcpy(aa_node_values(e, t, (size_t)m), v, 5 * sizeof *v);
+            for (j = 0; j < 6; j++) {
+                long n = aa_thread_add_node(e, t, (uint32_t)(10 + j), (int32_t)m);
+                double *w = aa_node_values(e, t, (size_t)n);
+                w[0] = j ? 0.5 + 0.01 * j : 6.0;
+                w[1] = j ? w[0] : 1.0;
+                w[2] = j ? 0 : 5.0;
+                w[3] = w[4] = j ? 0 : bytes / 2;
+            }
+        }
+        e->nprocs = 4;
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "traffic case %d analysed", big);
+        for (k = 0; a && k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISPARITY && f->cccr && f->region == region_by_id(a, 10)) {
+                named_bytes |= has_str(f->causes, f->ncauses, "mpi_bytes");
+                named_time |= has_str(f->causes, f->ncauses, "mpi_time");
+            }
+        }
+        if (big)
+            ok(named_bytes, "5 GB in 5 s of MPI: much MPI traffic");
+        else
+            ok(!named_bytes && named_time, "1 kB in 5 s of MPI: MPI time, not traffic");
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -750,5 +807,6 @@ int main(void)
     test_dominant_child();
     test_noise_floor();
     test_local_difference();
+    test_traffic_absolute();
     return tap_done();
 }
