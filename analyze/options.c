@@ -30,8 +30,9 @@ static const aa_analyze_tunable tunables[] = {
     T("finding_min_share", finding_min_share, 0.005, 0.0, 1.0, "of the run",
       "no finding whose impact is below this share of the run"),
     T("master_min_share", master_min_share, 0.5, 0.0, 1.0, "of rank 0's time",
-      "rank 0 is a master when at least this share of its time is spent in regions "
-      "no other process runs, and it skips the regions that hold the others' work"),
+      "rank 0 is a master when at least this share of its time (wall, without MPI "
+      "set-up) is in regions no other process runs and this share of the others' time "
+      "in regions it does not run; a rank 0 that prints results or skips a loop stays in"),
     T("traffic_min_rate", traffic_min_rate, 1e7, 0.0, 1e15, "bytes/s",
       "\"much MPI traffic\" needs a region's MPI calls to move at least this many bytes "
       "per second of their time (1% of a 1 GB/s network); on the suite the 13 "

@@ -201,22 +201,99 @@ static int count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only
     return AA_OK;
 }
 
-/* Master detection (§5.1): rank 0 runs regions no other process runs, and
- * does not run some region every other process runs. */
-static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t *nonly)
+/* Metric m of experiment process p summed by tree node over its threads
+ * (inclusive values; NaN as 0) into incl. */
+static void node_incl(an_ctx *c, size_t p, int m, double *incl)
 {
     const aa_experiment *e = c->e;
-    size_t p, i, nothers = 0, only = 0, missing = 0;
+    const aa_process *pr = &e->processes[p];
+    size_t t, i, off = 0;
+    memset(incl, 0, c->ntree * sizeof *incl);
+    for (t = 0; t < pr->nthreads && m >= 0; t++) {
+        const aa_thread *th = &pr->threads[t];
+        for (i = 0; i < th->nnodes; i++) {
+            double x = aa_node_values(e, th, i)[m];
+            incl[c->map[p][off + i]] += isnan(x) ? 0 : x;
+        }
+        off += th->nnodes;
+    }
+}
+
+/* Time of experiment process p by tree node: its own (self) wall time,
+ * without the self MPI time of the program and its entry function (MPI_Init
+ * and MPI_Finalize: set-up, not work), >= 0.  incl, mpi: ntree scratch.
+ * Children follow their parents, so in ascending order a node's value is
+ * still inclusive when it is taken from its parent's. */
+static void node_self_work(an_ctx *c, size_t p, double *incl, double *mpi, double *self)
+{
+    size_t i;
+    node_incl(c, p, aa_experiment_metric_index(c->e, "wall"), incl);
+    node_incl(c, p, aa_experiment_metric_index(c->e, "mpi_wall"), mpi);
+    memcpy(self, incl, c->ntree * sizeof *self);
+    for (i = 1; i < c->ntree; i++) {
+        self[c->tparent[i]] -= incl[i];
+        mpi[c->tparent[i]] -= mpi[i];
+    }
+    for (i = 0; i < c->ntree; i++) {
+        if (c->tparent[i] < 0 || c->tparent[c->tparent[i]] < 0)
+            self[i] -= mpi[i];
+        if (self[i] < 0)
+            self[i] = 0;
+    }
+}
+
+/* The share of process p's time spent in the nodes marked (or unmarked,
+ * want == 0) in mark; its total time into *total.  incl, mpi, self: ntree
+ * scratch. */
+static double work_share(an_ctx *c, size_t p, const unsigned char *mark, int want,
+                         double *incl, double *mpi, double *self, double *total)
+{
+    double in = 0, all = 0;
+    size_t i;
+    node_self_work(c, p, incl, mpi, self);
+    for (i = 0; i < c->ntree; i++) {
+        all += self[i];
+        if ((mark[i] != 0) == want)
+            in += self[i];
+    }
+    *total = all;
+    return all > 0 ? in / all : 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Master detection (§5.1), from the dominant work: rank 0 is a master when
+ * at least master_min_share of its time (wall time without MPI set-up: a
+ * master's work is mostly handing out tasks and waiting for results) is
+ * spent in regions no other process runs, and at least that share of the
+ * (median) other process's time in regions rank 0 does not run: the two do
+ * different work.  Call-path
+ * differences alone (rank 0 printing results, skipping a loop, taking the
+ * root branch of a reduction) leave rank 0 in, and so does a rank 0 with
+ * extra work of its own beside the common work (overloaded, not a
+ * master: the others' work is in regions it runs too). */
+static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, double *share0)
+{
+    const aa_experiment *e = c->e;
+    size_t p, i, nothers = 0, no = 0;
     size_t *cnt = calloc(c->ntree, sizeof *cnt);
     unsigned char *r0 = calloc(c->ntree, 1), *others = malloc(e->nprocesses);
+    unsigned char *only0 = calloc(c->ntree, 1);
+    double *incl = malloc(c->ntree * sizeof *incl), *self = malloc(c->ntree * sizeof *self);
+    double *mpi = malloc(c->ntree * sizeof *mpi);
+    double *oshare = malloc((e->nprocesses ? e->nprocesses : 1) * sizeof *oshare);
+    double min = c->o->master_min_share, tot;
     long p0 = -1;
+    int rc = AA_OK;
     *is_master = 0;
-    *nonly = 0;
-    if (!cnt || !r0 || !others) {
-        free(cnt);
-        free(r0);
-        free(others);
-        return an_nomem(c);
+    *share0 = 0;
+    if (!cnt || !r0 || !others || !only0 || !incl || !self || !mpi || !oshare) {
+        rc = an_nomem(c);
+        goto out;
     }
     for (p = 0; p < e->nprocesses; p++) {
         others[p] = cand[p] && e->processes[p].rank != 0;
@@ -224,24 +301,28 @@ static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, size_t 
         if (cand[p] && e->processes[p].rank == 0)
             p0 = (long)p;
     }
-    if (p0 >= 0 && nothers >= 2) {
-        count_runs(c, others, cnt, -1, NULL);
-        count_runs(c, cand, NULL, 0, r0);
-        for (i = 1; i < c->ntree; i++) {
-            if (r0[i] && cnt[i] == 0)
-                only++;
-            if (!r0[i] && cnt[i] == nothers)
-                missing++;
-        }
-        if (only && missing) {
-            *is_master = 1;
-            *nonly = only;
-        }
-    }
+    if (p0 < 0 || nothers < 2)
+        goto out;
+    count_runs(c, others, cnt, -1, NULL);
+    count_runs(c, cand, NULL, 0, r0);
+    for (i = 1; i < c->ntree; i++)
+        only0[i] = r0[i] && cnt[i] == 0;
+    *share0 = work_share(c, (size_t)p0, only0, 1, incl, mpi, self, &tot);
+    for (p = 0; p < e->nprocesses; p++)
+        if (others[p])
+            oshare[no++] = work_share(c, p, r0, 0, incl, mpi, self, &tot);
+    qsort(oshare, no, sizeof *oshare, cmp_dbl);
+    *is_master = *share0 >= min && oshare[(no - 1) / 2] >= min;
+out:
     free(cnt);
     free(r0);
     free(others);
-    return AA_OK;
+    free(only0);
+    free(incl);
+    free(mpi);
+    free(self);
+    free(oshare);
+    return rc;
 }
 
 /* The children lists by region index (c->cstart, c->clist); in preorder,
@@ -357,10 +438,11 @@ static int exclude_master(an_ctx *c)
     const aa_experiment *e = c->e;
     aa_analysis *a = c->a;
     int master, rc;
-    size_t p, nonly;
+    size_t p;
+    double share;
     if (!c->o->auto_exclude_master)
         return AA_OK;
-    if ((rc = detect_master(c, c->cand, &master, &nonly)))
+    if ((rc = detect_master(c, c->cand, &master, &share)))
         return rc;
     if (!master)
         return AA_OK;
@@ -369,10 +451,10 @@ static int exclude_master(an_ctx *c)
             c->cand[p] = 0;
     a->excluded_ranks[a->nexcluded_ranks++] = 0;
     return an_note(c,
-                   "rank 0 excluded as a master process: it runs %zu region%s no "
-                   "other process runs and skips regions all others run "
-                   "(--no-auto-exclude keeps it)",
-                   nonly, nonly == 1 ? "" : "s");
+                   "rank 0 behaves as a master: excluded (%.0f%% of its work is in regions no "
+                   "other process runs, and it does not run the regions holding most of the "
+                   "others' work); rerun the analysis with --no-auto-exclude to keep it",
+                   100 * share);
 }
 
 /* The analysed processes (c->proc, a->ranks): the candidates left, in

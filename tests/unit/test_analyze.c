@@ -794,6 +794,42 @@ static void test_traffic_absolute(void)
     }
 }
 
+/* An SPMD rank 0 is no master: it prints the results (a region only it
+ * runs) and skips a zero-trip loop (a region every other process runs),
+ * but its work is the others' work. */
+static void test_spmd_rank0(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "solve", AA_KIND_FUNCTION);
+    add_region(e, 3, 1, "print_results", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "fixup", AA_KIND_LOOP);
+    for (r = 0; r < 6; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double solve = 4.0 + 0.01 * r, extra = r == 0 ? 0.05 : 0.02;
+        long root = node(e, t, 0, -1, solve + extra, 0, 0), m = node(e, t, 1, root, solve + extra, 0, 0);
+        long s = node(e, t, 2, m, solve + (r ? extra : 0), 0, 0);
+        if (r == 0)
+            node(e, t, 3, m, extra, 0, 0);
+        else
+            node(e, t, 4, s, extra, 0, 0);
+    }
+    e->nprocs = 6;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "SPMD with a printing rank 0: analysed");
+    if (a) {
+        is_int(a->nexcluded_ranks, 0, "rank 0 is not excluded as a master");
+        is_int(a->nprocesses, 6, "all 6 processes analysed");
+        ok(!has_note(a, "master"), "no master note");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -808,5 +844,6 @@ int main(void)
     test_noise_floor();
     test_local_difference();
     test_traffic_absolute();
+    test_spmd_rank0();
     return tap_done();
 }
