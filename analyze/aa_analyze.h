@@ -101,7 +101,12 @@ typedef struct aa_finding {
      * in the region beyond the others' mean; disparity: the region's own
      * (self) wall time per process */
     double impact_s;
-    double wait_s;          /* dissimilarity: impact x processes that wait for the slow ones */
+    double wait_s;          /* dissimilarity: the time the other processes wait, in all, in
+                             * wait_region beyond the slow ones (measured MPI time; 0 when
+                             * they do not wait, NAN when MPI time is not measured) */
+    long wait_region;       /* dissimilarity: where they wait most (region index), else -1 */
+    size_t nwait;           /* dissimilarity: the waiting processes (the others) */
+    int *wait_ranks;        /* their ranks */
     double run_share;       /* impact / the median whole-program time */
     int slow_cluster;       /* dissimilarity: cluster id of the slow processes, else -1 */
     size_t nslow;           /* dissimilarity: slow processes */

@@ -85,6 +85,7 @@ typedef struct dis_state {
     int fixed_eps;    /* the user set eps: every level uses it */
     double *spread;   /* R + 1: prefix sums of squared median self values (noise.c) */
     double *range;    /* by region: max - min of MM over the processes */
+    double *smpi;     /* P x R: MPI wall time of each region's own code, or NULL */
     dis_found *found;
     size_t nfound;
 } dis_state;

@@ -102,6 +102,7 @@ static void ctx_free(an_ctx *c)
     free(c->ds.found);
     free(c->ds.spread);
     free(c->ds.range);
+    free(c->ds.smpi);
     if (c->dcols)
         for (i = 0; i < c->ds.nfound; i++)
             free(c->dcols[i]);
@@ -208,6 +209,7 @@ void aa_analyze_free(aa_analysis *a)
         free(f->evidence);
         free(f->suggestion);
         free(f->slow_ranks);
+        free(f->wait_ranks);
     }
     free(a->findings);
     an_strlist_free(a->core_dissim, a->ncore_dissim);

@@ -739,6 +739,73 @@ static size_t *dis_order(const dis_state *ds)
 
 /* The finding of dissimilarity CCR c->ds.found[i]: its slow cluster, their
  * impact and the others' wait, and (for a CCCR) its root causes. */
+/* The MPI wall time of each region's own code by process (c->ds.smpi);
+ * left NULL when MPI time is not measured. */
+static int self_mpi_wall(an_ctx *c)
+{
+    size_t P = c->P, R = c->R;
+    int mw;
+    double *M;
+    if (c->ds.smpi || !an_metric_usable(c, "mpi_wall", &mw))
+        return AA_OK;
+    if (!(M = malloc(P * R * sizeof *M)) || !(c->ds.smpi = malloc(P * R * sizeof *c->ds.smpi))) {
+        free(M);
+        return an_nomem(c);
+    }
+    an_gather(c, mw, M);
+    an_self_values(c, M, c->ds.smpi);
+    free(M);
+    return AA_OK;
+}
+
+/* Where the processes outside the slow cluster wait for it (Scalasca's
+ * wait states, from profiles): the region whose own MPI time they exceed
+ * the slow processes' by most; f->wait_s is that excess over all of them.
+ * Set-up MPI time (MPI_Init, MPI_Finalize: the whole-program chain and
+ * their call sites) is no waiting. */
+static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
+{
+    size_t P = c->P, R = c->R, q, r, nf = 0, ns = 0;
+    double best = 0;
+    f->wait_region = -1;
+    f->wait_s = NAN;
+    if (!c->ds.smpi)
+        return AA_OK;
+    f->wait_s = 0;
+    for (r = 1; r < R; r++) {
+        double sf = 0, ss = 0;
+        if (c->whole[r] || an_is_mpi_setup(c->a->regions[r].info))
+            continue;
+        nf = ns = 0;
+        for (q = 0; q < P; q++) {
+            double v = c->ds.smpi[q * R + r];
+            v = isnan(v) ? 0 : v;
+            if (labels[q] == slow) {
+                ss += v;
+                ns++;
+            } else {
+                sf += v;
+                nf++;
+            }
+        }
+        if (nf && ns && sf / (double)nf - ss / (double)ns > best) {
+            best = sf / (double)nf - ss / (double)ns;
+            f->wait_region = (long)r;
+        }
+    }
+    if (f->wait_region < 0 || best < c->o->resolution_s) {
+        f->wait_region = -1;
+        return AA_OK;
+    }
+    if (!(f->wait_ranks = malloc(P * sizeof *f->wait_ranks)))
+        return an_nomem(c);
+    for (q = 0; q < P; q++)
+        if (labels[q] != slow)
+            f->wait_ranks[f->nwait++] = c->a->ranks[q];
+    f->wait_s = best * (double)f->nwait;
+    return AA_OK;
+}
+
 static int dis_finding(an_ctx *c, size_t i)
 {
     const dis_found *df = &c->ds.found[i];
@@ -769,8 +836,12 @@ static int dis_finding(an_ctx *c, size_t i)
     for (q = 0; q < P; q++)
         if (df->labels[q] == (int)slow)
             f->slow_ranks[f->nslow++] = c->a->ranks[q];
-    f->wait_s = f->impact_s * (double)(P - f->nslow);
     f->run_share = c->wmed > 0 ? f->impact_s / c->wmed : 0;
+    if ((rc = self_mpi_wall(c)) || (rc = wait_site(c, df->labels, (int)slow, f))) {
+        free(val);
+        free(refv);
+        return rc;
+    }
     if (df->cccr && c->nattr)
         rc = an_dissim_causes(c, i, slow, val, refv, &causes);
     if (!rc)

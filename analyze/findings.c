@@ -24,6 +24,7 @@ aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region)
     nf->region = region;
     nf->severity_class = -1;
     nf->slow_cluster = -1;
+    nf->wait_region = -1;
     return nf;
 }
 

@@ -77,16 +77,27 @@ static void put_num(aa_buf *b, double v)
 }
 
 /* "impact ..." line of a finding: what it costs, in seconds and share */
-static void text_impact(aa_buf *b, const aa_finding *f)
+static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
     aa_buf_puts(b, "      impact ");
     put_num(b, f->impact_s);
     if (f->kind == AA_FINDING_DISSIMILARITY) {
-        aa_buf_printf(b, " s per slow process (%.1f%% of the run): ranks ", 100 * f->run_share);
+        aa_buf_printf(b, " s per slow process (%.1f%% of the run): rank%s ", 100 * f->run_share,
+                      f->nslow == 1 ? "" : "s");
         put_ranks(b, f->slow_ranks, f->nslow);
-        aa_buf_puts(b, " spend it beyond the others, who wait ");
-        put_num(b, f->wait_s);
-        aa_buf_puts(b, " s in all\n");
+        aa_buf_puts(b, f->nslow == 1 ? " spends it beyond the others\n"
+                                     : " spend it beyond the others\n");
+        if (f->wait_region >= 0) {
+            aa_buf_printf(b, "      waiting: rank%s ", f->nwait == 1 ? "" : "s");
+            put_ranks(b, f->wait_ranks, f->nwait);
+            aa_buf_puts(b, f->nwait == 1 ? " waits " : " wait ");
+            put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
+            aa_buf_printf(b, " s each in MPI in [%zu] ", a->regions[f->wait_region].index);
+            put_location(b, a, (size_t)f->wait_region);
+            aa_buf_printf(b, " because rank%s ", f->nslow == 1 ? "" : "s");
+            put_ranks(b, f->slow_ranks, f->nslow);
+            aa_buf_puts(b, f->nslow == 1 ? " is late from here\n" : " are late from here\n");
+        }
     } else {
         aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)\n",
                       100 * f->run_share);
@@ -106,7 +117,7 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
         put_num(b, a->region_value[f->region]);
     }
     aa_buf_printf(b, "  severity %.2f  confidence %.2f\n", f->severity, f->confidence);
-    text_impact(b, f);
+    text_impact(b, a, f);
     if (!f->cccr)
         return;
     if (f->ncauses) {
@@ -282,6 +293,19 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     if (f->kind == AA_FINDING_DISSIMILARITY) {
         aa_json_key(j, "wait_seconds");
         aa_json_num(j, f->wait_s);
+        aa_json_key(j, "wait_region");
+        if (f->wait_region >= 0) {
+            aa_json_obj_begin(j);
+            json_region_fields(j, a, (size_t)f->wait_region);
+            aa_json_obj_end(j);
+        } else {
+            aa_json_null(j);
+        }
+        aa_json_key(j, "waiting_ranks");
+        aa_json_arr_begin(j);
+        for (i = 0; i < f->nwait; i++)
+            aa_json_int(j, f->wait_ranks[i]);
+        aa_json_arr_end(j);
         aa_json_key(j, "slow_ranks");
         aa_json_arr_begin(j);
         for (i = 0; i < f->nslow; i++)

@@ -191,6 +191,24 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
     aa_buf_puts(o, "</section>\n");
 }
 
+/* A finding's impact: seconds per process and share of the run; for an
+ * imbalance, who waits for it and where. */
+static void cell_impact(aa_buf *o, const aa_analysis *a, const aa_finding *f)
+{
+    aa_buf_printf(o, "<td class=\"num\" data-v=\"%.9g\">", f->impact_s);
+    put_time(o, f->impact_s);
+    aa_buf_printf(o, " (%.1f%%)", 100 * f->run_share);
+    if (f->kind == AA_FINDING_DISSIMILARITY && f->wait_region >= 0 && f->nwait) {
+        aa_buf_printf(o, "<br><span class=\"muted\">%zu other rank%s wait ", f->nwait,
+                      f->nwait == 1 ? "" : "s");
+        put_time(o, f->wait_s / (double)f->nwait);
+        aa_buf_puts(o, " each in ");
+        put_region(o, a, (size_t)f->wait_region);
+        aa_buf_puts(o, "</span>");
+    }
+    aa_buf_puts(o, "</td>");
+}
+
 static void section_findings(aa_buf *o, const aa_analysis *a)
 {
     size_t i, j;
@@ -201,7 +219,7 @@ static void section_findings(aa_buf *o, const aa_analysis *a)
         return;
     }
     aa_buf_puts(o, "<table class=\"sortable\"><thead><tr><th>kind</th><th>region</th>"
-                   "<th>core</th><th>class</th><th>severity</th><th>confidence</th>"
+                   "<th>impact</th><th>core</th><th>class</th><th>severity</th><th>confidence</th>"
                    "<th>effect</th><th>root causes</th><th>suggestion</th></tr></thead><tbody>");
     for (i = 0; i < a->nfindings; i++) {
         const aa_finding *f = &a->findings[i];
@@ -209,7 +227,9 @@ static void section_findings(aa_buf *o, const aa_analysis *a)
         aa_buf_printf(o, "<tr class=\"%s\"><td>%s</td><td>", sc >= 3 ? (sc == 4 ? "sev4" : "sev3") : "",
                       kind_name(f->kind));
         put_region(o, a, f->region);
-        aa_buf_printf(o, "</td><td>%s</td>", f->cccr ? "CCCR" : (f->ccr ? "CCR" : "-"));
+        aa_buf_puts(o, "</td>");
+        cell_impact(o, a, f);
+        aa_buf_printf(o, "<td>%s</td>", f->cccr ? "CCCR" : (f->ccr ? "CCR" : "-"));
         if (sc >= 0 && sc <= 4)
             aa_buf_printf(o, "<td data-v=\"%d\">%s</td>", sc, sev_names[sc]);
         else

@@ -98,6 +98,9 @@ int main(void)
     ok(strstr(b.data, "2 clusters") != NULL || strstr(b.data, "clusters.</p>") != NULL,
        "OPTICS plot states its clusters");
     ok(strstr(b.data, "class=\"unavail\">l1_miss_rate<") != NULL, "unmeasured attributes listed");
+    ok(strstr(b.data, "<th>impact</th>") && strstr(b.data, "% of the run") == NULL &&
+           strstr(b.data, "%)</td>"),
+       "findings state their impact (seconds, share of the run)");
     {
         /* one source of numbers: the plot is the analysis' own clustering */
         const char *sec = strstr(b.data, "<section id=\"optics\">");
