@@ -148,6 +148,7 @@ struct an_ctx {
     int cpi_ok;             /* cycles and instructions measured */
     int m_cyc, m_ins;       /* their metric indices */
     double wmed;            /* median whole-program time */
+    double mmed;            /* median whole-program main metric */
     dis_state ds;           /* dissimilarity CCRs */
     /* root-cause attributes (an_attributes) */
     size_t nattr;
@@ -188,6 +189,9 @@ size_t an_nchildren(const an_ctx *c, size_t r);
 
 /* metrics.c */
 double an_median_wpwt(const an_ctx *c);
+/* The median over the processes of the whole program's main metric (CPU
+ * time outside MPI): the scale an imbalance of that metric is judged on. */
+double an_median_program_metric(const an_ctx *c);
 size_t an_gather(an_ctx *c, int mi, double *M);
 int an_metric_usable(an_ctx *c, const char *name, int *mi);
 int an_fill_ran(an_ctx *c);

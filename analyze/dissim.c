@@ -688,19 +688,23 @@ int an_dissim_clusters(an_ctx *c)
 }
 
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped.
- * A CCR whose slow processes spend less than finding_min_share of the run
- * beyond the others is no finding; a CCR all of whose CCR descendants were
- * dropped is then the innermost one (a CCCR). */
+ * A CCR whose slow processes spend less than finding_min_share of the
+ * program's main metric (CPU time outside MPI) beyond the others is no
+ * finding; a CCR all of whose CCR descendants were dropped is then the
+ * innermost one (a CCCR). */
 int an_dissim_impact(an_ctx *c)
 {
     dis_state *ds = &c->ds;
     size_t i, j;
     c->wmed = an_median_wpwt(c);
+    c->mmed = an_median_program_metric(c);
     for (i = 0; i < ds->nfound; i++) {
         double imp;
         dis_slow_cluster(c, ds->found[i].labels, ds->found[i].region, c->MM, &imp);
         ds->found[i].impact = imp;
-        ds->found[i].dropped = c->wmed > 0 && imp / c->wmed < c->o->finding_min_share;
+        /* judged on the metric's own scale: on a loaded node the wall time of
+         * a run is many times its CPU time */
+        ds->found[i].dropped = c->mmed > 0 && imp / c->mmed < c->o->finding_min_share;
     }
     for (i = 0; i < ds->nfound; i++) {
         size_t r0 = ds->found[i].region;

@@ -20,21 +20,33 @@ static int cmp_dbl(const void *a, const void *b)
 }
 
 /* The median whole-program time of the analysed processes (0 if none). */
-double an_median_wpwt(const an_ctx *c)
+/* The median of the positive finite values v[0], v[stride], ... (P of
+ * them); 0 when there is none. */
+static double median_positive(const an_ctx *c, const double *v, size_t stride)
 {
     double *w = malloc((c->P ? c->P : 1) * sizeof *w), m = 0;
     size_t q, n = 0;
     if (!w)
         return 0;
     for (q = 0; q < c->P; q++)
-        if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
-            w[n++] = c->wpwt[q];
+        if (v[q * stride] > 0 && isfinite(v[q * stride]))
+            w[n++] = v[q * stride];
     if (n) {
         qsort(w, n, sizeof *w, cmp_dbl);
         m = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
     }
     free(w);
     return m;
+}
+
+double an_median_wpwt(const an_ctx *c)
+{
+    return median_positive(c, c->wpwt, 1);
+}
+
+double an_median_program_metric(const an_ctx *c)
+{
+    return median_positive(c, c->MM, c->R);
 }
 
 /* ---- metric gathering ------------------------------------------------------ */
