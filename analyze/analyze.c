@@ -149,6 +149,7 @@ static int nomem(an_ctx *c)
 }
 
 static int note(an_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int note_throttled(an_ctx *c);
 static int note(an_ctx *c, const char *fmt, ...)
 {
     char buf[1024];
@@ -1511,6 +1512,8 @@ static int run(an_ctx *c)
             c->send[a->regions[r].parent] = c->send[r];
     if (P == 1 && (rc = note(c, "single process: no dissimilarity analysis")))
         goto out;
+    if ((rc = note_throttled(c)))
+        goto out;
 
     MM = malloc(P * R * sizeof *MM);
     W = malloc(P * R * sizeof *W);
@@ -2343,6 +2346,43 @@ int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analy
     }
     *out = a;
     return AA_OK;
+}
+
+/* Calling contexts the runtime stopped measuring after many very short
+ * visits (flags="throttled"): their values are partial, so a drop of their
+ * time is fewer measured visits, not a speed-up.  One note names them. */
+static int note_throttled(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    uint32_t ids[8];
+    size_t nids = 0, nnodes = 0, p, t, n, k;
+    aa_buf b;
+    int rc;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++)
+            for (n = 0; n < e->processes[p].threads[t].nnodes; n++) {
+                const aa_node *nd = &e->processes[p].threads[t].nodes[n];
+                if (!(nd->flags & AA_NODE_THROTTLED))
+                    continue;
+                nnodes++;
+                for (k = 0; k < nids && ids[k] != nd->region; k++)
+                    ;
+                if (k == nids && nids < sizeof ids / sizeof ids[0])
+                    ids[nids++] = nd->region;
+            }
+    if (!nnodes)
+        return AA_OK;
+    aa_buf_init(&b);
+    for (k = 0; k < nids; k++) {
+        const aa_region *r = aa_experiment_region(e, ids[k]);
+        aa_buf_printf(&b, "%s%s", k ? ", " : "", r && r->name ? r->name : "?");
+    }
+    rc = note(c, "partial values: %zu calling context%s throttled after many very short visits "
+                 "(%s%s); their time covers only the visits before throttling, so a lower time "
+                 "there is no speed-up",
+              nnodes, nnodes == 1 ? "" : "s", b.data ? b.data : "", nids == 8 ? ", ..." : "");
+    aa_buf_free(&b);
+    return rc;
 }
 
 int aa_analyze_add_note(aa_analysis *a, const char *note)

@@ -62,7 +62,7 @@ ALL_TARGETS += $(RT_LIBS)
 # ---- test programs (tests/runtime/), run by tests/e2e/runtime*.t ------------
 RT_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -I.
 RT_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-RT_MPI_TESTS := rt_mpi rt_crash
+RT_MPI_TESTS := rt_mpi rt_crash rt_throttle
 RT_TESTS := rt_serial rt_pthread
 RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
 

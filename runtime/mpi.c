@@ -71,8 +71,8 @@ int MPI_Init(int *argc, char ***argv)
 {
     aa_mpi_call c;
     int m = aa_mpi_begin(&c), rc = PMPI_Init(argc, argv);
-    if (m)
-        aa_mpi_end(&c, AA_MPI_OTHER, 0, 0);
+    if (m) /* collective over MPI_COMM_WORLD: the coll kind */
+        aa_mpi_end(&c, AA_MPI_COLL, 0, 0);
     if (rc == MPI_SUCCESS)
         after_init();
     return rc;
@@ -83,7 +83,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     aa_mpi_call c;
     int m = aa_mpi_begin(&c), rc = PMPI_Init_thread(argc, argv, required, provided);
     if (m)
-        aa_mpi_end(&c, AA_MPI_OTHER, 0, 0);
+        aa_mpi_end(&c, AA_MPI_COLL, 0, 0);
     if (rc == MPI_SUCCESS)
         after_init();
     return rc;

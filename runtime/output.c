@@ -32,9 +32,12 @@ aa_rt_thread *aa_rt_threads_head(void);
 enum { M_VISITS, M_WALL, M_WALL_EXCL, M_CPU, M_FIXED_ };
 static const char *const x_names[AA_RT_X_COUNT_] = {
     "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
-    "io_read_bytes", "io_write_bytes", "io_time", "io_calls"};
-static const char *const x_units[AA_RT_X_COUNT_] = {"s", "s", "count", "bytes", "bytes",
-                                                    "bytes", "bytes", "s", "count"};
+    "io_read_bytes", "io_write_bytes", "io_time", "io_calls",
+    "mpi_p2p_wall", "mpi_coll_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
+    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes"};
+static const char *const x_units[AA_RT_X_COUNT_] = {
+    "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
+    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes"};
 
 static void add_metrics(aa_experiment *e)
 {
@@ -286,7 +289,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         aa_rt_frame *f = &rt->stack[k];
         double *row;
         int c;
-        if (f->node < 0 || f->node >= nn)
+        if (f->node < 0 || f->node >= nn || f->throttled)
             continue;
         row = v + (size_t)f->node * nm;
         if (now > f->t_enter)
@@ -347,6 +350,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     char buf[256];
     int nreg, i, nt = 0;
     uint64_t mism = 0, ovf = 0, thr_nodes = 0, now;
+    char *thr_region = NULL; /* per registry index: some node of it is throttled */
     if (!e) {
         aa_err_set(err, AA_EENV, "out of memory");
         return NULL;
@@ -359,6 +363,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     add_metrics(e);
     add_environment(e);
     nreg = aa_rt_regions_snapshot(&regs);
+    thr_region = calloc((size_t)nreg + 1, 1);
     for (i = 0; i < nreg; i++) {
         aa_region r;
         memset(&r, 0, sizeof r);
@@ -418,10 +423,11 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         for (k = 0; k < p->threads[i].nnodes; k++) {
             uint32_t h = p->threads[i].nodes[k].region;
             p->threads[i].nodes[k].region = (int)h < nreg ? regs[h].id : 0;
-            if ((int)h < nreg && regs[h].throttled)
-                p->threads[i].nodes[k].flags |= AA_NODE_THROTTLED;
-            if (p->threads[i].nodes[k].flags & AA_NODE_THROTTLED)
+            if (p->threads[i].nodes[k].flags & AA_NODE_THROTTLED) {
                 thr_nodes++;
+                if ((int)h < nreg && thr_region)
+                    thr_region[h] = 1;
+            }
         }
     }
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)mism);
@@ -432,8 +438,8 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process_set_attr(p, "throttled_nodes", buf);
     {
         int nthr = 0;
-        for (i = 0; i < nreg; i++)
-            nthr += regs[i].throttled != 0;
+        for (i = 0; i < nreg && thr_region; i++)
+            nthr += thr_region[i];
         snprintf(buf, sizeof buf, "%d", nthr);
         aa_process_set_attr(p, "throttled_regions", buf);
     }
@@ -446,10 +452,12 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     }
     free(regs);
     free(ts);
+    free(thr_region);
     return e;
 fail:
     free(regs);
     free(ts);
+    free(thr_region);
     aa_experiment_free(e);
     return NULL;
 }

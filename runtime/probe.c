@@ -17,6 +17,7 @@
 #include "runtime/rt_internal.h"
 #include "runtime/aa_runtime.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -171,6 +172,7 @@ static void program_name(void)
 }
 
 static void thread_destructor(void *arg);
+static void read_refine(void);
 
 static void do_init(void)
 {
@@ -185,6 +187,7 @@ static void do_init(void)
     }
     aa_rt_g.cpu_interval = (uint64_t)(us * 1e-6 * aa_rt_g.ticks_per_sec);
     read_throttle();
+    read_refine();
     s = getenv("AUTOANALYZER_COLLECT");
     aa_rt_g.collect_files = s && strcmp(s, "files") == 0;
     if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
@@ -291,6 +294,141 @@ __attribute__((constructor)) static void aa_rt_constructor(void)
     aa_rt_install_signal_handlers();
 }
 
+/* ---- regions refined in round 2: never throttled ------------------------------ */
+/* AUTOANALYZER_REFINE names the round-1 analysis a round-2 build was made
+ * from (the file `autoanalyzer cc` and `instrument --refine` read: analysis
+ * JSON, analysis XML or a list of region ids/names, one per line).  The
+ * regions it names, and every region inside them (same function, or a
+ * static parent that is refined), are never throttled. */
+static char **refine_tok;
+static int nrefine;
+
+static void refine_add(const char *tok, size_t n)
+{
+    char **nt;
+    char *c;
+    if (n == 0 || n > 255)
+        return;
+    nt = realloc(refine_tok, (size_t)(nrefine + 1) * sizeof *nt);
+    if (!nt)
+        return;
+    refine_tok = nt;
+    if (!(c = malloc(n + 1)))
+        return;
+    memcpy(c, tok, n);
+    c[n] = 0;
+    refine_tok[nrefine++] = c;
+}
+
+/* The value after every `key` (a quoted string or a bare word). */
+static void refine_scan(const char *data, const char *key)
+{
+    const char *q = data;
+    size_t kl = strlen(key);
+    while ((q = strstr(q, key)) != NULL) {
+        const char *b;
+        q += kl;
+        while (*q == ' ' || *q == '\t' || *q == ':' || *q == '=')
+            q++;
+        if (*q == '"' || *q == '\'') {
+            char quote = *q++;
+            for (b = q; *q && *q != quote; q++)
+                ;
+        } else {
+            for (b = q; *q && (isalnum((unsigned char)*q) || *q == '_' || *q == '@'); q++)
+                ;
+        }
+        refine_add(b, (size_t)(q - b));
+    }
+}
+
+static void read_refine(void)
+{
+    const char *path = getenv("AUTOANALYZER_REFINE");
+    FILE *fp;
+    char *data;
+    size_t len = 0, cap = 65536, k;
+    const char *q;
+    if (!path || !*path)
+        return;
+    if (!(fp = fopen(path, "r"))) {
+        aa_rt_fail("AUTOANALYZER_REFINE='%s': %s (no region is protected from throttling)", path,
+                   strerror(errno));
+        return;
+    }
+    data = malloc(cap + 1);
+    while (data) {
+        size_t got = fread(data + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+        if (len == cap) {
+            char *nd = cap < (64u << 20) ? realloc(data, cap * 2 + 1) : NULL;
+            if (!nd)
+                break;
+            data = nd;
+            cap *= 2;
+        }
+    }
+    fclose(fp);
+    if (!data)
+        return;
+    data[len] = 0;
+    for (q = data; *q && isspace((unsigned char)*q); q++)
+        ;
+    if (*q == '{' || *q == '[') {
+        refine_scan(data, "\"region\"");
+    } else if (*q == '<') {
+        refine_scan(data, " region=");
+    } else {
+        char *line = data, *nl;
+        for (; line && *line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            while (*line == ' ' || *line == '\t')
+                line++;
+            if (*line == '#')
+                continue;
+            for (k = 0; line[k] && !isspace((unsigned char)line[k]); k++)
+                ;
+            refine_add(line, k);
+        }
+    }
+    free(data);
+}
+
+static int refine_names(const char *s, uint32_t id)
+{
+    int i;
+    char num[32];
+    snprintf(num, sizeof num, "%u", id);
+    for (i = 0; i < nrefine; i++) {
+        const char *tok = refine_tok[i];
+        if ((s && *s && strcmp(tok, s) == 0) || (!s && strcmp(tok, num) == 0))
+            return 1;
+        if (!s && (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) &&
+            strtoul(tok, NULL, 16) == id)
+            return 1;
+    }
+    return 0;
+}
+
+/* Called under reg_lock for a region being registered at index h. */
+static int refined_region(int h)
+{
+    const aa_rt_region *r = &regions[h];
+    int i;
+    if (!nrefine)
+        return 0;
+    if (refine_names(NULL, r->id) || refine_names(r->name, 0) || refine_names(r->function, 0))
+        return 1;
+    for (i = 1; i < h; i++) /* a refined static parent or enclosing function */
+        if (regions[i].no_throttle &&
+            (regions[i].id == r->parent ||
+             (regions[i].kind == AA_KIND_FUNCTION && strcmp(regions[i].name, r->function) == 0)))
+            return 1;
+    return 0;
+}
+
 /* ---- region registry ----------------------------------------------------------- */
 static int register_region(aa_runtime_region *r)
 {
@@ -330,19 +468,12 @@ static int register_region(aa_runtime_region *r)
         regions[h].name = r->name ? r->name : "";
         regions[h].function = r->function ? r->function : "";
         regions[h].file = r->file ? r->file : "";
+        regions[h].no_throttle = refined_region(h);
     }
     __atomic_store_n(&r->handle, h, __ATOMIC_RELEASE);
 out:
     pthread_mutex_unlock(&reg_lock);
     return h;
-}
-
-void aa_rt_region_throttle(uint32_t h)
-{
-    pthread_mutex_lock(&reg_lock);
-    if ((int)h < nregions)
-        regions[h].throttled = 1;
-    pthread_mutex_unlock(&reg_lock);
 }
 
 /* Copies the registry out (for the profile) under the lock. */
@@ -382,6 +513,12 @@ static int new_node(aa_rt_thread *t, uint32_t region, int parent)
     memset(n, 0, sizeof *n);
     n->region = region;
     n->parent = parent;
+    if (nrefine && region > 0) {
+        pthread_mutex_lock(&reg_lock);
+        if ((int)region < nregions && regions[region].no_throttle)
+            n->flags |= AA_RT_NODE_NO_THROTTLE;
+        pthread_mutex_unlock(&reg_lock);
+    }
     n->first_child = -1;
     n->next_sibling = -1;
     if (parent >= 0) {
@@ -485,8 +622,6 @@ void aa_runtime_enter(aa_runtime_region *r)
     aa_rt_frame *f;
     aa_rt_node *n;
     int h, d, c;
-    if (AA_RT_UNLIKELY(__atomic_load_n(&r->handle, __ATOMIC_RELAXED) < 0))
-        return; /* throttled region */
     t = aa_rt_self;
     if (AA_RT_UNLIKELY(!t)) {
         t = aa_rt_thread_get();
@@ -499,8 +634,6 @@ void aa_runtime_enter(aa_runtime_region *r)
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
     if (AA_RT_UNLIKELY(h <= 0)) {
-        if (h < 0)
-            return; /* throttled: not measured any more */
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
@@ -520,11 +653,18 @@ void aa_runtime_enter(aa_runtime_region *r)
         return;
     }
     n = aa_rt_node_at(t, c);
-    n->visits++;
     f = &t->stack[d];
     f->node = c;
     f->region = (uint32_t)h;
     t->depth = d + 1;
+    if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
+        /* this calling context is throttled: the frame keeps the stack
+         * (and the matching of exits) right, but reads no clock */
+        f->throttled = 1;
+        return;
+    }
+    f->throttled = 0;
+    n->visits++;
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, f->ctr_enter);
     f->t_enter = aa_rt_now();
@@ -538,6 +678,8 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
     uint64_t w;
     double c;
     int i;
+    if (f->throttled)
+        return; /* opened in a throttled context: nothing was started */
     w = now > f->t_enter ? now - f->t_enter : 0;
     n->wall += w;
     c = cpu - f->cpu_enter;
@@ -552,19 +694,20 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
             n->ctr[i] += ctr[i] - f->ctr_enter[i];
 }
 
-/* TAU-like throttling: a region whose node has had at least thr_calls
- * visits averaging under thr_ticks is not measured any more (in any
- * thread): its descriptor's handle turns negative, which both probes test
- * first.  Its nodes are flagged in the profile. */
-static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
+/* TAU-like throttling, per calling context: a node that has had at least
+ * thr_calls visits averaging under thr_ticks is not measured any more in
+ * this thread (its later frames read no clock); the same region in another
+ * context, or in another thread, goes on being measured.  Nodes of regions
+ * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
+ * is flagged in the profile: its values are partial. */
+static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f)
 {
     aa_rt_node *n = aa_rt_node_at(t, f->node);
-    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || n->wall >= n->visits * aa_rt_g.thr_ticks)
+    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
+        n->wall >= n->visits * aa_rt_g.thr_ticks)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
-    aa_rt_region_throttle(f->region);
-    __atomic_store_n(&r->handle, -(int)f->region, __ATOMIC_RELAXED);
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -596,25 +739,13 @@ void aa_runtime_exit(aa_runtime_region *r)
     int d, h;
     if (AA_RT_UNLIKELY(!t))
         return;
-    d = t->depth;
-    h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
-    if (AA_RT_UNLIKELY(h < 0)) {
-        /* throttled (its enters return before touching skip): close the
-         * frame only if it was opened before the region was throttled */
-        if (!t->skip && d > 1 && t->stack[d - 1].region == (uint32_t)-h) {
-            t->depth = d - 1;
-            now = aa_rt_now();
-            if (aa_rt_g.nctr_avail)
-                aa_rt_counters_read(t, ctr);
-            close_frame(t, &t->stack[d - 1], now, aa_rt_cpu_at(t, now), ctr);
-        }
-        return;
-    }
     if (AA_RT_UNLIKELY(t->skip)) {
         t->skip--;
         return;
     }
-    if (AA_RT_UNLIKELY(d <= 1 || h == 0)) {
+    d = t->depth;
+    h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
+    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
         t->mismatched++;
         return;
     }
@@ -624,12 +755,14 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
+    if (AA_RT_UNLIKELY(f->throttled))
+        return;
     now = aa_rt_now();
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
     if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
-        maybe_throttle(t, f, r);
+        maybe_throttle(t, f);
 }
 
 void aa_runtime_scope_end(aa_runtime_region **r)

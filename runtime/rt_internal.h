@@ -31,7 +31,10 @@
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
 #define AA_RT_MAX_CTR 8          /* hardware/fake counters */
 
-enum { AA_RT_NODE_THROTTLED = 1u };
+enum {
+    AA_RT_NODE_THROTTLED = 1u,   /* this calling context is not measured any more */
+    AA_RT_NODE_NO_THROTTLE = 2u, /* region refined in round 2: never throttled */
+};
 
 /* Per-node accumulators besides time and counters (attributed to the
  * innermost open node; made inclusive when the profile is built). */
@@ -45,6 +48,16 @@ enum {
     AA_RT_X_IO_WRITE,
     AA_RT_X_IO_TIME,
     AA_RT_X_IO_CALLS,
+    /* MPI wall time and bytes (sent + received) by kind of call; the kind
+     * is the first column of runtime/mpi_prototypes.txt */
+    AA_RT_X_MPI_P2P_WALL,
+    AA_RT_X_MPI_COLL_WALL,
+    AA_RT_X_MPI_WAIT_WALL,
+    AA_RT_X_MPI_RMA_WALL,
+    AA_RT_X_MPI_IO_WALL,
+    AA_RT_X_MPI_P2P_BYTES,
+    AA_RT_X_MPI_COLL_BYTES,
+    AA_RT_X_MPI_RMA_BYTES,
     AA_RT_X_COUNT_
 };
 
@@ -102,7 +115,7 @@ typedef struct aa_rt_region {
     int kind;
     int line, col, end_line, end_col;
     const char *name, *function, *file;
-    int throttled;
+    int no_throttle; /* refined in round 2 (AUTOANALYZER_REFINE) */
 } aa_rt_region;
 
 typedef struct aa_rt_global {
@@ -194,7 +207,6 @@ static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
 
 /* ---- runtime internals ------------------------------------------------------ */
 void aa_rt_init(void);
-void aa_rt_region_throttle(uint32_t handle);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
