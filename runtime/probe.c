@@ -41,13 +41,19 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 void aa_rt_fail(const char *fmt, ...)
 {
     va_list ap;
+    aa_rt_thread *t = aa_rt_self;
+    int saved = t ? t->in_rt : 0;
     if (__atomic_exchange_n(&aa_rt_g.failed_once, 1, __ATOMIC_RELAXED))
         return;
+    if (t) /* the runtime's own message is not the program's I/O */
+        t->in_rt = 1;
     fputs("autoanalyzer: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputs(" (profiling continues where possible; the program is not affected)\n", stderr);
+    if (t)
+        t->in_rt = saved;
 }
 
 /* ---- clock calibration ------------------------------------------------------ */

@@ -94,6 +94,8 @@ typedef struct aa_rt_thread {
     int skip;                  /* enters not recorded (paused, too deep) still to exit */
     int in_rt;                 /* inside the runtime: its own I/O is not counted */
     int in_mpi;                /* inside an MPI wrapper (recursion guard) */
+    int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
+                                * writing through write()) count once */
     /* CPU time interpolation (see docs/runtime.md) */
     uint64_t cpu_w_last;       /* tick of the last real read */
     double cpu_c_last;         /* thread CPU ns at that read */
