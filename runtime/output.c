@@ -592,8 +592,11 @@ void aa_rt_install_signal_handlers(void)
 {
     size_t i;
     const char *s = getenv("AUTOANALYZER_SIGNALS");
+    static int warned;
     if (s && strcmp(s, "0") == 0)
         return;
+    if (s && *s && strcmp(s, "1") != 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        aa_rt_setting_warn("AUTOANALYZER_SIGNALS", s, "expected 0 or 1", "1");
     for (i = 0; i < NSIG_; i++) {
         struct sigaction sa, old;
         if (sigaction(fatal_signals[i], NULL, &old) != 0)

@@ -64,6 +64,9 @@ static int tsc_invariant(void)
     const char *f = getenv("AUTOANALYZER_CLOCK");
     if (f && strcmp(f, "monotonic") == 0)
         return 0;
+    if (f && *f && strcmp(f, "tsc") != 0 && strcmp(f, "auto") != 0)
+        aa_rt_setting_warn("AUTOANALYZER_CLOCK", f, "expected monotonic, tsc or auto",
+                           "auto: the TSC when invariant");
     __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
     if (a < 0x80000007u)
         return 0;
@@ -110,8 +113,20 @@ void aa_rt_set_clock_calibration(void)
     }
 }
 
+#ifndef AA_RT_HAVE_TSC
+static void clock_setting(void)
+{
+    const char *f = getenv("AUTOANALYZER_CLOCK");
+    if (f && *f && strcmp(f, "monotonic") && strcmp(f, "tsc") && strcmp(f, "auto"))
+        aa_rt_setting_warn("AUTOANALYZER_CLOCK", f, "expected monotonic, tsc or auto", "monotonic");
+}
+#endif
+
 static void calibrate(void)
 {
+#ifndef AA_RT_HAVE_TSC
+    clock_setting();
+#endif
     aa_rt_g.use_tsc = tsc_invariant();
     aa_rt_g.mono0 = aa_rt_mono_ns();
     if (!aa_rt_g.use_tsc) {
@@ -136,6 +151,24 @@ static void calibrate(void)
 }
 
 /* ---- configuration ------------------------------------------------------------ */
+/* A setting that is not what its variable takes: one warning on stderr
+ * (each variable is read once), then the default is used. */
+void aa_rt_setting_warn(const char *name, const char *value, const char *expect,
+                        const char *dflt)
+{
+    fprintf(stderr, "autoanalyzer: warning: %s='%s': %s (using %s)\n", name, value, expect, dflt);
+}
+
+/* A decimal number in [lo, hi]; 0 when it is one. */
+static int parse_range(const char *s, double lo, double hi, double *out)
+{
+    double v;
+    if (aa_parse_double(s, &v) || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static void read_throttle(void)
 {
     const char *s = getenv("AUTOANALYZER_THROTTLE");
@@ -147,15 +180,19 @@ static void read_throttle(void)
         comma = strchr(tmp, ',');
         if (strcmp(tmp, "0") == 0 || strcmp(tmp, "off") == 0 || strcmp(tmp, "none") == 0) {
             calls = 0;
-        } else if (!comma) {
-            aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
         } else {
-            *comma = 0;
-            if (aa_parse_double(tmp, &calls) || aa_parse_double(comma + 1, &usec) || calls < 0 ||
-                usec < 0) {
-                aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
-                calls = 100000;
-                usec = 10;
+            double c, u;
+            if (comma)
+                *comma = 0;
+            if (!comma || strlen(s) >= sizeof tmp || parse_range(tmp, 0, 1e15, &c) ||
+                parse_range(comma + 1, 0, 1e6, &u) || c != (double)(uint64_t)c)
+                aa_rt_setting_warn("AUTOANALYZER_THROTTLE", s,
+                                   "expected CALLS,USEC (CALLS a whole number up to 1e15, USEC "
+                                   "0 to 1e6) or 0",
+                                   "100000,10");
+            else {
+                calls = c;
+                usec = u;
             }
         }
     }
@@ -187,8 +224,9 @@ static void do_init(void)
     calibrate();
     aa_rt_g.start_time = time(NULL);
     s = getenv("AUTOANALYZER_CPU_INTERVAL_US");
-    if (s && *s && (aa_parse_double(s, &us) || us < 0)) {
-        aa_rt_fail("AUTOANALYZER_CPU_INTERVAL_US='%s' is not a number of microseconds", s);
+    if (s && *s && parse_range(s, 0, 1e7, &us)) {
+        aa_rt_setting_warn("AUTOANALYZER_CPU_INTERVAL_US", s,
+                           "expected a number of microseconds from 0 to 1e7", "100");
         us = 100;
     }
     aa_rt_g.cpu_interval = (uint64_t)(us * 1e-6 * aa_rt_g.ticks_per_sec);
@@ -622,7 +660,32 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
 }
 
 /* ---- the probes --------------------------------------------------------------------- */
-void aa_runtime_enter(aa_runtime_region *r)
+/* A longjmp (or an exception) that left instrumented functions without
+ * their exits leaves their frames open.  Frames record the stack position
+ * of the enter; the stack grows down, so a new enter from a position above
+ * (numerically greater than) the innermost open frame's means that frame's
+ * function is gone.  Such frames are closed now and each counts as a
+ * mismatched exit.  A position more than AA_RT_STACK_SPAN away is another
+ * stack (a signal or fiber stack): nothing is concluded. */
+#define AA_RT_STACK_SPAN ((uintptr_t)64 << 20)
+static void close_abandoned(aa_rt_thread *t, uintptr_t sp)
+{
+    uint64_t now = aa_rt_now();
+    double cpu = aa_rt_cpu_at(t, now);
+    uint64_t ctr[AA_RT_MAX_CTR];
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, ctr);
+    while (t->depth > 1) {
+        aa_rt_frame *f = &t->stack[t->depth - 1];
+        if (f->sp == UINTPTR_MAX || !(sp > f->sp && sp - f->sp < AA_RT_STACK_SPAN))
+            break;
+        t->depth--;
+        t->mismatched++;
+        close_frame(t, f, now, cpu, ctr);
+    }
+}
+
+static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r, uintptr_t sp)
 {
     aa_rt_thread *t;
     aa_rt_frame *f;
@@ -636,6 +699,8 @@ void aa_runtime_enter(aa_runtime_region *r)
     }
     if (AA_RT_UNLIKELY(t->skip | __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) | t->in_rt)) {
         t->skip++;
+        if (t->skip_ovf) /* deeper still: not recorded either */
+            t->overflow++;
         return;
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
@@ -647,21 +712,28 @@ void aa_runtime_enter(aa_runtime_region *r)
         }
     }
     d = t->depth;
+    if (AA_RT_UNLIKELY(d > 1 && sp > t->stack[d - 1].sp && sp != UINTPTR_MAX)) {
+        close_abandoned(t, sp);
+        d = t->depth;
+    }
     if (AA_RT_UNLIKELY(d >= AA_RT_MAX_DEPTH || d <= 0)) {
         t->overflow++;
         t->skip++;
+        t->skip_ovf = 1;
         return;
     }
     c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
     if (AA_RT_UNLIKELY(c < 0)) {
         t->overflow++;
         t->skip++;
+        t->skip_ovf = 1;
         return;
     }
     n = aa_rt_node_at(t, c);
     f = &t->stack[d];
     f->node = c;
     f->region = (uint32_t)h;
+    f->sp = sp;
     t->depth = d + 1;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
@@ -675,6 +747,16 @@ void aa_runtime_enter(aa_runtime_region *r)
         aa_rt_counters_read(t, f->ctr_enter);
     f->t_enter = aa_rt_now();
     f->cpu_enter = aa_rt_cpu_at(t, f->t_enter);
+}
+
+void aa_runtime_enter(aa_runtime_region *r)
+{
+    enter_at(r, (uintptr_t)__builtin_frame_address(0));
+}
+
+void aa_rt_enter_sp(aa_runtime_region *r, uintptr_t sp)
+{
+    enter_at(r, sp);
 }
 
 static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu,
@@ -746,7 +828,8 @@ void aa_runtime_exit(aa_runtime_region *r)
     if (AA_RT_UNLIKELY(!t))
         return;
     if (AA_RT_UNLIKELY(t->skip)) {
-        t->skip--;
+        if (--t->skip == 0)
+            t->skip_ovf = 0;
         return;
     }
     d = t->depth;

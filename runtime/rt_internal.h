@@ -80,6 +80,8 @@ typedef struct aa_rt_frame {
     uint32_t region;
     int32_t throttled;
     int32_t pad_;
+    uintptr_t sp;         /* the caller's stack position at enter (longjmp
+                           * detection); UINTPTR_MAX: not known (user API) */
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];
@@ -92,6 +94,7 @@ typedef struct aa_rt_thread {
     pthread_t handle;
     int depth;                 /* open frames; stack[0] is the root */
     int skip;                  /* enters not recorded (paused, too deep) still to exit */
+    int skip_ovf;              /* skipping because too deep: every enter is unrecorded */
     int in_rt;                 /* inside the runtime: its own I/O is not counted */
     int in_mpi;                /* inside an MPI wrapper (recursion guard) */
     int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
@@ -209,11 +212,18 @@ static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
 
 /* ---- runtime internals ------------------------------------------------------ */
 void aa_rt_init(void);
+/* aa_runtime_enter with the caller's stack position given (UINTPTR_MAX:
+ * unknown, for regions begun through the user API, which may stay open
+ * after the function that began them returns). */
+void aa_rt_enter_sp(aa_runtime_region *r, uintptr_t sp);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
 aa_rt_node *aa_rt_current_node(aa_rt_thread *t);
 void aa_rt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* AUTOANALYZER_<name> holds something it does not take: one line on stderr. */
+void aa_rt_setting_warn(const char *name, const char *value, const char *expect,
+                        const char *dflt);
 void aa_rt_set_clock_calibration(void);
 
 /* counters.c */
