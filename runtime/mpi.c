@@ -43,7 +43,11 @@ static void after_init(void)
     /* one experiment id and output directory for all ranks */
     memset(buf, 0, sizeof buf);
     if (aa_rt_g.rank == 0) {
-        aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir);
+        aa_err err;
+        aa_err_clear(&err);
+        /* rank 0 claims a new directory (the default name) for all */
+        if (aa_rt_choose_outdir(&err) != AA_OK)
+            aa_rt_fail("%s", err.msg);
         memcpy(buf, aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
         memcpy(buf + sizeof aa_rt_g.experiment_id, aa_rt_g.outdir, sizeof aa_rt_g.outdir);
     }
@@ -185,7 +189,7 @@ static void collect_mpi(aa_rt_thread *t)
                     aa_rt_fail("%s", err.msg);
                 } else {
                     snprintf(path, sizeof path, "%s/experiment.xml", aa_rt_g.outdir);
-                    if (aa_experiment_write(e, path, &err) != AA_OK)
+                    if (aa_rt_write_experiment(e, path, &err) != AA_OK)
                         aa_rt_fail("cannot write the experiment: %s", err.msg);
                 }
             } else {

@@ -463,19 +463,28 @@ fail:
 }
 
 /* ---- output directory, experiment id ---------------------------------------- */
-void aa_rt_default_outdir(char *out, size_t n)
+/* AUTOANALYZER_OUTPUT, made absolute against the working directory the
+ * program started in (a later chdir of the program does not move it), or
+ * the default name there.  Returns 1 for the default name: that directory
+ * must be new (aa_rt_make_outdir claims it). */
+int aa_rt_default_outdir(char *out, size_t n)
 {
     const char *env = getenv("AUTOANALYZER_OUTPUT");
+    const char *cwd = aa_rt_g.start_cwd[0] ? aa_rt_g.start_cwd : ".";
     char tbuf[64];
     struct tm tm;
     time_t now = time(NULL);
     if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return;
+        if (env[0] == '/')
+            snprintf(out, n, "%s", env);
+        else
+            snprintf(out, n, "%s/%s", cwd, env);
+        return 0;
     }
     localtime_r(&now, &tm);
     strftime(tbuf, sizeof tbuf, "%Y%m%d-%H%M%S", &tm);
-    snprintf(out, n, "autoanalyzer-%s-%s", aa_rt_g.program, tbuf);
+    snprintf(out, n, "%s/autoanalyzer-%s-%s", cwd, aa_rt_g.program, tbuf);
+    return 1;
 }
 
 void aa_rt_new_experiment_id(char *out, size_t n)
@@ -512,11 +521,107 @@ static int mkdir_p(const char *path, aa_err *err)
     return AA_OK;
 }
 
+/* Creates a directory that did not exist: base, else base-2, base-3, ...
+ * (mkdir either creates or fails, so two programs started in the same
+ * second never share one).  base is replaced by the name taken. */
+static int claim_dir(char *base, size_t n, aa_err *err)
+{
+    char try_[4200];
+    char *sl;
+    int k, rc;
+    snprintf(try_, sizeof try_, "%s", base);
+    sl = strrchr(try_, '/');
+    if (sl && sl != try_) { /* the parents */
+        *sl = 0;
+        if ((rc = mkdir_p(try_, err)))
+            return rc;
+    }
+    for (k = 1; k <= 10000; k++) {
+        if (k == 1)
+            snprintf(try_, sizeof try_, "%s", base);
+        else
+            snprintf(try_, sizeof try_, "%s-%d", base, k);
+        if (strlen(try_) >= n)
+            return aa_err_set(err, AA_EENV, "%s: name too long", try_);
+        if (mkdir(try_, 0755) == 0) {
+            memcpy(base, try_, strlen(try_) + 1);
+            return AA_OK;
+        }
+        if (errno != EEXIST)
+            return aa_err_set(err, AA_EENV, "%s: cannot create directory: %s", try_,
+                              strerror(errno));
+    }
+    return aa_err_set(err, AA_EENV, "%s: 10000 directories of that name exist", base);
+}
+
+/* Chooses (and, for the default name, claims) the output directory. */
+int aa_rt_choose_outdir(aa_err *err)
+{
+    if (aa_rt_g.outdir[0])
+        return AA_OK;
+    if (aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir))
+        return claim_dir(aa_rt_g.outdir, sizeof aa_rt_g.outdir, err);
+    return AA_OK;
+}
+
 int aa_rt_make_outdir(aa_err *err)
 {
-    if (!aa_rt_g.outdir[0])
-        aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir);
-    return mkdir_p(aa_rt_g.outdir, err);
+    int rc = aa_rt_choose_outdir(err);
+    return rc ? rc : mkdir_p(aa_rt_g.outdir, err);
+}
+
+/* Writes a profile so that no partial or temporary file can be left
+ * behind, even when the process is killed while writing (mpirun's SIGKILL
+ * after an MPI_Abort): the data goes into an unnamed file in the directory
+ * (O_TMPFILE) which is given its name only when complete.  Where O_TMPFILE
+ * is not supported, a named temporary file and rename (aa_write_file_atomic). */
+int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err)
+{
+    aa_buf b;
+    int rc;
+    aa_buf_init(&b);
+    rc = aa_experiment_write_buf(e, &b, err);
+    if (rc == AA_OK) {
+        char dir[4200], proc[64], tmp[4300];
+        const char *sl = strrchr(path, '/');
+        int fd = -1, done = 0;
+        size_t off = 0;
+#ifdef O_TMPFILE
+        snprintf(dir, sizeof dir, "%.*s", sl ? (int)(sl - path) : 1, sl ? path : ".");
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#endif
+        while (fd >= 0 && off < b.len) {
+            ssize_t w = write(fd, b.data + off, b.len - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (fd >= 0 && off == b.len) {
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) {
+                done = 1;
+            } else if (errno == EEXIST) { /* replace: link under a temporary name first */
+                snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+                unlink(tmp);
+                if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+                    if (rename(tmp, path) == 0)
+                        done = 1;
+                    else
+                        unlink(tmp);
+                }
+            }
+        }
+        if (fd >= 0)
+            close(fd);
+        if (!done)
+            rc = aa_write_file_atomic(path, b.data, b.len, err);
+    } else {
+        aa_err_prefix(err, "%s", path);
+    }
+    aa_buf_free(&b);
+    return rc;
 }
 
 /* Writes this process's profile: experiment.xml for a process that is the
@@ -548,7 +653,7 @@ int aa_rt_write_own_profile(const char *why)
             snprintf(path, sizeof path, "%s/rank-%d.xml", aa_rt_g.outdir, aa_rt_g.rank);
         if (why && strcmp(why, "flush") != 0)
             aa_experiment_set_attr(e, "incomplete", why);
-        rc = aa_experiment_write(e, path, &err);
+        rc = aa_rt_write_experiment(e, path, &err);
         aa_experiment_free(e);
     }
     if (rc)

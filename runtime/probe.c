@@ -239,6 +239,8 @@ static void do_init(void)
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
     aa_rt_g.pid = (long)getpid();
+    if (!getcwd(aa_rt_g.start_cwd, sizeof aa_rt_g.start_cwd))
+        aa_rt_g.start_cwd[0] = 0;
     program_name();
     aa_rt_new_experiment_id(aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
     pthread_key_create(&thread_key, thread_destructor);

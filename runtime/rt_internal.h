@@ -149,6 +149,7 @@ typedef struct aa_rt_global {
     int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
     char experiment_id[96];
     char outdir[4096];
+    char start_cwd[4096];     /* working directory at start (relative outputs) */
     char program[256];
     int written;              /* a profile of this process has been written */
     int disabled;             /* AUTOANALYZER_DISABLE: measure and write nothing */
@@ -255,7 +256,13 @@ aa_experiment *aa_rt_build_experiment(aa_err *err);
 int aa_rt_write_own_profile(const char *why);
 /* Creates the output directory (mkdir -p), fills aa_rt_g.outdir. */
 int aa_rt_make_outdir(aa_err *err);
-void aa_rt_default_outdir(char *out, size_t n);
+/* Fills aa_rt_g.outdir if empty: AUTOANALYZER_OUTPUT (relative to the
+ * starting directory), or a default name that is claimed (made, new). */
+int aa_rt_choose_outdir(aa_err *err);
+/* The directory name; returns 1 for the default name (see output.c). */
+int aa_rt_default_outdir(char *out, size_t n);
+/* Writes a profile without ever leaving a temporary file behind. */
+int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err);
 void aa_rt_new_experiment_id(char *out, size_t n);
 void aa_rt_install_signal_handlers(void);
 

@@ -6,7 +6,9 @@
  *   jump  main > outer (setjmp) > middle > inner, longjmp from inner back
  *         to outer, which then enters after: middle and inner are abandoned
  *         frames (mismatched_exits = 2) and `after` nests under outer
- * Argument: deep | jump.  Prints "done" on stdout.
+ * Arguments: deep | jump, then optionally a directory the program changes
+ * to before it ends (the profile stays where the run started).  Prints
+ * "done" on stdout.
  */
 #include <setjmp.h>
 
@@ -64,6 +66,8 @@ int main(int argc, char **argv)
     else
         outer();
     aa_runtime_exit(&r_main);
+    if (argc > 2 && chdir(argv[2]) != 0)
+        return 3;
     puts("done");
     return 0;
 }
