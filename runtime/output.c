@@ -30,12 +30,12 @@ aa_rt_thread *aa_rt_threads_head(void);
 
 /* Metric columns, in profile order. */
 enum { M_VISITS, M_WALL, M_WALL_EXCL, M_CPU, M_FIXED_ };
-static const char *const x_names[AA_RT_X_COUNT_] = {
+const char *const aa_rt_x_names[AA_RT_X_COUNT_] = {
     "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
     "io_read_bytes", "io_write_bytes", "io_time", "io_calls",
     "mpi_p2p_wall", "mpi_coll_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
     "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes"};
-static const char *const x_units[AA_RT_X_COUNT_] = {
+const char *const aa_rt_x_units[AA_RT_X_COUNT_] = {
     "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
     "s", "s", "s", "s", "s", "bytes", "bytes", "bytes"};
 
@@ -49,7 +49,7 @@ static void add_metrics(aa_experiment *e)
     for (i = 0; i < aa_rt_g.nctr; i++)
         aa_experiment_add_metric(e, aa_rt_g.ctr_metric[i], "count");
     for (i = 0; i < AA_RT_X_COUNT_; i++)
-        aa_experiment_add_metric(e, x_names[i], x_units[i]);
+        aa_experiment_add_metric(e, aa_rt_x_names[i], aa_rt_x_units[i]);
 }
 
 static void fmt_time(time_t t, char *out, size_t n)
@@ -640,6 +640,7 @@ int aa_rt_write_own_profile(const char *why)
         return AA_EENV; /* a forked child: the parent writes the profile */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
         return AA_EENV;
+    __atomic_store_n(&aa_rt_g.writing, 1, __ATOMIC_RELEASE);
     if (t) {
         saved_in_rt = t->in_rt;
         t->in_rt = 1;
@@ -662,6 +663,7 @@ int aa_rt_write_own_profile(const char *why)
         aa_rt_g.written = 1;
     if (t)
         t->in_rt = saved_in_rt;
+    __atomic_store_n(&aa_rt_g.writing, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
     return rc;
 }
@@ -672,24 +674,49 @@ static const int fatal_signals[] = {SIGSEGV, SIGTERM, SIGINT, SIGABRT, SIGBUS, S
 static struct sigaction old_actions[NSIG_];
 static int installed[NSIG_];
 
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "Segmentation fault";
+    case SIGTERM: return "Terminated";
+    case SIGINT: return "Interrupt";
+    case SIGABRT: return "Aborted";
+    case SIGBUS: return "Bus error";
+    case SIGFPE: return "Floating point exception";
+    default: return "signal";
+    }
+}
+
+/* Async-signal-safe only (signal-safety(7)): the previous dispositions of
+ * all fatal signals come back first, so a second signal -- the same or
+ * another -- ends the process as it would have without the runtime; then
+ * the profile is written by crash.c (no allocation, no lock, write(2));
+ * then the signal is raised again with the previous disposition. */
 static void on_fatal(int sig)
 {
     static int once;
     size_t i;
     aa_rt_thread *t = aa_rt_self;
-    char why[64];
-    /* the crash happened inside the runtime: do not try again */
-    if (!__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED) && !(t && t->in_rt) &&
-        !aa_rt_g.written) {
-        snprintf(why, sizeof why, "signal %d (%s)", sig, strsignal(sig));
-        aa_rt_write_own_profile(why);
-    }
+    int saved_errno = errno;
     for (i = 0; i < NSIG_; i++)
-        if (fatal_signals[i] == sig) {
-            sigaction(sig, installed[i] ? &old_actions[i] : NULL, NULL);
-            if (!installed[i])
-                signal(sig, SIG_DFL);
-        }
+        if (installed[i])
+            sigaction(fatal_signals[i], &old_actions[i], NULL);
+    for (i = 0; i < NSIG_; i++)
+        if (fatal_signals[i] == sig && !installed[i])
+            signal(sig, SIG_DFL);
+    /* not twice, not a crash inside the runtime, not over a profile being
+     * written or already written, not in a forked child */
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED) && !(t && t->in_rt) &&
+        !aa_rt_g.written && !__atomic_load_n(&aa_rt_g.writing, __ATOMIC_ACQUIRE) &&
+        !aa_rt_g.disabled && (long)getpid() == aa_rt_g.pid) {
+        if (t)
+            t->in_rt = 1;
+        if (aa_rt_write_crash_profile(sig, signal_name(sig)) == 0)
+            aa_rt_g.written = 1;
+        if (t)
+            t->in_rt = 0;
+    }
+    errno = saved_errno;
     raise(sig);
 }
 

@@ -242,6 +242,8 @@ static void do_init(void)
     if (!getcwd(aa_rt_g.start_cwd, sizeof aa_rt_g.start_cwd))
         aa_rt_g.start_cwd[0] = 0;
     program_name();
+    aa_rt_g.crash_outdir_new =
+        aa_rt_default_outdir(aa_rt_g.crash_outdir, sizeof aa_rt_g.crash_outdir);
     aa_rt_new_experiment_id(aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
     pthread_key_create(&thread_key, thread_destructor);
     regions = calloc(64, sizeof *regions);
@@ -522,6 +524,13 @@ out:
     return h;
 }
 
+/* The registry as it is, without the lock (the fatal-signal handler). */
+const aa_rt_region *aa_rt_regions_raw(int *n)
+{
+    *n = __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&regions, __ATOMIC_ACQUIRE);
+}
+
 /* Copies the registry out (for the profile) under the lock. */
 int aa_rt_regions_snapshot(aa_rt_region **out)
 {
@@ -663,36 +672,61 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
 
 /* ---- the probes --------------------------------------------------------------------- */
 /* A longjmp (or an exception) that left instrumented functions without
- * their exits leaves their frames open.  Frames record the stack position
- * of the enter; the stack grows down, so a new enter from a position above
- * (numerically greater than) the innermost open frame's means that frame's
- * function is gone.  Such frames are closed now and each counts as a
- * mismatched exit.  A position more than AA_RT_STACK_SPAN away is another
- * stack (a signal or fiber stack): nothing is concluded. */
-#define AA_RT_STACK_SPAN ((uintptr_t)64 << 20)
-static void close_abandoned(aa_rt_thread *t, uintptr_t sp)
+ * their exits leaves their frames open.  A loop or call region (not a
+ * function: any function may call another) lies
+ * lexically inside its static parent region (aa_runtime_region.parent),
+ * so when it is entered, every frame opened after the innermost open frame
+ * of that parent has been left already: if the parent is open but not
+ * innermost, the frames above it are abandoned.  They are closed now, each
+ * counted as a mismatched exit, and the region nests where it runs.  A
+ * frame begun through the user API (which need not be lexical) stops the
+ * search.  Once a context is known to be fine (the parent innermost, not
+ * open at all, or hidden by a user frame) its node is flagged and not
+ * searched again.  Returns 1 when frames were closed. */
+static int close_abandoned(aa_rt_thread *t, uint32_t parent)
 {
-    uint64_t now = aa_rt_now();
-    double cpu = aa_rt_cpu_at(t, now);
+    uint64_t now;
+    double cpu;
     uint64_t ctr[AA_RT_MAX_CTR];
+    int k;
+    for (k = t->depth - 1; k >= 1; k--) {
+        if (t->stack[k].user)
+            return 0;
+        if (t->stack[k].id == parent)
+            break;
+    }
+    if (k < 1 || k == t->depth - 1)
+        return 0;
+    now = aa_rt_now();
+    cpu = aa_rt_cpu_at(t, now);
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, ctr);
-    while (t->depth > 1) {
-        aa_rt_frame *f = &t->stack[t->depth - 1];
-        if (f->sp == UINTPTR_MAX || !(sp > f->sp && sp - f->sp < AA_RT_STACK_SPAN))
-            break;
+    while (t->depth > k + 1) {
         t->depth--;
         t->mismatched++;
-        close_frame(t, f, now, cpu, ctr);
+        close_frame(t, &t->stack[t->depth], now, cpu, ctr);
     }
+    return 1;
 }
 
-static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r, uintptr_t sp)
+static inline int find_child(aa_rt_thread *t, int parent, uint32_t region)
+{
+    int c;
+    for (c = aa_rt_node_at(t, parent)->first_child; c >= 0;) {
+        aa_rt_node *n = aa_rt_node_at(t, c);
+        if (n->region == region)
+            return c;
+        c = n->next_sibling;
+    }
+    return -1;
+}
+
+static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r, int user)
 {
     aa_rt_thread *t;
     aa_rt_frame *f;
     aa_rt_node *n;
-    int h, d, c;
+    int h, d, c, parent_ok = 0;
     t = aa_rt_self;
     if (AA_RT_UNLIKELY(!t)) {
         t = aa_rt_thread_get();
@@ -714,9 +748,15 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         }
     }
     d = t->depth;
-    if (AA_RT_UNLIKELY(d > 1 && sp > t->stack[d - 1].sp && sp != UINTPTR_MAX)) {
-        close_abandoned(t, sp);
-        d = t->depth;
+    if (AA_RT_UNLIKELY(r->parent != 0 && d > 1 && t->stack[d - 1].id != r->parent && !user &&
+                       (r->kind == AA_KIND_LOOP || r->kind == AA_KIND_CALL))) {
+        c = find_child(t, t->stack[d - 1].node, (uint32_t)h);
+        if (c < 0 || !(aa_rt_node_at(t, c)->flags & AA_RT_NODE_PARENT_OK)) {
+            if (close_abandoned(t, r->parent))
+                d = t->depth;
+            else
+                parent_ok = 1;
+        }
     }
     if (AA_RT_UNLIKELY(d >= AA_RT_MAX_DEPTH || d <= 0)) {
         t->overflow++;
@@ -732,10 +772,13 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         return;
     }
     n = aa_rt_node_at(t, c);
+    if (AA_RT_UNLIKELY(parent_ok))
+        n->flags |= AA_RT_NODE_PARENT_OK;
     f = &t->stack[d];
     f->node = c;
     f->region = (uint32_t)h;
-    f->sp = sp;
+    f->id = r->id;
+    f->user = user;
     t->depth = d + 1;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
@@ -753,12 +796,12 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
 
 void aa_runtime_enter(aa_runtime_region *r)
 {
-    enter_at(r, (uintptr_t)__builtin_frame_address(0));
+    enter_at(r, 0);
 }
 
-void aa_rt_enter_sp(aa_runtime_region *r, uintptr_t sp)
+void aa_rt_enter_user(aa_runtime_region *r)
 {
-    enter_at(r, sp);
+    enter_at(r, 1);
 }
 
 static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu,

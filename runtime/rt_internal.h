@@ -34,6 +34,7 @@
 enum {
     AA_RT_NODE_THROTTLED = 1u,   /* this calling context is not measured any more */
     AA_RT_NODE_NO_THROTTLE = 2u, /* region refined in round 2: never throttled */
+    AA_RT_NODE_PARENT_OK = 4u,   /* entering here abandons no frame (probe.c) */
 };
 
 /* Per-node accumulators besides time and counters (attributed to the
@@ -79,9 +80,9 @@ typedef struct aa_rt_frame {
     int32_t node;
     uint32_t region;
     int32_t throttled;
-    int32_t pad_;
-    uintptr_t sp;         /* the caller's stack position at enter (longjmp
-                           * detection); UINTPTR_MAX: not known (user API) */
+    int32_t user;         /* begun through the user API (not lexical) */
+    uint32_t id;          /* the region's id (static-parent checks) */
+    uint32_t pad_;
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];
@@ -150,6 +151,9 @@ typedef struct aa_rt_global {
     char experiment_id[96];
     char outdir[4096];
     char start_cwd[4096];     /* working directory at start (relative outputs) */
+    char crash_outdir[4096];  /* the output directory's name computed at start, */
+    int crash_outdir_new;     /* for the signal handler; 1: a default name (new) */
+    int writing;              /* a profile is being written (not from a handler) */
     char program[256];
     int written;              /* a profile of this process has been written */
     int disabled;             /* AUTOANALYZER_DISABLE: measure and write nothing */
@@ -213,10 +217,9 @@ static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
 
 /* ---- runtime internals ------------------------------------------------------ */
 void aa_rt_init(void);
-/* aa_runtime_enter with the caller's stack position given (UINTPTR_MAX:
- * unknown, for regions begun through the user API, which may stay open
- * after the function that began them returns). */
-void aa_rt_enter_sp(aa_runtime_region *r, uintptr_t sp);
+/* aa_runtime_enter for regions begun through the user API, which need not
+ * be lexical (they may stay open after the function that began them). */
+void aa_rt_enter_user(aa_runtime_region *r);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
@@ -265,6 +268,12 @@ int aa_rt_default_outdir(char *out, size_t n);
 int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err);
 void aa_rt_new_experiment_id(char *out, size_t n);
 void aa_rt_install_signal_handlers(void);
+
+/* crash.c: this process's profile from a fatal-signal handler,
+ * async-signal-safe; 0 when written. */
+int aa_rt_write_crash_profile(int sig, const char *signame);
+extern const char *const aa_rt_x_names[AA_RT_X_COUNT_];
+extern const char *const aa_rt_x_units[AA_RT_X_COUNT_];
 
 /* pack.c: compact binary form of a one-process experiment (MPI gather). */
 int aa_rt_pack(const aa_experiment *e, aa_buf *b);

@@ -95,7 +95,7 @@ void aa_runtime_user_begin(const char *name)
 {
     aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
     if (r)
-        aa_rt_enter_sp(r, UINTPTR_MAX);
+        aa_rt_enter_user(r);
 }
 
 /* AA_REGION_SCOPE: the descriptor is returned so that the cleanup
@@ -104,7 +104,7 @@ aa_runtime_region *aa_runtime_user_enter(const char *name)
 {
     aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
     if (r)
-        aa_rt_enter_sp(r, UINTPTR_MAX);
+        aa_rt_enter_user(r);
     return r;
 }
 
@@ -131,8 +131,8 @@ static size_t ftrim(const char *s, size_t n)
 void aa_runtime_enter_f_(const int32_t *id, const char *name, size_t name_len)
 {
     aa_runtime_region *r = lookup(0, (uint32_t)*id, name, ftrim(name, name_len));
-    if (r) /* called by the instrumented function itself, like aa_runtime_enter */
-        aa_rt_enter_sp(r, (uintptr_t)__builtin_frame_address(0));
+    if (r)
+        aa_runtime_enter(r);
 }
 
 void aa_runtime_exit_f_(const int32_t *id, const char *name, size_t name_len)
@@ -146,7 +146,7 @@ void aa_runtime_user_begin_f_(const char *name, size_t name_len)
 {
     aa_runtime_region *r = lookup(1, 0, name, ftrim(name, name_len));
     if (r)
-        aa_rt_enter_sp(r, UINTPTR_MAX);
+        aa_rt_enter_user(r);
 }
 
 void aa_runtime_user_end_f_(const char *name, size_t name_len)
