@@ -790,8 +790,19 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     n->visits++;
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, f->ctr_enter);
-    f->t_enter = aa_rt_now();
-    f->cpu_enter = aa_rt_cpu_at(t, f->t_enter);
+    /* The CPU clock first, the region's start after it: the periodic real
+     * thread-CPU-clock read is a system call, and on a loaded CPU the
+     * return from a system call is where the thread is descheduled.  Read
+     * after the start, the whole time off the CPU would be charged to this
+     * region (a short helper showing seconds of wall time and no CPU);
+     * read before, it stays in the enclosing interval where it happened.
+     * At the exit the end is read first and the clock after (close_frame's
+     * callers), for the same reason. */
+    {
+        uint64_t pre = aa_rt_now();
+        f->cpu_enter = aa_rt_cpu_at(t, pre);
+        f->t_enter = AA_RT_UNLIKELY(t->cpu_w_last == pre) ? aa_rt_now() : pre;
+    }
 }
 
 void aa_runtime_enter(aa_runtime_region *r)
