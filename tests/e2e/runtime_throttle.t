@@ -68,4 +68,9 @@ row=$(tr '\n' ' ' < "$T/cmp.html" | grep -o '<tr><td>[^<]*mix[^<]*</td><td>[^<]*
 like "$row" 'partial \(throttled\)' "comparison: throttled mix() is shown as partial"
 unlike "$(tr '\n' ' ' < "$T/cmp.html" | grep -o 'partial (throttled)</td>' | head -1)" '%' "no percentage for it"
 like "$(cat $T/cmp.html)" 'id="partial"' "HTML report lists the regions with partial values"
+
+# ---- the Program Space keeps which regions are partial ----
+expect_status 0 "space add the throttled run" "$AA" space add "$T/t" --db "$T/space.db" --no-analysis
+like "$("$AA" space show 1 --db "$T/space.db")" 'partial_regions = [^ ]*rt_throttle.c/mix [^ ]*/refined/loop@72' \
+    "space show: partial_regions names the throttled contexts' regions"
 done_testing
