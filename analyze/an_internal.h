@@ -1,12 +1,20 @@
 /*
  * analyze/an_internal.h -- private to analyze/: the attribute table shared
- * by the analysis (analyze.c) and the renderings (render.c), and small
- * helpers for growable string lists.
+ * by the analysis and the renderings (render.c), small helpers for growable
+ * string lists, and the analysis' shared context (an_ctx) with the phases
+ * and helpers of its files: tree.c (processes, region tree), metrics.c
+ * (metric values, whole program), dissim.c (dissimilarity), disparity.c
+ * (disparity), causes.c (attributes, root causes), findings.c (findings,
+ * ranking, confidence); analyze.c runs the phases in order.
  */
 #ifndef AA_AN_INTERNAL_H
 #define AA_AN_INTERNAL_H
 
+#include "analyze/aa_analyze.h"
+#include "roughset/aa_roughset.h"
+
 #include <stddef.h>
+#include <stdint.h>
 
 enum an_attr_kind { AN_ONE, AN_SUM, AN_RATE };
 
@@ -39,5 +47,168 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
 double an_level_eps(const double *self, const unsigned char *ran, size_t P, size_t R,
                     const size_t *set, size_t m, const size_t *subtree_end, double noise_rel,
                     double factor, double resolution);
+
+/* ---- the analysis' context ------------------------------------------------- */
+typedef struct an_ctx an_ctx;
+
+typedef struct an_clust {
+    size_t min_pts;
+    double eps;
+} an_clust;
+
+typedef struct an_bub {
+    size_t n, dim, nb;
+    size_t *of;    /* by point: bubble */
+    size_t *count; /* by bubble */
+    double *mean;  /* nb x dim */
+} an_bub;
+
+typedef struct dis_found {
+    size_t region;
+    double effect, severity, confidence;
+    double impact; /* s per slow process beyond the others */
+    int dropped;   /* impact below finding_min_share */
+    int cccr;
+    int *labels; /* level partition (owned), P entries */
+} dis_found;
+
+typedef struct dis_state {
+    an_ctx *c;
+    const double *MM; /* main metric P x R */
+    an_clust cp;
+    dis_found *found;
+    size_t nfound;
+} dis_state;
+
+typedef struct rs_rows {
+    size_t nrows;
+    size_t *row_of;  /* by object: distinct row index */
+    size_t *count;   /* by row: objects */
+    size_t *first;   /* by row: first object */
+} rs_rows;
+
+/* The disparity CCRs and their decision table (disparity.c, causes.c). */
+typedef struct an_disp {
+    size_t n;             /* classified regions: c->dobj[0..n) */
+    long *pos;            /* by region: its index in dobj, -1 if not classified */
+    int *isccr, *iscccr;  /* by region */
+    int *vals;            /* n x nattr: the table's condition values */
+    int *dec;             /* by classified region: the decision (CCR) */
+    double maxv;          /* the largest region value */
+    rs_rows rows;         /* the table's distinct rows */
+    aa_dtable *tab;
+    aa_roughset_result res;
+    int have_rs;          /* tab and res hold a result */
+} an_disp;
+
+struct an_ctx {
+    const aa_experiment *e;
+    const aa_analyze_options *o;
+    aa_analysis *a;
+    aa_err *err;
+    /* merged tree (all nodes of all non-excluded processes) */
+    size_t ntree, tcap;
+    uint32_t *tid;    /* static region id */
+    long *tparent;    /* tree index of the parent, -1 for the root */
+    uint64_t *hkeys;  /* open addressing: (parent+1)<<32 | id, 0 = empty */
+    long *hvals;
+    size_t hcap;
+    long **map;       /* by experiment process, thread-major flat: node -> tree */
+    size_t *mapoff;   /* by experiment process: offsets of threads in map */
+    /* analysed processes */
+    size_t P;
+    size_t *proc;     /* experiment process indices */
+    /* regions (kept tree nodes) */
+    size_t R;
+    long *t2r;        /* tree index -> region index, -1 dropped */
+    size_t *r2t;
+    size_t *cstart, *clist; /* children of region r: clist[cstart[r]..cstart[r+1]) */
+    unsigned char *ran;     /* P*R */
+    double *wpwt;           /* by analysed process */
+    unsigned char *whole;   /* by region: stands for the whole program */
+    unsigned char *exroot;  /* by tree node: topmost node excluded by region */
+    size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
+    size_t *send;           /* by region: end of its subtree (preorder) */
+    /* the phases' values, P x R each (a row per analysed process) */
+    unsigned char *cand;    /* by experiment process: a candidate for the analysis */
+    double *MM;             /* main metric: CPU (or wall) time outside MPI */
+    double *W;              /* wall time */
+    double *SW;             /* self wall time */
+    double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */
+    int cpi_ok;             /* cycles and instructions measured */
+    int m_cyc, m_ins;       /* their metric indices */
+    double wmed;            /* median whole-program time */
+    dis_state ds;           /* dissimilarity CCRs */
+    /* root-cause attributes (an_attributes) */
+    size_t nattr;
+    const an_attr_def **adefs;
+    char **anames;
+    double *aval;           /* nattr x R: region averages */
+    double **dcols;         /* by dissimilarity CCR: nattr x P process values */
+};
+
+
+/* analyze.c: errors and notes */
+int an_nomem(an_ctx *c);
+int an_note(an_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The phases of the analysis, in the order analyze.c runs them; each
+ * returns AA_OK or an error code (set in c->err). */
+int an_select_processes(an_ctx *c);   /* tree.c: analysed processes, tree */
+int an_region_list(an_ctx *c);        /* tree.c: regions, who ran them */
+int an_subtree_ends(an_ctx *c);       /* tree.c: c->send */
+int an_dissim_applicable(an_ctx *c);  /* dissim.c: note on a single process */
+int an_partial_values(an_ctx *c);     /* tree.c: note on throttled contexts */
+int an_metric_buffers(an_ctx *c);     /* metrics.c: P x R buffers */
+int an_wall_wpwt(an_ctx *c);          /* metrics.c: W, WPWT */
+int an_whole_program(an_ctx *c);      /* metrics.c: c->whole, WPWT without set-up */
+int an_main_metric(an_ctx *c);        /* metrics.c: MM */
+int an_disparity_classes(an_ctx *c);  /* disparity.c: region values, severities */
+int an_dissim_levels(an_ctx *c);      /* dissim.c: clustering, CCRs */
+int an_dissim_clusters(an_ctx *c);    /* dissim.c: the clusters of the processes */
+int an_attributes(an_ctx *c);         /* causes.c: attribute values */
+int an_dissim_impact(an_ctx *c);      /* dissim.c: impact, dropped CCRs, CCCRs */
+int an_dissim_findings(an_ctx *c);    /* dissim.c: findings with root causes */
+int an_disparity_findings(an_ctx *c); /* disparity.c: findings with root causes */
+int an_disparity_confidence(an_ctx *c); /* findings.c */
+int an_rank_findings(an_ctx *c);      /* findings.c: the global order */
+
+/* tree.c */
+size_t an_nchildren(const an_ctx *c, size_t r);
+
+/* metrics.c */
+double an_median_wpwt(const an_ctx *c);
+size_t an_gather(an_ctx *c, int mi, double *M);
+int an_metric_usable(an_ctx *c, const char *name, int *mi);
+int an_fill_ran(an_ctx *c);
+int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp);
+void an_self_values(an_ctx *c, const double *M, double *self);
+int an_is_mpi_setup(const aa_region *ri);
+int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
+
+/* dissim.c */
+/* OPTICS on all columns of x (n x dim), through data bubbles when many */
+int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                   int *labels, size_t *ncl);
+
+/* disparity.c */
+int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,
+                        size_t *kused, double merge_rel);
+/* The region metric (a->region_metric) of a wall fraction and a CPI. */
+double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
+
+/* causes.c */
+void an_rs_rows_free(rs_rows *r);
+int an_set_causes(an_ctx *c, aa_finding *f, aa_attrset causes, char **names,
+                  const an_attr_def **defs, size_t na, const double *val,
+                  const double *ref);
+int an_dissim_causes(an_ctx *c, size_t i, size_t slow, double *val, double *refv,
+                     aa_attrset *causes);
+int an_disparity_table(an_ctx *c, an_disp *d);
+aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *val,
+                               double *refv);
+
+/* findings.c */
+aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region);
 
 #endif

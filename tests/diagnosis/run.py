@@ -10,7 +10,7 @@ tables by kind and by magnitude band.  The last line is exactly
 `diagnosis: N of M checks pass`.
 
   run.py [--quick] [--seeds FILE] [--reps N] [--out DIR] [--limit N]
-         [--jobs N] [--keep]
+         [--jobs N] [--keep] [--set NAME=VALUE ...]
 
   --quick       the QUICK subset (tests/diagnosis/quick.txt) instead of
                 cases.txt
@@ -22,6 +22,9 @@ tables by kind and by magnitude band.  The last line is exactly
   --limit N     only the first N cases (a documented fraction of the list)
   --jobs N      cores to use (default nproc): cases run concurrently as far
                 as their ranks fit in the cores (at least one at a time)
+  --set N=V     an analysis setting (`autoanalyzer analyze --list-settings`)
+                for every analysis of the run, round 2's refinement included;
+                repeatable -- with --reanalyze, the loop for sweeping one
   run.py --summarize DIR   the tables again from DIR/results.jsonl (also
                 while a run is still going: the cases done so far)
   run.py --reanalyze SRC [--out DIR]   analyses the runs kept by an earlier
@@ -119,7 +122,7 @@ def run_case(seed, cfg):
         c['pass'] = (st == 0 and got == want)
         rc = [c]
         aj = os.path.join(d, 'analysis%d.json' % rep)
-        st2, o2 = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', aj, '-q'], d, env, 300)
+        st2, o2 = sh(analyze_cmd(cfg, rd, aj), d, env, 300)
         if st2 or not os.path.exists(aj):
             info['errors'].append('analyze rep %d (%d): %s' % (rep, st2, o2[-400:]))
             a = {}
@@ -155,8 +158,7 @@ def run_case(seed, cfg):
             e2['AUTOANALYZER_OUTPUT'] = rd
             st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './inst2'], d, e2, 300)
             a2j = os.path.join(d, 'analysis-round2.json')
-            st2, o2 = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', a2j, '-q'],
-                         d, env, 300)
+            st2, o2 = sh(analyze_cmd(cfg, rd, a2j), d, env, 300)
             if st2 or not os.path.exists(a2j):
                 info['errors'].append('round-2 analyze (%d): %s' % (st2, o2[-400:]))
             else:
@@ -238,10 +240,16 @@ def resummarize(out):
     return 0
 
 
+def analyze_cmd(cfg, rd, aj):
+    """The analysis command of run directory rd into aj, with the --set settings."""
+    sets = [x for s in cfg.get('sets', []) for x in ('--set', s)]
+    return [os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer'), 'analyze', rd, '--json', aj,
+            '-q'] + sets
+
+
 def analyze_and_score(cfg, exp, rd, aj, a2=None):
     """Analyses the run directory rd into aj and scores it; (checks, analysis, error)."""
-    aa = cfg['aa_build']
-    st, o = sh([os.path.join(aa, 'bin', 'autoanalyzer'), 'analyze', rd, '--json', aj, '-q'],
+    st, o = sh(analyze_cmd(cfg, rd, aj),
                os.path.dirname(rd), env_for_mpi(), 300)
     if st or not os.path.exists(aj):
         return score.score(exp, {}, a2), {}, 'analyze %s (%d): %s' % (rd, st, o[-400:])
@@ -351,6 +359,8 @@ def main():
             cfg['jobs'] = max(1, int(a.pop(0)))
         elif o == '--keep':
             cfg['keep'] = True
+        elif o == '--set' and a:
+            cfg.setdefault('sets', []).append(a.pop(0))
         elif o == '--reanalyze' and a:
             src = os.path.abspath(a.pop(0))
         else:

@@ -1,0 +1,293 @@
+/*
+ * analyze/disparity.c -- the disparity analysis (SPEC §5.2, §5.3): every
+ * region's CRNM (or CPI, or wall fraction) on its self values, averaged over
+ * processes, in 5 severity classes by exact 1-D k-means; the regions of the
+ * top classes holding enough of the run are the disparity CCRs/CCCRs.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+#include "cluster/aa_cluster.h"
+
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- 1-D severity classes ---------------------------------------------------- */
+/* k-means into 5 classes; with k_used < 5 classes, class j maps to
+ * round(4j/(k_used-1)) so the top class is always "very high" (4) and the
+ * bottom one "very low" (0).  centers (optional) get the 5-class centers
+ * of the used classes. */
+int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,
+                        size_t *kused, double merge_rel)
+{
+    aa_kmeans_result km;
+    size_t i, j, k;
+    int grp[5] = {0, 0, 0, 0, 0};
+    if (n == 0) {
+        *kused = 0;
+        return AA_OK;
+    }
+    memset(&km, 0, sizeof km);
+    if (aa_cluster_kmeans1d(v, n, 5, &km, c->err))
+        return c->err->code ? c->err->code : AA_EENV;
+    /* merge_rel > 0: adjacent classes whose centers differ by no more than
+     * merge_rel of the larger one are one class (noise, not a level) */
+    k = 0;
+    for (j = 0; j < km.k && j < 5; j++) {
+        if (j > 0 && merge_rel > 0 &&
+            km.centers[j] - km.centers[j - 1] <= merge_rel * fabs(km.centers[j]))
+            grp[j] = grp[j - 1];
+        else
+            grp[j] = (int)k++;
+    }
+    /* With 5 classes the labels are the severities.  With fewer (few
+     * distinct values, or merged classes) each class gets the level nearest
+     * to its center's position between the lowest and the highest center,
+     * so the top class is "very high" (4) and the bottom one "very low" (0). */
+    {
+        double gc[5] = {0, 0, 0, 0, 0};
+        int sev[5] = {0, 0, 0, 0, 0};
+        for (j = km.k < 5 ? km.k : 5; j-- > 0;)
+            gc[grp[j]] = km.centers[j]; /* lowest center of each group */
+        for (j = 0; j < k; j++)
+            sev[j] = k == 5 ? (int)j
+                     : k <= 1 || !(gc[k - 1] > gc[0])
+                         ? 0
+                         : (int)lround(4.0 * (gc[j] - gc[0]) / (gc[k - 1] - gc[0]));
+        for (i = 0; i < n; i++)
+            cls[i] = sev[grp[km.labels[i]]];
+    }
+    km.k = k;
+    if (centers)
+        for (i = 0; i < km.k && i < 5; i++)
+            centers[i] = km.centers[i];
+    *kused = km.k;
+    aa_cluster_kmeans_free(&km);
+    return AA_OK;
+}
+
+double an_region_metric_value(const aa_analysis *a, double frac, double cpi)
+{
+    if (strcmp(a->region_metric, "crnm") == 0)
+        return frac * cpi;
+    if (strcmp(a->region_metric, "cpi") == 0)
+        return cpi;
+    return frac;
+}
+
+/* The region metric asked for, or the wall fraction when cycles or
+ * instructions were not measured; cycles into T1, instructions into T2. */
+static int choose_region_metric(an_ctx *c)
+{
+    const aa_analyze_options *o = c->o;
+    aa_analysis *a = c->a;
+    c->cpi_ok = an_metric_usable(c, "cycles", &c->m_cyc) &&
+                an_metric_usable(c, "instructions", &c->m_ins);
+    if (c->cpi_ok)
+        c->cpi_ok = an_gather(c, c->m_cyc, c->T1) > 0 && an_gather(c, c->m_ins, c->T2) > 0;
+    a->region_metric = o->region_metric == AA_RMETRIC_CRNM ? "crnm"
+                       : o->region_metric == AA_RMETRIC_CPI ? "cpi"
+                                                            : "wall";
+    if (o->region_metric != AA_RMETRIC_WALL && !c->cpi_ok) {
+        a->region_metric = "wall";
+        return an_note(c, "CPI unavailable (cycles or instructions not measured): regions are "
+                          "ranked by their wall-time fraction instead of %s",
+                       o->region_metric == AA_RMETRIC_CRNM ? "CRNM" : "CPI");
+    }
+    return AA_OK;
+}
+
+/* Every region's value (a->region_value): its region metric on self
+ * values, averaged over the processes. */
+static void region_values(an_ctx *c)
+{
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r;
+    const double *SW = c->SW, *T1 = c->T1, *T2 = c->T2;
+    for (r = 0; r < R; r++) {
+        double s = 0;
+        for (q = 0; q < P; q++) {
+            size_t k = q * R + r;
+            double frac, cpi = 0;
+            if (!c->ran[k])
+                continue;
+            frac = (c->wpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->wpwt[q]) : 0;
+            if (c->cpi_ok && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
+                cpi = T1[k] / T2[k];
+            s += an_region_metric_value(a, frac, cpi);
+        }
+        a->region_value[r] = s / (double)P;
+    }
+}
+
+/* Severity classes (a->severity) of the classified regions (c->dobj): every
+ * region but the root and MPI set-up regions. */
+static int classify_regions(an_ctx *c)
+{
+    aa_analysis *a = c->a;
+    size_t r, i, ku;
+    int *cls, rc;
+    double *v, centers[5] = {0, 0, 0, 0, 0};
+    c->ndobj = 0;
+    for (r = 1; r < c->R; r++)
+        if (!an_is_mpi_setup(a->regions[r].info))
+            c->dobj[c->ndobj++] = r;
+    if (!c->ndobj)
+        return AA_OK;
+    cls = malloc(c->ndobj * sizeof *cls);
+    v = malloc(c->ndobj * sizeof *v);
+    if (!cls || !v) {
+        free(cls);
+        free(v);
+        return an_nomem(c);
+    }
+    for (i = 0; i < c->ndobj; i++)
+        v[i] = a->region_value[c->dobj[i]];
+    rc = an_severity_classes(c, v, c->ndobj, cls, centers, &ku, 0);
+    for (i = 0; i < c->ndobj && !rc; i++)
+        a->severity[c->dobj[i]] = cls[i];
+    free(cls);
+    free(v);
+    return rc;
+}
+
+/* Phase: region fractions on self values (the region's own code: its wall
+ * time minus its sub-regions'), so that enclosing regions never compete
+ * with what they enclose; MPI set-up time is set-up wherever it sits.  The
+ * regions' values and their severity classes. */
+int an_disparity_classes(an_ctx *c)
+{
+    int rc;
+    c->SW = malloc(c->P * c->R * sizeof *c->SW);
+    if (!c->SW)
+        return an_nomem(c);
+    if ((rc = an_self_wall(c, c->W, c->T2, c->SW)) || (rc = choose_region_metric(c)))
+        return rc;
+    region_values(c);
+    return classify_regions(c);
+}
+
+static void disp_free(an_disp *d)
+{
+    if (d->have_rs) {
+        aa_roughset_result_free(&d->res, d->rows.nrows);
+        aa_roughset_table_free(d->tab);
+    }
+    an_rs_rows_free(&d->rows);
+    free(d->pos);
+    free(d->isccr);
+    free(d->iscccr);
+    free(d->vals);
+    free(d->dec);
+}
+
+/* CCR: a region of the top severity classes whose own code holds at least
+ * disparity_min_share of the run.  On self values every CCR stands for its
+ * own cost, so every CCR is a CCCR (SPEC §5.3: no CCR below it explains
+ * it). */
+static int disp_ccrs(an_ctx *c, an_disp *d)
+{
+    const aa_analysis *a = c->a;
+    size_t r, i, R = c->R;
+    memset(d, 0, sizeof *d);
+    d->n = c->ndobj;
+    d->pos = malloc(R * sizeof *d->pos);
+    d->isccr = calloc(R, sizeof *d->isccr);
+    d->iscccr = calloc(R, sizeof *d->iscccr);
+    d->vals = malloc((d->n * c->nattr + 1) * sizeof *d->vals);
+    d->dec = malloc(d->n * sizeof *d->dec);
+    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec)
+        return an_nomem(c);
+    for (r = 0; r < R; r++)
+        d->pos[r] = -1;
+    for (i = 0; i < d->n; i++)
+        d->pos[c->dobj[i]] = (long)i;
+    for (r = 1; r < R; r++) {
+        d->isccr[r] = d->pos[r] >= 0 && a->severity[r] >= 3 &&
+                      a->region_value[r] >= c->o->disparity_min_share;
+        d->iscccr[r] = d->isccr[r];
+        if (a->region_value[r] > d->maxv)
+            d->maxv = a->region_value[r];
+    }
+    return AA_OK;
+}
+
+/* The order of the findings: CCCRs by value (descending), then other CCRs. */
+static size_t *disp_order(an_ctx *c, const an_disp *d)
+{
+    const aa_analysis *a = c->a;
+    size_t R = c->R, *ord = malloc(R * sizeof *ord), r, x, y;
+    if (!ord)
+        return NULL;
+    for (r = 0; r < R; r++)
+        ord[r] = r;
+    for (x = 1; x < R; x++)
+        for (y = x; y > 0; y--) {
+            size_t u = ord[y - 1], v = ord[y];
+            int ku = d->iscccr[u], kv = d->iscccr[v];
+            if (kv > ku || (kv == ku && a->region_value[v] > a->region_value[u])) {
+                ord[y] = u;
+                ord[y - 1] = v;
+            } else
+                break;
+        }
+    return ord;
+}
+
+/* The finding of disparity CCR rr with its root causes. */
+static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
+{
+    const aa_analysis *a = c->a;
+    size_t q, P = c->P, R = c->R;
+    aa_finding *f = an_add_finding(c, AA_FINDING_DISPARITY, rr);
+    aa_attrset causes = 0;
+    double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
+    double sw = 0, sh = 0;
+    int rc;
+    if (!f || !val || !refv) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
+    }
+    f->ccr = 1;
+    f->cccr = d->iscccr[rr];
+    f->severity_class = a->severity[rr];
+    for (q = 0; q < P; q++) {
+        double v = c->SW[q * R + rr];
+        sw += isnan(v) ? 0 : v;
+        sh += (c->wpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->wpwt[q]) : 0;
+    }
+    f->impact_s = sw / (double)P;
+    f->run_share = sh / (double)P;
+    f->severity = d->maxv > 0 ? a->region_value[rr] / d->maxv : 0;
+    f->effect = a->region_value[rr];
+    f->confidence = 0; /* an_disparity_confidence: from per-process values */
+    if (d->iscccr[rr] && d->have_rs)
+        causes = an_disparity_causes(c, d, rr, val, refv);
+    rc = an_set_causes(c, f, causes, c->anames, c->adefs, c->nattr, val, refv);
+    free(val);
+    free(refv);
+    return rc;
+}
+
+/* Phase: the disparity CCRs, their decision table and their findings. */
+int an_disparity_findings(an_ctx *c)
+{
+    an_disp d;
+    size_t *ord = NULL, x;
+    int rc;
+    if (!c->ndobj)
+        return AA_OK;
+    rc = disp_ccrs(c, &d);
+    if (!rc)
+        rc = an_disparity_table(c, &d);
+    if (!rc && !(ord = disp_order(c, &d)))
+        rc = an_nomem(c);
+    for (x = 0; x < c->R && !rc; x++)
+        if (ord[x] != 0 && d.isccr[ord[x]])
+            rc = disp_finding(c, &d, ord[x]);
+    free(ord);
+    disp_free(&d);
+    return rc;
+}

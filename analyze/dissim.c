@@ -1,0 +1,663 @@
+/*
+ * analyze/dissim.c -- the dissimilarity analysis (SPEC §5.1, §5.3):
+ * per-process vectors of the main metric (CPU time outside MPI, or wall time
+ * outside MPI) over the regions of one tree level, clustered with OPTICS
+ * (through data bubbles for many processes); CCR tests by removing a
+ * component and by clustering a component alone; recursion into the
+ * children of CCRs; the clusters of the processes, the slow cluster of a
+ * finding and the impact of every CCR.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+#include "cluster/aa_cluster.h"
+
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* OPTICS over n rows of dim columns (dim 0 or identical rows: one cluster). */
+static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                        int *labels, size_t *ncl)
+{
+    size_t i, j;
+    int same = 1;
+    aa_optics_params par;
+    aa_optics_result res;
+    for (i = 1; i < n && same; i++)
+        for (j = 0; j < dim; j++)
+            if (x[i * dim + j] != x[j]) {
+                same = 0;
+                break;
+            }
+    if (dim == 0 || n < 2 || same) {
+        for (i = 0; i < n; i++)
+            labels[i] = 0;
+        *ncl = n ? 1 : 0;
+        return AA_OK;
+    }
+    par.min_pts = cp->min_pts;
+    par.eps = cp->eps;
+    par.max_eps = INFINITY;
+    memset(&res, 0, sizeof res);
+    if (aa_cluster_optics(x, n, dim, &par, &res, c->err))
+        return c->err->code ? c->err->code : AA_EENV;
+    memcpy(labels, res.labels, n * sizeof *labels);
+    *ncl = res.nclusters;
+    aa_cluster_optics_free(&res);
+    return AA_OK;
+}
+
+/* Data bubbles (Breunig et al. 2001) for large process counts: a leader
+ * pass groups points lying within r = eps/10 of a leader (in the full
+ * vectors of a level, hence in every projection of them too); OPTICS then
+ * runs on the bubble means, each repeated min(members, MinPts) times so
+ * that density (MinPts counts points) is kept.  Distances move by at most
+ * 2r = eps/5.  Only for more than AN_BUBBLE_MIN points, and only when the
+ * bubbles are at most a quarter of the points; otherwise exact. */
+#define AN_BUBBLE_MIN 64
+
+
+static void bub_free(an_bub *b)
+{
+    free(b->of);
+    free(b->count);
+    free(b->mean);
+    memset(b, 0, sizeof *b);
+}
+
+static int bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r, an_bub *b)
+{
+    size_t i, l, k, cap = n / 4;
+    size_t *lead;
+    double r2 = r * r;
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->dim = dim;
+    if (n <= AN_BUBBLE_MIN || !(r > 0) || dim == 0)
+        return AA_OK;
+    lead = malloc(cap * sizeof *lead);
+    b->of = malloc(n * sizeof *b->of);
+    if (!lead || !b->of) {
+        free(lead);
+        bub_free(b);
+        return an_nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        const double *xi = x + i * dim;
+        for (l = 0; l < b->nb; l++) {
+            const double *xl = x + lead[l] * dim;
+            double d2 = 0;
+            for (k = 0; k < dim && d2 <= r2; k++) {
+                double d = xi[k] - xl[k];
+                d2 += d * d;
+            }
+            if (d2 <= r2)
+                break;
+        }
+        if (l == b->nb) {
+            if (b->nb == cap) { /* too spread out: exact clustering */
+                free(lead);
+                bub_free(b);
+                b->n = n;
+                b->dim = dim;
+                return AA_OK;
+            }
+            lead[b->nb++] = i;
+        }
+        b->of[i] = l;
+    }
+    free(lead);
+    b->count = calloc(b->nb, sizeof *b->count);
+    b->mean = calloc(b->nb * dim, sizeof *b->mean);
+    if (!b->count || !b->mean) {
+        bub_free(b);
+        return an_nomem(c);
+    }
+    for (i = 0; i < n; i++) {
+        b->count[b->of[i]]++;
+        for (k = 0; k < dim; k++)
+            b->mean[b->of[i] * dim + k] += x[i * dim + k];
+    }
+    for (l = 0; l < b->nb; l++)
+        for (k = 0; k < dim; k++)
+            b->mean[l * dim + k] /= (double)b->count[l];
+    return AA_OK;
+}
+
+static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                        int *labels, size_t *ncl);
+
+/* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
+ * but column skip, or column only; through the bubbles b when it has any. */
+static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+                       long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
+{
+    size_t nd = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, npts = 0, i, k, l, w;
+    const double *src = b->nb ? b->mean : x;
+    size_t nsrc = b->nb ? b->nb : n;
+    size_t *first = NULL;
+    double *Y;
+    int *lab;
+    int rc;
+    if (b->nb) {
+        first = malloc(b->nb * sizeof *first);
+        if (!first)
+            return an_nomem(c);
+        for (l = 0; l < b->nb; l++) {
+            size_t copies = b->count[l] < cp->min_pts ? b->count[l] : cp->min_pts;
+            first[l] = npts;
+            npts += copies ? copies : 1;
+        }
+    } else {
+        npts = n;
+    }
+    Y = malloc((npts * (nd ? nd : 1) + 1) * sizeof *Y);
+    lab = malloc((npts + 1) * sizeof *lab);
+    if (!Y || !lab) {
+        free(first);
+        free(Y);
+        free(lab);
+        return an_nomem(c);
+    }
+    for (i = 0, w = 0; i < nsrc; i++) {
+        size_t copies = 1, t;
+        if (b->nb) {
+            copies = b->count[i] < cp->min_pts ? b->count[i] : cp->min_pts;
+            if (!copies)
+                copies = 1;
+        }
+        for (t = 0; t < copies; t++, w++) {
+            size_t o = 0;
+            for (k = 0; k < dim; k++) {
+                if ((only >= 0 && (long)k != only) || (long)k == skip)
+                    continue;
+                Y[w * nd + o++] = src[i * dim + k];
+            }
+        }
+    }
+    rc = cluster_rows(c, Y, npts, nd, cp, lab, ncl);
+    if (!rc) {
+        if (b->nb)
+            for (i = 0; i < n; i++)
+                labels[i] = lab[first[b->of[i]]];
+        else
+            memcpy(labels, lab, n * sizeof *labels);
+    }
+    free(first);
+    free(Y);
+    free(lab);
+    return rc;
+}
+
+int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
+                   int *labels, size_t *ncl)
+{
+    an_bub tb;
+    int rc = bub_build(c, x, n, dim, 0.1 * cp->eps, &tb);
+    if (!rc)
+        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl);
+    bub_free(&tb);
+    return rc;
+}
+
+static size_t count_labels(const int *l, size_t n)
+{
+    size_t i, k = 0;
+    for (i = 0; i < n; i++)
+        if ((size_t)l[i] + 1 > k)
+            k = (size_t)l[i] + 1;
+    return k;
+}
+
+/* ---- dissimilarity ---------------------------------------------------------- */
+/* Severity and confidence of region r's component under partition lab. */
+static void dis_props(dis_state *s, size_t r, const int *lab, size_t k, double *sev,
+                      double *conf)
+{
+    an_ctx *c = s->c;
+    size_t q, j, good = 0;
+    double *sum = calloc(k, sizeof *sum), *mean;
+    size_t *cnt = calloc(k, sizeof *cnt);
+    double mx = -INFINITY, mn = INFINITY;
+    *sev = 0;
+    *conf = 0;
+    if (!sum || !cnt) {
+        free(sum);
+        free(cnt);
+        return;
+    }
+    mean = sum;
+    for (q = 0; q < c->P; q++) {
+        double v = s->MM[q * c->R + r];
+        sum[lab[q]] += isnan(v) ? 0 : v;
+        cnt[lab[q]]++;
+    }
+    for (j = 0; j < k; j++) {
+        mean[j] = cnt[j] ? sum[j] / (double)cnt[j] : 0;
+        if (cnt[j] && mean[j] > mx)
+            mx = mean[j];
+        if (cnt[j] && mean[j] < mn)
+            mn = mean[j];
+    }
+    *sev = mx > 0 ? (mx - mn) / mx : 0;
+    for (q = 0; q < c->P; q++) {
+        double v = s->MM[q * c->R + r], own;
+        int best = 1;
+        v = isnan(v) ? 0 : v;
+        own = fabs(v - mean[lab[q]]);
+        for (j = 0; j < k; j++)
+            if (cnt[j] && (int)j != lab[q] && fabs(v - mean[j]) < own)
+                best = 0;
+        good += best;
+    }
+    *conf = c->P ? (double)good / (double)c->P : 0;
+    free(sum);
+    free(cnt);
+}
+
+/* Between-cluster sum of squares of every component of the level (B, m)
+ * under the partition ref (k clusters) of the points X (P x m); *btot:
+ * their sum. */
+static int between_ss(an_ctx *c, const double *X, size_t m, const int *ref, size_t k, double *B,
+                      double *btot)
+{
+    size_t P = c->P, q, j, i;
+    double *csum = calloc(k, sizeof *csum);
+    size_t *ccnt = calloc(k, sizeof *ccnt);
+    if (!csum || !ccnt) {
+        free(csum);
+        free(ccnt);
+        return an_nomem(c);
+    }
+    for (j = 0; j < m; j++) {
+        double tot = 0;
+        memset(csum, 0, k * sizeof *csum);
+        memset(ccnt, 0, k * sizeof *ccnt);
+        for (q = 0; q < P; q++) {
+            csum[ref[q]] += X[q * m + j];
+            ccnt[ref[q]]++;
+            tot += X[q * m + j];
+        }
+        tot /= (double)P;
+        for (i = 0; i < k; i++)
+            if (ccnt[i]) {
+                double d = csum[i] / (double)ccnt[i] - tot;
+                B[j] += (double)ccnt[i] * d * d;
+            }
+        *btot += B[j];
+    }
+    free(csum);
+    free(ccnt);
+    return AA_OK;
+}
+
+/* The CCR tests of every component j of the level (isccr[j]): the
+ * partition changes without it, or it alone gives the same partition.
+ * lab: P scratch. */
+static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub, const int *ref,
+                     size_t k, int *lab, int *isccr)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, j, kk;
+    int rc;
+    for (j = 0; j < m; j++) {
+        int changed, alone_same;
+        /* without component j */
+        if ((rc = cluster_sel(c, X, P, m, bub, (long)j, -1, &s->cp, lab, &kk)))
+            return rc;
+        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
+        /* component j alone */
+        if ((rc = cluster_sel(c, X, P, m, bub, -1, (long)j, &s->cp, lab, &kk)))
+            return rc;
+        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
+        isccr[j] = changed || alone_same;
+    }
+    return AA_OK;
+}
+
+static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr);
+
+/* Records region r, a CCR of effect `effect` under the partition ref (k
+ * clusters), and tests the level of its children: it is a CCCR when none
+ * of them is a CCR. */
+static int add_ccr(dis_state *s, size_t r, double effect, const int *ref, size_t k)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, fi;
+    dis_found *f, *nf = realloc(s->found, (s->nfound + 1) * sizeof *nf);
+    int child_ccr = 0, rc;
+    if (!nf)
+        return an_nomem(c);
+    s->found = nf;
+    fi = s->nfound++;
+    f = &s->found[fi];
+    memset(f, 0, sizeof *f);
+    f->region = r;
+    f->effect = effect;
+    f->labels = malloc(P * sizeof *f->labels);
+    if (!f->labels)
+        return an_nomem(c);
+    memcpy(f->labels, ref, P * sizeof *ref);
+    dis_props(s, r, ref, k, &f->severity, &f->confidence);
+    rc = dis_level(s, c->clist + c->cstart[r], an_nchildren(c, r), &child_ccr);
+    if (rc)
+        return rc;
+    s->found[fi].cccr = !child_ccr;
+    return AA_OK;
+}
+
+/* Tests the regions in set[0..m) (one level); recurses into CCR children.
+ * Returns AA_OK; *any_ccr tells whether a CCR was found at this level. */
+static int dis_level(dis_state *s, const size_t *set, size_t m, int *any_ccr)
+{
+    an_ctx *c = s->c;
+    size_t P = c->P, q, j, k;
+    double *X = NULL, *B = NULL, btot = 0;
+    int *ref = NULL, *lab = NULL, rc = AA_OK;
+    int *isccr = NULL;
+    an_bub bub;
+    memset(&bub, 0, sizeof bub);
+    *any_ccr = 0;
+    if (m == 0 || P < 2)
+        return AA_OK;
+    X = malloc(P * m * sizeof *X);
+    ref = malloc(P * sizeof *ref);
+    lab = malloc(P * sizeof *lab);
+    B = calloc(m, sizeof *B);
+    isccr = calloc(m, sizeof *isccr);
+    if (!X || !ref || !lab || !B || !isccr) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    for (q = 0; q < P; q++)
+        for (j = 0; j < m; j++) {
+            double v = s->MM[q * c->R + set[j]];
+            X[q * m + j] = isnan(v) ? 0 : v;
+        }
+    if ((rc = bub_build(c, X, P, m, 0.1 * s->cp.eps, &bub)) ||
+        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &s->cp, ref, &k)))
+        goto out;
+    if (k < 2)
+        goto out;
+    if ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
+        (rc = ccr_tests(s, X, m, &bub, ref, k, lab, isccr)))
+        goto out;
+    for (j = 0; j < m && !rc; j++)
+        if (isccr[j]) {
+            *any_ccr = 1;
+            rc = add_ccr(s, set[j], btot > 0 ? B[j] / btot : 0, ref, k);
+        }
+out:
+    bub_free(&bub);
+    free(X);
+    free(ref);
+    free(lab);
+    free(B);
+    free(isccr);
+    return rc;
+}
+
+/* The slow cluster of a dissimilarity finding (largest mean process metric
+ * in its region) and the time its processes spend there beyond the mean of
+ * the others (>= 0). */
+static size_t dis_slow_cluster(const an_ctx *c, const int *labels, size_t region,
+                               const double *MM, double *impact)
+{
+    size_t k = count_labels(labels, c->P), slow = 0, j, q, ns = 0, no = 0;
+    double best = -INFINITY, ss = 0, so = 0;
+    for (j = 0; j < k; j++) {
+        double sum = 0;
+        size_t n = 0;
+        for (q = 0; q < c->P; q++)
+            if (labels[q] == (int)j) {
+                sum += MM[q * c->R + region];
+                n++;
+            }
+        if (n && sum / (double)n > best) {
+            best = sum / (double)n;
+            slow = j;
+        }
+    }
+    for (q = 0; q < c->P; q++) {
+        if (labels[q] == (int)slow) {
+            ss += MM[q * c->R + region];
+            ns++;
+        } else {
+            so += MM[q * c->R + region];
+            no++;
+        }
+    }
+    *impact = ns && no ? fmax(0, ss / (double)ns - so / (double)no) : 0;
+    return slow;
+}
+
+/* Phase: a note when there is a single process (nothing to compare). */
+int an_dissim_applicable(an_ctx *c)
+{
+    if (c->P == 1)
+        return an_note(c, "single process: no dissimilarity analysis");
+    return AA_OK;
+}
+
+/* eps from the run's measured noise (noise.c), on the metric's own scale,
+ * never below the CPU clock's resolution, for the top level set[0..m). */
+static int noise_eps(an_ctx *c, const size_t *set, size_t m, double *eps)
+{
+    const aa_analyze_options *o = c->o;
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, nused = 0;
+    double *self = malloc(P * R * sizeof *self);
+    if (!self)
+        return an_nomem(c);
+    an_self_values(c, c->MM, self);
+    a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, &nused);
+    *eps = an_level_eps(self, c->ran, P, R, set, m, c->send, a->noise_rel, o->noise_factor,
+                        o->resolution_s);
+    free(self);
+    return an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU "
+                      "time (median over %zu regions); differences count from %g s",
+                   100 * a->noise_rel, nused, *eps);
+}
+
+/* The processes clustered on the top level (a->cluster_of) with the
+ * parameters of every level (MinPts, eps), then the CCR tests level by
+ * level from there. */
+static int cluster_top_level(an_ctx *c)
+{
+    const aa_analyze_options *o = c->o;
+    aa_analysis *a = c->a;
+    dis_state *ds = &c->ds;
+    size_t P = c->P, R = c->R, q, j, m = an_nchildren(c, 0), k = 1, dmp;
+    const size_t *set = c->clist + c->cstart[0];
+    double *X = malloc(P * (m ? m : 1) * sizeof *X), deps;
+    int *lab = malloc(P * sizeof *lab), any, rc;
+    if (!X || !lab) {
+        free(X);
+        free(lab);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++)
+        for (j = 0; j < m; j++)
+            X[q * m + j] = c->MM[q * R + set[j]];
+    if (m) {
+        aa_cluster_optics_defaults(X, P, m, &dmp, &deps);
+    } else {
+        dmp = 2;
+        deps = 0;
+    }
+    ds->cp.min_pts = o->min_pts ? o->min_pts : dmp;
+    if (!(o->eps > 0) && m && (rc = noise_eps(c, set, m, &deps))) {
+        free(X);
+        free(lab);
+        return rc;
+    }
+    ds->cp.eps = o->eps > 0 ? o->eps : deps;
+    if (!(ds->cp.eps > 0))
+        ds->cp.eps = 1e-300; /* all-zero data: identical points only */
+    a->min_pts_used = ds->cp.min_pts;
+    a->eps_used = ds->cp.eps;
+    rc = an_cluster_all(c, X, P, m, &ds->cp, lab, &k);
+    free(X);
+    if (rc) {
+        free(lab);
+        return rc;
+    }
+    a->cluster_of = lab;
+    return dis_level(ds, set, m, &any);
+}
+
+/* Phase: the dissimilarity CCRs (c->ds), level by level; one cluster of
+ * a single process. */
+int an_dissim_levels(an_ctx *c)
+{
+    c->ds.c = c;
+    c->ds.MM = c->MM;
+    if (c->P >= 2)
+        return cluster_top_level(c);
+    c->a->cluster_of = calloc(1, sizeof *c->a->cluster_of);
+    return c->a->cluster_of ? AA_OK : an_nomem(c);
+}
+
+/* Phase: the clusters of the processes: sizes, ranks, mean program metric,
+ * in label order (OPTICS order, deterministic). */
+int an_dissim_clusters(an_ctx *c)
+{
+    aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, j, k = count_labels(a->cluster_of, P);
+    double *mean = calloc(k ? k : 1, sizeof *mean);
+    a->nclusters = k;
+    a->cluster_size = calloc(k ? k : 1, sizeof *a->cluster_size);
+    a->cluster_ranks = calloc(k ? k : 1, sizeof *a->cluster_ranks);
+    a->cluster_mean = calloc(k ? k : 1, sizeof *a->cluster_mean);
+    if (!mean || !a->cluster_size || !a->cluster_ranks || !a->cluster_mean) {
+        free(mean);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++) {
+        mean[a->cluster_of[q]] += c->MM[q * R];
+        a->cluster_size[a->cluster_of[q]]++;
+    }
+    for (j = 0; j < k; j++) {
+        a->cluster_mean[j] = a->cluster_size[j] ? mean[j] / (double)a->cluster_size[j] : 0;
+        a->cluster_ranks[j] = malloc((a->cluster_size[j] ? a->cluster_size[j] : 1) *
+                                     sizeof **a->cluster_ranks);
+        if (!a->cluster_ranks[j]) {
+            free(mean);
+            return an_nomem(c);
+        }
+        a->cluster_size[j] = 0;
+    }
+    for (q = 0; q < P; q++) {
+        size_t l = (size_t)a->cluster_of[q];
+        a->cluster_ranks[l][a->cluster_size[l]++] = a->ranks[q];
+    }
+    free(mean);
+    return AA_OK;
+}
+
+/* Phase: impact of the dissimilarity CCRs; too small ones are dropped.
+ * A CCR whose slow processes spend less than finding_min_share of the run
+ * beyond the others is no finding; a CCR all of whose CCR descendants were
+ * dropped is then the innermost one (a CCCR). */
+int an_dissim_impact(an_ctx *c)
+{
+    dis_state *ds = &c->ds;
+    size_t i, j;
+    c->wmed = an_median_wpwt(c);
+    for (i = 0; i < ds->nfound; i++) {
+        double imp;
+        dis_slow_cluster(c, ds->found[i].labels, ds->found[i].region, c->MM, &imp);
+        ds->found[i].impact = imp;
+        ds->found[i].dropped = c->wmed > 0 && imp / c->wmed < c->o->finding_min_share;
+    }
+    for (i = 0; i < ds->nfound; i++) {
+        size_t r0 = ds->found[i].region;
+        if (ds->found[i].dropped)
+            continue;
+        ds->found[i].cccr = 1;
+        for (j = 0; j < ds->nfound; j++)
+            if (j != i && !ds->found[j].dropped && ds->found[j].region > r0 &&
+                ds->found[j].region < c->send[r0])
+                ds->found[i].cccr = 0;
+    }
+    return AA_OK;
+}
+
+/* The order of the findings: CCCRs by effect (descending), then the other
+ * CCRs (a stable insertion sort); NULL on no memory. */
+static size_t *dis_order(const dis_state *ds)
+{
+    size_t *ord = malloc((ds->nfound ? ds->nfound : 1) * sizeof *ord), i, x, y;
+    if (!ord)
+        return NULL;
+    for (i = 0; i < ds->nfound; i++)
+        ord[i] = i;
+    for (x = 1; x < ds->nfound; x++)
+        for (y = x; y > 0; y--) {
+            const dis_found *u = &ds->found[ord[y - 1]], *v = &ds->found[ord[y]];
+            if ((v->cccr > u->cccr) || (v->cccr == u->cccr && v->effect > u->effect)) {
+                size_t t = ord[y];
+                ord[y] = ord[y - 1];
+                ord[y - 1] = t;
+            } else
+                break;
+        }
+    return ord;
+}
+
+/* The finding of dissimilarity CCR c->ds.found[i]: its slow cluster, their
+ * impact and the others' wait, and (for a CCCR) its root causes. */
+static int dis_finding(an_ctx *c, size_t i)
+{
+    const dis_found *df = &c->ds.found[i];
+    size_t P = c->P, q, slow;
+    aa_finding *f = an_add_finding(c, AA_FINDING_DISSIMILARITY, df->region);
+    aa_attrset causes = 0;
+    double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
+    int rc = AA_OK;
+    if (!f || !val || !refv) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
+    }
+    f->ccr = 1;
+    f->cccr = df->cccr;
+    f->effect = df->effect;
+    f->severity = df->severity;
+    f->confidence = df->confidence;
+    slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &f->impact_s);
+    f->slow_cluster = (int)slow;
+    f->slow_ranks = malloc(P * sizeof *f->slow_ranks);
+    if (!f->slow_ranks) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++)
+        if (df->labels[q] == (int)slow)
+            f->slow_ranks[f->nslow++] = c->a->ranks[q];
+    f->wait_s = f->impact_s * (double)(P - f->nslow);
+    f->run_share = c->wmed > 0 ? f->impact_s / c->wmed : 0;
+    if (df->cccr && c->nattr)
+        rc = an_dissim_causes(c, i, slow, val, refv, &causes);
+    if (!rc)
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, c->nattr, val, refv);
+    free(val);
+    free(refv);
+    return rc;
+}
+
+/* Phase: the dissimilarity findings with their root causes. */
+int an_dissim_findings(an_ctx *c)
+{
+    size_t *ord = dis_order(&c->ds), x;
+    int rc = AA_OK;
+    if (!ord)
+        return an_nomem(c);
+    for (x = 0; x < c->ds.nfound && !rc; x++)
+        if (!c->ds.found[ord[x]].dropped)
+            rc = dis_finding(c, ord[x]);
+    free(ord);
+    return rc;
+}

@@ -1,0 +1,411 @@
+/*
+ * analyze/metrics.c -- the metric values the analysis works on: metrics
+ * gathered per analysed process and region (P x R), which process ran which
+ * region, attribute values, self values (a region's value minus its
+ * children's), self wall time, the regions that stand for the whole program
+ * and the whole-program wall time (WPWT) without its MPI set-up, and the
+ * main metric the processes are compared on.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median whole-program time of the analysed processes (0 if none). */
+double an_median_wpwt(const an_ctx *c)
+{
+    double *w = malloc((c->P ? c->P : 1) * sizeof *w), m = 0;
+    size_t q, n = 0;
+    if (!w)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        if (c->wpwt[q] > 0 && isfinite(c->wpwt[q]))
+            w[n++] = c->wpwt[q];
+    if (n) {
+        qsort(w, n, sizeof *w, cmp_dbl);
+        m = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+    }
+    free(w);
+    return m;
+}
+
+/* ---- metric gathering ------------------------------------------------------ */
+/* Sums metric mi over threads into M (P x R, region-major per process); nodes
+ * a process did not run stay 0; a node whose values are all NaN is NaN.
+ * Returns the number of finite values seen. */
+size_t an_gather(an_ctx *c, int mi, double *M)
+{
+    const aa_experiment *e = c->e;
+    size_t P = c->P, R = c->R, q, t, i, finite = 0;
+    unsigned char *anyfin;
+    memset(M, 0, P * R * sizeof *M);
+    if (mi < 0)
+        return 0;
+    anyfin = calloc(R ? R : 1, 1);
+    if (!anyfin)
+        return 0;
+    for (q = 0; q < P; q++) {
+        size_t p = c->proc[q], off = 0;
+        const aa_process *pr = &e->processes[p];
+        double *row = M + q * R;
+        memset(anyfin, 0, R);
+        for (t = 0; t < pr->nthreads; t++) {
+            const aa_thread *th = &pr->threads[t];
+            const double *v = th->values + mi;
+            for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
+                long ti = c->map[p][off + i], r = c->t2r[ti];
+                if (r < 0) {
+                    /* excluded code does not count in its ancestors either */
+                    if (c->exroot && c->exroot[ti] && !isnan(*v)) {
+                        long up;
+                        for (up = c->tparent[ti]; up >= 0; up = c->tparent[up])
+                            if (c->t2r[up] >= 0)
+                                row[c->t2r[up]] -= *v;
+                    }
+                    continue;
+                }
+                if (!isnan(*v)) {
+                    row[r] += *v;
+                    anyfin[r] = 1;
+                    finite++;
+                }
+            }
+            off += th->nnodes;
+        }
+        for (i = 0; i < R; i++)
+            if (c->ran[q * R + i] && !anyfin[i])
+                row[i] = NAN;
+    }
+    free(anyfin);
+    return finite;
+}
+
+/* A metric is usable when it is in the experiment, at least one analysed
+ * process measured it, and some value is finite. */
+int an_metric_usable(an_ctx *c, const char *name, int *mi)
+{
+    size_t q, measured = 0;
+    *mi = aa_experiment_metric_index(c->e, name);
+    if (*mi < 0)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        if (!aa_process_metric_unavailable(&c->e->processes[c->proc[q]], name))
+            measured++;
+    return measured > 0;
+}
+
+int an_fill_ran(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    size_t q, t, i;
+    c->ran = calloc((c->P * c->R) + 1, 1);
+    if (!c->ran)
+        return an_nomem(c);
+    for (q = 0; q < c->P; q++) {
+        size_t p = c->proc[q], off = 0;
+        const aa_process *pr = &e->processes[p];
+        for (t = 0; t < pr->nthreads; t++) {
+            for (i = 0; i < pr->threads[t].nnodes; i++) {
+                long r = c->t2r[c->map[p][off + i]];
+                if (r >= 0)
+                    c->ran[q * c->R + r] = 1;
+            }
+            off += pr->threads[t].nnodes;
+        }
+    }
+    for (i = 0; i < c->R; i++) {
+        size_t n = 0;
+        for (q = 0; q < c->P; q++)
+            n += c->ran[q * c->R + i];
+        c->a->regions[i].nprocs_run = n;
+    }
+    return AA_OK;
+}
+
+/* Attribute values (P x R) into M; returns 1 when available. */
+int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
+{
+    int m1, m2 = -1;
+    size_t i, n = c->P * c->R, f1, f2 = 1;
+    if (!an_metric_usable(c, d->m1, &m1))
+        return 0;
+    if (d->m2 && !an_metric_usable(c, d->m2, &m2))
+        return 0;
+    f1 = an_gather(c, m1, M);
+    if (d->m2)
+        f2 = an_gather(c, m2, tmp);
+    if (!f1 || !f2)
+        return 0;
+    for (i = 0; i < n; i++) {
+        double v = M[i];
+        if (d->kind == AN_SUM) {
+            double w = tmp[i];
+            v = isnan(v) ? w : isnan(w) ? v : v + w;
+        } else if (d->kind == AN_RATE) {
+            double w = tmp[i];
+            v = (isnan(v) || isnan(w)) ? NAN : w > 0 ? v / w : 0;
+        }
+        M[i] = v;
+    }
+    return 1;
+}
+
+/* ---- the whole-program chain ------------------------------------------------------ */
+/* Regions that stand for the whole program: the root, and, repeatedly,
+ * children of chain members whose mean share of WPWT is at least 95% (a
+ * child of the root, or a loop or block of a chain function: never a called
+ * function below the entry function)
+ * (typically main and its iteration loop).  MPI time spent directly in the
+ * root or in a chain *function* (MPI_Init, MPI_Finalize, top-level
+ * broadcasts; it is the function's exclusive mpi_wall) is setup, not work:
+ * it is taken out of WPWT, and the chain is recomputed until it is stable.
+ * Chain regions are classified but never CCRs (see the disparity part). */
+/* The MPI time (sub, P) of every process spent directly in the root or in
+ * a chain function: its exclusive mpi_wall (T: mpi_wall, P x R). */
+static void chain_mpi_time(an_ctx *c, const double *T, double *sub)
+{
+    const aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r, i;
+    memset(sub, 0, P * sizeof *sub);
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = a->regions[r].info;
+        if (!c->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
+            continue;
+        for (q = 0; q < P; q++) {
+            double ex = T[q * R + r];
+            if (isnan(ex))
+                continue;
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                double v = T[q * R + c->clist[i]];
+                ex -= isnan(v) ? 0 : v;
+            }
+            if (ex > 0)
+                sub[q] += ex;
+        }
+    }
+}
+
+/* Adds to the chain the children of chain members holding at least 95% of
+ * WPWT on average; 1 when one was added. */
+static int chain_grow(an_ctx *c, const double *W)
+{
+    const aa_analysis *a = c->a;
+    size_t P = c->P, R = c->R, q, r;
+    int changed = 0;
+    for (r = 1; r < R; r++) {
+        double fs = 0;
+        const aa_region *ri = a->regions[r].info;
+        if (c->whole[r] || !c->whole[a->regions[r].parent])
+            continue;
+        /* the chain never follows a call below the entry function: a
+         * function called from main's loop that takes 98% of the work
+         * is the hotspot, not the whole program */
+        if (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION))
+            continue;
+        for (q = 0; q < P; q++) {
+            double w = W[q * R + r];
+            fs += (c->wpwt[q] > 0 && !isnan(w)) ? w / c->wpwt[q] : 0;
+        }
+        if (P && fs / (double)P >= 0.95) {
+            c->whole[r] = 1;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+static int whole_chain(an_ctx *c, const double *W, double *T)
+{
+    size_t P = c->P, R = c->R, q;
+    int mi, have_mpi = an_metric_usable(c, "mpi_wall", &mi) && an_gather(c, mi, T) > 0;
+    double *raw = malloc((P + 1) * sizeof *raw), *sub = calloc(P + 1, sizeof *sub);
+    int changed = 1;
+    size_t nsub = 0;
+    c->whole = calloc(R + 1, 1);
+    c->dobj = malloc((R + 1) * sizeof *c->dobj);
+    if (!raw || !sub || !c->whole || !c->dobj) {
+        free(raw);
+        free(sub);
+        return an_nomem(c);
+    }
+    memcpy(raw, c->wpwt, P * sizeof *raw);
+    c->whole[0] = 1;
+    while (changed) {
+        /* WPWT = raw - exclusive MPI of the root and chain functions */
+        if (have_mpi)
+            chain_mpi_time(c, T, sub);
+        else
+            memset(sub, 0, P * sizeof *sub);
+        for (q = 0; q < P; q++) {
+            double w = raw[q] - sub[q];
+            c->wpwt[q] = w > 0 ? w : raw[q];
+        }
+        changed = chain_grow(c, W);
+    }
+    for (q = 0; q < P; q++)
+        if (sub[q] > 0 && c->wpwt[q] < raw[q])
+            nsub++;
+    if (nsub) {
+        double ms = 0, mr = 0;
+        for (q = 0; q < P; q++) {
+            ms += raw[q] - c->wpwt[q];
+            mr += raw[q];
+        }
+        free(raw);
+        free(sub);
+        return an_note(c, "MPI time outside every region but the whole program (MPI_Init, "
+                          "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
+                          "of %.3g s on average",
+                       ms / (double)P, mr / (double)P);
+    }
+    free(raw);
+    free(sub);
+    return AA_OK;
+}
+
+/* ---- the analysis --------------------------------------------------------------- */
+/* Self values: each region's value minus its children's (P x R), >= 0. */
+void an_self_values(an_ctx *c, const double *M, double *self)
+{
+    size_t q, r, i, R = c->R;
+    for (q = 0; q < c->P; q++)
+        for (r = 0; r < R; r++) {
+            double v = M[q * R + r];
+            v = isnan(v) ? 0 : v;
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+                double w = M[q * R + c->clist[i]];
+                v -= isnan(w) ? 0 : w;
+            }
+            self[q * R + r] = v > 0 ? v : 0;
+        }
+}
+
+/* 1 for a region that is MPI set-up wherever it sits: a call-site region
+ * of MPI_Init, MPI_Init_thread or MPI_Finalize (refinement makes them) */
+int an_is_mpi_setup(const aa_region *ri)
+{
+    return ri && ri->kind == AA_KIND_CALL && ri->name &&
+           (strncmp(ri->name, "MPI_Init@", 9) == 0 || strncmp(ri->name, "MPI_Init_thread@", 16) == 0 ||
+            strncmp(ri->name, "MPI_Finalize@", 13) == 0);
+}
+
+/* Self wall time (P x R) of every region: its wall minus its children's;
+ * for the regions that stand for the whole program (c->whole) also minus
+ * their own MPI time (MPI_Init, MPI_Finalize), and 0 for MPI set-up call
+ * regions.  tmp: P x R scratch. */
+int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW)
+{
+    size_t q, r, P = c->P, R = c->R;
+    int mi, have_mpi = an_metric_usable(c, "mpi_wall", &mi) && an_gather(c, mi, tmp) > 0;
+    double *mself = have_mpi ? malloc(P * R * sizeof *mself) : NULL;
+    if (have_mpi && !mself)
+        return an_nomem(c);
+    an_self_values(c, W, SW);
+    if (mself)
+        an_self_values(c, tmp, mself);
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = c->a->regions[r].info;
+        for (q = 0; q < P; q++) {
+            double *v = &SW[q * R + r];
+            if (an_is_mpi_setup(ri))
+                *v = 0;
+            else if (c->whole[r] && mself)
+                *v = fmax(0, *v - mself[q * R + r]);
+        }
+    }
+    free(mself);
+    return AA_OK;
+}
+
+/* Phase: the P x R buffers of the phases and the per-region results. */
+int an_metric_buffers(an_ctx *c)
+{
+    size_t P = c->P, R = c->R;
+    aa_analysis *a = c->a;
+    c->MM = malloc(P * R * sizeof *c->MM);
+    c->W = malloc(P * R * sizeof *c->W);
+    c->T1 = malloc(P * R * sizeof *c->T1);
+    c->T2 = malloc(P * R * sizeof *c->T2);
+    c->wpwt = calloc(P, sizeof *c->wpwt);
+    a->severity = calloc(R, sizeof *a->severity);
+    a->region_value = calloc(R, sizeof *a->region_value);
+    if (!c->MM || !c->W || !c->T1 || !c->T2 || !c->wpwt || !a->severity || !a->region_value)
+        return an_nomem(c);
+    return AA_OK;
+}
+
+/* Phase: wall time (W) and the whole-program wall time of every process
+ * (WPWT: the root's, or the sum of its children's when the root has none);
+ * an input error without wall time. */
+int an_wall_wpwt(an_ctx *c)
+{
+    size_t P = c->P, R = c->R, q, i, zero = 0;
+    int m_wall;
+    int wall_ok = an_metric_usable(c, "wall", &m_wall) && an_gather(c, m_wall, c->W) > 0;
+    if (!wall_ok)
+        return aa_err_set(c->err, AA_EINPUT, "experiment has no wall time values (metric "
+                                             "'wall'); nothing to analyse");
+    for (q = 0; q < P; q++) {
+        double w = c->W[q * R];
+        if (!c->ran[q * R] || isnan(w)) {
+            w = 0;
+            for (i = c->cstart[0]; i < c->cstart[1]; i++) {
+                double v = c->W[q * R + c->clist[i]];
+                w += isnan(v) ? 0 : v;
+            }
+        }
+        c->wpwt[q] = w;
+        if (!(w > 0))
+            zero++;
+    }
+    if (zero)
+        return an_note(c, "zero-length run: whole-program wall time is 0 on %zu "
+                          "process%s; their region fractions count as 0",
+                       zero, zero == 1 ? "" : "es");
+    return AA_OK;
+}
+
+/* Phase: the whole-program chain and WPWT without top-level MPI time. */
+int an_whole_program(an_ctx *c)
+{
+    return whole_chain(c, c->W, c->T1);
+}
+
+/* Phase: the main metric (MM) the processes are compared on: CPU time (or
+ * wall time when CPU time is not asked for or not measured) minus the time
+ * inside MPI, >= 0. */
+int an_main_metric(an_ctx *c)
+{
+    const aa_analyze_options *o = c->o;
+    size_t i, n = c->P * c->R;
+    int m_cpu, ms = -1, rc;
+    int use_cpu = o->proc_metric == AA_PMETRIC_CPU && an_metric_usable(c, "cpu", &m_cpu) &&
+                  an_gather(c, m_cpu, c->MM) > 0;
+    const char *sub = use_cpu ? "mpi_cpu" : "mpi_wall";
+    if (o->proc_metric == AA_PMETRIC_CPU && !use_cpu &&
+        (rc = an_note(c, "CPU time unavailable: processes compared on wall time outside MPI")))
+        return rc;
+    c->a->proc_metric = use_cpu ? "cpu" : "wall";
+    if (!use_cpu)
+        memcpy(c->MM, c->W, n * sizeof *c->MM);
+    if (an_metric_usable(c, sub, &ms) && an_gather(c, ms, c->T1) > 0) {
+        for (i = 0; i < n; i++) {
+            double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
+            c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
+        }
+        return AA_OK;
+    }
+    for (i = 0; i < n; i++)
+        if (isnan(c->MM[i]))
+            c->MM[i] = 0;
+    return an_note(c, "%s unavailable: time inside MPI is not subtracted from the "
+                      "process metric", sub);
+}
