@@ -170,6 +170,7 @@ int an_select_processes(an_ctx *c);   /* tree.c: analysed processes, tree */
 int an_region_list(an_ctx *c);        /* tree.c: regions, who ran them */
 int an_subtree_ends(an_ctx *c);       /* tree.c: c->send */
 int an_dissim_applicable(an_ctx *c);  /* dissim.c: note on a single process */
+int an_partial_values(an_ctx *c);     /* tree.c: note on throttled contexts */
 int an_metric_buffers(an_ctx *c);     /* metrics.c: P x R buffers */
 int an_wall_wpwt(an_ctx *c);          /* metrics.c: W, WPWT */
 int an_whole_program(an_ctx *c);      /* metrics.c: c->whole, WPWT without set-up */

@@ -69,6 +69,7 @@ static int (*const phases[])(an_ctx *) = {
     an_region_list,          /* kept regions in preorder, who ran them */
     an_subtree_ends,
     an_dissim_applicable,    /* a single process: nothing to compare */
+    an_partial_values,       /* note on throttled (partial) contexts */
     an_metric_buffers,
     an_wall_wpwt,            /* wall time, whole-program wall time */
     an_whole_program,        /* regions standing for the program, WPWT */

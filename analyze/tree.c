@@ -555,3 +555,40 @@ int an_subtree_ends(an_ctx *c)
             c->send[c->a->regions[r].parent] = c->send[r];
     return AA_OK;
 }
+
+/* Calling contexts the runtime stopped measuring after many very short
+ * visits (flags="throttled"): their values are partial, so a drop of their
+ * time is fewer measured visits, not a speed-up.  One note names them. */
+int an_partial_values(an_ctx *c)
+{
+    const aa_experiment *e = c->e;
+    uint32_t ids[8];
+    size_t nids = 0, nnodes = 0, p, t, n, k;
+    aa_buf b;
+    int rc;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++)
+            for (n = 0; n < e->processes[p].threads[t].nnodes; n++) {
+                const aa_node *nd = &e->processes[p].threads[t].nodes[n];
+                if (!(nd->flags & AA_NODE_THROTTLED))
+                    continue;
+                nnodes++;
+                for (k = 0; k < nids && ids[k] != nd->region; k++)
+                    ;
+                if (k == nids && nids < sizeof ids / sizeof ids[0])
+                    ids[nids++] = nd->region;
+            }
+    if (!nnodes)
+        return AA_OK;
+    aa_buf_init(&b);
+    for (k = 0; k < nids; k++) {
+        const aa_region *r = aa_experiment_region(e, ids[k]);
+        aa_buf_printf(&b, "%s%s", k ? ", " : "", r && r->name ? r->name : "?");
+    }
+    rc = an_note(c, "partial values: %zu calling context%s throttled after many very short visits "
+                    "(%s%s); their time covers only the visits before throttling, so a lower time "
+                    "there is no speed-up",
+                 nnodes, nnodes == 1 ? "" : "s", b.data ? b.data : "", nids == 8 ? ", ..." : "");
+    aa_buf_free(&b);
+    return rc;
+}

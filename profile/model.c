@@ -30,6 +30,14 @@ static const aa_metric_info known_metrics[] = {
     {"io_time", "s", "wall time inside I/O calls"},
     {"io_calls", "count", "number of I/O calls"},
     {"page_faults", "count", "page faults"},
+    {"mpi_p2p_wall", "s", "wall time inside point-to-point MPI calls (send, receive)"},
+    {"mpi_coll_wall", "s", "wall time inside collective MPI calls (and MPI_Init, communicator creation)"},
+    {"mpi_wait_wall", "s", "wall time inside MPI_Wait/MPI_Test families and MPI_Probe/Iprobe"},
+    {"mpi_rma_wall", "s", "wall time inside one-sided MPI calls (put, get, fences, locks)"},
+    {"mpi_io_wall", "s", "wall time inside MPI-IO calls"},
+    {"mpi_p2p_bytes", "bytes", "bytes sent plus received by point-to-point MPI calls"},
+    {"mpi_coll_bytes", "bytes", "bytes sent plus received by collective MPI calls"},
+    {"mpi_rma_bytes", "bytes", "bytes put plus got by one-sided MPI calls"},
 };
 
 const aa_metric_info *aa_metric_known(size_t *count)

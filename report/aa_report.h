@@ -41,6 +41,9 @@ typedef struct aa_report_diff {
     double delta;         /* after - before */
     double relative;      /* delta / before (INFINITY when before is 0) */
     double share;         /* before / whole-program wall of the baseline */
+    int partial;          /* the region was throttled in either run: its times
+                           * are partial, the difference is no speed-up or
+                           * slowdown (never counted by aa_report_slowdowns) */
 } aa_report_diff;
 
 typedef struct aa_report_comparison {

@@ -17,6 +17,7 @@ typedef struct side {
     const aa_analysis *a;
     char **keys;   /* by region index */
     double *mean;  /* mean inclusive wall per process, by region index */
+    char *partial; /* by region index: throttled somewhere, values partial */
 } side;
 
 static void side_free(side *s)
@@ -27,6 +28,7 @@ static void side_free(side *s)
             free(s->keys[i]);
     free(s->keys);
     free(s->mean);
+    free(s->partial);
 }
 
 static int side_init(side *s, const aa_analysis *a, aa_err *err)
@@ -37,7 +39,8 @@ static int side_init(side *s, const aa_analysis *a, aa_err *err)
     s->a = a;
     s->keys = calloc(a->nregions ? a->nregions : 1, sizeof *s->keys);
     s->mean = calloc(a->nregions ? a->nregions : 1, sizeof *s->mean);
-    if (!s->keys || !s->mean)
+    s->partial = calloc(a->nregions ? a->nregions : 1, 1);
+    if (!s->keys || !s->mean || !s->partial)
         return aa_err_set(err, AA_EENV, "report: out of memory");
     for (i = 0; i < a->nregions; i++)
         if (!(s->keys[i] = rp_region_key(a, i)))
@@ -57,6 +60,7 @@ static int side_init(side *s, const aa_analysis *a, aa_err *err)
                 sum += w;
         }
         s->mean[i] = np ? sum / (double)np : 0;
+        s->partial[i] = v.partial[i];
     }
     rp_values_free(&v);
     return AA_OK;
@@ -219,6 +223,7 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
         d->delta = d->after - d->before;
         d->relative = d->before > 0 ? d->delta / d->before : (d->delta > 0 ? INFINITY : 0);
         d->share = base_root > 0 ? d->before / base_root : 0;
+        d->partial = sc.partial[i] || sb.partial[bi];
     }
     for (i = 0; i < base->nregions; i++)
         if (find_key(&sc, sb.keys[i]) < 0)
@@ -269,7 +274,7 @@ size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double m
     size_t i, n = 0;
     for (i = 0; i < c->ndiffs; i++) {
         const aa_report_diff *d = &c->diffs[i];
-        if (d->share < min_share || !(d->relative > limit))
+        if (d->partial || d->share < min_share || !(d->relative > limit))
             continue;
         if (idx && n < nidx)
             idx[n] = i;

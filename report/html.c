@@ -271,6 +271,28 @@ static int order_desc(const void *pa, const void *pb)
     return a->idx < b->idx ? -1 : (a->idx > b->idx);
 }
 
+/* Regions with a throttled calling context: their values are partial. */
+static void section_partial(aa_buf *o, const aa_analysis *a, const rp_values *v)
+{
+    size_t i, n = 0;
+    for (i = 0; i < v->nreg; i++)
+        n += v->partial[i] != 0;
+    if (!n)
+        return;
+    aa_buf_printf(o, "<section id=\"partial\"><h2>Partial values</h2><p class=\"warn\">"
+                     "%zu region%s stopped being measured after many very short visits "
+                     "(throttled): %s values cover only the visits before, so a lower time is "
+                     "no speed-up.</p><ul>",
+                  n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
+    for (i = 0; i < v->nreg; i++)
+        if (v->partial[i]) {
+            aa_buf_puts(o, "<li>");
+            put_region(o, a, i);
+            aa_buf_puts(o, " (partial)</li>");
+        }
+    aa_buf_puts(o, "</ul></section>\n");
+}
+
 static void section_severity(aa_buf *o, const aa_analysis *a)
 {
     order_item *it = calloc(a->nregions ? a->nregions : 1, sizeof *it);
@@ -647,9 +669,14 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
         aa_buf_printf(o, "</td><td class=\"num\" data-v=\"%.9g\">", d->delta);
         put_time(o, d->delta);
         aa_buf_printf(o, "</td><td class=\"num %s\" data-v=\"%.9g\">",
-                      d->relative > 0.1 ? "warn" : (d->relative < -0.1 ? "ok" : ""),
+                      d->partial             ? ""
+                      : d->relative > 0.1    ? "warn"
+                      : d->relative < -0.1   ? "ok"
+                                             : "",
                       isfinite(d->relative) ? d->relative : 1e300);
-        if (isfinite(d->relative))
+        if (d->partial) /* throttled: a drop is fewer measured visits, not a speed-up */
+            aa_buf_printf(o, "partial (throttled)");
+        else if (isfinite(d->relative))
             aa_buf_printf(o, "%+.1f%%", d->relative * 100);
         else
             aa_buf_puts(o, "new time");
@@ -689,6 +716,7 @@ int aa_report_html(const aa_analysis *a, const aa_experiment *e,
     aa_buf_puts(o, "</p></header>\n<main>");
     section_summary(o, a, e);
     section_findings(o, a);
+    section_partial(o, a, &v);
     if (cmp)
         section_compare(o, cmp);
     section_severity(o, a);

@@ -15,6 +15,8 @@ typedef struct rp_values {
     int *excluded;        /* nproc flags: rank excluded by the analysis */
     double *main;         /* nproc*nreg main process metric, NAN = not run */
     double *wall;         /* nproc*nreg inclusive wall time, NAN = not run */
+    char *partial;        /* nreg flags: some node of the region was throttled,
+                           * so its values are partial (docs/profile-format.md) */
     const char *main_label; /* "CPU time outside MPI", ... */
 } rp_values;
 

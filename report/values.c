@@ -66,7 +66,8 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     out->excluded = calloc(out->nproc ? out->nproc : 1, sizeof *out->excluded);
     out->main = malloc((out->nproc * R + 1) * sizeof(double));
     out->wall = malloc((out->nproc * R + 1) * sizeof(double));
-    if (!keys || !out->ranks || !out->excluded || !out->main || !out->wall)
+    out->partial = calloc(R + 1, 1);
+    if (!keys || !out->ranks || !out->excluded || !out->main || !out->wall || !out->partial)
         goto nomem;
     for (i = 0; i < out->nproc * R; i++)
         out->main[i] = out->wall[i] = NAN;
@@ -107,6 +108,8 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
                 if (!hit)
                     continue;
                 map[n] = (long)hit->idx;
+                if (nd->flags & AA_NODE_THROTTLED)
+                    out->partial[hit->idx] = 1;
                 w = val(e, th, n, m_wall);
                 c = val(e, th, n, m_cpu);
                 mc = val(e, th, n, m_mpi_cpu);
@@ -146,6 +149,7 @@ void rp_values_free(rp_values *v)
     free(v->excluded);
     free(v->main);
     free(v->wall);
+    free(v->partial);
     memset(v, 0, sizeof *v);
 }
 

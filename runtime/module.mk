@@ -14,7 +14,7 @@
 EXTRA_CFLAGS_runtime = $(MPI_CFLAGS)
 
 RT_CORE_SRCS := runtime/probe.c runtime/user.c runtime/counters.c runtime/io.c \
-                runtime/output.c runtime/pack.c
+                runtime/output.c runtime/crash.c runtime/pack.c
 RT_SHARED_SRCS := common/buf.c common/err.c common/file.c common/util.c \
                   profile/model.c profile/xml_write.c
 RT_CORE_OBJS := $(call aa_objs,$(RT_CORE_SRCS))
@@ -62,8 +62,8 @@ ALL_TARGETS += $(RT_LIBS)
 # ---- test programs (tests/runtime/), run by tests/e2e/runtime*.t ------------
 RT_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -I.
 RT_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-RT_MPI_TESTS := rt_mpi rt_crash
-RT_TESTS := rt_serial rt_pthread
+RT_MPI_TESTS := rt_mpi rt_crash rt_throttle
+RT_TESTS := rt_serial rt_pthread rt_stdio rt_settings rt_sigterm rt_load
 RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
 
 $(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h runtime/aa_user.h $(RT_LIBS)

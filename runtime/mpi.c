@@ -43,7 +43,11 @@ static void after_init(void)
     /* one experiment id and output directory for all ranks */
     memset(buf, 0, sizeof buf);
     if (aa_rt_g.rank == 0) {
-        aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir);
+        aa_err err;
+        aa_err_clear(&err);
+        /* rank 0 claims a new directory (the default name) for all */
+        if (aa_rt_choose_outdir(&err) != AA_OK)
+            aa_rt_fail("%s", err.msg);
         memcpy(buf, aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
         memcpy(buf + sizeof aa_rt_g.experiment_id, aa_rt_g.outdir, sizeof aa_rt_g.outdir);
     }
@@ -71,8 +75,8 @@ int MPI_Init(int *argc, char ***argv)
 {
     aa_mpi_call c;
     int m = aa_mpi_begin(&c), rc = PMPI_Init(argc, argv);
-    if (m)
-        aa_mpi_end(&c, AA_MPI_OTHER, 0, 0);
+    if (m) /* collective over MPI_COMM_WORLD: the coll kind */
+        aa_mpi_end(&c, AA_MPI_COLL, 0, 0);
     if (rc == MPI_SUCCESS)
         after_init();
     return rc;
@@ -83,7 +87,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     aa_mpi_call c;
     int m = aa_mpi_begin(&c), rc = PMPI_Init_thread(argc, argv, required, provided);
     if (m)
-        aa_mpi_end(&c, AA_MPI_OTHER, 0, 0);
+        aa_mpi_end(&c, AA_MPI_COLL, 0, 0);
     if (rc == MPI_SUCCESS)
         after_init();
     return rc;
@@ -185,7 +189,7 @@ static void collect_mpi(aa_rt_thread *t)
                     aa_rt_fail("%s", err.msg);
                 } else {
                     snprintf(path, sizeof path, "%s/experiment.xml", aa_rt_g.outdir);
-                    if (aa_experiment_write(e, path, &err) != AA_OK)
+                    if (aa_rt_write_experiment(e, path, &err) != AA_OK)
                         aa_rt_fail("cannot write the experiment: %s", err.msg);
                 }
             } else {

@@ -30,11 +30,14 @@ aa_rt_thread *aa_rt_threads_head(void);
 
 /* Metric columns, in profile order. */
 enum { M_VISITS, M_WALL, M_WALL_EXCL, M_CPU, M_FIXED_ };
-static const char *const x_names[AA_RT_X_COUNT_] = {
+const char *const aa_rt_x_names[AA_RT_X_COUNT_] = {
     "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
-    "io_read_bytes", "io_write_bytes", "io_time", "io_calls"};
-static const char *const x_units[AA_RT_X_COUNT_] = {"s", "s", "count", "bytes", "bytes",
-                                                    "bytes", "bytes", "s", "count"};
+    "io_read_bytes", "io_write_bytes", "io_time", "io_calls",
+    "mpi_p2p_wall", "mpi_coll_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
+    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes"};
+const char *const aa_rt_x_units[AA_RT_X_COUNT_] = {
+    "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
+    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes"};
 
 static void add_metrics(aa_experiment *e)
 {
@@ -46,7 +49,7 @@ static void add_metrics(aa_experiment *e)
     for (i = 0; i < aa_rt_g.nctr; i++)
         aa_experiment_add_metric(e, aa_rt_g.ctr_metric[i], "count");
     for (i = 0; i < AA_RT_X_COUNT_; i++)
-        aa_experiment_add_metric(e, x_names[i], x_units[i]);
+        aa_experiment_add_metric(e, aa_rt_x_names[i], aa_rt_x_units[i]);
 }
 
 static void fmt_time(time_t t, char *out, size_t n)
@@ -286,7 +289,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         aa_rt_frame *f = &rt->stack[k];
         double *row;
         int c;
-        if (f->node < 0 || f->node >= nn)
+        if (f->node < 0 || f->node >= nn || f->throttled)
             continue;
         row = v + (size_t)f->node * nm;
         if (now > f->t_enter)
@@ -347,6 +350,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     char buf[256];
     int nreg, i, nt = 0;
     uint64_t mism = 0, ovf = 0, thr_nodes = 0, now;
+    char *thr_region = NULL; /* per registry index: some node of it is throttled */
     if (!e) {
         aa_err_set(err, AA_EENV, "out of memory");
         return NULL;
@@ -359,6 +363,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     add_metrics(e);
     add_environment(e);
     nreg = aa_rt_regions_snapshot(&regs);
+    thr_region = calloc((size_t)nreg + 1, 1);
     for (i = 0; i < nreg; i++) {
         aa_region r;
         memset(&r, 0, sizeof r);
@@ -418,10 +423,11 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         for (k = 0; k < p->threads[i].nnodes; k++) {
             uint32_t h = p->threads[i].nodes[k].region;
             p->threads[i].nodes[k].region = (int)h < nreg ? regs[h].id : 0;
-            if ((int)h < nreg && regs[h].throttled)
-                p->threads[i].nodes[k].flags |= AA_NODE_THROTTLED;
-            if (p->threads[i].nodes[k].flags & AA_NODE_THROTTLED)
+            if (p->threads[i].nodes[k].flags & AA_NODE_THROTTLED) {
                 thr_nodes++;
+                if ((int)h < nreg && thr_region)
+                    thr_region[h] = 1;
+            }
         }
     }
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)mism);
@@ -432,8 +438,8 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process_set_attr(p, "throttled_nodes", buf);
     {
         int nthr = 0;
-        for (i = 0; i < nreg; i++)
-            nthr += regs[i].throttled != 0;
+        for (i = 0; i < nreg && thr_region; i++)
+            nthr += thr_region[i];
         snprintf(buf, sizeof buf, "%d", nthr);
         aa_process_set_attr(p, "throttled_regions", buf);
     }
@@ -446,28 +452,39 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     }
     free(regs);
     free(ts);
+    free(thr_region);
     return e;
 fail:
     free(regs);
     free(ts);
+    free(thr_region);
     aa_experiment_free(e);
     return NULL;
 }
 
 /* ---- output directory, experiment id ---------------------------------------- */
-void aa_rt_default_outdir(char *out, size_t n)
+/* AUTOANALYZER_OUTPUT, made absolute against the working directory the
+ * program started in (a later chdir of the program does not move it), or
+ * the default name there.  Returns 1 for the default name: that directory
+ * must be new (aa_rt_make_outdir claims it). */
+int aa_rt_default_outdir(char *out, size_t n)
 {
     const char *env = getenv("AUTOANALYZER_OUTPUT");
+    const char *cwd = aa_rt_g.start_cwd[0] ? aa_rt_g.start_cwd : ".";
     char tbuf[64];
     struct tm tm;
     time_t now = time(NULL);
     if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return;
+        if (env[0] == '/')
+            snprintf(out, n, "%s", env);
+        else
+            snprintf(out, n, "%s/%s", cwd, env);
+        return 0;
     }
     localtime_r(&now, &tm);
     strftime(tbuf, sizeof tbuf, "%Y%m%d-%H%M%S", &tm);
-    snprintf(out, n, "autoanalyzer-%s-%s", aa_rt_g.program, tbuf);
+    snprintf(out, n, "%s/autoanalyzer-%s-%s", cwd, aa_rt_g.program, tbuf);
+    return 1;
 }
 
 void aa_rt_new_experiment_id(char *out, size_t n)
@@ -504,11 +521,107 @@ static int mkdir_p(const char *path, aa_err *err)
     return AA_OK;
 }
 
+/* Creates a directory that did not exist: base, else base-2, base-3, ...
+ * (mkdir either creates or fails, so two programs started in the same
+ * second never share one).  base is replaced by the name taken. */
+static int claim_dir(char *base, size_t n, aa_err *err)
+{
+    char try_[4200];
+    char *sl;
+    int k, rc;
+    snprintf(try_, sizeof try_, "%s", base);
+    sl = strrchr(try_, '/');
+    if (sl && sl != try_) { /* the parents */
+        *sl = 0;
+        if ((rc = mkdir_p(try_, err)))
+            return rc;
+    }
+    for (k = 1; k <= 10000; k++) {
+        if (k == 1)
+            snprintf(try_, sizeof try_, "%s", base);
+        else
+            snprintf(try_, sizeof try_, "%s-%d", base, k);
+        if (strlen(try_) >= n)
+            return aa_err_set(err, AA_EENV, "%s: name too long", try_);
+        if (mkdir(try_, 0755) == 0) {
+            memcpy(base, try_, strlen(try_) + 1);
+            return AA_OK;
+        }
+        if (errno != EEXIST)
+            return aa_err_set(err, AA_EENV, "%s: cannot create directory: %s", try_,
+                              strerror(errno));
+    }
+    return aa_err_set(err, AA_EENV, "%s: 10000 directories of that name exist", base);
+}
+
+/* Chooses (and, for the default name, claims) the output directory. */
+int aa_rt_choose_outdir(aa_err *err)
+{
+    if (aa_rt_g.outdir[0])
+        return AA_OK;
+    if (aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir))
+        return claim_dir(aa_rt_g.outdir, sizeof aa_rt_g.outdir, err);
+    return AA_OK;
+}
+
 int aa_rt_make_outdir(aa_err *err)
 {
-    if (!aa_rt_g.outdir[0])
-        aa_rt_default_outdir(aa_rt_g.outdir, sizeof aa_rt_g.outdir);
-    return mkdir_p(aa_rt_g.outdir, err);
+    int rc = aa_rt_choose_outdir(err);
+    return rc ? rc : mkdir_p(aa_rt_g.outdir, err);
+}
+
+/* Writes a profile so that no partial or temporary file can be left
+ * behind, even when the process is killed while writing (mpirun's SIGKILL
+ * after an MPI_Abort): the data goes into an unnamed file in the directory
+ * (O_TMPFILE) which is given its name only when complete.  Where O_TMPFILE
+ * is not supported, a named temporary file and rename (aa_write_file_atomic). */
+int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err)
+{
+    aa_buf b;
+    int rc;
+    aa_buf_init(&b);
+    rc = aa_experiment_write_buf(e, &b, err);
+    if (rc == AA_OK) {
+        char dir[4200], proc[64], tmp[4300];
+        const char *sl = strrchr(path, '/');
+        int fd = -1, done = 0;
+        size_t off = 0;
+#ifdef O_TMPFILE
+        snprintf(dir, sizeof dir, "%.*s", sl ? (int)(sl - path) : 1, sl ? path : ".");
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+#endif
+        while (fd >= 0 && off < b.len) {
+            ssize_t w = write(fd, b.data + off, b.len - off);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        if (fd >= 0 && off == b.len) {
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) {
+                done = 1;
+            } else if (errno == EEXIST) { /* replace: link under a temporary name first */
+                snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+                unlink(tmp);
+                if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+                    if (rename(tmp, path) == 0)
+                        done = 1;
+                    else
+                        unlink(tmp);
+                }
+            }
+        }
+        if (fd >= 0)
+            close(fd);
+        if (!done)
+            rc = aa_write_file_atomic(path, b.data, b.len, err);
+    } else {
+        aa_err_prefix(err, "%s", path);
+    }
+    aa_buf_free(&b);
+    return rc;
 }
 
 /* Writes this process's profile: experiment.xml for a process that is the
@@ -527,6 +640,7 @@ int aa_rt_write_own_profile(const char *why)
         return AA_EENV; /* a forked child: the parent writes the profile */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
         return AA_EENV;
+    __atomic_store_n(&aa_rt_g.writing, 1, __ATOMIC_RELEASE);
     if (t) {
         saved_in_rt = t->in_rt;
         t->in_rt = 1;
@@ -540,7 +654,7 @@ int aa_rt_write_own_profile(const char *why)
             snprintf(path, sizeof path, "%s/rank-%d.xml", aa_rt_g.outdir, aa_rt_g.rank);
         if (why && strcmp(why, "flush") != 0)
             aa_experiment_set_attr(e, "incomplete", why);
-        rc = aa_experiment_write(e, path, &err);
+        rc = aa_rt_write_experiment(e, path, &err);
         aa_experiment_free(e);
     }
     if (rc)
@@ -549,6 +663,7 @@ int aa_rt_write_own_profile(const char *why)
         aa_rt_g.written = 1;
     if (t)
         t->in_rt = saved_in_rt;
+    __atomic_store_n(&aa_rt_g.writing, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
     return rc;
 }
@@ -559,24 +674,49 @@ static const int fatal_signals[] = {SIGSEGV, SIGTERM, SIGINT, SIGABRT, SIGBUS, S
 static struct sigaction old_actions[NSIG_];
 static int installed[NSIG_];
 
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "Segmentation fault";
+    case SIGTERM: return "Terminated";
+    case SIGINT: return "Interrupt";
+    case SIGABRT: return "Aborted";
+    case SIGBUS: return "Bus error";
+    case SIGFPE: return "Floating point exception";
+    default: return "signal";
+    }
+}
+
+/* Async-signal-safe only (signal-safety(7)): the previous dispositions of
+ * all fatal signals come back first, so a second signal -- the same or
+ * another -- ends the process as it would have without the runtime; then
+ * the profile is written by crash.c (no allocation, no lock, write(2));
+ * then the signal is raised again with the previous disposition. */
 static void on_fatal(int sig)
 {
     static int once;
     size_t i;
     aa_rt_thread *t = aa_rt_self;
-    char why[64];
-    /* the crash happened inside the runtime: do not try again */
-    if (!__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED) && !(t && t->in_rt) &&
-        !aa_rt_g.written) {
-        snprintf(why, sizeof why, "signal %d (%s)", sig, strsignal(sig));
-        aa_rt_write_own_profile(why);
-    }
+    int saved_errno = errno;
     for (i = 0; i < NSIG_; i++)
-        if (fatal_signals[i] == sig) {
-            sigaction(sig, installed[i] ? &old_actions[i] : NULL, NULL);
-            if (!installed[i])
-                signal(sig, SIG_DFL);
-        }
+        if (installed[i])
+            sigaction(fatal_signals[i], &old_actions[i], NULL);
+    for (i = 0; i < NSIG_; i++)
+        if (fatal_signals[i] == sig && !installed[i])
+            signal(sig, SIG_DFL);
+    /* not twice, not a crash inside the runtime, not over a profile being
+     * written or already written, not in a forked child */
+    if (!__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED) && !(t && t->in_rt) &&
+        !aa_rt_g.written && !__atomic_load_n(&aa_rt_g.writing, __ATOMIC_ACQUIRE) &&
+        !aa_rt_g.disabled && (long)getpid() == aa_rt_g.pid) {
+        if (t)
+            t->in_rt = 1;
+        if (aa_rt_write_crash_profile(sig, signal_name(sig)) == 0)
+            aa_rt_g.written = 1;
+        if (t)
+            t->in_rt = 0;
+    }
+    errno = saved_errno;
     raise(sig);
 }
 
@@ -584,8 +724,11 @@ void aa_rt_install_signal_handlers(void)
 {
     size_t i;
     const char *s = getenv("AUTOANALYZER_SIGNALS");
+    static int warned;
     if (s && strcmp(s, "0") == 0)
         return;
+    if (s && *s && strcmp(s, "1") != 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        aa_rt_setting_warn("AUTOANALYZER_SIGNALS", s, "expected 0 or 1", "1");
     for (i = 0; i < NSIG_; i++) {
         struct sigaction sa, old;
         if (sigaction(fatal_signals[i], NULL, &old) != 0)

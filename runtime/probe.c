@@ -17,6 +17,7 @@
 #include "runtime/rt_internal.h"
 #include "runtime/aa_runtime.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,13 +41,19 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 void aa_rt_fail(const char *fmt, ...)
 {
     va_list ap;
+    aa_rt_thread *t = aa_rt_self;
+    int saved = t ? t->in_rt : 0;
     if (__atomic_exchange_n(&aa_rt_g.failed_once, 1, __ATOMIC_RELAXED))
         return;
+    if (t) /* the runtime's own message is not the program's I/O */
+        t->in_rt = 1;
     fputs("autoanalyzer: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputs(" (profiling continues where possible; the program is not affected)\n", stderr);
+    if (t)
+        t->in_rt = saved;
 }
 
 /* ---- clock calibration ------------------------------------------------------ */
@@ -57,6 +64,9 @@ static int tsc_invariant(void)
     const char *f = getenv("AUTOANALYZER_CLOCK");
     if (f && strcmp(f, "monotonic") == 0)
         return 0;
+    if (f && *f && strcmp(f, "tsc") != 0 && strcmp(f, "auto") != 0)
+        aa_rt_setting_warn("AUTOANALYZER_CLOCK", f, "expected monotonic, tsc or auto",
+                           "auto: the TSC when invariant");
     __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
     if (a < 0x80000007u)
         return 0;
@@ -103,8 +113,20 @@ void aa_rt_set_clock_calibration(void)
     }
 }
 
+#ifndef AA_RT_HAVE_TSC
+static void clock_setting(void)
+{
+    const char *f = getenv("AUTOANALYZER_CLOCK");
+    if (f && *f && strcmp(f, "monotonic") && strcmp(f, "tsc") && strcmp(f, "auto"))
+        aa_rt_setting_warn("AUTOANALYZER_CLOCK", f, "expected monotonic, tsc or auto", "monotonic");
+}
+#endif
+
 static void calibrate(void)
 {
+#ifndef AA_RT_HAVE_TSC
+    clock_setting();
+#endif
     aa_rt_g.use_tsc = tsc_invariant();
     aa_rt_g.mono0 = aa_rt_mono_ns();
     if (!aa_rt_g.use_tsc) {
@@ -129,6 +151,24 @@ static void calibrate(void)
 }
 
 /* ---- configuration ------------------------------------------------------------ */
+/* A setting that is not what its variable takes: one warning on stderr
+ * (each variable is read once), then the default is used. */
+void aa_rt_setting_warn(const char *name, const char *value, const char *expect,
+                        const char *dflt)
+{
+    fprintf(stderr, "autoanalyzer: warning: %s='%s': %s (using %s)\n", name, value, expect, dflt);
+}
+
+/* A decimal number in [lo, hi]; 0 when it is one. */
+static int parse_range(const char *s, double lo, double hi, double *out)
+{
+    double v;
+    if (aa_parse_double(s, &v) || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static void read_throttle(void)
 {
     const char *s = getenv("AUTOANALYZER_THROTTLE");
@@ -140,15 +180,19 @@ static void read_throttle(void)
         comma = strchr(tmp, ',');
         if (strcmp(tmp, "0") == 0 || strcmp(tmp, "off") == 0 || strcmp(tmp, "none") == 0) {
             calls = 0;
-        } else if (!comma) {
-            aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
         } else {
-            *comma = 0;
-            if (aa_parse_double(tmp, &calls) || aa_parse_double(comma + 1, &usec) || calls < 0 ||
-                usec < 0) {
-                aa_rt_fail("AUTOANALYZER_THROTTLE='%s': expected CALLS,USEC (using 100000,10)", s);
-                calls = 100000;
-                usec = 10;
+            double c, u;
+            if (comma)
+                *comma = 0;
+            if (!comma || strlen(s) >= sizeof tmp || parse_range(tmp, 0, 1e15, &c) ||
+                parse_range(comma + 1, 0, 1e6, &u) || c != (double)(uint64_t)c)
+                aa_rt_setting_warn("AUTOANALYZER_THROTTLE", s,
+                                   "expected CALLS,USEC (CALLS a whole number up to 1e15, USEC "
+                                   "0 to 1e6) or 0",
+                                   "100000,10");
+            else {
+                calls = c;
+                usec = u;
             }
         }
     }
@@ -171,6 +215,7 @@ static void program_name(void)
 }
 
 static void thread_destructor(void *arg);
+static void read_refine(void);
 
 static void do_init(void)
 {
@@ -179,12 +224,14 @@ static void do_init(void)
     calibrate();
     aa_rt_g.start_time = time(NULL);
     s = getenv("AUTOANALYZER_CPU_INTERVAL_US");
-    if (s && *s && (aa_parse_double(s, &us) || us < 0)) {
-        aa_rt_fail("AUTOANALYZER_CPU_INTERVAL_US='%s' is not a number of microseconds", s);
+    if (s && *s && parse_range(s, 0, 1e7, &us)) {
+        aa_rt_setting_warn("AUTOANALYZER_CPU_INTERVAL_US", s,
+                           "expected a number of microseconds from 0 to 1e7", "100");
         us = 100;
     }
     aa_rt_g.cpu_interval = (uint64_t)(us * 1e-6 * aa_rt_g.ticks_per_sec);
     read_throttle();
+    read_refine();
     s = getenv("AUTOANALYZER_COLLECT");
     aa_rt_g.collect_files = s && strcmp(s, "files") == 0;
     if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
@@ -192,7 +239,11 @@ static void do_init(void)
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
     aa_rt_g.pid = (long)getpid();
+    if (!getcwd(aa_rt_g.start_cwd, sizeof aa_rt_g.start_cwd))
+        aa_rt_g.start_cwd[0] = 0;
     program_name();
+    aa_rt_g.crash_outdir_new =
+        aa_rt_default_outdir(aa_rt_g.crash_outdir, sizeof aa_rt_g.crash_outdir);
     aa_rt_new_experiment_id(aa_rt_g.experiment_id, sizeof aa_rt_g.experiment_id);
     pthread_key_create(&thread_key, thread_destructor);
     regions = calloc(64, sizeof *regions);
@@ -291,6 +342,141 @@ __attribute__((constructor)) static void aa_rt_constructor(void)
     aa_rt_install_signal_handlers();
 }
 
+/* ---- regions refined in round 2: never throttled ------------------------------ */
+/* AUTOANALYZER_REFINE names the round-1 analysis a round-2 build was made
+ * from (the file `autoanalyzer cc` and `instrument --refine` read: analysis
+ * JSON, analysis XML or a list of region ids/names, one per line).  The
+ * regions it names, and every region inside them (same function, or a
+ * static parent that is refined), are never throttled. */
+static char **refine_tok;
+static int nrefine;
+
+static void refine_add(const char *tok, size_t n)
+{
+    char **nt;
+    char *c;
+    if (n == 0 || n > 255)
+        return;
+    nt = realloc(refine_tok, (size_t)(nrefine + 1) * sizeof *nt);
+    if (!nt)
+        return;
+    refine_tok = nt;
+    if (!(c = malloc(n + 1)))
+        return;
+    memcpy(c, tok, n);
+    c[n] = 0;
+    refine_tok[nrefine++] = c;
+}
+
+/* The value after every `key` (a quoted string or a bare word). */
+static void refine_scan(const char *data, const char *key)
+{
+    const char *q = data;
+    size_t kl = strlen(key);
+    while ((q = strstr(q, key)) != NULL) {
+        const char *b;
+        q += kl;
+        while (*q == ' ' || *q == '\t' || *q == ':' || *q == '=')
+            q++;
+        if (*q == '"' || *q == '\'') {
+            char quote = *q++;
+            for (b = q; *q && *q != quote; q++)
+                ;
+        } else {
+            for (b = q; *q && (isalnum((unsigned char)*q) || *q == '_' || *q == '@'); q++)
+                ;
+        }
+        refine_add(b, (size_t)(q - b));
+    }
+}
+
+static void read_refine(void)
+{
+    const char *path = getenv("AUTOANALYZER_REFINE");
+    FILE *fp;
+    char *data;
+    size_t len = 0, cap = 65536, k;
+    const char *q;
+    if (!path || !*path)
+        return;
+    if (!(fp = fopen(path, "r"))) {
+        aa_rt_fail("AUTOANALYZER_REFINE='%s': %s (no region is protected from throttling)", path,
+                   strerror(errno));
+        return;
+    }
+    data = malloc(cap + 1);
+    while (data) {
+        size_t got = fread(data + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+        if (len == cap) {
+            char *nd = cap < (64u << 20) ? realloc(data, cap * 2 + 1) : NULL;
+            if (!nd)
+                break;
+            data = nd;
+            cap *= 2;
+        }
+    }
+    fclose(fp);
+    if (!data)
+        return;
+    data[len] = 0;
+    for (q = data; *q && isspace((unsigned char)*q); q++)
+        ;
+    if (*q == '{' || *q == '[') {
+        refine_scan(data, "\"region\"");
+    } else if (*q == '<') {
+        refine_scan(data, " region=");
+    } else {
+        char *line = data, *nl;
+        for (; line && *line; line = nl ? nl + 1 : NULL) {
+            nl = strchr(line, '\n');
+            while (*line == ' ' || *line == '\t')
+                line++;
+            if (*line == '#')
+                continue;
+            for (k = 0; line[k] && !isspace((unsigned char)line[k]); k++)
+                ;
+            refine_add(line, k);
+        }
+    }
+    free(data);
+}
+
+static int refine_names(const char *s, uint32_t id)
+{
+    int i;
+    char num[32];
+    snprintf(num, sizeof num, "%u", id);
+    for (i = 0; i < nrefine; i++) {
+        const char *tok = refine_tok[i];
+        if ((s && *s && strcmp(tok, s) == 0) || (!s && strcmp(tok, num) == 0))
+            return 1;
+        if (!s && (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) &&
+            strtoul(tok, NULL, 16) == id)
+            return 1;
+    }
+    return 0;
+}
+
+/* Called under reg_lock for a region being registered at index h. */
+static int refined_region(int h)
+{
+    const aa_rt_region *r = &regions[h];
+    int i;
+    if (!nrefine)
+        return 0;
+    if (refine_names(NULL, r->id) || refine_names(r->name, 0) || refine_names(r->function, 0))
+        return 1;
+    for (i = 1; i < h; i++) /* a refined static parent or enclosing function */
+        if (regions[i].no_throttle &&
+            (regions[i].id == r->parent ||
+             (regions[i].kind == AA_KIND_FUNCTION && strcmp(regions[i].name, r->function) == 0)))
+            return 1;
+    return 0;
+}
+
 /* ---- region registry ----------------------------------------------------------- */
 static int register_region(aa_runtime_region *r)
 {
@@ -330,6 +516,7 @@ static int register_region(aa_runtime_region *r)
         regions[h].name = r->name ? r->name : "";
         regions[h].function = r->function ? r->function : "";
         regions[h].file = r->file ? r->file : "";
+        regions[h].no_throttle = refined_region(h);
     }
     __atomic_store_n(&r->handle, h, __ATOMIC_RELEASE);
 out:
@@ -337,12 +524,11 @@ out:
     return h;
 }
 
-void aa_rt_region_throttle(uint32_t h)
+/* The registry as it is, without the lock (the fatal-signal handler). */
+const aa_rt_region *aa_rt_regions_raw(int *n)
 {
-    pthread_mutex_lock(&reg_lock);
-    if ((int)h < nregions)
-        regions[h].throttled = 1;
-    pthread_mutex_unlock(&reg_lock);
+    *n = __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&regions, __ATOMIC_ACQUIRE);
 }
 
 /* Copies the registry out (for the profile) under the lock. */
@@ -382,6 +568,12 @@ static int new_node(aa_rt_thread *t, uint32_t region, int parent)
     memset(n, 0, sizeof *n);
     n->region = region;
     n->parent = parent;
+    if (nrefine && region > 0) {
+        pthread_mutex_lock(&reg_lock);
+        if ((int)region < nregions && regions[region].no_throttle)
+            n->flags |= AA_RT_NODE_NO_THROTTLE;
+        pthread_mutex_unlock(&reg_lock);
+    }
     n->first_child = -1;
     n->next_sibling = -1;
     if (parent >= 0) {
@@ -479,14 +671,62 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
 }
 
 /* ---- the probes --------------------------------------------------------------------- */
-void aa_runtime_enter(aa_runtime_region *r)
+/* A longjmp (or an exception) that left instrumented functions without
+ * their exits leaves their frames open.  A loop or call region (not a
+ * function: any function may call another) lies
+ * lexically inside its static parent region (aa_runtime_region.parent),
+ * so when it is entered, every frame opened after the innermost open frame
+ * of that parent has been left already: if the parent is open but not
+ * innermost, the frames above it are abandoned.  They are closed now, each
+ * counted as a mismatched exit, and the region nests where it runs.  A
+ * frame begun through the user API (which need not be lexical) stops the
+ * search.  Once a context is known to be fine (the parent innermost, not
+ * open at all, or hidden by a user frame) its node is flagged and not
+ * searched again.  Returns 1 when frames were closed. */
+static int close_abandoned(aa_rt_thread *t, uint32_t parent)
+{
+    uint64_t now;
+    double cpu;
+    uint64_t ctr[AA_RT_MAX_CTR];
+    int k;
+    for (k = t->depth - 1; k >= 1; k--) {
+        if (t->stack[k].user)
+            return 0;
+        if (t->stack[k].id == parent)
+            break;
+    }
+    if (k < 1 || k == t->depth - 1)
+        return 0;
+    now = aa_rt_now();
+    cpu = aa_rt_cpu_at(t, now);
+    if (aa_rt_g.nctr_avail)
+        aa_rt_counters_read(t, ctr);
+    while (t->depth > k + 1) {
+        t->depth--;
+        t->mismatched++;
+        close_frame(t, &t->stack[t->depth], now, cpu, ctr);
+    }
+    return 1;
+}
+
+static inline int find_child(aa_rt_thread *t, int parent, uint32_t region)
+{
+    int c;
+    for (c = aa_rt_node_at(t, parent)->first_child; c >= 0;) {
+        aa_rt_node *n = aa_rt_node_at(t, c);
+        if (n->region == region)
+            return c;
+        c = n->next_sibling;
+    }
+    return -1;
+}
+
+static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r, int user)
 {
     aa_rt_thread *t;
     aa_rt_frame *f;
     aa_rt_node *n;
-    int h, d, c;
-    if (AA_RT_UNLIKELY(__atomic_load_n(&r->handle, __ATOMIC_RELAXED) < 0))
-        return; /* throttled region */
+    int h, d, c, parent_ok = 0;
     t = aa_rt_self;
     if (AA_RT_UNLIKELY(!t)) {
         t = aa_rt_thread_get();
@@ -495,12 +735,12 @@ void aa_runtime_enter(aa_runtime_region *r)
     }
     if (AA_RT_UNLIKELY(t->skip | __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) | t->in_rt)) {
         t->skip++;
+        if (t->skip_ovf) /* deeper still: not recorded either */
+            t->overflow++;
         return;
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
     if (AA_RT_UNLIKELY(h <= 0)) {
-        if (h < 0)
-            return; /* throttled: not measured any more */
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
@@ -508,27 +748,71 @@ void aa_runtime_enter(aa_runtime_region *r)
         }
     }
     d = t->depth;
+    if (AA_RT_UNLIKELY(r->parent != 0 && d > 1 && t->stack[d - 1].id != r->parent && !user &&
+                       (r->kind == AA_KIND_LOOP || r->kind == AA_KIND_CALL))) {
+        c = find_child(t, t->stack[d - 1].node, (uint32_t)h);
+        if (c < 0 || !(aa_rt_node_at(t, c)->flags & AA_RT_NODE_PARENT_OK)) {
+            if (close_abandoned(t, r->parent))
+                d = t->depth;
+            else
+                parent_ok = 1;
+        }
+    }
     if (AA_RT_UNLIKELY(d >= AA_RT_MAX_DEPTH || d <= 0)) {
         t->overflow++;
         t->skip++;
+        t->skip_ovf = 1;
         return;
     }
     c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
     if (AA_RT_UNLIKELY(c < 0)) {
         t->overflow++;
         t->skip++;
+        t->skip_ovf = 1;
         return;
     }
     n = aa_rt_node_at(t, c);
-    n->visits++;
+    if (AA_RT_UNLIKELY(parent_ok))
+        n->flags |= AA_RT_NODE_PARENT_OK;
     f = &t->stack[d];
     f->node = c;
     f->region = (uint32_t)h;
+    f->id = r->id;
+    f->user = user;
     t->depth = d + 1;
+    if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
+        /* this calling context is throttled: the frame keeps the stack
+         * (and the matching of exits) right, but reads no clock */
+        f->throttled = 1;
+        return;
+    }
+    f->throttled = 0;
+    n->visits++;
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, f->ctr_enter);
-    f->t_enter = aa_rt_now();
-    f->cpu_enter = aa_rt_cpu_at(t, f->t_enter);
+    /* The CPU clock first, the region's start after it: the periodic real
+     * thread-CPU-clock read is a system call, and on a loaded CPU the
+     * return from a system call is where the thread is descheduled.  Read
+     * after the start, the whole time off the CPU would be charged to this
+     * region (a short helper showing seconds of wall time and no CPU);
+     * read before, it stays in the enclosing interval where it happened.
+     * At the exit the end is read first and the clock after (close_frame's
+     * callers), for the same reason. */
+    {
+        uint64_t pre = aa_rt_now();
+        f->cpu_enter = aa_rt_cpu_at(t, pre);
+        f->t_enter = AA_RT_UNLIKELY(t->cpu_w_last == pre) ? aa_rt_now() : pre;
+    }
+}
+
+void aa_runtime_enter(aa_runtime_region *r)
+{
+    enter_at(r, 0);
+}
+
+void aa_rt_enter_user(aa_runtime_region *r)
+{
+    enter_at(r, 1);
 }
 
 static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu,
@@ -538,6 +822,8 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
     uint64_t w;
     double c;
     int i;
+    if (f->throttled)
+        return; /* opened in a throttled context: nothing was started */
     w = now > f->t_enter ? now - f->t_enter : 0;
     n->wall += w;
     c = cpu - f->cpu_enter;
@@ -552,19 +838,20 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
             n->ctr[i] += ctr[i] - f->ctr_enter[i];
 }
 
-/* TAU-like throttling: a region whose node has had at least thr_calls
- * visits averaging under thr_ticks is not measured any more (in any
- * thread): its descriptor's handle turns negative, which both probes test
- * first.  Its nodes are flagged in the profile. */
-static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
+/* TAU-like throttling, per calling context: a node that has had at least
+ * thr_calls visits averaging under thr_ticks is not measured any more in
+ * this thread (its later frames read no clock); the same region in another
+ * context, or in another thread, goes on being measured.  Nodes of regions
+ * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
+ * is flagged in the profile: its values are partial. */
+static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f)
 {
     aa_rt_node *n = aa_rt_node_at(t, f->node);
-    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || n->wall >= n->visits * aa_rt_g.thr_ticks)
+    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
+        n->wall >= n->visits * aa_rt_g.thr_ticks)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
-    aa_rt_region_throttle(f->region);
-    __atomic_store_n(&r->handle, -(int)f->region, __ATOMIC_RELAXED);
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -596,25 +883,14 @@ void aa_runtime_exit(aa_runtime_region *r)
     int d, h;
     if (AA_RT_UNLIKELY(!t))
         return;
+    if (AA_RT_UNLIKELY(t->skip)) {
+        if (--t->skip == 0)
+            t->skip_ovf = 0;
+        return;
+    }
     d = t->depth;
     h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
-    if (AA_RT_UNLIKELY(h < 0)) {
-        /* throttled (its enters return before touching skip): close the
-         * frame only if it was opened before the region was throttled */
-        if (!t->skip && d > 1 && t->stack[d - 1].region == (uint32_t)-h) {
-            t->depth = d - 1;
-            now = aa_rt_now();
-            if (aa_rt_g.nctr_avail)
-                aa_rt_counters_read(t, ctr);
-            close_frame(t, &t->stack[d - 1], now, aa_rt_cpu_at(t, now), ctr);
-        }
-        return;
-    }
-    if (AA_RT_UNLIKELY(t->skip)) {
-        t->skip--;
-        return;
-    }
-    if (AA_RT_UNLIKELY(d <= 1 || h == 0)) {
+    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
         t->mismatched++;
         return;
     }
@@ -624,12 +900,14 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
+    if (AA_RT_UNLIKELY(f->throttled))
+        return;
     now = aa_rt_now();
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
     if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
-        maybe_throttle(t, f, r);
+        maybe_throttle(t, f);
 }
 
 void aa_runtime_scope_end(aa_runtime_region **r)

@@ -31,7 +31,11 @@
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
 #define AA_RT_MAX_CTR 8          /* hardware/fake counters */
 
-enum { AA_RT_NODE_THROTTLED = 1u };
+enum {
+    AA_RT_NODE_THROTTLED = 1u,   /* this calling context is not measured any more */
+    AA_RT_NODE_NO_THROTTLE = 2u, /* region refined in round 2: never throttled */
+    AA_RT_NODE_PARENT_OK = 4u,   /* entering here abandons no frame (probe.c) */
+};
 
 /* Per-node accumulators besides time and counters (attributed to the
  * innermost open node; made inclusive when the profile is built). */
@@ -45,6 +49,16 @@ enum {
     AA_RT_X_IO_WRITE,
     AA_RT_X_IO_TIME,
     AA_RT_X_IO_CALLS,
+    /* MPI wall time and bytes (sent + received) by kind of call; the kind
+     * is the first column of runtime/mpi_prototypes.txt */
+    AA_RT_X_MPI_P2P_WALL,
+    AA_RT_X_MPI_COLL_WALL,
+    AA_RT_X_MPI_WAIT_WALL,
+    AA_RT_X_MPI_RMA_WALL,
+    AA_RT_X_MPI_IO_WALL,
+    AA_RT_X_MPI_P2P_BYTES,
+    AA_RT_X_MPI_COLL_BYTES,
+    AA_RT_X_MPI_RMA_BYTES,
     AA_RT_X_COUNT_
 };
 
@@ -66,7 +80,9 @@ typedef struct aa_rt_frame {
     int32_t node;
     uint32_t region;
     int32_t throttled;
-    int32_t pad_;
+    int32_t user;         /* begun through the user API (not lexical) */
+    uint32_t id;          /* the region's id (static-parent checks) */
+    uint32_t pad_;
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];
@@ -79,8 +95,11 @@ typedef struct aa_rt_thread {
     pthread_t handle;
     int depth;                 /* open frames; stack[0] is the root */
     int skip;                  /* enters not recorded (paused, too deep) still to exit */
+    int skip_ovf;              /* skipping because too deep: every enter is unrecorded */
     int in_rt;                 /* inside the runtime: its own I/O is not counted */
     int in_mpi;                /* inside an MPI wrapper (recursion guard) */
+    int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
+                                * writing through write()) count once */
     /* CPU time interpolation (see docs/runtime.md) */
     uint64_t cpu_w_last;       /* tick of the last real read */
     double cpu_c_last;         /* thread CPU ns at that read */
@@ -102,7 +121,7 @@ typedef struct aa_rt_region {
     int kind;
     int line, col, end_line, end_col;
     const char *name, *function, *file;
-    int throttled;
+    int no_throttle; /* refined in round 2 (AUTOANALYZER_REFINE) */
 } aa_rt_region;
 
 typedef struct aa_rt_global {
@@ -131,6 +150,10 @@ typedef struct aa_rt_global {
     int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
     char experiment_id[96];
     char outdir[4096];
+    char start_cwd[4096];     /* working directory at start (relative outputs) */
+    char crash_outdir[4096];  /* the output directory's name computed at start, */
+    int crash_outdir_new;     /* for the signal handler; 1: a default name (new) */
+    int writing;              /* a profile is being written (not from a handler) */
     char program[256];
     int written;              /* a profile of this process has been written */
     int disabled;             /* AUTOANALYZER_DISABLE: measure and write nothing */
@@ -194,12 +217,17 @@ static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
 
 /* ---- runtime internals ------------------------------------------------------ */
 void aa_rt_init(void);
-void aa_rt_region_throttle(uint32_t handle);
+/* aa_runtime_enter for regions begun through the user API, which need not
+ * be lexical (they may stay open after the function that began them). */
+void aa_rt_enter_user(aa_runtime_region *r);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
 aa_rt_node *aa_rt_current_node(aa_rt_thread *t);
 void aa_rt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* AUTOANALYZER_<name> holds something it does not take: one line on stderr. */
+void aa_rt_setting_warn(const char *name, const char *value, const char *expect,
+                        const char *dflt);
 void aa_rt_set_clock_calibration(void);
 
 /* counters.c */
@@ -231,9 +259,21 @@ aa_experiment *aa_rt_build_experiment(aa_err *err);
 int aa_rt_write_own_profile(const char *why);
 /* Creates the output directory (mkdir -p), fills aa_rt_g.outdir. */
 int aa_rt_make_outdir(aa_err *err);
-void aa_rt_default_outdir(char *out, size_t n);
+/* Fills aa_rt_g.outdir if empty: AUTOANALYZER_OUTPUT (relative to the
+ * starting directory), or a default name that is claimed (made, new). */
+int aa_rt_choose_outdir(aa_err *err);
+/* The directory name; returns 1 for the default name (see output.c). */
+int aa_rt_default_outdir(char *out, size_t n);
+/* Writes a profile without ever leaving a temporary file behind. */
+int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err);
 void aa_rt_new_experiment_id(char *out, size_t n);
 void aa_rt_install_signal_handlers(void);
+
+/* crash.c: this process's profile from a fatal-signal handler,
+ * async-signal-safe; 0 when written. */
+int aa_rt_write_crash_profile(int sig, const char *signame);
+extern const char *const aa_rt_x_names[AA_RT_X_COUNT_];
+extern const char *const aa_rt_x_units[AA_RT_X_COUNT_];
 
 /* pack.c: compact binary form of a one-process experiment (MPI gather). */
 int aa_rt_pack(const aa_experiment *e, aa_buf *b);

@@ -12,7 +12,16 @@
 
 #include "runtime/rt_internal.h"
 
-enum { AA_MPI_P2P, AA_MPI_COLL, AA_MPI_WAIT, AA_MPI_RMA, AA_MPI_IO, AA_MPI_OTHER };
+/* Kinds of MPI calls (first column of runtime/mpi_prototypes.txt): each
+ * has its own wall-time metric (mpi_<kind>_wall), and the three that move
+ * data between processes a byte metric (mpi_<kind>_bytes, sent + received).
+ * The kinds partition the calls, so their wall times add up to mpi_wall. */
+enum { AA_MPI_P2P, AA_MPI_COLL, AA_MPI_WAIT, AA_MPI_RMA, AA_MPI_IO, AA_MPI_KINDS_ };
+static const int aa_mpi_kind_wall[AA_MPI_KINDS_] = {
+    AA_RT_X_MPI_P2P_WALL, AA_RT_X_MPI_COLL_WALL, AA_RT_X_MPI_WAIT_WALL, AA_RT_X_MPI_RMA_WALL,
+    AA_RT_X_MPI_IO_WALL};
+static const int aa_mpi_kind_bytes[AA_MPI_KINDS_] = {
+    AA_RT_X_MPI_P2P_BYTES, AA_RT_X_MPI_COLL_BYTES, -1, AA_RT_X_MPI_RMA_BYTES, -1};
 
 typedef struct aa_mpi_call {
     aa_rt_thread *t;
@@ -37,7 +46,8 @@ static inline int aa_mpi_begin(aa_mpi_call *c)
     return 1;
 }
 
-/* For the I/O class, sent = bytes written, recv = bytes read. */
+/* cls: AA_MPI_P2P..AA_MPI_IO.  For the I/O kind, sent = bytes written and
+ * recv = bytes read (io_* metrics). */
 static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
 {
     aa_rt_thread *t = c->t;
@@ -57,6 +67,9 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
     n->x[AA_RT_X_MPI_WALL] += wall;
     n->x[AA_RT_X_MPI_CPU] += cpu;
     n->x[AA_RT_X_MPI_CALLS] += 1;
+    n->x[aa_mpi_kind_wall[cls]] += wall;
+    if (aa_mpi_kind_bytes[cls] >= 0)
+        n->x[aa_mpi_kind_bytes[cls]] += sent + recv;
     if (cls == AA_MPI_IO) {
         n->x[AA_RT_X_IO_WRITE] += sent;
         n->x[AA_RT_X_IO_READ] += recv;

@@ -95,7 +95,7 @@ void aa_runtime_user_begin(const char *name)
 {
     aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
     if (r)
-        aa_runtime_enter(r);
+        aa_rt_enter_user(r);
 }
 
 /* AA_REGION_SCOPE: the descriptor is returned so that the cleanup
@@ -104,7 +104,7 @@ aa_runtime_region *aa_runtime_user_enter(const char *name)
 {
     aa_runtime_region *r = lookup(1, 0, name ? name : "", name ? strlen(name) : 0);
     if (r)
-        aa_runtime_enter(r);
+        aa_rt_enter_user(r);
     return r;
 }
 
@@ -146,7 +146,7 @@ void aa_runtime_user_begin_f_(const char *name, size_t name_len)
 {
     aa_runtime_region *r = lookup(1, 0, name, ftrim(name, name_len));
     if (r)
-        aa_runtime_enter(r);
+        aa_rt_enter_user(r);
 }
 
 void aa_runtime_user_end_f_(const char *name, size_t name_len)

@@ -206,6 +206,36 @@ static void thread_values(const build *B, const aa_thread *t, double *vals)
     }
 }
 
+/* Regions with a throttled calling context (flags="throttled") have
+ * partial values: the execution attribute partial_regions lists their
+ * /Code paths (space-separated), so queries and comparisons can say so. */
+static int partial_regions_attr(const aa_experiment *e, char **paths, sp_exec_data *d)
+{
+    char *seen = calloc(e->nregions + 1, 1);
+    aa_buf b;
+    size_t p, t, n, i;
+    int rc = 0;
+    if (!seen)
+        return -1;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++)
+            for (n = 0; n < e->processes[p].threads[t].nnodes; n++) {
+                const aa_node *nd = &e->processes[p].threads[t].nodes[n];
+                long ri = (nd->flags & AA_NODE_THROTTLED) ? region_index(e, nd->region) : -1;
+                if (ri >= 0)
+                    seen[ri] = 1;
+            }
+    aa_buf_init(&b);
+    for (i = 0; i < e->nregions; i++)
+        if (seen[i])
+            aa_buf_printf(&b, "%s%s", b.len ? " " : "", paths[i]);
+    if (b.len)
+        rc = sp_exec_data_attr(d, "partial_regions", b.data) ? -1 : 0;
+    aa_buf_free(&b);
+    free(seen);
+    return rc;
+}
+
 static int experiment_data(const aa_experiment *e, const aa_space_add_options *o,
                            sp_exec_data *d, aa_err *err)
 {
@@ -249,6 +279,8 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
     paths = aa_space_code_paths(e);
     B.region_res = calloc(e->nregions + 1, sizeof *B.region_res);
     if (!paths || !B.region_res)
+        goto nomem;
+    if (partial_regions_attr(e, paths, d))
         goto nomem;
     code_root = sp_exec_data_resource(d, "/Code", "program");
     if (code_root != 0)

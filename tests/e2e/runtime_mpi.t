@@ -52,6 +52,26 @@ for r in 0 1 2 3; do
         rt_num "$bc - $truth < 0.0005 && $truth - $bc < 0.0005"
     is "$(rt_val $D ROOT/main/loop@80/leaf instructions $r)" 2500 "rank $r: fake counters exact"
 done
+# MPI time and bytes by kind of call (mpi_prototypes.txt's kind column)
+for r in 0 1 2 3; do
+    is "$(rt_val $D ROOT/main/comm_region mpi_p2p_bytes $r)" 9600 "rank $r: comm region p2p bytes (Sendrecv, Isend, Irecv; sent + received)"
+    is "$(rt_val $D ROOT/main/comm_region mpi_coll_bytes $r)" 160 "rank $r: comm region collective bytes (Allreduce)"
+    ok "rank $r: comm region has p2p, collective and wait time" rt_num \
+        "$(rt_val $D ROOT/main/comm_region mpi_p2p_wall $r) > 0 && $(rt_val $D ROOT/main/comm_region mpi_coll_wall $r) > 0 && $(rt_val $D ROOT/main/comm_region mpi_wait_wall $r) > 0"
+    is "$(rt_val $D ROOT/main/rma_region mpi_rma_bytes $r)" 1000 "rank $r: one-sided bytes (put + get)"
+    if [ $r = 0 ]; then ws=88 wr=48; else ws=48 wr=$((40 + 16 * (r + 1))); fi
+    is "$(rt_val $D ROOT/main/coll_region mpi_coll_bytes $r)" $((ws + wr)) "rank $r: collective bytes of the coll region"
+    ok "rank $r: MPI-IO time in mpi_io_wall, none in p2p" rt_num \
+        "$(rt_val $D ROOT/main/mpiio_region mpi_io_wall $r) > 0 && $(rt_val $D ROOT/main/mpiio_region mpi_io_wall $r) <= $(rt_val $D ROOT/main/mpiio_region mpi_wall $r) && $(rt_val $D ROOT/main/mpiio_region mpi_p2p_wall $r) == 0"
+done
+bad=$(awk '$1 == "node" { w = -1; s = 0
+        for (i = 5; i <= NF; i++) { n = index($i, "="); k = substr($i, 1, n - 1); v = substr($i, n + 1)
+            if (k == "mpi_wall") w = v; else if (k ~ /^mpi_(p2p|coll|wait|rma|io)_wall$/) s += v }
+        d = w - s; if (d < 0) d = -d
+        if (w < 0 || d > 1e-9 + 1e-7 * w) print $4, "rank", $2, "mpi_wall", w, "kinds", s }' $D)
+is "$bad" "" "every node: mpi_p2p/coll/wait/rma/io_wall add up to mpi_wall (to the dump's 9 digits)"
+ok "the kinds are in the experiment" grep -q 'mpi_rma_bytes' "$T/m/experiment.xml"
+
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "MPI_Pcontrol(0): region not recorded"
 main_calls=$(rt_val $D ROOT/main mpi_calls 0)
 is "$main_calls" 26 "main: Init + 5 comm + 9 MPI-IO + 7 RMA + 3 coll + final Barrier (paused Barrier not counted)"

@@ -1,0 +1,75 @@
+/*
+ * tests/runtime/rt_throttle.c -- an imbalanced inner region reached first,
+ * very often and briefly, under one caller and later, with rank-dependent
+ * work, under another (the predictor/corrector pattern).  Throttling must
+ * stop only the first calling context: the second one keeps being measured,
+ * so the analysis can find its imbalance.
+ *   predictor(): 150,000 visits of mix() of well under 10 us (throttled)
+ *   corrector(): 300 visits of mix() of ~0.1 ms, ~0.5 ms on the last rank
+ * A third function, refined(), calls mix_r() as often and as briefly as
+ * predictor(); run with AUTOANALYZER_REFINE naming refined() it is never
+ * throttled.  Arguments: none.
+ */
+#include <mpi.h>
+
+#include "tests/runtime/rt_common.h"
+
+RT_REGION(r_main, 100, 0, 1, 30, "main", "main");
+RT_REGION(r_pred, 110, 0, 1, 40, "predictor", "predictor");
+RT_REGION(r_corr, 120, 0, 1, 50, "corrector", "corrector");
+RT_REGION(r_mix, 130, 0, 1, 60, "mix", "mix");
+RT_REGION(r_refd, 140, 0, 1, 70, "refined", "refined");
+RT_REGION(r_mixr, 150, 140, 2, 72, "loop@72", "refined");
+
+static volatile double sink;
+
+static void mix(int work)
+{
+    aa_runtime_enter(&r_mix);
+    for (int i = 0; i < work; i++)
+        sink += i * 0.5;
+    aa_runtime_exit(&r_mix);
+}
+
+static void predictor(void)
+{
+    aa_runtime_enter(&r_pred);
+    for (int i = 0; i < 150000; i++)
+        mix(2);
+    aa_runtime_exit(&r_pred);
+}
+
+static void corrector(int rank, int nprocs)
+{
+    aa_runtime_enter(&r_corr);
+    for (int i = 0; i < 300; i++)
+        mix(rank == nprocs - 1 ? 200000 : 40000);
+    aa_runtime_exit(&r_corr);
+}
+
+static void refined(void)
+{
+    aa_runtime_enter(&r_refd);
+    for (int i = 0; i < 150000; i++) {
+        aa_runtime_enter(&r_mixr);
+        sink += i;
+        aa_runtime_exit(&r_mixr);
+    }
+    aa_runtime_exit(&r_refd);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, nprocs;
+    MPI_Init(&argc, &argv);
+    aa_runtime_enter(&r_main);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    predictor();
+    refined();
+    corrector(rank, nprocs);
+    MPI_Barrier(MPI_COMM_WORLD);
+    aa_runtime_exit(&r_main);
+    MPI_Finalize();
+    return 0;
+}
