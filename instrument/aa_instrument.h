@@ -46,7 +46,7 @@ enum {
  * at most this many statements, and a loop of at most this many iterations
  * (constant bounds) with a straight-line body, are not instrumented by
  * default. */
-#define AA_TINY_MAX_STATEMENTS 5
+#define AA_TINY_MAX_STATEMENTS 12
 #define AA_TINY_MAX_TRIPS 8
 
 /* Parses "functions,outer-loops,..." (also "all", "default"). */
