@@ -1039,7 +1039,7 @@ static size_t subtree_end(ctx *X, int i)
 
 static long long const_trips(ctx *X, int i);
 static int not_straight_line(ctx *X, int i);
-static int blocks_in(ctx *X, size_t from, size_t end);
+static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok);
 
 /* 1 when `name` is a function of this file that the size rules left out. */
 static int small_function(ctx *X, const char *name)
@@ -1083,15 +1083,16 @@ static int tiny_loop(ctx *X, int i)
  * left out; calls through pointers included). */
 static int not_straight_line(ctx *X, int i)
 {
-    return blocks_in(X, (size_t)i + 1, subtree_end(X, i));
+    return blocks_in(X, (size_t)i + 1, subtree_end(X, i), 0);
 }
 
-/* not_straight_line over the nodes [from, end). */
-static int blocks_in(ctx *X, size_t from, size_t end)
+/* not_straight_line over the nodes [from, end); with loops_ok, loops of
+ * any kind are no obstacle (only gotos and calls that may block are). */
+static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok)
 {
     for (size_t k = from; k < end; k++) {
         enum CXCursorKind kd = X->n[k].kind;
-        if (is_loop(kd)) {
+        if (is_loop(kd) && !loops_ok) {
             if (!tiny_loop(X, (int)k))
                 return 1;
             k = subtree_end(X, (int)k) - 1;
@@ -1155,19 +1156,23 @@ static const char *function_small(ctx *X, CXCursor fn, int body, const char *fna
 
 /* The loop at node i is its function's body but for a few straight-line
  * statements (declarations, assignments, a return; no other loop but tiny
- * ones, no call that may block): the function's region measures the same
- * time and visits, so a second probe pair around the loop tells nothing.
- * It is left out while the function itself is instrumented (size_rules). */
+ * ones, no call that may block), and it computes only (loops, but no call
+ * that may block, no goto): a search or a BLAS-1 helper.  The function's
+ * region measures the same time and visits, so a second probe pair around
+ * the loop tells nothing.  It is left out while the function itself is
+ * instrumented (size_rules).  A loop that communicates, does I/O or calls
+ * other code stays: that is where the analysis places its findings. */
 static int body_loop(ctx *X, int i, int body, const char *fname)
 {
     int others = 0;
-    if (X->n[i].parent != body || !strcmp(fname, "main"))
+    if (X->n[i].parent != body || !strcmp(fname, "main") ||
+        blocks_in(X, (size_t)i + 1, subtree_end(X, i), 1))
         return 0;
     for (int k = X->n[body].first; k >= 0; k = X->n[k].next) {
         if (k == i || X->n[k].kind == CXCursor_NullStmt)
             continue;
         if (++others > AA_TINY_MAX_STATEMENTS || is_loop(X->n[k].kind) ||
-            blocks_in(X, (size_t)k, subtree_end(X, k)))
+            blocks_in(X, (size_t)k, subtree_end(X, k), 0))
             return 0;
     }
     return 1;

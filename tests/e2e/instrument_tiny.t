@@ -65,6 +65,8 @@ done
 is "$(grep 'function="two"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 "two(): both loops instrumented"
 is "$(grep 'function="noisy"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
     "noisy() (printf beside the loop): loop instrumented"
+is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
+    "show() (its whole body a loop calling printf): loop instrumented"
 ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
 expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
 is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \

@@ -1,11 +1,12 @@
 /* Size rules, continued (docs/instrument.md, "Small regions"): visit()
  * uses a do { } while (0) macro (runs once: no loop) whose statements count
- * as one; sort3() is 7 statements as written (19 as expanded); coulomb() is 12 straight-line statements (tiny), coulomb13() 13
- * (instrumented); halve() holds a real do-while loop, so it is no leaf
- * (instrumented); in halve() and search() the loop and straight-line
- * statements are the whole body, so the loop is left out while the
- * function is instrumented; two() has two loops and noisy()
- * calls printf beside its loop: their loops stay. */
+ * as one; sort3() is 7 statements as written (19 as expanded); coulomb() is
+ * 12 straight-line statements (tiny), coulomb13() 13 (instrumented);
+ * halve() holds a real do-while loop, so it is no leaf (instrumented); in
+ * halve() and search() a computing loop and straight-line statements are
+ * the whole body, so the loop is left out while the function is
+ * instrumented; two() has two loops, noisy() calls printf beside its loop
+ * and the loop spanning show() calls printf: their loops stay. */
 #include <math.h>
 #include <stdio.h>
 #define SETB(bm, v) do { (bm)[(v) >> 6] |= 1ull << ((v) & 63); (bm)[0] |= 1; } while (0)
@@ -97,11 +98,17 @@ static double noisy(const double *a, int n)
         s += a[i];
     return s;
 }
+static void show(const double *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        printf("%g\n", a[i]);
+}
 int main(void)
 {
     double a[8] = {0, 1, 2, 3, 4, 5, 6, 7}, fx, fy;
     visit(3);
     sort3(a);
+    show(a, 2);
     printf("%d %g %g %d %ld %g %g\n", nq, coulomb(1, 2, 1, 1, &fx, &fy),
            coulomb13(1, 2, 1, 1, &fx, &fy), halve(100), search(a, 8, 2.5), two(a, 8), noisy(a, 8));
     return 0;
