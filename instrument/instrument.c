@@ -267,6 +267,7 @@ typedef struct ctx {
     int nskipped;
     int oom;
     int collect_macros_only;
+    int prescan; /* small_prescan: size rules only, no candidates */
     /* USRs of functions declared inline somewhere in the translation unit */
     char **inl;
     size_t ninl, capinl;
@@ -1053,6 +1054,8 @@ static int small_function(ctx *X, const char *name)
 static void note_small_function(ctx *X, const char *name)
 {
     char *d;
+    if (small_function(X, name))
+        return;
     if (X->nsmallfn == X->capsmallfn) {
         char **nv = realloc(X->smallfn, (X->capsmallfn ? 2 * X->capsmallfn : 16) * sizeof *nv);
         if (!nv) {
@@ -1079,8 +1082,8 @@ static int tiny_loop(ctx *X, int i)
 
 /* 1 when node i's subtree holds a loop other than a tiny one, a goto, or
  * a call that may block (any call but libm, <ctype.h>, abs, builtins and
- * the functions of this file defined earlier that the size rules already
- * left out; calls through pointers included). */
+ * the functions of this file that the size rules leave out, see
+ * small_prescan; calls through pointers included). */
 static int not_straight_line(ctx *X, int i)
 {
     return blocks_in(X, (size_t)i + 1, subtree_end(X, i), 0);
@@ -1139,8 +1142,7 @@ static int count_statements(ctx *X, int body)
 }
 
 /* The size rule for a function, or NULL.  A function left out is noted,
- * so that calls to it from functions defined later do not count as
- * blocking calls. */
+ * so that calls to it do not count as blocking calls. */
 static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
 {
     const char *why = NULL;
@@ -1669,6 +1671,21 @@ out:
     X->fn_index = -1;
 }
 
+/* small_prescan's view of one function: only the size rule. */
+static void prescan_function(ctx *X, CXCursor fn)
+{
+    char *fname = cx_str(clang_getCursorSpelling(fn));
+    int root = -1, body;
+    if (!fname) {
+        X->oom = 1;
+        return;
+    }
+    body = collect_function(X, fn, &root);
+    if (body >= 0 && !X->oom && !macro_made(X, root) && !small_function(X, fname))
+        function_small(X, fn, body, fname);
+    free(fname);
+}
+
 /* Remembers that the function declared by c is inline (by its USR). */
 static void note_inline(ctx *X, CXCursor c)
 {
@@ -1689,6 +1706,8 @@ static void note_inline(ctx *X, CXCursor c)
     }
     X->inl[X->ninl++] = usr;
 }
+
+static void prescan_function(ctx *X, CXCursor fn);
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
 {
@@ -1725,9 +1744,31 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
     }
     if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
-        process_function(X, c);
+    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        if (X->prescan)
+            prescan_function(X, c);
+        else
+            process_function(X, c);
+    }
     return CXChildVisit_Continue;
+}
+
+/* The size rules of the functions of the file, to a fixed point, before
+ * any candidate is made: a helper calling a tiny helper defined after it
+ * (or through a prototype) is tiny too.  The rules only grow the list of
+ * small functions, so the passes stop when one adds nothing (at most
+ * AA_PRESCAN_PASSES; a chain longer than that keeps its first callers). */
+#define AA_PRESCAN_PASSES 6
+static void small_prescan(ctx *X)
+{
+    size_t before;
+    int pass = 0;
+    X->prescan = 1;
+    do {
+        before = X->nsmallfn;
+        clang_visitChildren(clang_getTranslationUnitCursor(X->tu), top_visit, X);
+    } while (!X->oom && X->nsmallfn > before && ++pass < AA_PRESCAN_PASSES);
+    X->prescan = 0;
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -2440,6 +2481,8 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
                                                                    : X.mac[2 * i + 1];
     }
     X.collect_macros_only = 0;
+    if (!X.oom)
+        small_prescan(&X);
     if (!X.oom)
         clang_visitChildren(clang_getTranslationUnitCursor(X.tu), top_visit, &X);
     if (X.oom) {

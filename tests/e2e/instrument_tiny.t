@@ -36,13 +36,13 @@ done
 ok "no probe in any left-out function" sh -c "body() { sed -n '/^#line 1 /,\$p' d.c | sed -n '9,11p'; }; ! body | grep -q AA_INSTRUMENT"
 ok "instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o d.o -x c d.c
 
-# the rules compose: helpers calling only left-out functions, or holding
-# only tiny loops, are left out too (one pass in file order)
+# the rules compose: helpers calling only left-out functions (defined
+# before or after them), or holding only tiny loops, are left out too
 cp "$TOP/tests/instrument/tiny/compose.c" compose.c
 expect_status 0 "composed rules: instrument" "$AA" instrument -q -o c.c compose.c --
 is "$(reason vsub c.c.regions.xml)" "tiny leaf function" "vsub() (one tiny loop) is tiny"
 is "$(reason scaled c.c.regions.xml)" "tiny leaf function" "scaled() (calls a static inline and a tiny function) is tiny"
-is "$(reason later c.c.regions.xml)" "" "later() calls a function defined after it: instrumented"
+is "$(reason later c.c.regions.xml)" "tiny leaf function" "later() calls a tiny function defined after it: tiny"
 is "$(reason late_leaf c.c.regions.xml)" "tiny leaf function" "late_leaf() is tiny"
 is "$(reason busy c.c.regions.xml)" "" "busy() (a tiny loop calling printf) is instrumented"
 ok "composed: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o c.o -x c c.c
