@@ -109,6 +109,48 @@ expect_status 0 "instrument --refine naming lookup" "$AA" instrument -q --refine
 ok "a refined function is never filtered" sh -c "grep 'name=\"lookup\"' r2.c.regions.xml | grep -vq instrumented="
 ok "and its loop is added" grep -q 'name="loop@5"' r2.c.regions.xml
 
+# a preempted run (a loaded machine): 70% of the process's wall time is
+# neither CPU time nor MPI or I/O wait; hot() is tiny by its busy time
+# (100 ns per visit) though its wall time says 3 us; waiter() waits in MPI
+# and stays; the same run unpreempted is judged by wall time
+mkdir pre quiet
+cat > pre/experiment.xml <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="e2" program="p" nprocs="1">
+  <environment/>
+  <metrics>
+    <metric name="visits" unit="count"/>
+    <metric name="wall" unit="s"/>
+    <metric name="cpu" unit="s"/>
+    <metric name="mpi_wall" unit="s"/>
+    <metric name="mpi_cpu" unit="s"/>
+    <metric name="io_time" unit="s"/>
+  </metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="13" kind="function" name="main" function="main" file="app.c" line="20"/>
+    <region id="20" kind="function" name="hot" function="hot" file="app.c" line="3"/>
+    <region id="21" kind="function" name="waiter" function="waiter" file="app.c" line="9"/>
+  </regions>
+  <process rank="0" host="h" pid="1">
+    <thread id="0">
+      <node region="0" parent="-1" v="1 10 2.4 0.6 0.01 0"/>
+      <node region="13" parent="0" v="1 10 2.4 0.6 0.01 0"/>
+      <node region="20" parent="1" v="200000 0.6 0.02 0 0 0"/>
+      <node region="21" parent="1" v="200000 0.6 0.02 0.55 0.01 0"/>
+    </thread>
+  </process>
+</experiment>
+X
+sed 's/v="1 10 2.4 0.6 0.01 0"/v="1 10 9.4 0.6 0.01 0"/' pre/experiment.xml > quiet/experiment.xml
+expect_status 0 "filter --from a preempted run" sh -c "'$AA' filter --from pre > pre.filter"
+like "$(cat pre.filter)" "EXCLUDE hot # 200000 visits, 100.0 ns per visit" "preempted: hot() judged by its busy time"
+like "$(cat pre.filter)" "# preempted run: 70% of a process's wall time" "preempted: the filter file says so"
+ok "preempted: waiter() (waits in MPI) is not listed" sh -c "! grep -q waiter pre.filter"
+expect_status 0 "filter --from the same run unpreempted" sh -c "'$AA' filter --from quiet > quiet.filter"
+ok "unpreempted: hot() (3 us of wall per visit) is not listed" sh -c "! grep -q 'EXCLUDE hot' quiet.filter"
+ok "unpreempted: no preemption note" sh -c "! grep -q preempted quiet.filter"
+
 # bad input
 expect_status 2 "no --from" "$AA" filter
 expect_status 2 "bad number" "$AA" filter --from run --min-visits lots
