@@ -1707,8 +1707,6 @@ static void note_inline(ctx *X, CXCursor c)
     X->inl[X->ninl++] = usr;
 }
 
-static void prescan_function(ctx *X, CXCursor fn);
-
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
 {
     ctx *X = data;
