@@ -19,8 +19,14 @@
 #      that exists, a third variant is built with the filter derived from
 #      one default-mode run (round 2 of the profile-guided workflow).
 #   3. samples/*.c through the wrapper, 4 MPI ranks, wall time of mpirun.
+# After the timed rounds, each instrumented variant of parts 2 and 3 runs
+# once more untimed with throttling off (AUTOANALYZER_THROTTLE=off) to count
+# the probe pairs it executes per process: "pairs" lines give that count
+# and the overhead it predicts at AA_OVH_PROBE_NS ns per pair (default 20,
+# the pair's cost on the development VM, bench/overhead.md) against the
+# plain median -- a figure the load of a shared machine does not move.
 # The last lines give the geometric mean of instrumented/plain over parts
-# 2 and 3 for each variant.  AA_OVH_PARTS selects parts (default "1 2 3");
+# 2 and 3 for each variant, measured and predicted.  AA_OVH_PARTS selects parts (default "1 2 3");
 # AA_OVH_KEEP=DIR keeps the built programs and logs in DIR; AA_OVH_PHASE=
 # build only builds parts 2 and 3 into it, AA_OVH_PHASE=run only times the
 # programs found there (built on another machine with the same OS and MPI;
@@ -42,7 +48,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset AUTOANALYZER_MODE AUTOANALYZER_FILTER AUTOANALYZER_DISABLE
-: > "$OUT/geo"
+: > "$OUT/geo"; : > "$OUT/geo.pred"
 
 # stats FILE -> "median min max" of the numbers in FILE
 stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'; }
@@ -58,6 +64,26 @@ report() {
         printf "overhead %-22s %-8s plain %8.4f [%.4f-%.4f]  inst %8.4f [%.4f-%.4f]  %+7.1f%%%s\n",
                n, v, $1, $2, $3, $4, $5, $6, ($4 / $1 - 1) * 100, w }'
     [ -z "$7" ] || echo "$p $i" | awk -v v="$2" '{ print v, $4 / $1 }' >> "$OUT/geo"
+}
+
+# pairs NAME VARIANT PLAINFILE EXPDIR cmd...: one untimed run of cmd with
+# throttling off into EXPDIR; prints the probe pairs per process (visits of
+# every region node but the root, summed, over the processes) and the
+# overhead they predict against the plain median
+PROBE_NS=${AA_OVH_PROBE_NS:-20}
+pairs() {
+    n=$1; v=$2; pf=$3; ed=$4; shift 4
+    rm -rf "$ed"
+    (cd "$OUT" && TMPDIR="$OUT" env AUTOANALYZER_OUTPUT="$ed" AUTOANALYZER_THROTTLE=off "$@" \
+        >/dev/null 2>&1) || { echo "overhead $n: $v count run failed"; return 0; }
+    [ -s "$ed/experiment.xml" ] || { echo "overhead $n: $v count run wrote no experiment"; return 0; }
+    pm=$(stats "$pf" | cut -d' ' -f1)
+    awk -v n="$n" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v geo="$OUT/geo.pred" '
+        /<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
+        /<node / && !/region="0"/ { if (match($0, / v="[^ "]*/)) t += substr($0, RSTART + 4, RLENGTH - 4) }
+        END { if (np < 1) np = 1; p = t / np; o = pm > 0 ? p * ns * 1e-9 / pm : 0
+              printf "pairs    %-22s %-8s %12.0f probe pairs per process  predicts %+7.1f%% at %s ns\n", n, v, p, o * 100, ns
+              print v, 1 + o >> geo }' "$ed/experiment.xml"
 }
 
 # ---- 1. hand-inserted probes (bench/overhead.c) -----------------------------
@@ -137,6 +163,7 @@ for src in "$TOP"/bench/shapes/*.c; do
         grep -v kernel_s "$OUT/$s.$v.out" | cmp -s - "$OUT/$s.plain.res" || echo "overhead $s: $v output differs"
         report "shapes/$s" "$v" "$OUT/$s.k.plain" "$OUT/$s.k.$v" "$OUT/$s.w.plain" "$OUT/$s.w.$v" geo
     done
+    for v in $VARIANTS; do pairs "shapes/$s" "$v" "$OUT/$s.k.plain" "$OUT/cnt-$s-$v" "$OUT/$s.$v"; done
 done ;; esac; fi
 
 # ---- 3. the samples, 4 MPI ranks, wall time of mpirun ----------------------
@@ -154,10 +181,15 @@ for s in balanced imbalance hotspot cache io comm master_worker; do
         done
     done
     for v in $VARIANTS; do report "samples/$s" "$v" "$OUT/$s.w.plain" "$OUT/$s.w.$v" "" "" geo; done
+    for v in $VARIANTS; do pairs "samples/$s" "$v" "$OUT/$s.w.plain" "$OUT/cnt-$s-$v" mpirun -np 4 "$OUT/$s.$v"; done
 done ;; esac; fi
 
 # ---- geometric means ----------------------------------------------------------
 if [ -s "$OUT/geo" ]; then
     awk '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
         printf "overhead geometric mean (shapes + samples, %s): %+.1f%% over %d programs\n", v, (exp(s[v] / n[v]) - 1) * 100, n[v] }' "$OUT/geo"
+fi
+if [ -s "$OUT/geo.pred" ]; then
+    awk -v ns="$PROBE_NS" '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
+        printf "pairs    geometric mean (shapes + samples, %s): %+.1f%% predicted at %s ns per pair over %d programs\n", v, (exp(s[v] / n[v]) - 1) * 100, ns, n[v] }' "$OUT/geo.pred"
 fi

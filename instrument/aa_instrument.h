@@ -46,7 +46,7 @@ enum {
  * at most this many statements, and a loop of at most this many iterations
  * (constant bounds) with a straight-line body, are not instrumented by
  * default. */
-#define AA_TINY_MAX_STATEMENTS 5
+#define AA_TINY_MAX_STATEMENTS 12
 #define AA_TINY_MAX_TRIPS 8
 
 /* Parses "functions,outer-loops,..." (also "all", "default"). */
@@ -99,12 +99,16 @@ typedef struct aa_pfilter_opts {
 #define AA_PFILTER_MIN_VISITS 1e5
 #define AA_PFILTER_MAX_NS 1000.0
 #define AA_PFILTER_PROBE_NS 30.0
+/* A process whose wall time is more than this share neither CPU time nor
+ * MPI or I/O wait was preempted (a loaded machine): its regions' time per
+ * visit is their busy time where that is lower than their wall time. */
+#define AA_PFILTER_PREEMPTED 0.2
 
 typedef struct aa_pfilter_entry {
     char *function;          /* the function to exclude */
     char *file;
     double visits;           /* summed over every process and thread */
-    double ns_per_visit;     /* mean inclusive wall time per visit */
+    double ns_per_visit;     /* mean inclusive wall (or busy) time per visit */
     int throttled;           /* visits are a lower bound */
     double saving_s;         /* visits x probe cost */
 } aa_pfilter_entry;
@@ -115,6 +119,8 @@ typedef struct aa_pfilter {
     double run_s;            /* wall time of the run (root region, max over ranks) */
     double saving_s;         /* total (per process: summed / nprocs) */
     size_t nprocs;
+    double lost;             /* largest share of a process's wall time that is
+                              * not busy time (> AA_PFILTER_PREEMPTED: preempted) */
 } aa_pfilter;
 
 /* Reads EXP (an experiment file, or a directory holding experiment.xml)

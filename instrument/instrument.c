@@ -238,6 +238,7 @@ typedef struct cand {
     uint32_t hash, id, parent;
     int selected, round1, emitted;
     const char *small;       /* size rule that leaves it out by default, or NULL */
+    int if_fn_kept;          /* ... only while its function's region is selected */
     int named;               /* an INCLUDE rule names its function literally */
     int split_named;         /* named by --refine / a plan's split */
     const char *skip_reason; /* left out by a size rule or the profile filter:
@@ -266,6 +267,7 @@ typedef struct ctx {
     int nskipped;
     int oom;
     int collect_macros_only;
+    int prescan; /* small_prescan: size rules only, no candidates */
     /* USRs of functions declared inline somewhere in the translation unit */
     char **inl;
     size_t ninl, capinl;
@@ -1038,6 +1040,7 @@ static size_t subtree_end(ctx *X, int i)
 
 static long long const_trips(ctx *X, int i);
 static int not_straight_line(ctx *X, int i);
+static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok);
 
 /* 1 when `name` is a function of this file that the size rules left out. */
 static int small_function(ctx *X, const char *name)
@@ -1051,6 +1054,8 @@ static int small_function(ctx *X, const char *name)
 static void note_small_function(ctx *X, const char *name)
 {
     char *d;
+    if (small_function(X, name))
+        return;
     if (X->nsmallfn == X->capsmallfn) {
         char **nv = realloc(X->smallfn, (X->capsmallfn ? 2 * X->capsmallfn : 16) * sizeof *nv);
         if (!nv) {
@@ -1077,14 +1082,20 @@ static int tiny_loop(ctx *X, int i)
 
 /* 1 when node i's subtree holds a loop other than a tiny one, a goto, or
  * a call that may block (any call but libm, <ctype.h>, abs, builtins and
- * the functions of this file defined earlier that the size rules already
- * left out; calls through pointers included). */
+ * the functions of this file that the size rules leave out, see
+ * small_prescan; calls through pointers included). */
 static int not_straight_line(ctx *X, int i)
 {
-    size_t end = subtree_end(X, i);
-    for (size_t k = (size_t)i + 1; k < end; k++) {
+    return blocks_in(X, (size_t)i + 1, subtree_end(X, i), 0);
+}
+
+/* not_straight_line over the nodes [from, end); with loops_ok, loops of
+ * any kind are no obstacle (only gotos and calls that may block are). */
+static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok)
+{
+    for (size_t k = from; k < end; k++) {
         enum CXCursorKind kd = X->n[k].kind;
-        if (is_loop(kd)) {
+        if (is_loop(kd) && !loops_ok) {
             if (!tiny_loop(X, (int)k))
                 return 1;
             k = subtree_end(X, (int)k) - 1;
@@ -1111,7 +1122,8 @@ static int not_straight_line(ctx *X, int i)
 
 /* Statements of the body: every statement of every block (nested blocks
  * themselves and empty statements not counted) and each unbraced if/else
- * branch. */
+ * branch; a statement a macro expands to counts once, as written (the
+ * statements inside the macro's text are not counted). */
 static int count_statements(ctx *X, int body)
 {
     size_t end = subtree_end(X, body);
@@ -1121,6 +1133,8 @@ static int count_statements(ctx *X, int body)
         enum CXCursorKind pk = X->n[d->parent].kind;
         if (d->kind == CXCursor_CompoundStmt || d->kind == CXCursor_NullStmt)
             continue;
+        if (d->parent != body && macro_made(X, d->parent))
+            continue;
         if (pk == CXCursor_CompoundStmt || (pk == CXCursor_IfStmt && d->index >= 1))
             n++;
     }
@@ -1128,8 +1142,7 @@ static int count_statements(ctx *X, int body)
 }
 
 /* The size rule for a function, or NULL.  A function left out is noted,
- * so that calls to it from functions defined later do not count as
- * blocking calls. */
+ * so that calls to it do not count as blocking calls. */
 static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
 {
     const char *why = NULL;
@@ -1141,6 +1154,30 @@ static const char *function_small(ctx *X, CXCursor fn, int body, const char *fna
     if (why)
         note_small_function(X, fname);
     return why;
+}
+
+/* The loop at node i is its function's body but for a few straight-line
+ * statements (declarations, assignments, a return; no other loop but tiny
+ * ones, no call that may block), and it computes only (loops, but no call
+ * that may block, no goto): a search or a BLAS-1 helper.  The function's
+ * region measures the same time and visits, so a second probe pair around
+ * the loop tells nothing.  It is left out while the function itself is
+ * instrumented (size_rules).  A loop that communicates, does I/O or calls
+ * other code stays: that is where the analysis places its findings. */
+static int body_loop(ctx *X, int i, int body, const char *fname)
+{
+    int others = 0;
+    if (X->n[i].parent != body || !strcmp(fname, "main") ||
+        blocks_in(X, (size_t)i + 1, subtree_end(X, i), 1))
+        return 0;
+    for (int k = X->n[body].first; k >= 0; k = X->n[k].next) {
+        if (k == i || X->n[k].kind == CXCursor_NullStmt)
+            continue;
+        if (++others > AA_TINY_MAX_STATEMENTS || is_loop(X->n[k].kind) ||
+            blocks_in(X, (size_t)k, subtree_end(X, k), 0))
+            return 0;
+    }
+    return 1;
 }
 
 /* Value of the expression written at [s,e) of the main file (within node
@@ -1196,6 +1233,23 @@ static int ident_char(char c)
     return isalnum((unsigned char)c) || c == '_';
 }
 
+/* A `do { ... } while (0)`, the statement idiom of C macros: its
+ * condition (the last child) is an integer constant 0, so it runs once. */
+static int do_while_zero(ctx *X, int i)
+{
+    int cond = X->n[i].last;
+    CXEvalResult r;
+    int zero = 0;
+    if (cond < 0 || !clang_isExpression(X->n[cond].kind))
+        return 0;
+    r = clang_Cursor_Evaluate(X->n[cond].c);
+    if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+        zero = clang_EvalResult_getAsLongLong(r) == 0;
+    if (r)
+        clang_EvalResult_dispose(r);
+    return zero;
+}
+
 /* Constant trip count of the for loop at node i: `for (v = A; v OP B; STEP)`
  * with integer constants A and B, OP one of < <= != > >=, STEP one of v++
  * ++v v-- --v v += C v -= C (C a decimal literal).  -1 when unknown. */
@@ -1208,6 +1262,8 @@ static long long const_trips(ctx *X, int i)
     long long lo, hi, step = 0;
     char inc[64], var[64];
     size_t ni = 0;
+    if (d->kind == CXCursor_DoStmt)
+        return do_while_zero(X, i) ? 1 : -1;
     if (d->kind != CXCursor_ForStmt || !d->in_main || strncmp(t + d->s, "for", 3))
         return -1;
     a = (unsigned)next_code(&X->S, d->s + 3);
@@ -1383,7 +1439,7 @@ static int enclosing_loop(ctx *X, int i)
     return p;
 }
 
-static void loop_cand(ctx *X, int i, const char *fname, int *nloops_top)
+static void loop_cand(ctx *X, int i, int body, const char *fname, int *nloops_top)
 {
     node *d = &X->n[i];
     int p = enclosing_loop(X, i), ord, line, col, ci;
@@ -1418,6 +1474,10 @@ static void loop_cand(ctx *X, int i, const char *fname, int *nloops_top)
     c->named = CAND(X, X->fn_index)->named;
     if (tiny_loop(X, i))
         CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
+    else if (body_loop(X, i, body, fname)) {
+        CAND(X, ci)->small = "loop spanning the function body (measured by the function region)";
+        CAND(X, ci)->if_fn_kept = 1;
+    }
     c = CAND(X, ci);
     c->blk = d->parent >= 0 && X->n[d->parent].kind == CXCursor_CompoundStmt ? d->parent : -1;
     c->doff = diag_offset(X, i);
@@ -1536,10 +1596,12 @@ static void propagate_function_problem(ctx *X)
      * out saves: its loops and calls go with it (user pragmas stay) */
     if (fsmall)
         for (size_t k = (size_t)X->fn_index + 1; k < X->nc; k++)
-            if (!X->c[k].pragma_user && !X->c[k].forced)
+            if (!X->c[k].pragma_user && !X->c[k].forced) {
                 X->c[k].small = !strcmp(fsmall, "static inline function")
                                     ? "in a static inline function"
                                     : "in a tiny leaf function";
+                X->c[k].if_fn_kept = 0;
+            }
     if (!fwhy)
         return;
     if (strstr(fwhy, "setjmp"))
@@ -1589,7 +1651,7 @@ static void process_function(ctx *X, CXCursor fn)
     /* loops and calls, in preorder */
     for (size_t i = (size_t)body; i < X->nn && !X->oom; i++) {
         if (is_loop(X->n[i].kind))
-            loop_cand(X, (int)i, fname, &nloops_top);
+            loop_cand(X, (int)i, body, fname, &nloops_top);
         else if (X->n[i].kind == CXCursor_CallExpr)
             call_cand(X, (int)i, fname, &cc);
     }
@@ -1607,6 +1669,21 @@ out:
     free(cc.v);
     free(fname);
     X->fn_index = -1;
+}
+
+/* small_prescan's view of one function: only the size rule. */
+static void prescan_function(ctx *X, CXCursor fn)
+{
+    char *fname = cx_str(clang_getCursorSpelling(fn));
+    int root = -1, body;
+    if (!fname) {
+        X->oom = 1;
+        return;
+    }
+    body = collect_function(X, fn, &root);
+    if (body >= 0 && !X->oom && !macro_made(X, root) && !small_function(X, fname))
+        function_small(X, fn, body, fname);
+    free(fname);
 }
 
 /* Remembers that the function declared by c is inline (by its USR). */
@@ -1665,9 +1742,31 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
     }
     if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
-        process_function(X, c);
+    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        if (X->prescan)
+            prescan_function(X, c);
+        else
+            process_function(X, c);
+    }
     return CXChildVisit_Continue;
+}
+
+/* The size rules of the functions of the file, to a fixed point, before
+ * any candidate is made: a helper calling a tiny helper defined after it
+ * (or through a prototype) is tiny too.  The rules only grow the list of
+ * small functions, so the passes stop when one adds nothing (at most
+ * AA_PRESCAN_PASSES; a chain longer than that keeps its first callers). */
+#define AA_PRESCAN_PASSES 6
+static void small_prescan(ctx *X)
+{
+    size_t before;
+    int pass = 0;
+    X->prescan = 1;
+    do {
+        before = X->nsmallfn;
+        clang_visitChildren(clang_getTranslationUnitCursor(X->tu), top_visit, X);
+    } while (!X->oom && X->nsmallfn > before && ++pass < AA_PRESCAN_PASSES);
+    X->prescan = 0;
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -1979,6 +2078,8 @@ static void size_rules(ctx *X)
         cand *c = &X->c[i];
         if (!c->selected || !c->small || c->named || c->split_named || c->forced ||
             c->pragma_user)
+            continue;
+        if (c->if_fn_kept && (c->func_index < 0 || !X->c[c->func_index].selected))
             continue;
         c->selected = 0;
         c->skip_reason = c->small;
@@ -2378,6 +2479,8 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
                                                                    : X.mac[2 * i + 1];
     }
     X.collect_macros_only = 0;
+    if (!X.oom)
+        small_prescan(&X);
     if (!X.oom)
         clang_visitChildren(clang_getTranslationUnitCursor(X.tu), top_visit, &X);
     if (X.oom) {

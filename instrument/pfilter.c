@@ -7,6 +7,14 @@
  * runtime for the same reason --, with the expected saving (visits x the
  * estimated cost of one probe pair), and formats them as a Score-P filter
  * file that filter.c reads back.  `main` is never listed.
+ *
+ * On a loaded machine the wall time of a tiny region is inflated by the
+ * time slices other processes take while it is open (one 20-ms preemption
+ * adds 200 ns to each of 100,000 visits).  A process whose wall time is
+ * mostly not explained by its CPU time and its MPI and I/O waits
+ * (AA_PFILTER_PREEMPTED) was preempted: its regions are then judged by
+ * that busy time (cpu + MPI wait + I/O time) where it is below the wall
+ * time, so that a region waiting in MPI or I/O still counts its waits.
  */
 #include "instrument/instr_private.h"
 
@@ -21,6 +29,28 @@ typedef struct acc {
     int throttled;
 } acc;
 
+/* Metric indices (-1: not in the experiment). */
+typedef struct mix {
+    int visits, wall, cpu, mpi_wall, mpi_cpu, io_time;
+} mix;
+
+/* Busy time of a node: CPU time plus the waits in MPI and I/O; NAN when
+ * the experiment lacks CPU time. */
+static double busy_time(const mix *m, const double *v)
+{
+    double b, w;
+    if (m->cpu < 0 || isnan(v[m->cpu]))
+        return NAN;
+    b = v[m->cpu];
+    if (m->mpi_wall >= 0 && !isnan(v[m->mpi_wall])) {
+        w = v[m->mpi_wall] - (m->mpi_cpu >= 0 && !isnan(v[m->mpi_cpu]) ? v[m->mpi_cpu] : 0);
+        b += w > 0 ? w : 0;
+    }
+    if (m->io_time >= 0 && !isnan(v[m->io_time]))
+        b += v[m->io_time];
+    return b;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
     const aa_pfilter_entry *x = a, *y = b;
@@ -29,28 +59,57 @@ static int entry_cmp(const void *a, const void *b)
     return strcmp(x->function, y->function);
 }
 
-/* Sums visits and inclusive wall time per region over every node. */
-static int accumulate(const aa_experiment *e, int iv, int iw, acc *a, double *run_s)
+/* Share of process pr's wall time (its thread 0's root) that its busy
+ * time does not explain; 0 when unknown. */
+static double unexplained(const aa_experiment *e, const aa_process *pr, const mix *m)
+{
+    for (size_t t = 0; t < pr->nthreads; t++) {
+        const aa_thread *th = &pr->threads[t];
+        for (size_t i = 0; th->id == 0 && i < th->nnodes; i++) {
+            const double *v = aa_node_values(e, th, i);
+            double b;
+            if (th->nodes[i].parent >= 0)
+                continue;
+            b = busy_time(m, v);
+            if (isnan(b) || isnan(v[m->wall]) || v[m->wall] <= 0 || b >= v[m->wall])
+                return 0;
+            return 1 - b / v[m->wall];
+        }
+    }
+    return 0;
+}
+
+/* Sums visits and inclusive time per region over every node: the wall
+ * time, or the busy time where it is lower in a preempted process. */
+static int accumulate(const aa_experiment *e, const mix *m, acc *a, double *run_s,
+                      double *lost)
 {
     *run_s = 0;
+    *lost = 0;
     for (size_t p = 0; p < e->nprocesses; p++) {
         const aa_process *pr = &e->processes[p];
-        double root = 0;
+        double root = 0, u = unexplained(e, pr, m);
+        int preempted = u > AA_PFILTER_PREEMPTED;
+        if (u > *lost)
+            *lost = u;
         for (size_t t = 0; t < pr->nthreads; t++) {
             const aa_thread *th = &pr->threads[t];
             for (size_t i = 0; i < th->nnodes; i++) {
                 const double *v = aa_node_values(e, th, i);
                 const aa_region *r = aa_experiment_region(e, th->nodes[i].region);
+                double w = v[m->wall], b;
                 size_t k;
-                if (th->nodes[i].parent < 0 && th->id == 0 && !isnan(v[iw]))
-                    root += v[iw];
+                if (th->nodes[i].parent < 0 && th->id == 0 && !isnan(w))
+                    root += w;
                 if (!r)
                     continue;
                 k = (size_t)(r - e->regions);
-                if (!isnan(v[iv]))
-                    a[k].visits += v[iv];
-                if (!isnan(v[iw]))
-                    a[k].wall += v[iw];
+                if (preempted && !isnan(b = busy_time(m, v)) && (isnan(w) || b < w))
+                    w = b;
+                if (!isnan(v[m->visits]))
+                    a[k].visits += v[m->visits];
+                if (!isnan(w))
+                    a[k].wall += w;
                 if (th->nodes[i].flags & AA_NODE_THROTTLED)
                     a[k].throttled = 1;
             }
@@ -68,7 +127,8 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
     aa_buf path;
     struct stat st;
     acc *a = NULL;
-    int rc, iv, iw;
+    int rc;
+    mix m;
     memset(out, 0, sizeof *out);
     aa_buf_init(&path);
     if (stat(exp, &st) == 0 && S_ISDIR(st.st_mode))
@@ -83,18 +143,22 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
     }
     if ((rc = aa_experiment_read(path.data, &e, err)))
         goto out;
-    iv = aa_experiment_metric_index(e, "visits");
-    iw = aa_experiment_metric_index(e, "wall");
-    if (iv < 0 || iw < 0) {
+    m.visits = aa_experiment_metric_index(e, "visits");
+    m.wall = aa_experiment_metric_index(e, "wall");
+    m.cpu = aa_experiment_metric_index(e, "cpu");
+    m.mpi_wall = aa_experiment_metric_index(e, "mpi_wall");
+    m.mpi_cpu = aa_experiment_metric_index(e, "mpi_cpu");
+    m.io_time = aa_experiment_metric_index(e, "io_time");
+    if (m.visits < 0 || m.wall < 0) {
         rc = aa_err_set(err, AA_EINPUT, "%s:1: the experiment has no %s metric", path.data,
-                        iv < 0 ? "visits" : "wall");
+                        m.visits < 0 ? "visits" : "wall");
         goto out;
     }
     if (!(a = calloc(e->nregions ? e->nregions : 1, sizeof *a))) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
-    accumulate(e, iv, iw, a, &out->run_s);
+    accumulate(e, &m, a, &out->run_s, &out->lost);
     out->nprocs = e->nprocesses;
     for (size_t k = 0; k < e->nregions; k++) {
         const aa_region *r = &e->regions[k];
@@ -153,6 +217,10 @@ void aa_pfilter_format(const aa_pfilter *f, const aa_pfilter_opts *o, aa_buf *b)
                      "process", o->probe_ns, f->saving_s);
     if (f->run_s > 0)
         aa_buf_printf(b, " (%.1f%% of the run)", 100.0 * f->saving_s / f->run_s);
+    if (f->lost > AA_PFILTER_PREEMPTED)
+        aa_buf_printf(b, "\n# preempted run: %.0f%% of a process's wall time was neither CPU time "
+                         "nor MPI or I/O wait; time per visit from busy time",
+                      100.0 * f->lost);
     aa_buf_puts(b, "\nSCOREP_REGION_NAMES_BEGIN\n");
     for (size_t k = 0; k < f->n; k++) {
         const aa_pfilter_entry *v = &f->v[k];

@@ -36,16 +36,45 @@ done
 ok "no probe in any left-out function" sh -c "body() { sed -n '/^#line 1 /,\$p' d.c | sed -n '9,11p'; }; ! body | grep -q AA_INSTRUMENT"
 ok "instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o d.o -x c d.c
 
-# the rules compose: helpers calling only left-out functions, or holding
-# only tiny loops, are left out too (one pass in file order)
+# the rules compose: helpers calling only left-out functions (defined
+# before or after them), or holding only tiny loops, are left out too
 cp "$TOP/tests/instrument/tiny/compose.c" compose.c
 expect_status 0 "composed rules: instrument" "$AA" instrument -q -o c.c compose.c --
 is "$(reason vsub c.c.regions.xml)" "tiny leaf function" "vsub() (one tiny loop) is tiny"
 is "$(reason scaled c.c.regions.xml)" "tiny leaf function" "scaled() (calls a static inline and a tiny function) is tiny"
-is "$(reason later c.c.regions.xml)" "" "later() calls a function defined after it: instrumented"
+is "$(reason later c.c.regions.xml)" "tiny leaf function" "later() calls a tiny function defined after it: tiny"
 is "$(reason late_leaf c.c.regions.xml)" "tiny leaf function" "late_leaf() is tiny"
 is "$(reason busy c.c.regions.xml)" "" "busy() (a tiny loop calling printf) is instrumented"
 ok "composed: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o c.o -x c c.c
+
+# do { } while (0) macros, longer straight-line helpers, and a loop that
+# is the whole function body
+cp "$TOP/tests/instrument/tiny/more.c" more.c
+expect_status 0 "more rules: instrument" "$AA" instrument -q -o m.c more.c --
+is "$(reason visit m.c.regions.xml)" "tiny leaf function" "visit() (a do { } while (0) macro) is a tiny leaf"
+is "$(reason sort3 m.c.regions.xml)" "tiny leaf function" "sort3() (7 statements written, 19 expanded) is tiny"
+is "$(reason coulomb m.c.regions.xml)" "tiny leaf function" "coulomb() (12 straight-line statements) is tiny"
+is "$(reason coulomb13 m.c.regions.xml)" "" "coulomb13() (13 statements) is instrumented"
+is "$(reason halve m.c.regions.xml)" "" "halve() (a real do-while loop) is instrumented"
+SPAN="loop spanning the function body (measured by the function region)"
+for f in halve search; do
+    ok "$f() instrumented" sh -c "grep 'name=\"$f\"' m.c.regions.xml | grep -vq instrumented="
+    is "$(grep "function=\"$f\"" m.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
+        "$SPAN" "the loop of $f() (its whole body) left out"
+done
+is "$(grep 'function="two"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 "two(): both loops instrumented"
+is "$(grep 'function="noisy"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
+    "noisy() (printf beside the loop): loop instrumented"
+is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
+    "show() (its whole body a loop calling printf): loop instrumented"
+ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
+expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
+is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
+    "without the function region the loop of search() is instrumented"
+expect_status 0 "--include search" "$AA" instrument -q --include search --include main -o s.c more.c --
+is "$(grep 'function="search"' s.c.regions.xml | grep -c instrumented=)" 0 "an INCLUDE naming search() puts its loop back"
+expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o mt.c more.c --
+is "$(grep -c 'instrumented="no"' mt.c.regions.xml)" 0 "mode tiny: nothing of more.c left out"
 
 # overrides
 expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o t.c tiny.c --

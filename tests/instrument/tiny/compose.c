@@ -2,8 +2,9 @@
  * only call functions already left out, or hold only tiny loops, are tiny
  * too -- the shapes of particle pushes and small vector helpers.  vsub()
  * holds one tiny loop; scaled() calls the static inline sq() and the tiny
- * leaf vsub(); later() calls late_leaf(), defined after it (one pass: not
- * known yet, so later() stays); busy() calls printf (may block). */
+ * leaf vsub(); later() calls late_leaf(), defined after it (the rules run
+ * to a fixed point over the file first: tiny too); busy() calls printf (may
+ * block). */
 #include <stdio.h>
 static inline double sq(double x) { return x * x; }
 static void vsub(const double *a, const double *b, double *c)

@@ -1,0 +1,115 @@
+/* Size rules, continued (docs/instrument.md, "Small regions"): visit()
+ * uses a do { } while (0) macro (runs once: no loop) whose statements count
+ * as one; sort3() is 7 statements as written (19 as expanded); coulomb() is
+ * 12 straight-line statements (tiny), coulomb13() 13 (instrumented);
+ * halve() holds a real do-while loop, so it is no leaf (instrumented); in
+ * halve() and search() a computing loop and straight-line statements are
+ * the whole body, so the loop is left out while the function is
+ * instrumented; two() has two loops, noisy() calls printf beside its loop
+ * and the loop spanning show() calls printf: their loops stay. */
+#include <math.h>
+#include <stdio.h>
+#define SETB(bm, v) do { (bm)[(v) >> 6] |= 1ull << ((v) & 63); (bm)[0] |= 1; } while (0)
+#define SWAP(a, b, t) do { t = a; a = b; b = t; } while (0)
+static unsigned long long seen[16];
+static int queue[1024], nq;
+static void visit(int v)
+{
+    if (!(seen[v >> 6] >> (v & 63) & 1)) {
+        SETB(seen, v);
+        queue[nq++] = v;
+    }
+}
+static void sort3(double *v)
+{
+    double t;
+    if (v[0] > v[1])
+        SWAP(v[0], v[1], t);
+    if (v[1] > v[2])
+        SWAP(v[1], v[2], t);
+    if (v[0] > v[1])
+        SWAP(v[0], v[1], t);
+}
+static double coulomb(double x, double y, double q1, double q2, double *fx, double *fy)
+{
+    double r, r2, f;
+    r2 = x * x + y * y;
+    r = sqrt(r2);
+    f = q1 * q2 / r2;
+    *fx = f * x / r;
+    *fy = f * y / r;
+    if (r2 > 4)
+        f = 0;
+    x = fabs(x);
+    y = fabs(y);
+    f *= 2;
+    return f + x + y;
+}
+static double coulomb13(double x, double y, double q1, double q2, double *fx, double *fy)
+{
+    double r, r2, f;
+    r2 = x * x + y * y;
+    r = sqrt(r2);
+    f = q1 * q2 / r2;
+    *fx = f * x / r;
+    *fy = f * y / r;
+    if (r2 > 4)
+        f = 0;
+    x = fabs(x);
+    y = fabs(y);
+    f += 1;
+    f *= 2;
+    return f + x + y;
+}
+static int halve(int x)
+{
+    do {
+        x /= 2;
+    } while (x > 1);
+    return x;
+}
+static long search(const double *a, long n, double q)
+{
+    long lo = 0, hi = n - 1, len = hi - lo;
+    while (len > 1) {
+        long mid = lo + len / 2;
+        if (a[mid] > q)
+            hi = mid;
+        else
+            lo = mid;
+        len = hi - lo;
+    }
+    return lo;
+}
+static double two(const double *a, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    for (int i = 0; i < n; i++)
+        s -= a[i] / 2;
+    return s;
+}
+static double noisy(const double *a, int n)
+{
+    double s = 0;
+    printf("n=%d\n", n);
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+static void show(const double *a, int n)
+{
+    for (int i = 0; i < n; i++)
+        printf("%g\n", a[i]);
+}
+int main(void)
+{
+    double a[8] = {0, 1, 2, 3, 4, 5, 6, 7}, fx, fy;
+    visit(3);
+    sort3(a);
+    show(a, 2);
+    printf("%d %g %g %d %ld %g %g\n", nq, coulomb(1, 2, 1, 1, &fx, &fy),
+           coulomb13(1, 2, 1, 1, &fx, &fy), halve(100), search(a, 8, 2.5), two(a, 8), noisy(a, 8));
+    return 0;
+}
