@@ -102,11 +102,13 @@ static int split_words(char *line, char **w, int n)
     return k;
 }
 
+static int read_text(const char *path, char **data, size_t *len, aa_err *err);
+
 int aa_instr_filter_load(aa_instr_filter *f, const char *path, aa_err *err)
 {
     char *data, *line, *next;
     size_t len;
-    int rc = aa_read_file(path, &data, &len, err), lineno = 0;
+    int rc = read_text(path, &data, &len, err), lineno = 0;
     char section = 0; /* 'F' region names, 'P' file names */
     if (rc)
         return rc;
@@ -120,6 +122,11 @@ int aa_instr_filter_load(aa_instr_filter *f, const char *path, aa_err *err)
         n = split_words(line, w, 256);
         if (n == 0)
             continue;
+        if (!strncmp(w[0], "SCOREP_", 7) && n > 1) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: unexpected '%s' after %s", path, lineno,
+                            w[1], w[0]);
+            goto out;
+        }
         if (!strcmp(w[0], "SCOREP_REGION_NAMES_BEGIN") && !section) { section = 'F'; continue; }
         if (!strcmp(w[0], "SCOREP_FILE_NAMES_BEGIN") && !section) { section = 'P'; continue; }
         if ((!strcmp(w[0], "SCOREP_REGION_NAMES_END") && section == 'F') ||
@@ -136,6 +143,15 @@ int aa_instr_filter_load(aa_instr_filter *f, const char *path, aa_err *err)
                             lineno, w[0],
                             section ? "INCLUDE, EXCLUDE or the section end"
                                     : "SCOREP_REGION_NAMES_BEGIN or SCOREP_FILE_NAMES_BEGIN");
+            goto out;
+        }
+        if (n == 1 || (n == 2 && !strcmp(w[1], "MANGLED"))) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s without a name", path, lineno, w[0]);
+            goto out;
+        }
+        if (n == 256) {
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: more than 254 names on one line", path,
+                            lineno);
             goto out;
         }
         for (int i = 1; i < n; i++) {

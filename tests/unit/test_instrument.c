@@ -66,6 +66,12 @@ static void test_filter(void)
            strstr(err.msg, "bad.filter:3:"), "bad filter names file:line: %s", err.msg);
     put("bad2.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE x\n");
     ok(aa_instr_filter_load(f, path_in("bad2.filter"), &err) == AA_EINPUT, "unterminated section");
+    put("bad3.filter", "SCOREP_REGION_NAMES_BEGIN junk\n EXCLUDE x\nSCOREP_REGION_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("bad3.filter"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad3.filter:1: unexpected 'junk'"), "junk after BEGIN: %s", err.msg);
+    put("bad4.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE\nSCOREP_REGION_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("bad4.filter"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad4.filter:2: EXCLUDE without a name"), "EXCLUDE alone: %s", err.msg);
     aa_instr_filter_free(f);
 }
 
