@@ -325,6 +325,48 @@ int aa_experiment_add_region(aa_experiment *e, const aa_region *r)
     return 0;
 }
 
+static int cmp_region_id(const void *a, const void *b)
+{
+    uint32_t x = ((const aa_region *)a)->id, y = ((const aa_region *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int aa_experiment_add_regions(aa_experiment *e, const aa_region *rs, size_t n)
+{
+    aa_region *add;
+    size_t i, j, k, cap = cap_of(e->nregions);
+    if (n == 0)
+        return 0;
+    add = malloc(n * sizeof *add);
+    if (!add)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (aa_region_copy(&add[i], &rs[i])) {
+            while (i-- > 0)
+                aa_region_free_fields(&add[i]);
+            free(add);
+            return -1;
+        }
+    if (grow((void **)&e->regions, &cap, e->nregions + n, sizeof *e->regions)) {
+        for (i = 0; i < n; i++)
+            aa_region_free_fields(&add[i]);
+        free(add);
+        return -1;
+    }
+    qsort(add, n, sizeof *add, cmp_region_id);
+    /* merge from the back: the existing regions and the new ones, both sorted */
+    i = e->nregions, j = n, k = e->nregions + n;
+    while (j > 0) {
+        if (i > 0 && e->regions[i - 1].id > add[j - 1].id)
+            e->regions[--k] = e->regions[--i];
+        else
+            e->regions[--k] = add[--j];
+    }
+    e->nregions += n;
+    free(add);
+    return 0;
+}
+
 static size_t process_lower_bound(const aa_experiment *e, int rank)
 {
     size_t lo = 0, hi = e->nprocesses;
@@ -501,6 +543,19 @@ int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r)
             m->regions[i] = copy;
             return 0;
         }
+    if (push((void **)&m->regions, m->nregions, sizeof *m->regions)) {
+        aa_region_free_fields(&copy);
+        return -1;
+    }
+    m->regions[m->nregions++] = copy;
+    return 0;
+}
+
+int aa_regionmap_append_region(aa_regionmap *m, const aa_region *r)
+{
+    aa_region copy;
+    if (aa_region_copy(&copy, r))
+        return -1;
     if (push((void **)&m->regions, m->nregions, sizeof *m->regions)) {
         aa_region_free_fields(&copy);
         return -1;
