@@ -483,6 +483,17 @@ static void dir_of(const char *path, char *out, size_t size)
         snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
 
+/* A parent a region map names but no profile or map defines (a map
+ * written for other sources) is dropped: the merged experiment must read
+ * back, and the reader rejects dangling parents.  Profiles were checked
+ * when read, so only parents from maps can dangle. */
+static void drop_dangling_parents(aa_experiment *e)
+{
+    for (size_t i = 0; i < e->nregions; i++)
+        if (e->regions[i].parent && !aa_experiment_region(e, e->regions[i].parent))
+            e->regions[i].parent = 0;
+}
+
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
 {
     return aa_collect_dir_opts(path, NULL, out, rep, err);
@@ -649,6 +660,7 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
     if (!(o && o->no_program_maps) && (rc = program_maps(&g, rep)))
         goto out;
 
+    drop_dangling_parents(g.m);
     if (aa_experiment_check(g.m, err)) {
         aa_err_prefix(err, "%s: merged experiment", path);
         rc = AA_EINPUT;
