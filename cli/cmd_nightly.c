@@ -66,6 +66,7 @@ typedef struct nightly_cfg {
     char *name, *run, *build, *workdir, *db, *out, *report, *analysis;
     int np;
     int analysis_line; /* line of the `analysis` key */
+    int run_line;      /* line of the `run` key */
     int fail_new;
     double max_slowdown; /* fraction; < 0 = off */
     double min_share;
@@ -128,6 +129,18 @@ static int parse_fraction(const char *v, double *out)
     return 0;
 }
 
+/* The configuration name becomes part of file and directory names: no
+ * path separators, no leading dot (so no "..", no hidden files). */
+static int plain_name(const char *v)
+{
+    if (!*v || *v == '.')
+        return 0;
+    for (; *v; v++)
+        if (!isalnum((unsigned char)*v) && *v != '.' && *v != '_' && *v != '-')
+            return 0;
+    return 1;
+}
+
 static int push_str(char ***arr, size_t *n, const char *s)
 {
     char **na = realloc(*arr, (*n + 1) * sizeof *na);
@@ -140,14 +153,22 @@ static int push_str(char ***arr, size_t *n, const char *s)
 
 static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
 {
-    char *text = NULL, *line, *next;
+    char *text = NULL, *line, *next, *nul;
+    size_t len = 0;
     int lineno = 0, rc = AA_OK;
     unsigned seen = 0;
     memset(c, 0, sizeof *c);
     c->max_slowdown = -1;
     c->min_share = 0.02;
-    if ((rc = aa_read_file(path, &text, NULL, err)))
+    if ((rc = aa_read_file(path, &text, &len, err)))
         return rc;
+    if ((nul = memchr(text, '\0', len)) != NULL) {
+        int at = 1;
+        for (const char *q = text; q < nul; q++)
+            at += *q == '\n';
+        free(text);
+        return aa_err_set(err, AA_EINPUT, "%s:%d: NUL byte (not a text file)", path, at);
+    }
     for (line = text; line && *line; line = next) {
         char *eq, *key, *val, **slot = NULL;
         int k, ki = -1;
@@ -199,8 +220,10 @@ static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
         }
         if (!strcmp(key, "name"))
             slot = &c->name;
-        else if (!strcmp(key, "run"))
+        else if (!strcmp(key, "run")) {
             slot = &c->run;
+            c->run_line = lineno;
+        }
         else if (!strcmp(key, "build"))
             slot = &c->build;
         else if (!strcmp(key, "workdir"))
@@ -214,6 +237,13 @@ static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
         else if (!strcmp(key, "analysis")) {
             slot = &c->analysis;
             c->analysis_line = lineno;
+        }
+        if (slot == &c->name && !plain_name(val)) {
+            rc = aa_err_set(err, AA_EINPUT,
+                            "%s:%d: name must be a plain name (letters, digits, '.', '_', '-'; "
+                            "not starting with '.'), not '%s': it names files and directories",
+                            path, lineno, val);
+            break;
         }
         if (slot) {
             *slot = aa_strdup(val);
@@ -267,11 +297,22 @@ static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
     return rc;
 }
 
-/* Splits a command line into words (quotes '...' and "...", backslash). */
+enum { WORDS_OK = 0, WORDS_NOMEM = -1, WORDS_QUOTE = -2, WORDS_EMPTY = -3 };
+
+static void free_words(char **w, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(w[i]);
+    free(w);
+}
+
+/* Splits a command line into words (quotes '...' and "...", backslash).
+ * WORDS_QUOTE for an unterminated quote, WORDS_EMPTY for no word; on any
+ * error nothing stays allocated. */
 static int split_words(const char *s, char ***words, int *n)
 {
     aa_buf w;
-    int in_word = 0;
+    int in_word = 0, rc = WORDS_OK;
     char q = 0;
     *words = NULL;
     *n = 0;
@@ -281,8 +322,10 @@ static int split_words(const char *s, char ***words, int *n)
         if (!q && (c == '\0' || isspace((unsigned char)c))) {
             if (in_word) {
                 char **nw = realloc(*words, (size_t)(*n + 2) * sizeof *nw);
-                if (!nw)
-                    return -1;
+                if (!nw) {
+                    rc = WORDS_NOMEM;
+                    break;
+                }
                 *words = nw;
                 nw[(*n)++] = aa_buf_detach(&w);
                 nw[*n] = NULL;
@@ -292,8 +335,10 @@ static int split_words(const char *s, char ***words, int *n)
                 break;
             continue;
         }
-        if (c == '\0')
-            return -1; /* unterminated quote */
+        if (c == '\0') {
+            rc = WORDS_QUOTE;
+            break;
+        }
         in_word = 1;
         if (q) {
             if (c == q)
@@ -311,7 +356,24 @@ static int split_words(const char *s, char ***words, int *n)
         }
     }
     aa_buf_free(&w);
-    return *n > 0 ? 0 : -1;
+    if (rc == WORDS_OK && *n == 0)
+        rc = WORDS_EMPTY;
+    if (rc != WORDS_OK) {
+        free_words(*words, *n);
+        *words = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* The message for a split_words failure of key's value at path:line. */
+static int words_error(aa_err *err, int why, const char *path, int line, const char *key,
+                       const char *val)
+{
+    if (why == WORDS_NOMEM)
+        return aa_err_set(err, AA_EENV, "out of memory");
+    return aa_err_set(err, AA_EINPUT, "%s:%d: %s: %s: %s", path, line, key,
+                      why == WORDS_QUOTE ? "unterminated quote" : "no command given", val);
 }
 
 static char *resolve(const char *base, const char *p)
@@ -338,9 +400,8 @@ static int analysis_from_config(const nightly_cfg *c, const char *path, aa_analy
     int n = 0, i, rc = AA_OK;
     if (!c->analysis)
         return AA_OK;
-    if (split_words(c->analysis, &w, &n))
-        rc = aa_err_set(err, AA_EINPUT, "%s:%d: analysis: not a valid option list: %s", path,
-                        c->analysis_line, c->analysis);
+    if ((rc = split_words(c->analysis, &w, &n)) != WORDS_OK)
+        return words_error(err, rc, path, c->analysis_line, "analysis", c->analysis);
     for (i = 0; rc == AA_OK && i < n; i++) {
         aa_err e2;
         int t;
@@ -405,11 +466,10 @@ int cmd_nightly(int argc, char **argv)
         cfg_free(&c);
         return cli_fail(&err);
     }
-    if (split_words(c.run, &words, &nwords)) {
-        fprintf(stderr, "autoanalyzer: %s: 'run' is not a valid command line: %s\n", config,
-                c.run);
+    if ((rc = split_words(c.run, &words, &nwords)) != WORDS_OK) {
+        words_error(&err, rc, config, c.run_line, "run", c.run);
         cfg_free(&c);
-        return EXIT_INPUT;
+        return cli_fail(&err);
     }
     if ((rc = analysis_from_config(&c, config, &ao, &err)))
         goto fail;
