@@ -661,6 +661,19 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
         goto out;
 
     drop_dangling_parents(g.m);
+    {
+        uint32_t at = 0;
+        int cyc = aa_experiment_parent_cycle(g.m, &at);
+        if (cyc < 0) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        if (cyc) {
+            rc = aa_err_set(err, AA_EINPUT, "%s: region %u: its parents form a cycle",
+                            region_file(&g, at), at);
+            goto out;
+        }
+    }
     if (aa_experiment_check(g.m, err)) {
         aa_err_prefix(err, "%s: merged experiment", path);
         rc = AA_EINPUT;

@@ -71,3 +71,58 @@ $(B)/tests/fuzz_instrument_regress: $(call aa_objs,fuzz/fuzz_instrument.c fuzz/f
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) -Wl,--start-group $(FUZZ_REGRESS_LIBS) \
 	    -Wl,--end-group $(EXT_LIBS)
 UNIT_TESTS += $(B)/tests/fuzz_instrument_regress
+
+# ---- the other readers of the command line ------------------------------
+# One template per target: the libFuzzer binary ($(B)/fuzz/fuzz_NAME, clang)
+# and a replay of its seed corpus fuzz/corpus/NAME/ and kept crash inputs
+# tests/data/NAME/fuzz-regress/ without libFuzzer (fuzz/fuzz_replay.c), a
+# TAP program among the unit tests, so every crash found stays a test.
+#   nightly    the nightly configuration (cli/nightly_cfg.c)
+#   plan       filter, plan and refine files (instrument/filter.c)
+#   pack       the runtime's binary profile of the MPI gather (runtime/pack.c)
+#   cc_args    the argument handling of `autoanalyzer cc` (wrap/args.c)
+#   regionmap  region maps as collect reads and merges them
+# `make fuzz` runs each for FUZZ_SECONDS and prints one line per target:
+# executions, executions per second and findings (crash-*/leak-*/timeout-*
+# files written under $(B)/fuzz/).
+FUZZ_SRCS_nightly   := cli/nightly_cfg.c $(wildcard common/*.c)
+FUZZ_SRCS_plan      := instrument/filter.c instrument/pfilter.c $(wildcard profile/*.c) \
+                       $(wildcard common/*.c)
+FUZZ_SRCS_pack      := runtime/pack.c $(wildcard profile/*.c) $(wildcard common/*.c)
+FUZZ_SRCS_cc_args   := wrap/args.c wrap/mpi.c $(wildcard common/*.c)
+FUZZ_SRCS_regionmap := $(wildcard collect/*.c) $(wildcard profile/*.c) $(wildcard common/*.c)
+FUZZ_OBJS_nightly   := $(B)/obj/cli/nightly_cfg.o
+FUZZ_OBJS_pack      := $(B)/obj/runtime/pack.o
+FUZZ_NEW_TARGETS    := nightly plan pack cc_args regionmap
+
+define fuzz_target
+$(B)/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/fuzz_file.h $$(FUZZ_SRCS_$(1)) $(B)/config.mk
+	@mkdir -p $$(@D)
+	$$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -I. $$(XML2_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRCS_$(1)) $$(XML2_LIBS) -lz -lm
+
+fuzz: fuzz-$(1)
+fuzz-$(1): $(B)/fuzz/fuzz_$(1)
+	@mkdir -p $(B)/fuzz/corpus-$(1) tests/data/$(1)/fuzz-regress
+	@rm -f $(B)/fuzz/$(1)-crash-* $(B)/fuzz/$(1)-leak-* $(B)/fuzz/$(1)-timeout-* $(B)/fuzz/$(1)-oom-*
+	@$(B)/fuzz/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/$(1)- -print_final_stats=1 \
+	    $(B)/fuzz/corpus-$(1) fuzz/corpus/$(1) tests/data/$(1)/fuzz-regress \
+	    >$(B)/fuzz/$(1).log 2>&1; st=$$$$?; \
+	  execs=$$$$(sed -n 's/^stat::number_of_executed_units: *//p' $(B)/fuzz/$(1).log); \
+	  secs=$$$$(sed -n 's/^stat::average_exec_per_sec: *//p' $(B)/fuzz/$(1).log); \
+	  found=$$$$(ls $(B)/fuzz/$(1)-crash-* $(B)/fuzz/$(1)-leak-* $(B)/fuzz/$(1)-timeout-* \
+	             $(B)/fuzz/$(1)-oom-* 2>/dev/null | wc -l); \
+	  echo "fuzz $(1): $$$${execs:-0} executions, $$$${secs:-0}/s, $$$$found findings (log $(B)/fuzz/$(1).log)"; \
+	  [ $$$$st = 0 ] || { tail -30 $(B)/fuzz/$(1).log; echo "copy the input to tests/data/$(1)/fuzz-regress/ and fix the reader"; }
+.PHONY: fuzz-$(1)
+
+$(B)/tests/fuzz_$(1)_regress: $(call aa_objs,fuzz/fuzz_$(1).c fuzz/fuzz_replay.c) $$(FUZZ_OBJS_$(1)) \
+                              $(B)/bin/autoanalyzer
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS_ALL) -o $$@ $$(filter %.o,$$^) -Wl,--start-group $$(TOOL_LIBS) \
+	    -Wl,--end-group $$(EXT_LIBS)
+UNIT_TESTS += $(B)/tests/fuzz_$(1)_regress
+endef
+$(foreach t,$(FUZZ_NEW_TARGETS),$(eval $(call fuzz_target,$(t))))

@@ -142,6 +142,10 @@ int aa_experiment_add_region(aa_experiment *e, const aa_region *r);
  * O((nregions + n) + n log n) (one merge, not n insertions); -1 on no memory. */
 int aa_experiment_add_regions(aa_experiment *e, const aa_region *rs, size_t n);
 const aa_region *aa_experiment_region(const aa_experiment *e, uint32_t id);
+/* 1 when following the regions' static parents comes back to a region
+ * (*at: one region of the cycle), else 0 (also -1 on no memory).  A parent
+ * that names no region ends its chain.  O(n log n). */
+int aa_experiment_parent_cycle(const aa_experiment *e, uint32_t *at);
 /* Adds a process with the given rank (must not exist yet); NULL on error. */
 aa_process *aa_experiment_add_process(aa_experiment *e, int rank);
 aa_process *aa_experiment_process(const aa_experiment *e, int rank);

@@ -325,6 +325,44 @@ int aa_experiment_add_region(aa_experiment *e, const aa_region *r)
     return 0;
 }
 
+int aa_experiment_parent_cycle(const aa_experiment *e, uint32_t *at)
+{
+    unsigned char *colour; /* 0 not seen, 1 on the current chain, 2 done */
+    size_t *chain, i;
+    int found = 0;
+    colour = calloc(e->nregions ? e->nregions : 1, 1);
+    chain = malloc((e->nregions ? e->nregions : 1) * sizeof *chain);
+    if (!colour || !chain) {
+        free(colour);
+        free(chain);
+        return -1;
+    }
+    for (i = 0; i < e->nregions && !found; i++) {
+        size_t cur = i, n = 0;
+        while (colour[cur] == 0) {
+            const aa_region *p;
+            colour[cur] = 1;
+            chain[n++] = cur;
+            if (!e->regions[cur].parent ||
+                !(p = aa_experiment_region(e, e->regions[cur].parent)))
+                break;
+            cur = (size_t)(p - e->regions);
+        }
+        /* stopped on a region of this very walk that has a parent (so the
+         * walk went on from it): a cycle; a chain's end has none */
+        if (colour[cur] == 1 && e->regions[cur].parent &&
+            aa_experiment_region(e, e->regions[cur].parent)) {
+            found = 1;
+            *at = e->regions[cur].id;
+        }
+        while (n > 0)
+            colour[chain[--n]] = 2;
+    }
+    free(colour);
+    free(chain);
+    return found;
+}
+
 static int cmp_region_id(const void *a, const void *b)
 {
     uint32_t x = ((const aa_region *)a)->id, y = ((const aa_region *)b)->id;

@@ -175,51 +175,27 @@ static int plink_add(reader *s, uint32_t id, uint32_t parent)
 }
 
 /* At </regions>: every `parent` names a region of the experiment and no
- * chain of parents comes back to where it started.  Each region is walked
- * once (colours: 0 not seen, 1 on the current chain, 2 done). */
+ * chain of parents comes back to where it started. */
 static int check_region_parents(reader *s)
 {
     aa_experiment *e = s->e;
-    unsigned char *colour;
-    size_t *chain, i;
-    int rc = AA_OK;
+    uint32_t at = 0;
+    size_t i;
     for (i = 0; i < s->nplinks; i++)
         if (!aa_experiment_region(e, s->plinks[i].parent))
             return fail_at(s, s->plinks[i].line, "region %u: parent %u is not a region here",
                            s->plinks[i].id, s->plinks[i].parent);
-    colour = calloc(e->nregions ? e->nregions : 1, 1);
-    chain = malloc((e->nregions ? e->nregions : 1) * sizeof *chain);
-    if (!colour || !chain) {
-        free(colour);
-        free(chain);
+    switch (aa_experiment_parent_cycle(e, &at)) {
+    case 0:
+        return AA_OK;
+    case 1:
+        for (i = 0; i < s->nplinks; i++)
+            if (s->plinks[i].id == at)
+                return fail_at(s, s->plinks[i].line, "region %u: its parents form a cycle", at);
+        return FAIL(s, "region %u: its parents form a cycle", at);
+    default:
         return FAIL(s, "out of memory");
     }
-    for (i = 0; i < s->nplinks && !rc; i++) {
-        size_t at = (size_t)(aa_experiment_region(e, s->plinks[i].id) - e->regions), n = 0;
-        while (colour[at] == 0) {
-            const aa_region *p;
-            colour[at] = 1;
-            chain[n++] = at;
-            if (!e->regions[at].parent)
-                break;
-            p = aa_experiment_region(e, e->regions[at].parent);
-            at = (size_t)(p - e->regions);
-        }
-        if (colour[at] == 1 && e->regions[at].parent && n > 0 &&
-            !(chain[n - 1] == at && !e->regions[at].parent)) {
-            /* the walk stopped on a region of its own chain: a cycle */
-            long line = s->plinks[i].line;
-            for (size_t k = 0; k < s->nplinks; k++)
-                if (s->plinks[k].id == e->regions[at].id)
-                    line = s->plinks[k].line;
-            rc = fail_at(s, line, "region %u: its parents form a cycle", e->regions[at].id);
-        }
-        while (n > 0)
-            colour[chain[--n]] = 2;
-    }
-    free(colour);
-    free(chain);
-    return rc;
 }
 
 /* ---- attribute access ------------------------------------------------------ */
