@@ -184,7 +184,8 @@ int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *e
         aa_region_free_fields(&reg);
     }
     get(&r, &rank, sizeof rank);
-    if (r.bad || rank < 0 || aa_experiment_process(e, rank)) {
+    if (r.bad || rank < 0 || (e->nprocs > 0 && rank >= e->nprocs) ||
+        aa_experiment_process(e, rank)) {
         free(midx);
         free(vals);
         return aa_err_set(err, AA_EINPUT, "packed profile: bad or duplicate rank %d", rank);
