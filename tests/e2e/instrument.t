@@ -101,9 +101,12 @@ is "$(grep -c 'function="find"' "$T/v1/f.c.regions.xml")" "0" "--exclude drops t
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE main\nSCOREP_REGION_NAMES_END\n' > "$T/v1/f.filter"
 (cd "$T/v1" && "$AA" instrument -q --filter f.filter prog.c -o g.c --)
 is "$(sed -n 's/.*function="\([^"]*\)".*/\1/p' "$T/v1/g.c.regions.xml" | sort -u)" "main" "filter file: only main"
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\nSCOREP_FILE_NAMES_END\n' > "$T/v1/bad.filter"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\nSCOREP_FILE_NAMES_END\n' > "$T/v1/bad.filter"
 expect_status 3 "bad filter -> 3" "$AA" instrument --filter "$T/v1/bad.filter" "$T/v1/prog.c" --
 like "$(cat "$T/.err")" "bad\\.filter:3:" "bad filter names file:line"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\nSCOREP_REGION_NAMES_END\n' > "$T/v1/bad2.filter"
+expect_status 3 "EXCLUDE without a name -> 3" "$AA" instrument --filter "$T/v1/bad2.filter" "$T/v1/prog.c" --
+like "$(cat "$T/.err")" "bad2\\.filter:2: EXCLUDE without a name" "names the line"
 
 # #ifdef twins: only the branch the preprocessor keeps is edited
 changed() { # instrumented original -> changed line numbers of the user's text
