@@ -140,7 +140,10 @@ int cmd_analyze(int argc, char **argv)
         rc = cli_usage_error("analyze", "no experiment given");
         goto out;
     }
-    if ((rc = load_input(input, &e, &missing, &err)) || (rc = aa_analyze_run(e, &o, &a, &err))) {
+    if ((rc = load_input(input, &e, &missing, &err)) ||
+        ((rc = aa_analyze_run(e, &o, &a, &err)) &&
+         (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", input), 1)))) {
+        /* an experiment that read but cannot be analysed is named too */
         rc = cli_fail(&err);
         goto out;
     }

@@ -175,6 +175,7 @@ int cmd_instrument(int argc, char **argv)
     o.plan = plan;
     o.diag = quiet ? NULL : stderr;
     o.verbose = verbose;
+    o.warn_unmatched = 1;
     if (!compiler || !*compiler)
         compiler = "cc";
     o.compiler = strcmp(compiler, "none") ? compiler : NULL;

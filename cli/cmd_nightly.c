@@ -10,6 +10,7 @@
  */
 #include "cli/cli.h"
 #include "cli/loop.h"
+#include "cli/nightly_cfg.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -62,258 +63,6 @@ const char cmd_nightly_usage[] =
     "tripped (each is listed), 2 usage, 3 bad CONFIG (file:line: what), 4 the build\n"
     "or the program failed, or the environment.\n";
 
-typedef struct nightly_cfg {
-    char *name, *run, *build, *workdir, *db, *out, *report, *analysis;
-    int np;
-    int analysis_line; /* line of the `analysis` key */
-    int fail_new;
-    double max_slowdown; /* fraction; < 0 = off */
-    double min_share;
-    size_t nenv, nattr;
-    char **env, **attr;
-} nightly_cfg;
-
-static const char *const known_keys[] = {"name", "run", "build", "np", "workdir", "db", "out",
-                                         "report", "env", "attr", "fail-on-new-cccr",
-                                         "max-region-slowdown", "min-region-share", "analysis",
-                                         NULL};
-
-static void cfg_free(nightly_cfg *c)
-{
-    size_t i;
-    free(c->name);
-    free(c->run);
-    free(c->build);
-    free(c->workdir);
-    free(c->db);
-    free(c->out);
-    free(c->report);
-    free(c->analysis);
-    for (i = 0; i < c->nenv; i++)
-        free(c->env[i]);
-    for (i = 0; i < c->nattr; i++)
-        free(c->attr[i]);
-    free(c->env);
-    free(c->attr);
-}
-
-static char *trim(char *s)
-{
-    char *e;
-    while (isspace((unsigned char)*s))
-        s++;
-    e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
-/* "10%" -> 0.10, "0.1" -> 0.1; -1 on junk. */
-static int parse_fraction(const char *v, double *out)
-{
-    char buf[64];
-    size_t n = strlen(v);
-    int pct = 0;
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, v, n + 1);
-    if (buf[n - 1] == '%') {
-        buf[n - 1] = '\0';
-        pct = 1;
-    }
-    if (aa_parse_double(trim(buf), out) || *out < 0)
-        return -1;
-    if (pct)
-        *out /= 100;
-    return 0;
-}
-
-static int push_str(char ***arr, size_t *n, const char *s)
-{
-    char **na = realloc(*arr, (*n + 1) * sizeof *na);
-    if (!na)
-        return -1;
-    *arr = na;
-    na[(*n)++] = aa_strdup(s);
-    return 0;
-}
-
-static int cfg_read(const char *path, nightly_cfg *c, aa_err *err)
-{
-    char *text = NULL, *line, *next;
-    int lineno = 0, rc = AA_OK;
-    unsigned seen = 0;
-    memset(c, 0, sizeof *c);
-    c->max_slowdown = -1;
-    c->min_share = 0.02;
-    if ((rc = aa_read_file(path, &text, NULL, err)))
-        return rc;
-    for (line = text; line && *line; line = next) {
-        char *eq, *key, *val, **slot = NULL;
-        int k, ki = -1;
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
-        key = trim(line);
-        if (!*key || *key == '#')
-            continue;
-        eq = strchr(key, '=');
-        if (!eq) {
-            rc = aa_err_set(err, AA_EINPUT, "%s:%d: expected `key = value`, got '%.60s'", path,
-                            lineno, key);
-            break;
-        }
-        *eq = '\0';
-        val = trim(eq + 1);
-        key = trim(key);
-        for (k = 0; known_keys[k]; k++)
-            if (!strcmp(key, known_keys[k]))
-                ki = k;
-        if (ki < 0) {
-            int best = 1000, bi = -1;
-            for (k = 0; known_keys[k]; k++) {
-                int d = aa_edit_distance(key, known_keys[k]);
-                if (d < best) {
-                    best = d;
-                    bi = k;
-                }
-            }
-            if (best <= 3)
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: unknown key '%s' (did you mean '%s'?)",
-                                path, lineno, key, known_keys[bi]);
-            else
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: unknown key '%s'", path, lineno, key);
-            break;
-        }
-        if (strcmp(key, "env") && strcmp(key, "attr")) {
-            if (seen & (1u << ki)) {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: '%s' given twice", path, lineno, key);
-                break;
-            }
-            seen |= 1u << ki;
-        }
-        if (!*val && strcmp(key, "build")) {
-            rc = aa_err_set(err, AA_EINPUT, "%s:%d: '%s' has no value", path, lineno, key);
-            break;
-        }
-        if (!strcmp(key, "name"))
-            slot = &c->name;
-        else if (!strcmp(key, "run"))
-            slot = &c->run;
-        else if (!strcmp(key, "build"))
-            slot = &c->build;
-        else if (!strcmp(key, "workdir"))
-            slot = &c->workdir;
-        else if (!strcmp(key, "db"))
-            slot = &c->db;
-        else if (!strcmp(key, "out"))
-            slot = &c->out;
-        else if (!strcmp(key, "report"))
-            slot = &c->report;
-        else if (!strcmp(key, "analysis")) {
-            slot = &c->analysis;
-            c->analysis_line = lineno;
-        }
-        if (slot) {
-            *slot = aa_strdup(val);
-        } else if (!strcmp(key, "np")) {
-            long np;
-            if (aa_parse_long(val, &np) || np < 1 || np > 1000000) {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: np must be a positive number, not '%s'",
-                                path, lineno, val);
-                break;
-            }
-            c->np = (int)np;
-        } else if (!strcmp(key, "env") || !strcmp(key, "attr")) {
-            if (!strchr(val, '=') || val[0] == '=') {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants KEY=VALUE, not '%s'", path,
-                                lineno, key, val);
-                break;
-            }
-            if (!strcmp(key, "env") ? push_str(&c->env, &c->nenv, val)
-                                    : push_str(&c->attr, &c->nattr, val)) {
-                rc = aa_err_set(err, AA_EENV, "out of memory");
-                break;
-            }
-        } else if (!strcmp(key, "fail-on-new-cccr")) {
-            if (!strcmp(val, "yes") || !strcmp(val, "true") || !strcmp(val, "1"))
-                c->fail_new = 1;
-            else if (!strcmp(val, "no") || !strcmp(val, "false") || !strcmp(val, "0"))
-                c->fail_new = 0;
-            else {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: fail-on-new-cccr wants yes or no, not '%s'",
-                                path, lineno, val);
-                break;
-            }
-        } else if (!strcmp(key, "max-region-slowdown") || !strcmp(key, "min-region-share")) {
-            double f;
-            if (parse_fraction(val, &f)) {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants a percentage such as 10%%, "
-                                                "not '%s'", path, lineno, key, val);
-                break;
-            }
-            if (!strcmp(key, "max-region-slowdown"))
-                c->max_slowdown = f;
-            else
-                c->min_share = f;
-        }
-    }
-    if (rc == AA_OK && !c->name)
-        rc = aa_err_set(err, AA_EINPUT, "%s:%d: missing required key 'name'", path, lineno);
-    if (rc == AA_OK && !c->run)
-        rc = aa_err_set(err, AA_EINPUT, "%s:%d: missing required key 'run'", path, lineno);
-    free(text);
-    return rc;
-}
-
-/* Splits a command line into words (quotes '...' and "...", backslash). */
-static int split_words(const char *s, char ***words, int *n)
-{
-    aa_buf w;
-    int in_word = 0;
-    char q = 0;
-    *words = NULL;
-    *n = 0;
-    aa_buf_init(&w);
-    for (;; s++) {
-        char c = *s;
-        if (!q && (c == '\0' || isspace((unsigned char)c))) {
-            if (in_word) {
-                char **nw = realloc(*words, (size_t)(*n + 2) * sizeof *nw);
-                if (!nw)
-                    return -1;
-                *words = nw;
-                nw[(*n)++] = aa_buf_detach(&w);
-                nw[*n] = NULL;
-                in_word = 0;
-            }
-            if (c == '\0')
-                break;
-            continue;
-        }
-        if (c == '\0')
-            return -1; /* unterminated quote */
-        in_word = 1;
-        if (q) {
-            if (c == q)
-                q = 0;
-            else if (c == '\\' && q == '"' && (s[1] == '"' || s[1] == '\\'))
-                aa_buf_putc(&w, *++s);
-            else
-                aa_buf_putc(&w, c);
-        } else if (c == '\'' || c == '"') {
-            q = c;
-        } else if (c == '\\' && s[1]) {
-            aa_buf_putc(&w, *++s);
-        } else {
-            aa_buf_putc(&w, c);
-        }
-    }
-    aa_buf_free(&w);
-    return *n > 0 ? 0 : -1;
-}
-
 static char *resolve(const char *base, const char *p)
 {
     aa_buf b;
@@ -338,9 +87,8 @@ static int analysis_from_config(const nightly_cfg *c, const char *path, aa_analy
     int n = 0, i, rc = AA_OK;
     if (!c->analysis)
         return AA_OK;
-    if (split_words(c->analysis, &w, &n))
-        rc = aa_err_set(err, AA_EINPUT, "%s:%d: analysis: not a valid option list: %s", path,
-                        c->analysis_line, c->analysis);
+    if ((rc = nightly_split_words(c->analysis, &w, &n)) != WORDS_OK)
+        return nightly_words_error(err, rc, path, c->analysis_line, "analysis", c->analysis);
     for (i = 0; rc == AA_OK && i < n; i++) {
         aa_err e2;
         int t;
@@ -401,15 +149,14 @@ int cmd_nightly(int argc, char **argv)
     if (!config)
         return cli_usage_error("nightly", "no configuration file given");
     aa_err_clear(&err);
-    if ((rc = cfg_read(config, &c, &err))) {
-        cfg_free(&c);
+    if ((rc = nightly_cfg_read(config, &c, &err))) {
+        nightly_cfg_free(&c);
         return cli_fail(&err);
     }
-    if (split_words(c.run, &words, &nwords)) {
-        fprintf(stderr, "autoanalyzer: %s: 'run' is not a valid command line: %s\n", config,
-                c.run);
-        cfg_free(&c);
-        return EXIT_INPUT;
+    if ((rc = nightly_split_words(c.run, &words, &nwords)) != WORDS_OK) {
+        nightly_words_error(&err, rc, config, c.run_line, "run", c.run);
+        nightly_cfg_free(&c);
+        return cli_fail(&err);
     }
     if ((rc = analysis_from_config(&c, config, &ao, &err)))
         goto fail;
@@ -419,7 +166,7 @@ int cmd_nightly(int argc, char **argv)
             goto fail;
         }
     if (!getcwd(cwd, sizeof cwd)) {
-        cfg_free(&c);
+        nightly_cfg_free(&c);
         return EXIT_ENV;
     }
     cfgdir = config[0] == '/' ? aa_strdup(config) : resolve(cwd, config);
@@ -545,7 +292,7 @@ out:
     free(db);
     free(out);
     free(report);
-    cfg_free(&c);
+    nightly_cfg_free(&c);
     cli_analysis_free(&ao);
     return rc;
 }

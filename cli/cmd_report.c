@@ -78,7 +78,10 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
 
     memset(&r, 0, sizeof r);
     aa_err_clear(&err);
-    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) || (rc = loop_analyze(r.exp, ao, &r.an, &err))) {
+    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) ||
+        ((rc = loop_analyze(r.exp, ao, &r.an, &err)) &&
+         (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", exp), 1)))) {
+        /* an experiment that read but cannot be analysed is named too */
         loop_result_free(&r);
         return cli_fail(&err);
     }

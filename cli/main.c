@@ -64,12 +64,7 @@ int cli_fail(const aa_err *err)
 
 int cli_write_output(const char *path, const aa_buf *text, aa_err *err)
 {
-    if (!path || strcmp(path, "-") == 0) {
-        if (text->len && fwrite(text->data, 1, text->len, stdout) != text->len)
-            return aa_err_set(err, AA_EENV, "stdout: write failed");
-        return fflush(stdout) ? aa_err_set(err, AA_EENV, "stdout: write failed") : AA_OK;
-    }
-    return aa_write_file_atomic(path, text->data ? text->data : "", text->len, err);
+    return aa_write_file_atomic(path ? path : "-", text->data ? text->data : "", text->len, err);
 }
 
 static void print_overview(FILE *fp)

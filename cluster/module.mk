@@ -23,7 +23,6 @@ $(B)/fuzz/fuzz_csv: $(FUZZ_CSV_SRCS) common/aa_csv.h cluster/aa_cluster.h $(B)/c
 fuzz: fuzz-csv
 fuzz-csv: $(B)/fuzz/fuzz_csv
 	@mkdir -p $(B)/fuzz/corpus-csv
-	$(B)/fuzz/fuzz_csv -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
-	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
-	    $(B)/fuzz/corpus-csv fuzz/corpus/csv
+	$(call fuzz_run,csv,-max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	    $(B)/fuzz/corpus-csv fuzz/corpus/csv)
 .PHONY: fuzz-csv

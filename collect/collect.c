@@ -10,6 +10,7 @@
 #include "collect/aa_collect.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -36,22 +37,41 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "rank-<N>.xml" or "rank-<N>.xml.gz" -> N, else -1. */
+/* "rank-<N>.xml" or "rank-<N>.xml.gz" -> N; -2 when N is above INT_MAX
+ * (a rank no run can have); -1 for any other name. */
 static int rank_of_name(const char *name)
 {
     const char *p = name + 5;
-    long r = 0;
+    long long r = 0;
+    int big = 0;
     if (strncmp(name, "rank-", 5) != 0 || !(*p >= '0' && *p <= '9'))
         return -1;
     while (*p >= '0' && *p <= '9') {
         r = r * 10 + (*p - '0');
-        if (r > 1000000000L)
-            return -1;
+        if (r > INT_MAX) {
+            big = 1;
+            r = 0;
+        }
         p++;
     }
     if (strcmp(p, ".xml") != 0 && strcmp(p, ".xml.gz") != 0)
         return -1;
-    return (int)r;
+    return big ? -2 : (int)r;
+}
+
+/* Profiles and maps must be regular files: a FIFO or device would block
+ * or never end. */
+static int check_regular(const char *path, aa_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return aa_err_set(err, AA_EINPUT, "%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return aa_err_set(err, AA_EINPUT, "%s: not a regular file (%s)", path,
+                          S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                          : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                        : "a special file");
+    return AA_OK;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -118,7 +138,7 @@ typedef struct merger {
         uint32_t id;
         const char *file;
     } *region_src;
-    size_t nregion_src;
+    size_t nregion_src, region_src_cap;
     aa_err *err;
 } merger;
 
@@ -139,6 +159,23 @@ static const char *region_file(const merger *g, uint32_t id)
         if (g->region_src[i].id == id)
             return g->region_src[i].file;
     return "an earlier file";
+}
+
+/* Records where region id came from (for messages); -1 on no memory. */
+static int region_src_add(merger *g, uint32_t id, const char *file)
+{
+    if (g->nregion_src == g->region_src_cap) {
+        size_t nc = g->region_src_cap ? 2 * g->region_src_cap : 64;
+        void *nr = realloc(g->region_src, nc * sizeof *g->region_src);
+        if (!nr)
+            return -1;
+        g->region_src = nr;
+        g->region_src_cap = nc;
+    }
+    g->region_src[g->nregion_src].id = id;
+    g->region_src[g->nregion_src].file = file;
+    g->nregion_src++;
+    return 0;
 }
 
 static int oom(merger *g)
@@ -212,15 +249,8 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
         }
         if (aa_experiment_add_region(m, r))
             return oom(g);
-        {
-            void *nr = realloc(g->region_src, (g->nregion_src + 1) * sizeof *g->region_src);
-            if (!nr)
-                return oom(g);
-            g->region_src = nr;
-            g->region_src[g->nregion_src].id = r->id;
-            g->region_src[g->nregion_src].file = file;
-            g->nregion_src++;
-        }
+        if (region_src_add(g, r->id, file))
+            return oom(g);
     }
 
     /* column map f -> m */
@@ -289,39 +319,71 @@ out:
     return rc;
 }
 
-/* Region maps add regions nobody executed and fill in source details a
- * profile left empty. */
-static int merge_map(merger *g, const aa_regionmap *map)
+/* One id with two different regions: a different kind or name, or other
+ * source details where both sides give them. */
+static int map_conflict(const aa_region *old, const aa_region *r)
 {
-    size_t i;
+    return old->kind != r->kind || strcmp(old->name, r->name) != 0 ||
+           (old->function && old->function[0] && r->function && r->function[0] &&
+            strcmp(old->function, r->function) != 0) ||
+           (old->file && old->file[0] && r->file && r->file[0] &&
+            strcmp(old->file, r->file) != 0) ||
+           (old->line && r->line && old->line != r->line);
+}
+
+/* Region maps add regions nobody executed and fill in source details a
+ * profile left empty.  A map giving an id another region than a profile or
+ * an earlier map is AA_EINPUT, checked before anything is merged.  The new
+ * regions are added in one merge: n log n for n regions however many maps
+ * bring them. */
+static int merge_map(merger *g, const aa_regionmap *map, const char *mapfile)
+{
+    size_t i, nfresh = 0;
+    aa_region *fresh;
+    int rc = AA_OK;
     for (i = 0; i < map->nregions; i++) {
         const aa_region *r = &map->regions[i];
         const aa_region *old = aa_experiment_region(g->m, r->id);
+        if (old && map_conflict(old, r))
+            return aa_err_set(g->err, AA_EINPUT,
+                              "%s: region %u is %s '%s' (%s:%d) here but %s '%s' (%s:%d) in %s",
+                              mapfile, r->id, aa_region_kind_name(r->kind), r->name,
+                              r->file ? r->file : "", r->line, aa_region_kind_name(old->kind),
+                              old->name, old->file ? old->file : "", old->line,
+                              region_file(g, r->id));
+    }
+    fresh = malloc((map->nregions ? map->nregions : 1) * sizeof *fresh);
+    if (!fresh)
+        return oom(g);
+    for (i = 0; i < map->nregions && !rc; i++) {
+        const aa_region *r = &map->regions[i];
+        const aa_region *old = aa_experiment_region(g->m, r->id);
+        aa_region upd;
         if (!old) {
-            if (aa_experiment_add_region(g->m, r))
-                return oom(g);
+            fresh[nfresh++] = *r; /* shallow: aa_experiment_add_regions copies */
             continue;
         }
-        {
-            aa_region upd;
-            int rc;
-            upd = *old;
-            if (!old->function || !old->function[0])
-                upd.function = r->function;
-            if (!old->file || !old->file[0])
-                upd.file = r->file;
-            if (!old->line)
-                upd.line = r->line, upd.col = r->col;
-            if (!old->end_line)
-                upd.end_line = r->end_line, upd.end_col = r->end_col;
-            if (!old->parent)
-                upd.parent = r->parent;
-            rc = aa_experiment_add_region(g->m, &upd); /* copies, then replaces old */
-            if (rc)
-                return oom(g);
-        }
+        upd = *old;
+        if (!old->function || !old->function[0])
+            upd.function = r->function;
+        if (!old->file || !old->file[0])
+            upd.file = r->file;
+        if (!old->line)
+            upd.line = r->line, upd.col = r->col;
+        if (!old->end_line)
+            upd.end_line = r->end_line, upd.end_col = r->end_col;
+        if (!old->parent)
+            upd.parent = r->parent;
+        if (aa_experiment_add_region(g->m, &upd)) /* copies, then replaces old */
+            rc = oom(g);
     }
-    return AA_OK;
+    for (i = 0; i < nfresh && !rc; i++)
+        if (region_src_add(g, fresh[i].id, mapfile))
+            rc = oom(g);
+    if (!rc && aa_experiment_add_regions(g->m, fresh, nfresh))
+        rc = oom(g);
+    free(fresh);
+    return rc;
 }
 
 static char *note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -373,8 +435,14 @@ static int program_maps(merger *g, aa_collect_report *rep)
     aa_err_clear(&e2);
     rc = aa_regionmap_read_elf(exe, &map, &n, &e2);
     if (rc == AA_OK && n > 0) {
-        rc = merge_map(g, map);
+        rc = merge_map(g, map, exe);
         aa_regionmap_free(map);
+        if (rc == AA_EINPUT) { /* a conflict: the embedded maps are skipped */
+            rep->program_note = note("%s (the program's embedded region maps are not used)",
+                                     g->err ? g->err->msg : "conflicting region ids");
+            aa_err_clear(g->err);
+            return rep->program_note ? AA_OK : oom(g);
+        }
         if (rc)
             return rc;
         rep->program = strdup(exe);
@@ -413,6 +481,17 @@ static void dir_of(const char *path, char *out, size_t size)
         snprintf(out, size, "/");
     else
         snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+/* A parent a region map names but no profile or map defines (a map
+ * written for other sources) is dropped: the merged experiment must read
+ * back, and the reader rejects dangling parents.  Profiles were checked
+ * when read, so only parents from maps can dangle. */
+static void drop_dangling_parents(aa_experiment *e)
+{
+    for (size_t i = 0; i < e->nregions; i++)
+        if (e->regions[i].parent && !aa_experiment_region(e, e->regions[i].parent))
+            e->regions[i].parent = 0;
 }
 
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
@@ -462,6 +541,11 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
     }
     while ((de = readdir(d))) {
         int r = single ? -1 : rank_of_name(de->d_name);
+        if (r == -2) {
+            rc = aa_err_set(err, AA_EINPUT, "%s/%s: rank number out of range (above %d)",
+                            mapdir, de->d_name, INT_MAX);
+            goto out;
+        }
         if (r >= 0) {
             rankfile *nr = realloc(rf, (nrf + 1) * sizeof *rf);
             if (!nr || !(nr[nrf].path = join(mapdir, de->d_name))) {
@@ -532,6 +616,8 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
                 rc = aa_err_set(err, AA_EENV, "out of memory");
                 goto out;
             }
+            if ((rc = check_regular(rf[i].path, err)))
+                goto out;
             rc = aa_experiment_read(rf[i].path, &f, err);
             if (rc)
                 goto out;
@@ -556,10 +642,12 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
 
     for (i = 0; i < nmaps; i++) {
         aa_regionmap *map = NULL;
+        if ((rc = check_regular(maps[i], err)))
+            goto out;
         rc = aa_regionmap_read(maps[i], &map, err);
         if (rc)
             goto out;
-        rc = merge_map(&g, map);
+        rc = merge_map(&g, map, maps[i]);
         aa_regionmap_free(map);
         if (rc)
             goto out;
@@ -572,6 +660,20 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
     if (!(o && o->no_program_maps) && (rc = program_maps(&g, rep)))
         goto out;
 
+    drop_dangling_parents(g.m);
+    {
+        uint32_t at = 0;
+        int cyc = aa_experiment_parent_cycle(g.m, &at);
+        if (cyc < 0) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        if (cyc) {
+            rc = aa_err_set(err, AA_EINPUT, "%s: region %u: its parents form a cycle",
+                            region_file(&g, at), at);
+            goto out;
+        }
+    }
     if (aa_experiment_check(g.m, err)) {
         aa_err_prefix(err, "%s: merged experiment", path);
         rc = AA_EINPUT;

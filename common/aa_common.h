@@ -1,9 +1,9 @@
 /*
  * common/aa_common.h -- small pieces every AutoAnalyzer component shares:
  * error reporting (libraries return a status and fill an aa_err, only cli/
- * turns it into an exit status), a growable string buffer, atomic file
- * output (write to a temporary name, rename on commit), a streaming JSON
- * writer, and number parsing that rejects trailing junk, NaN and infinity.
+ * turns it into an exit status), a growable string buffer, output files
+ * (atomic for regular files, in place for devices and FIFOs), a streaming JSON
+ * writer and a strict JSON reader, and number parsing that rejects trailing junk, NaN and infinity.
  */
 #ifndef AA_COMMON_H
 #define AA_COMMON_H
@@ -53,15 +53,19 @@ void aa_buf_printf(aa_buf *b, const char *fmt, ...) __attribute__((format(printf
 /* Takes ownership of the contents; the buffer is left empty. */
 char *aa_buf_detach(aa_buf *b);
 
-/* ---- atomic output files ---------------------------------------------- */
-/* aa_atomic_open creates "<path>.tmp.<pid>.<n>" next to path.  Write to
- * af->fp, then aa_atomic_commit (flush, fsync, rename over path) or
- * aa_atomic_abort (remove the temporary).  A failed or aborted write never
- * leaves a partial file at path. */
+/* ---- output files -------------------------------------------------------
+ * Every output (-o, --json, --xml, space export -o, reports) is written
+ * through these.  aa_atomic_open follows symbolic links to their target and
+ * then, for a regular or new file, creates "<target>.tmp.<pid>.<n>" next to
+ * it; for a device, FIFO or socket it opens the target in place; "-" is
+ * stdout.  Write to af->fp, then aa_atomic_commit (flush; for a temporary,
+ * fsync and rename over the target, keeping a replaced file's permissions)
+ * or aa_atomic_abort (remove the temporary).  A failed or aborted write
+ * never leaves a partial regular file behind. */
 typedef struct aa_atomic_file {
     FILE *fp;
-    char *path;
-    char *tmp;
+    char *path; /* the resolved target; NULL for stdout */
+    char *tmp;  /* the temporary; NULL when written in place */
 } aa_atomic_file;
 
 int aa_atomic_open(aa_atomic_file *af, const char *path, aa_err *err);
@@ -113,5 +117,28 @@ void aa_json_bool(aa_json *j, int v);
 void aa_json_null(aa_json *j);
 /* Escapes s as a JSON string literal (with quotes) into b. */
 void aa_json_escape(aa_buf *b, const char *s);
+
+/* ---- JSON reader (common/json_read.c) ------------------------------------
+ * A strict parser into a tree; every value carries the line it starts on. */
+enum { AA_JV_NULL, AA_JV_BOOL, AA_JV_NUM, AA_JV_STR, AA_JV_ARR, AA_JV_OBJ };
+typedef struct aa_jv {
+    int type;
+    int line;
+    double num;      /* NUM (and BOOL: 1 for true) */
+    uint64_t u64;    /* NUM written as a non-negative integer that fits */
+    int is_u64;
+    char *str;       /* STR */
+    size_t n;        /* ARR, OBJ: number of items */
+    struct aa_jv *items;
+    char **keys;     /* OBJ: the member names, parallel to items */
+} aa_jv;
+/* Parses text (name is the file, for messages "name:line: ..."): AA_EINPUT
+ * on malformed JSON, AA_EENV on no memory. */
+int aa_json_parse(const char *text, size_t len, const char *name, aa_jv **out, aa_err *err);
+void aa_jv_free(aa_jv *v);
+/* The member `key` of an object (NULL when absent or not an object). */
+const aa_jv *aa_jv_get(const aa_jv *obj, const char *key);
+/* "string", "number", ... for messages. */
+const char *aa_jv_type_name(const aa_jv *v);
 
 #endif

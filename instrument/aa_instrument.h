@@ -143,6 +143,9 @@ typedef struct aa_instrument_opts {
                                      * its predefined macros and include paths, so
                                      * the instrumenter sees the branches it
                                      * compiles; NULL = libclang's own */
+    int warn_unmatched;             /* warn ("plan:line: warning: ...") for each
+                                     * plan/refine entry naming no region of the
+                                     * file (set for one file, not by cc) */
 } aa_instrument_opts;
 
 typedef struct aa_instrument_result {

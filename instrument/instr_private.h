@@ -27,20 +27,31 @@ struct aa_instr_filter {
     size_t n;
 };
 
+/* Where a plan entry was read: file (owned by the plan's `files`) and line. */
+typedef struct instr_origin {
+    const char *file;
+    int line;
+} instr_origin;
+
 typedef struct instr_merge {
     char **names;
     size_t n;
+    instr_origin at;
 } instr_merge;
 
 struct aa_instr_plan {
     char **elim;
     size_t nelim;
+    instr_origin *elim_at; /* parallel to elim */
     char **pfilter;  /* functions the profile filter drops (--filter-from) */
     size_t npfilter;
     char **split;
     size_t nsplit;
+    instr_origin *split_at; /* parallel to split */
     instr_merge *merge;
     size_t nmerge;
+    char **files; /* the plan and refine files read */
+    size_t nfiles;
 };
 
 /* 1 when `ref` (a decimal/hex id, a region name or a function name) names

@@ -2067,6 +2067,36 @@ static void split_regions(ctx *X)
     }
 }
 
+/* 1 when some region of the file (instrumented or not) is named by ref. */
+static int plan_ref_found(const ctx *X, const char *ref)
+{
+    for (size_t i = 0; i < X->nc; i++)
+        if (plan_names_cand(ref, &X->c[i]) || instr_plan_names(ref, X->c[i].hash, X->c[i].name))
+            return 1;
+    return 0;
+}
+
+/* opts.warn_unmatched: "plan:line: warning: ..." for every plan or refine
+ * entry that names no region of this file (a misspelled name, a stale id). */
+static void plan_unmatched(ctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    static const char fmt[] = "%s:%d: warning: %s '%s' matches no region of %s\n";
+    for (size_t k = 0; k < pl->nelim; k++)
+        if (!plan_ref_found(X, pl->elim[k]))
+            fprintf(X->o->diag, fmt, pl->elim_at[k].file, pl->elim_at[k].line, "eliminate",
+                    pl->elim[k], X->display);
+    for (size_t k = 0; k < pl->nsplit; k++)
+        if (!plan_ref_found(X, pl->split[k]))
+            fprintf(X->o->diag, fmt, pl->split_at[k].file, pl->split_at[k].line, "split",
+                    pl->split[k], X->display);
+    for (size_t g = 0; g < pl->nmerge; g++)
+        for (size_t r = 0; r < pl->merge[g].n; r++)
+            if (!plan_ref_found(X, pl->merge[g].names[r]))
+                fprintf(X->o->diag, fmt, pl->merge[g].at.file, pl->merge[g].at.line, "merge",
+                        pl->merge[g].names[r], X->display);
+}
+
 /* The size rules: small regions are left out (and listed in the map)
  * unless AA_MODE_TINY asks for them, an INCLUDE rule names their function,
  * or a split names the region itself. */
@@ -2189,6 +2219,8 @@ static void select_regions(ctx *X)
             for (size_t i = 0; i < X->nc; i++)
                 if (plan_names_cand(pl->elim[k], &X->c[i]))
                     X->c[i].selected = 0;
+    if (pl && X->o->warn_unmatched && X->o->diag)
+        plan_unmatched(X);
 }
 
 /* The region map entry of candidate c (strings borrowed from c and X). */

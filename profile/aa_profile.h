@@ -138,7 +138,14 @@ int aa_experiment_add_metric(aa_experiment *e, const char *name, const char *uni
 int aa_experiment_metric_index(const aa_experiment *e, const char *name); /* -1 */
 /* Adds or replaces (same id) a region; keeps regions sorted by id. */
 int aa_experiment_add_region(aa_experiment *e, const aa_region *r);
+/* Adds copies of n regions whose ids are distinct and not yet in e, in
+ * O((nregions + n) + n log n) (one merge, not n insertions); -1 on no memory. */
+int aa_experiment_add_regions(aa_experiment *e, const aa_region *rs, size_t n);
 const aa_region *aa_experiment_region(const aa_experiment *e, uint32_t id);
+/* 1 when following the regions' static parents comes back to a region
+ * (*at: one region of the cycle), else 0 (also -1 on no memory).  A parent
+ * that names no region ends its chain.  O(n log n). */
+int aa_experiment_parent_cycle(const aa_experiment *e, uint32_t *at);
 /* Adds a process with the given rank (must not exist yet); NULL on error. */
 aa_process *aa_experiment_add_process(aa_experiment *e, int rank);
 aa_process *aa_experiment_process(const aa_experiment *e, int rank);
@@ -193,6 +200,9 @@ int aa_regionmap_write_buf(const aa_regionmap *m, aa_buf *b, aa_err *err);
 aa_regionmap *aa_regionmap_new(const char *source); /* NULL on no memory */
 /* Adds or replaces (same id) a deep copy of r; -1 on no memory. */
 int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r);
+/* Appends r without looking for its id: for a reader that checks
+ * duplicates itself (linear add_region would make reading quadratic). */
+int aa_regionmap_append_region(aa_regionmap *m, const aa_region *r);
 /* Adds a deep copy of r as not instrumented, with its reason; -1 on no memory. */
 int aa_regionmap_add_skipped(aa_regionmap *m, const aa_region *r, const char *reason);
 void aa_regionmap_free(aa_regionmap *m);

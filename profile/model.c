@@ -333,6 +333,86 @@ int aa_experiment_add_region(aa_experiment *e, const aa_region *r)
     return 0;
 }
 
+int aa_experiment_parent_cycle(const aa_experiment *e, uint32_t *at)
+{
+    unsigned char *colour; /* 0 not seen, 1 on the current chain, 2 done */
+    size_t *chain, i;
+    int found = 0;
+    colour = calloc(e->nregions ? e->nregions : 1, 1);
+    chain = malloc((e->nregions ? e->nregions : 1) * sizeof *chain);
+    if (!colour || !chain) {
+        free(colour);
+        free(chain);
+        return -1;
+    }
+    for (i = 0; i < e->nregions && !found; i++) {
+        size_t cur = i, n = 0;
+        while (colour[cur] == 0) {
+            const aa_region *p;
+            colour[cur] = 1;
+            chain[n++] = cur;
+            if (!e->regions[cur].parent ||
+                !(p = aa_experiment_region(e, e->regions[cur].parent)))
+                break;
+            cur = (size_t)(p - e->regions);
+        }
+        /* stopped on a region of this very walk that has a parent (so the
+         * walk went on from it): a cycle; a chain's end has none */
+        if (colour[cur] == 1 && e->regions[cur].parent &&
+            aa_experiment_region(e, e->regions[cur].parent)) {
+            found = 1;
+            *at = e->regions[cur].id;
+        }
+        while (n > 0)
+            colour[chain[--n]] = 2;
+    }
+    free(colour);
+    free(chain);
+    return found;
+}
+
+static int cmp_region_id(const void *a, const void *b)
+{
+    uint32_t x = ((const aa_region *)a)->id, y = ((const aa_region *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int aa_experiment_add_regions(aa_experiment *e, const aa_region *rs, size_t n)
+{
+    aa_region *add;
+    size_t i, j, k, cap = cap_of(e->nregions);
+    if (n == 0)
+        return 0;
+    add = malloc(n * sizeof *add);
+    if (!add)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (aa_region_copy(&add[i], &rs[i])) {
+            while (i-- > 0)
+                aa_region_free_fields(&add[i]);
+            free(add);
+            return -1;
+        }
+    if (grow((void **)&e->regions, &cap, e->nregions + n, sizeof *e->regions)) {
+        for (i = 0; i < n; i++)
+            aa_region_free_fields(&add[i]);
+        free(add);
+        return -1;
+    }
+    qsort(add, n, sizeof *add, cmp_region_id);
+    /* merge from the back: the existing regions and the new ones, both sorted */
+    i = e->nregions, j = n, k = e->nregions + n;
+    while (j > 0) {
+        if (i > 0 && e->regions[i - 1].id > add[j - 1].id)
+            e->regions[--k] = e->regions[--i];
+        else
+            e->regions[--k] = add[--j];
+    }
+    e->nregions += n;
+    free(add);
+    return 0;
+}
+
 static size_t process_lower_bound(const aa_experiment *e, int rank)
 {
     size_t lo = 0, hi = e->nprocesses;
@@ -509,6 +589,19 @@ int aa_regionmap_add_region(aa_regionmap *m, const aa_region *r)
             m->regions[i] = copy;
             return 0;
         }
+    if (push((void **)&m->regions, m->nregions, sizeof *m->regions)) {
+        aa_region_free_fields(&copy);
+        return -1;
+    }
+    m->regions[m->nregions++] = copy;
+    return 0;
+}
+
+int aa_regionmap_append_region(aa_regionmap *m, const aa_region *r)
+{
+    aa_region copy;
+    if (aa_region_copy(&copy, r))
+        return -1;
     if (push((void **)&m->regions, m->nregions, sizeof *m->regions)) {
         aa_region_free_fields(&copy);
         return -1;

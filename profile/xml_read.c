@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <sys/stat.h>
 
 #include <libxml/parser.h>
@@ -53,6 +54,7 @@ static const char *const elem_names[] = {"",        "experiment", "regionmap", "
 typedef struct reader {
     xmlTextReaderPtr r;
     const char *name; /* file name used in messages */
+    const char *path; /* the file read, when it is one (not memory) */
     aa_err *err;
     int failed;
     /* first libxml2 error */
@@ -66,7 +68,15 @@ typedef struct reader {
     /* element stack by depth */
     enum elem stack[MAX_DEPTH];
     int saw_doctype;
-    uint32_t map_max_id;
+    /* ids of the map so far: open addressing, key id + 1 (0 = empty) */
+    uint64_t *map_ids;
+    size_t map_cap, map_n;
+    /* regions of an experiment naming a parent, checked at </regions> */
+    struct plink {
+        uint32_t id, parent;
+        long line;
+    } *plinks;
+    size_t nplinks, cap_plinks;
     int sections; /* highest experiment section seen: 1 env, 2 metrics, 3 regions, 4 process */
     int seen_metrics, seen_regions;
     aa_process *proc;
@@ -113,6 +123,79 @@ static void silent_generic(void *ctx, const char *msg, ...)
 {
     (void)ctx;
     (void)msg;
+}
+
+/* Records id in the map's id set: 1 when it was there already, 0 when
+ * new, -1 on no memory.  Constant time, so a map of n regions reads in
+ * O(n) whatever the order of its ids. */
+static int map_id_seen(reader *s, uint32_t id)
+{
+    uint64_t key = (uint64_t)id + 1;
+    size_t i;
+    if (2 * (s->map_n + 1) > s->map_cap) {
+        size_t nc = s->map_cap ? 2 * s->map_cap : 1024, j;
+        uint64_t *nt = calloc(nc, sizeof *nt);
+        if (!nt)
+            return -1;
+        for (j = 0; j < s->map_cap; j++)
+            if (s->map_ids[j]) {
+                size_t k = (size_t)((s->map_ids[j] * 0x9E3779B97F4A7C15ull) >> 20) & (nc - 1);
+                while (nt[k])
+                    k = (k + 1) & (nc - 1);
+                nt[k] = s->map_ids[j];
+            }
+        free(s->map_ids);
+        s->map_ids = nt;
+        s->map_cap = nc;
+    }
+    for (i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (s->map_cap - 1); s->map_ids[i];
+         i = (i + 1) & (s->map_cap - 1))
+        if (s->map_ids[i] == key)
+            return 1;
+    s->map_ids[i] = key;
+    s->map_n++;
+    return 0;
+}
+
+static int plink_add(reader *s, uint32_t id, uint32_t parent)
+{
+    if (s->nplinks == s->cap_plinks) {
+        size_t nc = s->cap_plinks ? 2 * s->cap_plinks : 64;
+        struct plink *n = realloc(s->plinks, nc * sizeof *n);
+        if (!n)
+            return -1;
+        s->plinks = n;
+        s->cap_plinks = nc;
+    }
+    s->plinks[s->nplinks].id = id;
+    s->plinks[s->nplinks].parent = parent;
+    s->plinks[s->nplinks].line = s->line;
+    s->nplinks++;
+    return 0;
+}
+
+/* At </regions>: every `parent` names a region of the experiment and no
+ * chain of parents comes back to where it started. */
+static int check_region_parents(reader *s)
+{
+    aa_experiment *e = s->e;
+    uint32_t at = 0;
+    size_t i;
+    for (i = 0; i < s->nplinks; i++)
+        if (!aa_experiment_region(e, s->plinks[i].parent))
+            return fail_at(s, s->plinks[i].line, "region %u: parent %u is not a region here",
+                           s->plinks[i].id, s->plinks[i].parent);
+    switch (aa_experiment_parent_cycle(e, &at)) {
+    case 0:
+        return AA_OK;
+    case 1:
+        for (i = 0; i < s->nplinks; i++)
+            if (s->plinks[i].id == at)
+                return fail_at(s, s->plinks[i].line, "region %u: its parents form a cycle", at);
+        return FAIL(s, "region %u: its parents form a cycle", at);
+    default:
+        return FAIL(s, "out of memory");
+    }
 }
 
 /* ---- attribute access ------------------------------------------------------ */
@@ -315,24 +398,24 @@ static int start_region(reader *s, xmlNodePtr node)
         goto out;
     }
     if (s->m) {
-        /* maps are written sorted: only an id not above the largest so far
-         * needs a search */
-        i = (int)s->m->nregions;
-        if (s->m->nregions && id <= s->map_max_id)
-            for (i = 0; (size_t)i < s->m->nregions; i++)
-                if (s->m->regions[i].id == id)
-                    break;
-        if (!s->m->nregions || id > s->map_max_id)
-            s->map_max_id = id;
-        if ((size_t)i < s->m->nregions) {
+        int seen = map_id_seen(s, id);
+        if (seen < 0) {
+            rc = FAIL(s, "out of memory");
+            goto out;
+        }
+        if (seen) {
             rc = FAIL(s, "duplicate region id %u", id);
             goto out;
         }
-        if (aa_regionmap_add_region(s->m, &r))
+        if (aa_regionmap_append_region(s->m, &r))
             rc = FAIL(s, "out of memory");
     } else {
         if (aa_experiment_region(s->e, id)) {
             rc = FAIL(s, "duplicate region id %u", id);
+            goto out;
+        }
+        if (parent && plink_add(s, id, parent)) {
+            rc = FAIL(s, "out of memory");
             goto out;
         }
         if (aa_experiment_add_region(s->e, &r))
@@ -442,14 +525,24 @@ out:
 /* Parses the "v" list into vals (nmetrics entries). */
 static int parse_values(reader *s, const char *q, double *vals, size_t nm)
 {
-    size_t k = 0;
+    size_t k = 0, seen = 0;
     for (;;) {
         const char *t;
         size_t n;
-        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+        /* values separated by single spaces, none before the first or
+         * after the last (docs/profile-format.md) */
+        if (seen && !*q)
+            break;
+        if (seen && *q == ' ')
             q++;
+        if (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || (!*q && seen))
+            return FAIL(s, "attribute 'v': %s (values are separated by single spaces)",
+                        !seen ? "space before the first value"
+                        : !*q ? "space after the last value"
+                              : "more than one space between values");
         if (!*q)
             break;
+        seen++;
         t = q;
         while (*q && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
             q++;
@@ -657,6 +750,7 @@ static int end_element(reader *s, enum elem el)
 {
     switch (el) {
     case E_ATTR: return end_attr(s);
+    case E_REGIONS: return s->e ? check_region_parents(s) : AA_OK;
     case E_PROCESS: s->proc = NULL; break;
     case E_THREAD: s->thread = NULL; break;
     default: break;
@@ -734,6 +828,53 @@ static int start_element(reader *s, int depth)
     return AA_OK;
 }
 
+/* When libxml2 gives up on a file, the plainer reasons first: an empty
+ * file, a gzip stream that ends early or is damaged, empty once
+ * decompressed.  1 with why filled in when one applies. */
+static int file_not_xml(const char *path, char *why, size_t n)
+{
+    struct stat st;
+    unsigned char magic[2];
+    FILE *fp;
+    gzFile gz;
+    char buf[65536];
+    long long total = 0;
+    int got, errnum = Z_OK;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    if (st.st_size == 0) {
+        snprintf(why, n, "empty file (no XML at all)");
+        return 1;
+    }
+    if (!(fp = fopen(path, "rb")))
+        return 0;
+    got = (int)fread(magic, 1, 2, fp);
+    fclose(fp);
+    if (got != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
+        return 0;
+    if (!(gz = gzopen(path, "rb")))
+        return 0;
+    while ((got = gzread(gz, buf, sizeof buf)) > 0 && total < (1LL << 30))
+        total += got;
+    if (got < 0)
+        gzerror(gz, &errnum);
+    else if (got == 0 && !gzeof(gz))
+        errnum = Z_BUF_ERROR;
+    else if (got == 0)
+        gzerror(gz, &errnum);
+    gzclose(gz);
+    if (got < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
+        snprintf(why, n, "damaged or truncated gzip data (the compressed file ends early or "
+                         "is corrupt)");
+        return 1;
+    }
+    if (got == 0 && total == 0) {
+        snprintf(why, n, "empty file once decompressed (no XML at all)");
+        return 1;
+    }
+    return 0;
+}
+
 static int run(reader *s)
 {
     int ret, seen_root = 0;
@@ -798,6 +939,9 @@ static int run(reader *s)
         }
     }
     if (ret < 0 || s->xml_failed) {
+        char why[256];
+        if (s->path && file_not_xml(s->path, why, sizeof why))
+            return fail_at(s, 1, "%s", why);
         if (s->xml_failed)
             return fail_at(s, s->xml_line > 0 ? s->xml_line : xmlTextReaderGetParserLineNumber(s->r),
                            "not well-formed XML: %s", s->xml_msg);
@@ -835,6 +979,10 @@ static int read_common(reader *s, xmlTextReaderPtr r)
     aa_buf_free(&s->text);
     free(s->attr_name);
     s->attr_name = NULL;
+    free(s->map_ids);
+    s->map_ids = NULL;
+    free(s->plinks);
+    s->plinks = NULL;
     if (rc == AA_OK && s->e && aa_experiment_check(s->e, s->err)) {
         aa_err_prefix(s->err, "%s", s->name);
         rc = AA_EINPUT;
@@ -900,6 +1048,7 @@ int aa_experiment_read(const char *path, aa_experiment **out, aa_err *err)
     *out = NULL;
     memset(&s, 0, sizeof s);
     s.name = path;
+    s.path = path;
     s.err = err;
     if (!(r = open_file(path, err)))
         return err ? err->code : AA_EENV;
@@ -935,6 +1084,7 @@ int aa_regionmap_read(const char *path, aa_regionmap **out, aa_err *err)
     *out = NULL;
     memset(&s, 0, sizeof s);
     s.name = path;
+    s.path = path;
     s.err = err;
     s.want_map = 1;
     if (!(r = open_file(path, err)))

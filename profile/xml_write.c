@@ -333,8 +333,15 @@ int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err)
 
     if (e->nregions) {
         aa_buf_puts(b, "  <regions>\n");
-        for (i = 0; i < e->nregions; i++)
-            put_region(b, &e->regions[i], "    ", NULL);
+        for (i = 0; i < e->nregions; i++) {
+            aa_region r = e->regions[i];
+            /* a parent that names no region here is not written: the reader
+             * refuses it (the runtime registers regions on first entry, so a
+             * run paused at a parent's entry can leave one) */
+            if (r.parent && !aa_experiment_region(e, r.parent))
+                r.parent = 0;
+            put_region(b, &r, "    ", NULL);
+        }
         aa_buf_puts(b, "  </regions>\n");
     } else {
         aa_buf_puts(b, "  <regions/>\n");

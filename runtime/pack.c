@@ -153,7 +153,9 @@ int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *e
     for (i = 0; i < nm; i++) {
         s = get_str(&r);
         s2 = get_str(&r);
-        midx[i] = (s && s2 && !r.bad) ? aa_experiment_add_metric(e, s, s2) : -1;
+        /* only metrics the model knows (the writer and reader refuse others) */
+        midx[i] = (s && s2 && !r.bad && aa_metric_name_valid(s)) ? aa_experiment_add_metric(e, s, s2)
+                                                                 : -1;
         free(s);
         free(s2);
         if (midx[i] < 0)
@@ -175,12 +177,15 @@ int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *e
         reg.name = get_str(&r);
         reg.function = get_str(&r);
         reg.file = get_str(&r);
+        if (v[0] < 0 || v[0] >= AA_KIND_COUNT_ || v[1] < 0 || v[2] < 0 || v[3] < 0 || v[4] < 0)
+            r.bad = 1; /* a kind or position no region can have */
         if (!r.bad && !aa_experiment_region(e, reg.id) && aa_experiment_add_region(e, &reg))
             r.bad = 1;
         aa_region_free_fields(&reg);
     }
     get(&r, &rank, sizeof rank);
-    if (r.bad || rank < 0 || aa_experiment_process(e, rank)) {
+    if (r.bad || rank < 0 || (e->nprocs > 0 && rank >= e->nprocs) ||
+        aa_experiment_process(e, rank)) {
         free(midx);
         free(vals);
         return aa_err_set(err, AA_EINPUT, "packed profile: bad or duplicate rank %d", rank);
@@ -226,8 +231,11 @@ int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *e
             get(&r, &parent, sizeof parent);
             flags = get_u32(&r);
             get(&r, vals, nm * sizeof(double));
-            if (r.bad || parent >= (int32_t)k || parent < -1)
+            if (r.bad || parent >= (int32_t)k || parent < -1 || !aa_experiment_region(e, region))
                 goto bad;
+            for (i = 0; i < nm; i++) /* NaN (not measured) or finite and >= 0 */
+                if (!isnan(vals[i]) && (!isfinite(vals[i]) || vals[i] < 0))
+                    goto bad;
             idx = aa_thread_add_node(e, th, region, parent);
             if (idx < 0)
                 goto nomem;

@@ -33,7 +33,6 @@ $(B)/fuzz/fuzz_space: $(FUZZ_SPACE_SRCS) space/aa_space.h space/sp_internal.h $(
 fuzz: fuzz-space
 fuzz-space: $(B)/fuzz/fuzz_space
 	@mkdir -p $(B)/fuzz/corpus-space
-	$(B)/fuzz/fuzz_space -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
-	    -rss_limit_mb=2048 -artifact_prefix=$(B)/fuzz/ \
-	    $(B)/fuzz/corpus-space tests/data/space/fuzz-corpus
+	$(call fuzz_run,space,-max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+	    $(B)/fuzz/corpus-space tests/data/space/fuzz-corpus)
 .PHONY: fuzz-space

@@ -106,4 +106,17 @@ expect_status 2 "bad metric: usage" "$AA" analyze --metric bogus "$T/l2.xml"
 expect_status 2 "bad rank list: usage" "$AA" analyze --exclude-ranks 3-1 "$T/l2.xml"
 expect_status 2 "unknown attribute: usage" "$AA" analyze --attributes foo "$T/l2.xml"
 expect_status 0 "--help" "$AA" analyze --help
+
+# an experiment without processes, an empty file, a truncated gzip: named
+sed '/<process/,/<\/process>/d' "$TOP/tests/data/profile/good.xml" > "$T/noproc.xml"
+expect_status 3 "no processes: exit 3" "$AA" analyze "$T/noproc.xml"
+is "$(cat "$T/.err")" "autoanalyzer: $T/noproc.xml: experiment has no processes" "no processes: the file is named"
+expect_status 3 "no processes: report exits 3" "$AA" report "$T/noproc.xml" -o "$T/np.html"
+like "$(cat "$T/.err")" "noproc\.xml: experiment has no processes" "report names the file"
+: > "$T/empty.xml"
+expect_status 3 "empty file: exit 3" "$AA" analyze "$T/empty.xml"
+is "$(cat "$T/.err")" "autoanalyzer: $T/empty.xml:1: empty file (no XML at all)" "empty file named as such"
+gzip -c "$TOP/tests/data/profile/good.xml" | head -c 80 > "$T/cut.xml.gz"
+expect_status 3 "truncated gzip: exit 3" "$AA" analyze "$T/cut.xml.gz"
+like "$(cat "$T/.err")" "cut\.xml\.gz:1: damaged or truncated gzip data" "truncated gzip named as such"
 done_testing

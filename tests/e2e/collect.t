@@ -147,6 +147,55 @@ printf '\000<\000e' > "$E/rank-0.xml"
 expect_status 3 "binary junk: exit 3" "$AA" collect "$E"
 is "$(wc -l < "$T/.err")" 1 "one line on stderr"
 expect_status 4 "unwritable output: exit 4" "$AA" collect "$D" -o "$T/no/such/dir/x.xml"
+# a FIFO named like a profile or a map: refused at once, never waited on
+F=$T/fifo-run
+mkdir -p "$F"
+rank_file "$F" 1 run-1 2
+mkfifo "$F/rank-0.xml"
+expect_status 3 "a FIFO named rank-0.xml is refused" timeout 20 "$AA" collect "$F" -o "$T/f.xml"
+like "$(cat "$T/.err")" "rank-0\.xml: not a regular file \(a FIFO\)" "the FIFO is named"
+rm "$F/rank-0.xml"; rank_file "$F" 0 run-1 2
+mkfifo "$F/x.regions.xml"
+expect_status 3 "a FIFO named like a region map is refused" timeout 20 "$AA" collect "$F" -o "$T/f.xml"
+rm "$F/x.regions.xml"
+
+# a region map giving an existing id another region is an error
+C=$T/conflict
+mkdir -p "$C"
+rank_file "$C" 0 run-1 1
+cat > "$C/other.regions.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<regionmap xmlns="urn:autoanalyzer:profile:1" version="1" source="other.c">
+  <region id="12" kind="loop" name="loop@77" function="other" file="other.c" line="77"/>
+</regionmap>
+XML
+expect_status 3 "a map renaming region 12 is an error" "$AA" collect "$C" -o "$T/c.xml"
+like "$(cat "$T/.err")" "other\.regions\.xml: region 12 is loop 'loop@77' .* but loop 'loop@42' .* in .*rank-0\.xml" "both sides named"
+ok "nothing written" test ! -e "$T/c.xml"
+region_map "$C"
+sed 's/name="unused"/name="renamed"/; s/source="solver.c"/source="solver2.c"/' "$C/solver.c.regions.xml" > "$C/solver2.c.regions.xml"
+rm "$C/other.regions.xml"
+expect_status 3 "two maps disagreeing on region 99 is an error" "$AA" collect "$C" -o "$T/c.xml"
+like "$(cat "$T/.err")" "region 99 is function 'renamed'" "the second map is named"
+
+# a rank number no run can have is an error, not a skipped file
+R=$T/bigrank
+mkdir -p "$R"
+rank_file "$R" 0 run-1 1
+cp "$R/rank-0.xml" "$R/rank-99999999999999999999.xml"
+expect_status 3 "rank-99999999999999999999.xml is an error" "$AA" collect "$R" -o "$T/r.xml"
+like "$(cat "$T/.err")" "rank-99999999999999999999\.xml: rank number out of range" "the file is named"
+
+# the README's collect line works after several runs (the newest is taken)
+W=$T/readme
+mkdir -p "$W/autoanalyzer-imbalance-20250101-000000" "$W/autoanalyzer-imbalance-20250102-120000"
+rank_file "$W/autoanalyzer-imbalance-20250101-000000" 0 old-run 1
+rank_file "$W/autoanalyzer-imbalance-20250102-120000" 0 new-run 1
+line=$(grep -m1 '^ *autoanalyzer collect .*autoanalyzer-imbalance-' "$TOP/README.md" | sed 's/#.*//')
+(cd "$W" && AA_CMD="$AA" && eval "${line/autoanalyzer collect/\"\$AA_CMD\" collect}") >"$T/.out" 2>&1
+is $? 0 "README: $line"
+like "$(grep -m1 '<experiment ' "$W/exp.xml" 2>/dev/null)" 'id="new-run"' "the newest run was collected"
+
 expect_status 0 "--help" "$AA" collect --help
 like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"
 

@@ -77,6 +77,23 @@ like "$(cat "$T/v1/mg2.err")" "not every region was found in function" "merge ac
 printf 'obliterate find\n' > "$T/v1/bad.plan"
 expect_status 3 "bad plan -> 3" "$AA" instrument --plan "$T/v1/bad.plan" "$T/v1/prog.c" --
 like "$(cat "$T/.err")" "bad\\.plan:1:" "bad plan names file:line"
+# names and ids that match no region: a warning naming the plan's line
+printf '# misspelled\neliminate nosuchfn find\nsplit 12345\n' > "$T/v1/w.plan"
+(cd "$T/v1" && "$AA" instrument --plan w.plan prog.c -o w.c -- 2>w.err); is $? 0 "a plan naming no region still instruments"
+like "$(cat "$T/v1/w.err")" "^w\.plan:2: warning: eliminate 'nosuchfn' matches no region of prog\.c" "unmatched name warned with file:line"
+like "$(cat "$T/v1/w.err")" "w\.plan:3: warning: split '12345' matches no region" "unmatched id warned with file:line"
+is "$(grep -c "'find'" "$T/v1/w.err")" "0" "a matching name is not warned"
+printf 'lop_break\n' > "$T/v1/typo.txt"
+(cd "$T/v1" && "$AA" instrument --refine typo.txt prog.c -o t.c -- 2>t.err); is $? 0 "a refine list naming no region still instruments"
+like "$(cat "$T/v1/t.err")" "typo\.txt:1: warning: split 'lop_break' matches no region" "misspelled refine name warned"
+printf 'eliminate find\nsplit find\n' > "$T/v1/contra.plan"
+expect_status 3 "contradictory plan -> 3" "$AA" instrument --plan "$T/v1/contra.plan" "$T/v1/prog.c" --
+like "$(cat "$T/.err")" "contra\.plan:2: 'split find' contradicts 'eliminate find' at .*contra\.plan:1" "the contradiction names both lines"
+printf '{"dissimilarity":{"bottlenecks":[{"region":"abc"}]}}' > "$T/v1/s.json"
+expect_status 3 "refine with a string region -> 3" "$AA" instrument --refine "$T/v1/s.json" "$T/v1/prog.c" --
+like "$(cat "$T/.err")" "s\.json:1: \"region\" must be a region id" "string region named"
+printf '{"dissimilarity":{"bottlenecks":[{"region":1' > "$T/v1/tr.json"
+expect_status 3 "truncated refine JSON -> 3" "$AA" instrument --refine "$T/v1/tr.json" "$T/v1/prog.c" --
 
 # filters
 (cd "$T/v1" && "$AA" instrument -q --exclude 'find*' prog.c -o f.c --)
@@ -84,9 +101,12 @@ is "$(grep -c 'function="find"' "$T/v1/f.c.regions.xml")" "0" "--exclude drops t
 printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\n  INCLUDE main\nSCOREP_REGION_NAMES_END\n' > "$T/v1/f.filter"
 (cd "$T/v1" && "$AA" instrument -q --filter f.filter prog.c -o g.c --)
 is "$(sed -n 's/.*function="\([^"]*\)".*/\1/p' "$T/v1/g.c.regions.xml" | sort -u)" "main" "filter file: only main"
-printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\nSCOREP_FILE_NAMES_END\n' > "$T/v1/bad.filter"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE x\nSCOREP_FILE_NAMES_END\n' > "$T/v1/bad.filter"
 expect_status 3 "bad filter -> 3" "$AA" instrument --filter "$T/v1/bad.filter" "$T/v1/prog.c" --
 like "$(cat "$T/.err")" "bad\\.filter:3:" "bad filter names file:line"
+printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\nSCOREP_REGION_NAMES_END\n' > "$T/v1/bad2.filter"
+expect_status 3 "EXCLUDE without a name -> 3" "$AA" instrument --filter "$T/v1/bad2.filter" "$T/v1/prog.c" --
+like "$(cat "$T/.err")" "bad2\\.filter:2: EXCLUDE without a name" "names the line"
 
 # #ifdef twins: only the branch the preprocessor keeps is edited
 changed() { # instrumented original -> changed line numbers of the user's text

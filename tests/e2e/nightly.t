@@ -34,8 +34,29 @@ like "$(cat "$T/.err")" "bad.conf:2: 'name' given twice" "duplicate key: file:li
 cfg "name = x" "np = 2"
 expect_status 3 "missing run" "$AA" nightly "$T/bad.conf"
 like "$(cat "$T/.err")" "missing required key 'run'" "missing run is named"
-cfg "name = x" "run = ./prog 'unterminated"
+cfg "name = x" "# c" "run = ./prog 'unterminated"
 expect_status 3 "unterminated quote in run" "$AA" nightly "$T/bad.conf"
+is "$(cat "$T/.err")" "autoanalyzer: $T/bad.conf:3: run: unterminated quote: ./prog 'unterminated" "unterminated quote: file:line"
+if [ -n "${AA_SAN_BUILD:-}" ]; then
+    case "$AA_SAN_BUILD" in /*) SAN="$AA_SAN_BUILD" ;; *) SAN="$TOP/$AA_SAN_BUILD" ;; esac
+    ASAN_OPTIONS=detect_leaks=1:exitcode=86 "$SAN/bin/autoanalyzer" nightly "$T/bad.conf" 2>"$T/san.err"
+    is $? 3 "unterminated quote under ASan: exit 3, no leak"
+    is "$(grep -c 'LeakSanitizer\|ERROR: AddressSanitizer' "$T/san.err")" "0" "no sanitizer report"
+    cfg "name = x" "run = ./prog" "analysis = --exclude-ranks \"0"
+    ASAN_OPTIONS=detect_leaks=1:exitcode=86 "$SAN/bin/autoanalyzer" nightly "$T/bad.conf" 2>"$T/san.err"
+    is $? 3 "unterminated quote in analysis under ASan: exit 3, no leak"
+    like "$(cat "$T/san.err")" "bad\.conf:3: analysis: unterminated quote" "analysis quote: file:line"
+fi
+printf 'name = x\nrun = ./prog\n# a\0b\nnp = 2\n' > "$T/bad.conf"
+expect_status 3 "NUL byte" "$AA" nightly "$T/bad.conf"
+is "$(cat "$T/.err")" "autoanalyzer: $T/bad.conf:3: NUL byte (not a text file)" "NUL byte reported at its line"
+for n in ../../x a/b .hidden "two words" ""; do
+    cfg "name = $n" "run = ./prog"
+    expect_status 3 "name '$n' refused" "$AA" nightly "$T/bad.conf"
+done
+cfg "name = ../../x" "run = ./prog"
+"$AA" nightly "$T/bad.conf" 2>"$T/.err"
+like "$(cat "$T/.err")" "bad\.conf:1: name must be a plain name" "a path as name is named"
 cfg "name = x" "run = ./prog" "env = NOEQUALS"
 expect_status 3 "env without =" "$AA" nightly "$T/bad.conf"
 expect_status 2 "no config" "$AA" nightly

@@ -1,13 +1,16 @@
 /*
  * tests/unit/test_common.c -- common/: number parsing and formatting, the
- * string buffer, JSON writer escaping and commas, atomic files, globbing,
- * edit distance.
+ * string buffer, JSON writer escaping and commas, the JSON reader (lines,
+ * malformed input), output files (atomic for regular files, symlinks
+ * followed, FIFOs written in place), globbing, edit distance.
  */
 #include "common/aa_common.h"
 #include "tests/tap.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_numbers(void)
@@ -100,6 +103,96 @@ static void test_atomic(void)
     ok(system(path) == 0, "cleanup");
 }
 
+/* Symbolic links are followed, a FIFO is written in place, "-" is stdout. */
+static void test_output_kinds(void)
+{
+    char dir[] = "/tmp/aa-test-XXXXXX", a[300], b[300], *data;
+    aa_err err;
+    size_t len;
+    struct stat st;
+    pid_t pid;
+    int status = -1;
+    ok(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(a, sizeof a, "%s/target", dir);
+    snprintf(b, sizeof b, "%s/link", dir);
+    ok(symlink("target", b) == 0, "relative symlink to a new file");
+    ok(aa_write_file_atomic(b, "one", 3, &err) == AA_OK, "write through a dangling link");
+    ok(lstat(b, &st) == 0 && S_ISLNK(st.st_mode), "the link stays a link");
+    ok(aa_read_file(a, &data, &len, &err) == AA_OK && strcmp(data, "one") == 0,
+       "the target holds the text");
+    free(data);
+    ok(chmod(a, 0600) == 0 && aa_write_file_atomic(b, "two", 3, &err) == AA_OK &&
+           stat(a, &st) == 0 && (st.st_mode & 0777) == 0600,
+       "replacing through the link keeps the target's permissions");
+    snprintf(a, sizeof a, "%s/fifo", dir);
+    ok(mkfifo(a, 0600) == 0, "mkfifo");
+    pid = fork();
+    if (pid == 0) { /* the reader: exits 0 when it reads exactly "fifo text" */
+        char got[64] = "";
+        FILE *f = fopen(a, "r");
+        size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+        got[n] = '\0';
+        _exit(strcmp(got, "fifo text") != 0);
+    }
+    alarm(20);
+    ok(aa_write_file_atomic(a, "fifo text", 9, &err) == AA_OK, "write to a FIFO: %s",
+       err.msg);
+    waitpid(pid, &status, 0);
+    alarm(0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the FIFO's reader got the text");
+    ok(lstat(a, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO is still a FIFO");
+    snprintf(b, sizeof b, "%s/loop", dir);
+    ok(symlink("loop", b) == 0 && aa_write_file_atomic(b, "x", 1, &err) == AA_EENV &&
+           strstr(err.msg, "symbolic links") != NULL,
+       "a symlink loop is an environment error: %s", err.msg);
+    snprintf(a, sizeof a, "rm -rf %s", dir);
+    ok(system(a) == 0, "cleanup");
+}
+
+static void test_json_read(void)
+{
+    static const char good[] = "{\n \"a\": [1, 2.5, -3e2, \"x\\u00e9\\ud83d\\ude00\"],\n"
+                               " \"big\": 4294967296, \"t\": true, \"n\": null\n}";
+    static const struct { const char *text, *want; } bad[] = {
+        {"{\"a\": [1, 2", "t.json:1: expected ',' or ']' (the JSON ends early)"},
+        {"{\"a\":\n 1,\n}", "t.json:3: expected a member name in quotes"},
+        {"{} x", "t.json:1: unexpected text after the JSON value"},
+        {"[01]", "t.json:1: expected ',' or ']'"},
+        {"\"a\\u0000\"", "t.json:1: \\u0000 in a string"},
+        {"\"\\ud800\"", "t.json:1: unpaired surrogate in a \\u escape"},
+        {"\"tab\there\"", "t.json:1: control character in a string"},
+        {"", "t.json:1: expected a JSON value (the JSON ends early)"},
+        {"nul", "t.json:1: unexpected text: expected a JSON value"},
+        {"garbage", "t.json:1: malformed number"},
+    };
+    aa_jv *v;
+    aa_err err;
+    char deep[1000];
+    ok(aa_json_parse(good, sizeof good - 1, "t.json", &v, &err) == AA_OK, "good JSON parses");
+    if (v) {
+        const aa_jv *a = aa_jv_get(v, "a"), *big = aa_jv_get(v, "big");
+        ok(a && a->type == AA_JV_ARR && a->n == 4 && a->line == 2, "array with its line");
+        ok(a && a->items[0].is_u64 && a->items[0].u64 == 1 && !a->items[1].is_u64 &&
+               a->items[2].num == -300,
+           "numbers");
+        is_str(a ? a->items[3].str : "", "x\xc3\xa9\xf0\x9f\x98\x80", "escapes decoded to UTF-8");
+        ok(big && big->is_u64 && big->u64 == 4294967296ull && big->line == 3,
+           "integer above 2^32 kept exact");
+        ok(aa_jv_get(v, "t")->type == AA_JV_BOOL && aa_jv_get(v, "n")->type == AA_JV_NULL,
+           "literals");
+        aa_jv_free(v);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = aa_json_parse(bad[i].text, strlen(bad[i].text), "t.json", &v, &err);
+        ok(rc == AA_EINPUT && v == NULL, "malformed JSON %zu is bad input", i);
+        is_str(rc ? err.msg : "", bad[i].want, "message names file:line");
+    }
+    memset(deep, '[', sizeof deep);
+    ok(aa_json_parse(deep, sizeof deep, "t.json", &v, &err) == AA_EINPUT &&
+           strstr(err.msg, "nesting too deep"),
+       "deep nesting refused");
+}
+
 static void test_strings(void)
 {
     aa_err err;
@@ -118,6 +211,8 @@ int main(void)
     test_numbers();
     test_json();
     test_atomic();
+    test_output_kinds();
+    test_json_read();
     test_strings();
     return tap_done();
 }

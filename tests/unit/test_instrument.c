@@ -66,6 +66,12 @@ static void test_filter(void)
            strstr(err.msg, "bad.filter:3:"), "bad filter names file:line: %s", err.msg);
     put("bad2.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE x\n");
     ok(aa_instr_filter_load(f, path_in("bad2.filter"), &err) == AA_EINPUT, "unterminated section");
+    put("bad3.filter", "SCOREP_REGION_NAMES_BEGIN junk\n EXCLUDE x\nSCOREP_REGION_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("bad3.filter"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad3.filter:1: unexpected 'junk'"), "junk after BEGIN: %s", err.msg);
+    put("bad4.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE\nSCOREP_REGION_NAMES_END\n");
+    ok(aa_instr_filter_load(f, path_in("bad4.filter"), &err) == AA_EINPUT &&
+           strstr(err.msg, "bad4.filter:2: EXCLUDE without a name"), "EXCLUDE alone: %s", err.msg);
     aa_instr_filter_free(f);
 }
 
@@ -85,6 +91,51 @@ static void test_plan(void)
     ok(aa_instr_plan_load_refine(p, path_in("empty.json"), &err) == AA_EINPUT,
        "refine with no critical region is bad input");
     aa_instr_plan_free(p);
+}
+
+/* Malformed refine and plan files: exit-3 errors naming file:line. */
+static void test_plan_bad(void)
+{
+    static const struct { const char *file, *text, *want; int refine; } cases[] = {
+        {"trunc.json", "{\"dissimilarity\":{\"bottlenecks\":[{\"region\":4",
+         "trunc.json:1: expected ',' or '}' (the JSON ends early)", 1},
+        {"str.json", "{\"disparity\":{\"bottlenecks\":[\n{\"region\":\"abc\"}]}}",
+         "str.json:2: \"region\" must be a region id", 1},
+        {"big.json", "{\"disparity\":{\"bottlenecks\":[{\"region\":4294967296}]}}",
+         "big.json:1: \"region\" must be a region id", 1},
+        {"frac.json", "{\"disparity\":{\"bottlenecks\":[{\"region\":1.5}]}}",
+         "frac.json:1: \"region\" must be a region id", 1},
+        {"other.json", "{\"regions\":[{\"region\":3}]}",
+         "other.json:1: no \"dissimilarity\" or \"disparity\"", 1},
+        {"garbage.json", "{garbage", "garbage.json:1: expected a member name in quotes", 1},
+        {"bad.xml", "<a>\n<b region=\"12\">\n</a>", "bad.xml:3:", 1},
+        {"badid.xml", "<a>\n<b region=\"x1\"/></a>", "badid.xml:2: region=\"x1\" is not a region id", 1},
+        {"two.txt", "solve\nsolve extra\n", "two.txt:2: one region id or name per line", 1},
+        {"bigid.txt", "# c\n99999999999\n", "bigid.txt:2: '99999999999' is not a region id (ids are below 2^32)", 1},
+        {"hex.txt", "0x1ffffffff\n", "hex.txt:1: '0x1ffffffff' is not a region id (ids are below 2^32)", 1},
+        {"junk.txt", "12abc\n", "junk.txt:1: '12abc' is not a region id or name", 1},
+        {"nul.txt", "solve\n\nx\0y\n", "nul.txt:3: NUL byte", 1},
+        {"c1.plan", "eliminate solve\n# x\nsplit solve\n",
+         "c1.plan:3: 'split solve' contradicts 'eliminate solve' at ", 0},
+        {"c2.plan", "merge a b\nmerge b c\n", "c2.plan:2: 'merge b' contradicts 'merge b' at ", 0},
+        {"c3.plan", "merge a a\n", "c3.plan:1: 'a' appears twice in one merge", 0},
+        {"c4.plan", "split 12\neliminate x 12\n", "c4.plan:2: 'eliminate 12' contradicts", 0},
+        {"q.plan", "eliminate \"solve\"\n", "q.plan:1: '\"solve\"' is not a region id or name", 0},
+    };
+    aa_err err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        aa_instr_plan *p = aa_instr_plan_new();
+        FILE *f = fopen(path_in(cases[i].file), "w");
+        int rc;
+        fwrite(cases[i].text, 1, strlen(cases[i].text) + (strstr(cases[i].file, "nul") ? 3 : 0), f);
+        fclose(f);
+        rc = cases[i].refine ? aa_instr_plan_load_refine(p, path_in(cases[i].file), &err)
+                             : aa_instr_plan_load(p, path_in(cases[i].file), &err);
+        ok(rc == AA_EINPUT, "%s is bad input", cases[i].file);
+        ok(rc && strstr(err.msg, cases[i].want), "%s: message '%s'", cases[i].file,
+           rc ? err.msg : "");
+        aa_instr_plan_free(p);
+    }
 }
 
 static uint32_t id_of(const aa_regionmap *m, const char *name)
@@ -308,6 +359,7 @@ int main(void)
     test_modes();
     test_filter();
     test_plan();
+    test_plan_bad();
     test_ids();
     test_prelude_agrees();
     test_bad_input();

@@ -54,7 +54,7 @@ static __attribute__((unused)) aa_experiment *tpu_build(const char *id, int npro
         reg.col = i % 3;
         reg.end_line = i * 10 + 5;
         reg.end_col = 2;
-        reg.parent = i > 1 ? (uint32_t)(((i - 1) / 2) * 3 + 100) : 0;
+        reg.parent = (i - 1) / 2 >= 1 ? (uint32_t)(((i - 1) / 2) * 3 + 100) : 0;
         aa_experiment_add_region(e, &reg);
     }
     for (r = 0; r < nranks; r++) {

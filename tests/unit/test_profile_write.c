@@ -15,6 +15,7 @@ static aa_experiment *small(void)
     aa_experiment *e = aa_experiment_new();
     aa_region r0 = {0, AA_KIND_PROGRAM, "program", "", "", 0, 0, 0, 0, 0};
     aa_region r12 = {12, AA_KIND_LOOP, "loop@42", "solve", "solver.c", 42, 5, 60, 6, 3};
+    aa_region r3 = {3, AA_KIND_FUNCTION, "solve", "solve", "solver.c", 40, 1, 70, 1, 0};
     aa_process *p;
     aa_thread *t;
     long n;
@@ -27,6 +28,7 @@ static aa_experiment *small(void)
     aa_experiment_add_metric(e, "cycles", "count");
     aa_experiment_add_region(e, &r12);
     aa_experiment_add_region(e, &r0);
+    aa_experiment_add_region(e, &r3);
     p = aa_experiment_add_process(e, 1);
     free(p->host);
     p->host = strdup("node\x01" "1\xff");
@@ -58,6 +60,8 @@ static const char expected[] =
     "  </metrics>\n"
     "  <regions>\n"
     "    <region id=\"0\" kind=\"program\" name=\"program\"/>\n"
+    "    <region id=\"3\" kind=\"function\" name=\"solve\" function=\"solve\" file=\"solver.c\" "
+    "line=\"40\" col=\"1\" end-line=\"70\" end-col=\"1\"/>\n"
     "    <region id=\"12\" kind=\"loop\" name=\"loop@42\" function=\"solve\" file=\"solver.c\" "
     "line=\"42\" col=\"5\" end-line=\"60\" end-col=\"6\" parent=\"3\"/>\n"
     "  </regions>\n"
@@ -85,6 +89,20 @@ int main(void)
     is_str(b.data, expected, "exact text");
     is_int(aa_experiment_write_buf(e, &b2, &err), AA_OK, "written again");
     is_str(b2.data, b.data, "deterministic");
+
+    /* a parent naming no region is not written (the reader would refuse it) */
+    {
+        aa_region r5 = {5, AA_KIND_LOOP, "loop@9", "solve", "solver.c", 9, 1, 9, 9, 77};
+        aa_buf b3;
+        aa_buf_init(&b3);
+        aa_experiment_add_region(e, &r5);
+        is_int(aa_experiment_write_buf(e, &b3, &err), AA_OK, "dangling parent: written");
+        ok(b3.data && strstr(b3.data, "name=\"loop@9\" function=\"solve\" file=\"solver.c\" "
+                                      "line=\"9\" col=\"1\" end-line=\"9\" end-col=\"9\"/>"),
+           "without the parent that names no region");
+        ok(b3.data && strstr(b3.data, "parent=\"3\""), "a parent that exists is kept");
+        aa_buf_free(&b3);
+    }
 
     /* invalid models are refused, nothing appended */
     aa_buf_reset(&b);
