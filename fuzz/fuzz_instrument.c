@@ -235,6 +235,10 @@ static void remove_input(void)
     unlink(path);
 }
 
+/* The inputs fuzz/fuzz_replay.c replays in `make check`. */
+const char *const fuzz_replay_dirs[] = {"tests/data/instrument/fuzz-regress",
+                                        "fuzz/corpus/instrument", NULL};
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     int fd;

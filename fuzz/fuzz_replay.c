@@ -1,8 +1,9 @@
 /*
  * fuzz/fuzz_replay.c -- replays the seed corpus and the kept crash inputs
  * of a libFuzzer target without libFuzzer: linked with one fuzz_<name>.c,
- * which names its directories in fuzz_replay_dirs, it runs
- * LLVMFuzzerTestOneInput on every file (sorted) and prints TAP, so `make
+ * which names its directories in fuzz_replay_dirs, it runs the target's
+ * LLVMFuzzerInitialize when it has one, then LLVMFuzzerTestOneInput on
+ * every file (sorted) and prints TAP, so `make
  * check` replays them in the release and the sanitizer builds.  Run from
  * the top directory; arguments name other directories.
  */
@@ -15,6 +16,7 @@
 #include "common/aa_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 extern const char *const fuzz_replay_dirs[];
 
 static int name_cmp(const void *a, const void *b)
@@ -68,6 +70,8 @@ static int replay_dir(const char *dir, int n)
 int main(int argc, char **argv)
 {
     int n = 0;
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
     if (argc > 1)
         for (int i = 1; i < argc; i++)
             n = replay_dir(argv[i], n);

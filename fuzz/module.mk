@@ -82,7 +82,7 @@ fuzz-instrument: $(B)/fuzz/fuzz_instrument
 # Regression replay of the instrumenter's fuzz inputs without libFuzzer: a
 # TAP program among the unit tests (release and sanitizer builds).
 FUZZ_REGRESS_LIBS = $(B)/lib/libaa_instrument.a $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a
-$(B)/tests/fuzz_instrument_regress: $(call aa_objs,fuzz/fuzz_instrument.c fuzz/fuzz_instrument_regress.c) \
+$(B)/tests/fuzz_instrument_regress: $(call aa_objs,fuzz/fuzz_instrument.c fuzz/fuzz_replay.c) \
                                     $(FUZZ_REGRESS_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) -Wl,--start-group $(FUZZ_REGRESS_LIBS) \
