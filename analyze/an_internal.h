@@ -135,6 +135,7 @@ struct an_ctx {
     size_t *cstart, *clist; /* children of region r: clist[cstart[r]..cstart[r+1]) */
     unsigned char *ran;     /* P*R */
     double *wpwt;           /* by analysed process */
+    double *dwpwt;          /* by analysed process: the disparity values' whole program */
     unsigned char *whole;   /* by region: stands for the whole program */
     unsigned char *exroot;  /* by tree node: topmost node excluded by region */
     size_t *dobj, ndobj;    /* regions classified by the disparity analysis */

@@ -135,6 +135,7 @@ static void ctx_free(an_ctx *c)
     free(c->clist);
     free(c->ran);
     free(c->wpwt);
+    free(c->dwpwt);
     free(c->whole);
     free(c->dobj);
     free(c->exroot);

@@ -98,6 +98,116 @@ static int choose_region_metric(an_ctx *c)
     return AA_OK;
 }
 
+/* ---- preempted processes ------------------------------------------------------- */
+/* On a loaded machine every interval of a process is stretched by the time
+ * slices the machine gives to others: its computation (wall/CPU of 5-15 on
+ * the 2-core development VM with 4-16 ranks) and above all its waits in
+ * MPI, where it waits for processes the machine is not running -- a
+ * collective that costs microseconds on a dedicated node takes a time slice
+ * of every late process.  Wall time then says nothing of a region's cost on
+ * a dedicated node, and its waits in MPI least of all.
+ *
+ * A process is preempted (the test of the profile-guided filter,
+ * instrument/pfilter.c) when more than preempted_share of its wall time is
+ * neither CPU time nor waiting in MPI (mpi_wall - mpi_cpu) or I/O (io_time):
+ * time it was runnable and not run.  A preempted process's regions are
+ * judged on their self CPU time (its MPI calls' CPU time included: copying
+ * messages, polling) plus their self I/O time (io_time: a write that
+ * waits for the disk keeps its wait; the CPU time of I/O calls counts
+ * twice, at most doubling an I/O region) instead of their self wall time,
+ * and their shares are taken of the sum of these (c->dwpwt); MPI set-up
+ * stays out as on wall time.  On a dedicated node no process is preempted
+ * and nothing changes.  A process that sleeps or waits for a lock or a
+ * device outside MPI and I/O looks preempted too, and its waits there are
+ * then not judged (bench/diagnosis.md). */
+
+/* The share of process q's wall time (its whole-program region) that its
+ * CPU time and waits do not explain; 0 when unknown.  CPU, MW, MC, IO: P x R
+ * inclusive values (IO may be NULL). */
+static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, const double *MW,
+                                const double *MC, const double *IO)
+{
+    size_t k = q * c->R; /* region 0: the whole program */
+    double w = c->W[k], b = CPU[k], wait = MW[k] - MC[k];
+    if (!c->ran[k] || isnan(w) || isnan(b) || isnan(wait) || w <= 0)
+        return 0;
+    b += wait > 0 ? wait : 0;
+    if (IO && !isnan(IO[k]))
+        b += IO[k];
+    return b >= w ? 0 : 1 - b / w;
+}
+
+/* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left
+ * out as an_self_wall leaves out set-up MPI wall time) and their sum into
+ * c->dwpwt[q].  SCPU, SMC, SIO: P x R self CPU, MPI CPU and I/O time (SIO
+ * may be NULL). */
+static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC, const double *SIO)
+{
+    size_t r, R = c->R;
+    double sum = 0;
+    for (r = 0; r < R; r++) {
+        size_t k = q * R + r;
+        double v = SCPU[k] + (SIO ? SIO[k] : 0);
+        if (an_is_mpi_setup(c->a->regions[r].info))
+            v = 0;
+        else if (c->whole[r])
+            v = fmax(0, v - SMC[k]);
+        c->SW[k] = v;
+        sum += v;
+    }
+    c->dwpwt[q] = sum;
+}
+
+/* Phase step: preempted processes judged on CPU time; c->dwpwt; a note
+ * says how many. */
+static int judge_preempted_on_cpu(an_ctx *c)
+{
+    size_t P = c->P, R = c->R, q, npre = 0;
+    int mcpu, mmw, mmc, mio, have_io;
+    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, lost = 0;
+    for (q = 0; q < P; q++)
+        c->dwpwt[q] = c->wpwt[q];
+    if (!an_metric_usable(c, "cpu", &mcpu) || !an_metric_usable(c, "mpi_wall", &mmw) ||
+        !an_metric_usable(c, "mpi_cpu", &mmc))
+        return AA_OK;
+    CPU = malloc(P * R * sizeof *CPU);
+    MW = malloc(P * R * sizeof *MW);
+    MC = malloc(P * R * sizeof *MC);
+    IO = malloc(P * R * sizeof *IO);
+    SCPU = malloc(P * R * sizeof *SCPU);
+    SMC = malloc(P * R * sizeof *SMC);
+    SIO = malloc(P * R * sizeof *SIO);
+    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO) {
+        free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+        return an_nomem(c);
+    }
+    an_gather(c, mcpu, CPU);
+    an_gather(c, mmw, MW);
+    an_gather(c, mmc, MC);
+    have_io = an_metric_usable(c, "io_time", &mio) && an_gather(c, mio, IO) > 0;
+    an_self_values(c, CPU, SCPU);
+    an_self_values(c, MC, SMC);
+    if (have_io)
+        an_self_values(c, IO, SIO);
+    for (q = 0; q < P; q++) {
+        double u = unexplained_share(c, q, CPU, MW, MC, have_io ? IO : NULL);
+        if (!(u > c->o->preempted_share))
+            continue;
+        npre++;
+        lost += u;
+        judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL);
+    }
+    free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+    if (!npre)
+        return AA_OK;
+    return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
+                      "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
+                      "other processes): their regions are judged on CPU and I/O time for "
+                      "hotspots, as their wall time and their waits in MPI were stretched by "
+                      "the load",
+                   npre, P, 100 * lost / (double)npre);
+}
+
 /* Every region's value (a->region_value): its region metric on self
  * values, averaged over the processes. */
 static void region_values(an_ctx *c)
@@ -112,7 +222,7 @@ static void region_values(an_ctx *c)
             double frac, cpi = 0;
             if (!c->ran[k])
                 continue;
-            frac = (c->wpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->wpwt[q]) : 0;
+            frac = (c->dwpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->dwpwt[q]) : 0;
             if (c->cpi_ok && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
                 cpi = T1[k] / T2[k];
             s += an_region_metric_value(a, frac, cpi);
@@ -154,15 +264,18 @@ static int classify_regions(an_ctx *c)
 
 /* Phase: region fractions on self values (the region's own code: its wall
  * time minus its sub-regions'), so that enclosing regions never compete
- * with what they enclose; MPI set-up time is set-up wherever it sits.  The
+ * with what they enclose; MPI set-up time is set-up wherever it sits; a
+ * preempted process's regions on their CPU time.  The
  * regions' values and their severity classes. */
 int an_disparity_classes(an_ctx *c)
 {
     int rc;
     c->SW = malloc(c->P * c->R * sizeof *c->SW);
-    if (!c->SW)
+    c->dwpwt = malloc((c->P ? c->P : 1) * sizeof *c->dwpwt);
+    if (!c->SW || !c->dwpwt)
         return an_nomem(c);
-    if ((rc = an_self_wall(c, c->W, c->T2, c->SW)) || (rc = choose_region_metric(c)))
+    if ((rc = an_self_wall(c, c->W, c->T2, c->SW)) || (rc = judge_preempted_on_cpu(c)) ||
+        (rc = choose_region_metric(c)))
         return rc;
     region_values(c);
     return classify_regions(c);
@@ -256,7 +369,7 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
     for (q = 0; q < P; q++) {
         double v = c->SW[q * R + rr];
         sw += isnan(v) ? 0 : v;
-        sh += (c->wpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->wpwt[q]) : 0;
+        sh += (c->dwpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->dwpwt[q]) : 0;
     }
     f->impact_s = sw / (double)P;
     f->run_share = sh / (double)P;

@@ -66,16 +66,16 @@ static double disp_boundary(const an_ctx *c)
 }
 
 /* The share of processes on which region r's own value (the region metric
- * on its wall time; cycles in T1, instructions in T2 when cyc_ok) lies
- * above thr. */
+ * on its self time, as the disparity values; cycles in T1, instructions in
+ * T2 when cyc_ok) lies above thr. */
 static double process_share(const an_ctx *c, size_t r, double thr, int cyc_ok)
 {
     size_t q, k, good = 0, P = c->P, R = c->R;
-    const double *W = c->W, *T1 = c->T1, *T2 = c->T2;
+    const double *SW = c->SW, *T1 = c->T1, *T2 = c->T2;
     for (q = 0; q < P; q++) {
         double frac, cpi = 0;
         k = q * R + r;
-        frac = (c->wpwt[q] > 0 && !isnan(W[k])) ? fmin(1, W[k] / c->wpwt[q]) : 0;
+        frac = (c->dwpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->dwpwt[q]) : 0;
         if (cyc_ok && c->ran[k] && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
             cpi = T1[k] / T2[k];
         if (c->ran[k] && an_region_metric_value(c->a, frac, cpi) > thr)

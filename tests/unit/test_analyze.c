@@ -795,6 +795,81 @@ static void test_traffic_absolute(void)
     }
 }
 
+/* A preempted process (most of its wall time neither CPU time nor a wait)
+ * waits in MPI for processes the machine does not run: such waits are no
+ * hotspot, while a region whose MPI calls keep the CPU busy still is.  On a
+ * dedicated node (wall = CPU outside MPI) the same waits are judged on wall
+ * time as before. */
+static void test_preempted_waits(void)
+{
+    int loaded;
+    for (loaded = 0; loaded < 2; loaded++) {
+        aa_experiment *e = aa_experiment_new();
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, sync_cccr = 0, coll_cccr = 0;
+        size_t k;
+        double stretch = loaded ? 5.0 : 1.0;
+        aa_experiment_add_metric(e, "wall", "s");
+        aa_experiment_add_metric(e, "cpu", "s");
+        aa_experiment_add_metric(e, "mpi_wall", "s");
+        aa_experiment_add_metric(e, "mpi_cpu", "s");
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 10, 1, "sync", AA_KIND_FUNCTION);
+        add_region(e, 11, 1, "coll", AA_KIND_FUNCTION);
+        for (j = 0; j < 5; j++)
+            add_region(e, (uint32_t)(20 + j), 1, "phase", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+            double *v, tot[4] = {0, 0, 0, 0};
+            /* sync: waits 3 s (a few calls, little CPU); coll: many calls,
+             * 40% of its MPI time on the CPU; phases: 0.2 s CPU each */
+            const double sync[4] = {3.0, 0.01, 3.0, 0.01}, coll[4] = {3.0, 1.2, 3.0, 1.2};
+            long n = aa_thread_add_node(e, t, 10, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), sync, sizeof sync);
+            n = aa_thread_add_node(e, t, 11, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), coll, sizeof coll);
+            for (j = 0; j < 4; j++)
+                tot[j] = sync[j] + coll[j];
+            for (j = 0; j < 5; j++) {
+                double *w;
+                n = aa_thread_add_node(e, t, (uint32_t)(20 + j), (int32_t)m);
+                w = aa_node_values(e, t, (size_t)n);
+                w[1] = 0.2 + 0.001 * j;
+                w[0] = w[1] * stretch;
+                w[2] = w[3] = 0;
+                tot[0] += w[0];
+                tot[1] += w[1];
+            }
+            v = aa_node_values(e, t, (size_t)root);
+            memcpy(v, tot, sizeof tot);
+            memcpy(aa_node_values(e, t, (size_t)m), tot, sizeof tot);
+        }
+        e->nprocs = 4;
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "preempted case %d analysed", loaded);
+        for (k = 0; a && k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
+                continue;
+            sync_cccr |= f->region == region_by_id(a, 10);
+            coll_cccr |= f->region == region_by_id(a, 11);
+        }
+        ok(coll_cccr, "%s: MPI calls busy on the CPU are a hotspot", loaded ? "loaded" : "dedicated");
+        if (loaded) {
+            ok(!sync_cccr, "loaded: waiting in MPI for processes not run is no hotspot");
+            ok(a && has_note(a, "4 of 4 processes were preempted"), "loaded: the note says so");
+        } else {
+            ok(sync_cccr, "dedicated: 3 s of waiting in MPI is a hotspot");
+            ok(a && !has_note(a, "preempted"), "dedicated: no preemption note");
+        }
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* An SPMD rank 0 is no master: it prints the results (a region only it
  * runs) and skips a zero-trip loop (a region every other process runs),
  * but its work is the others' work. */
@@ -953,5 +1028,6 @@ int main(void)
     test_spmd_rank0();
     test_wait_site();
     test_small_clear_imbalance();
+    test_preempted_waits();
     return tap_done();
 }
