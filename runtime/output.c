@@ -50,6 +50,7 @@ static void add_metrics(aa_experiment *e)
         aa_experiment_add_metric(e, aa_rt_g.ctr_metric[i], "count");
     for (i = 0; i < AA_RT_X_COUNT_; i++)
         aa_experiment_add_metric(e, aa_rt_x_names[i], aa_rt_x_units[i]);
+    aa_experiment_add_metric(e, "cpu_sq", "s2");
 }
 
 static void fmt_time(time_t t, char *out, size_t n)
@@ -283,6 +284,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
             row[M_FIXED_ + k] = aa_rt_g.ctr_available[k] ? (double)n->ctr[k] : NAN;
         for (k = 0; k < AA_RT_X_COUNT_; k++)
             row[M_FIXED_ + aa_rt_g.nctr + k] = n->x[k];
+        row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_] = n->cpu_sq / 1e18;
     }
     /* frames still open: close them in the copy */
     for (k = 0; k < depth && k < AA_RT_MAX_DEPTH; k++) {
@@ -294,8 +296,11 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         row = v + (size_t)f->node * nm;
         if (now > f->t_enter)
             row[M_WALL] += (double)(now - f->t_enter) / tps;
-        if (!isnan(cpu_now) && cpu_now > f->cpu_enter)
-            row[M_CPU] += (cpu_now - f->cpu_enter) / 1e9;
+        if (!isnan(cpu_now) && cpu_now > f->cpu_enter) {
+            double c = (cpu_now - f->cpu_enter) / 1e9;
+            row[M_CPU] += c;
+            row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_] += c * c;
+        }
         if (aa_rt_g.nctr_avail)
             for (c = 0; c < aa_rt_g.nctr; c++)
                 if (aa_rt_g.ctr_available[c] && ctr_now[c] >= f->ctr_enter[c])

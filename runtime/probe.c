@@ -833,6 +833,7 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
      * refined over the whole run: the 2 ms start calibration is not exact
      * enough to clamp a busy region against (0.3% off = 0.5 ms in 150 ms) */
     n->cpu += c;
+    n->cpu_sq += c * c;
     if (aa_rt_g.nctr_avail)
         for (i = 0; i < aa_rt_g.nctr; i++)
             n->ctr[i] += ctr[i] - f->ctr_enter[i];

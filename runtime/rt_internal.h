@@ -72,6 +72,7 @@ typedef struct aa_rt_node {
     uint64_t visits;
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
+    double cpu_sq;        /* sum over visits of the squared CPU time of a visit, ns^2 */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
 } aa_rt_node;

@@ -48,6 +48,10 @@ truth=$(sed -n 's/^truth 0 .*busy_cpu=\([0-9.]*\).*/\1/p' "$T/s1.stdout")
 ok "busy region: cpu $bc = thread CPU clock $truth within 0.5 ms (2 x 100 us bound + slack)" \
     rt_num "$bc - $truth < 0.0005 && $truth - $bc < 0.0005"
 ok "busy region: cpu <= wall ($bw)" rt_num "$bc <= $bw"
+bq=$(rt_val $D ROOT/main/busy_region cpu_sq)
+ok "busy region, one visit: cpu_sq $bq = cpu^2" rt_num "$bq > 0 && ($bq - $bc * $bc) < 1e-6 * $bq && ($bc * $bc - $bq) < 1e-6 * $bq"
+lc=$(rt_val $D ROOT/main/loop@60/leaf cpu); lq=$(rt_val $D ROOT/main/loop@60/leaf cpu_sq)
+ok "leaf, 5 visits: cpu^2/5 <= cpu_sq $lq <= cpu^2 ($lc)" rt_num "$lq * 5 >= $lc * $lc * 0.999999 && $lq <= $lc * $lc * 1.000001"
 is "$(rt_val $D ROOT/main/loop@60/leaf instructions)" 2500 "fake counters: leaf = 5 visits x 500"
 is "$(rt_val $D ROOT/main/loop@60 instructions)" 5500 "fake counters: loop = 11 probe events x 500"
 is "$(rt_val $D ROOT/main/loop@60/leaf cycles)" 5000 "fake counters: cycles"
