@@ -43,6 +43,8 @@ typedef struct aa_analyze_options {
     double resolution_s;       /* smallest per-process CPU difference (s) */
     double disparity_min_share; /* smallest self share of the run of a hotspot */
     double finding_min_share;  /* smallest impact share of the run of any finding */
+    double spike_z;            /* an imbalance is kept when it exceeds this many standard
+                                  errors of its slow processes' excess visit spread */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */

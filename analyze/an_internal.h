@@ -71,7 +71,8 @@ typedef struct dis_found {
     size_t region;
     double effect, severity, confidence;
     double impact; /* s per slow process beyond the others */
-    int dropped;   /* impact below finding_min_share */
+    int dropped;   /* impact below finding_min_share, or carried by a few visits */
+    int spike;     /* dropped: carried by a few visits */
     int cccr;
     int *labels; /* level partition (owned), P entries */
     long level;  /* the region whose children form the level (-1: the root level) */

@@ -687,25 +687,118 @@ int an_dissim_clusters(an_ctx *c)
     return AA_OK;
 }
 
-/* Phase: impact of the dissimilarity CCRs; too small ones are dropped.
- * A CCR whose slow processes spend less than finding_min_share of the
- * program's main metric (CPU time outside MPI) beyond the others is no
- * finding; a CCR all of whose CCR descendants were dropped is then the
- * innermost one (a CCCR). */
+/* ---- imbalances carried by a few visits ------------------------------------------ */
+/* A descheduled process can come back with a few milliseconds more CPU time
+ * in whatever region it was in (cold caches, a virtual CPU's stolen time
+ * charged to the thread): a heavy tail in one visit that the noise model of
+ * the totals (noise.c, a median absolute deviation) does not see, and on a
+ * deep level one such visit makes a single process look slow.  The runtime's
+ * cpu_sq tells it apart: for process p and region r with n visits of CPU
+ * times c_i, V = cpu_sq - cpu^2/n = sum (c_i - mean)^2 is the spread of the
+ * total that comes from the visits differing (the variance of the total
+ * for independent visits).  The spread every process has (the median V over
+ * the processes that ran r: work that varies from step to step, measurement
+ * error) is no evidence either way; what a process has beyond it is.  An
+ * imbalance is kept when its excess exceeds spike_z standard errors of the
+ * slow processes' mean from that excess spread: one 10-ms visit on one
+ * process gives a ratio near 1, the same extra work in every one of n
+ * visits a ratio growing with sqrt(n).  A region visited once has V = 0:
+ * nothing to tell, the imbalance is kept. */
+
+/* V (P x R) of every process and region, or NULL (*V untouched) when cpu_sq
+ * was not measured. */
+static int visit_spread(an_ctx *c, double **V)
+{
+    size_t P = c->P, R = c->R, k;
+    int mv, mc, mq;
+    double *N, *C, *Q;
+    *V = NULL;
+    if (!an_metric_usable(c, "cpu_sq", &mq) || !an_metric_usable(c, "visits", &mv) ||
+        !an_metric_usable(c, "cpu", &mc))
+        return AA_OK;
+    N = malloc(P * R * sizeof *N);
+    C = malloc(P * R * sizeof *C);
+    Q = malloc(P * R * sizeof *Q);
+    if (!N || !C || !Q) {
+        free(N), free(C), free(Q);
+        return an_nomem(c);
+    }
+    an_gather(c, mv, N);
+    an_gather(c, mc, C);
+    an_gather(c, mq, Q);
+    for (k = 0; k < P * R; k++)
+        Q[k] = N[k] >= 2 && !isnan(Q[k]) && !isnan(C[k]) ? fmax(0, Q[k] - C[k] * C[k] / N[k]) : 0;
+    free(N), free(C);
+    *V = Q;
+    return AA_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The ratio of the slow cluster's excess in region r to the standard error
+ * of its mean from its processes' spread beyond the median spread;
+ * INFINITY when there is no such spread.  tmp: P doubles. */
+static double excess_over_spikes(const an_ctx *c, const double *V, const int *labels, size_t slow,
+                                 size_t r, double excess, double *tmp)
+{
+    size_t q, n = 0, ns = 0;
+    double med, e = 0;
+    for (q = 0; q < c->P; q++)
+        if (c->ran[q * c->R + r])
+            tmp[n++] = V[q * c->R + r];
+    if (!n)
+        return INFINITY;
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    med = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+    for (q = 0; q < c->P; q++)
+        if (labels[q] == (int)slow) {
+            e += fmax(0, V[q * c->R + r] - med);
+            ns++;
+        }
+    if (!ns || !(e > 0))
+        return INFINITY;
+    return excess / (sqrt(e) / (double)ns);
+}
+
+/* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
+ * so are those carried by a few visits (above).  A CCR whose slow
+ * processes spend less than finding_min_share of the program's main metric
+ * (CPU time outside MPI) beyond the others is no finding; a CCR all of
+ * whose CCR descendants were dropped is then the innermost one (a CCCR). */
 int an_dissim_impact(an_ctx *c)
 {
     dis_state *ds = &c->ds;
-    size_t i, j;
+    size_t i, j, nspike = 0;
+    double *V = NULL, *tmp = NULL;
+    int rc = visit_spread(c, &V);
+    if (rc)
+        return rc;
+    if (V && !(tmp = malloc((c->P ? c->P : 1) * sizeof *tmp))) {
+        free(V);
+        return an_nomem(c);
+    }
     c->wmed = an_median_wpwt(c);
     c->mmed = an_median_program_metric(c);
     for (i = 0; i < ds->nfound; i++) {
+        dis_found *f = &ds->found[i];
         double imp;
-        dis_slow_cluster(c, ds->found[i].labels, ds->found[i].region, c->MM, &imp);
-        ds->found[i].impact = imp;
+        size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
+        f->impact = imp;
         /* judged on the metric's own scale: on a loaded node the wall time of
          * a run is many times its CPU time */
-        ds->found[i].dropped = c->mmed > 0 && imp / c->mmed < c->o->finding_min_share;
+        f->dropped = c->mmed > 0 && imp / c->mmed < c->o->finding_min_share;
+        if (!f->dropped && V &&
+            excess_over_spikes(c, V, f->labels, slow, f->region, imp, tmp) < c->o->spike_z) {
+            f->dropped = f->spike = 1;
+            nspike++;
+        }
     }
+    free(V);
+    free(tmp);
     for (i = 0; i < ds->nfound; i++) {
         size_t r0 = ds->found[i].region;
         if (ds->found[i].dropped)
@@ -716,6 +809,11 @@ int an_dissim_impact(an_ctx *c)
                 ds->found[j].region < c->send[r0])
                 ds->found[i].cccr = 0;
     }
+    if (nspike)
+        return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "
+                          "visits spread beyond the others' by as much as the difference: a "
+                          "CPU-time spike, not more work) %s not reported",
+                       nspike, nspike == 1 ? "" : "s", nspike == 1 ? "is" : "are");
     return AA_OK;
 }
 

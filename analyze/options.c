@@ -27,6 +27,12 @@ static const aa_analyze_tunable tunables[] = {
     T("disparity_min_share", disparity_min_share, 0.2, 0.0, 1.0, "of the run",
       "a hotspot (disparity CCR) holds at least this share of the run in its own "
       "code (self time)"),
+    T("spike_z", spike_z, 3.0, 0.0, 1e6, "standard errors",
+      "an imbalance carried by a few visits is no imbalance: the slow processes' excess "
+      "in a region must exceed this many standard errors of the spread of their visits "
+      "beyond the processes' typical spread (cpu_sq; a single 10-ms spike in one visit "
+      "gives a ratio near 1, the same extra work in every visit a ratio that grows with "
+      "the square root of the visits); inactive without cpu_sq"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "
