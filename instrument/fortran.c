@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -565,8 +566,14 @@ static int directive_before(fctx *X, int line)
             continue;
         if (t[i] == '!' || (X->fixed && i == 0 && strchr("cC*", t[i]))) {
             for (int j = i + 1; j < i + 7 && t[j]; j++) {
-                if (t[j] == '$')
-                    return 1;
+                if (t[j] == '$') {
+                    /* !$omp end parallel do closes a construct: no loop follows it */
+                    while (t[j] && t[j] != ' ' && t[j] != '\t')
+                        j++;
+                    while (t[j] == ' ' || t[j] == '\t')
+                        j++;
+                    return strncasecmp(t + j, "end", 3) != 0;
+                }
                 if (!((t[j] >= 'a' && t[j] <= 'z') || (t[j] >= 'A' && t[j] <= 'Z')))
                     break;
             }
@@ -1020,7 +1027,9 @@ static int exits_for(fctx *X, const f_stmt *s, aa_buf *b, const char *indent)
         else if (!strcmp(s->kind, "goto"))
             leave = !tl || !loop_contains_line(l, tl);
         else if (!strcmp(s->kind, "exit"))
-            leave = target ? loop_within(X, l, target) : cline ? l->line > cline : 0;
+            /* EXIT goes to just after the target DO's end, where its own exit
+             * line is: only the loops inside it are closed here */
+            leave = target ? loop_within(X, l, target) && l != target : cline ? l->line > cline : 0;
         else if (!strcmp(s->kind, "cycle"))
             leave = target ? loop_within(X, l, target) && l != target : 0;
         if (leave && l->sel) {
