@@ -75,4 +75,10 @@ int instr_compiler_view_get(const char *compiler, int argc, const char *const *a
                             instr_compiler_view *v);
 void instr_compiler_view_free(instr_compiler_view *v);
 
+/* Fortran sources (instrument/fortran.c): 1 for a Fortran file name, and
+ * the instrumenter behind aa_instrument_file for them. */
+int instr_is_fortran(const char *path);
+int instr_fortran_file(const char *path, int argc, const char *const *argv,
+                       const aa_instrument_opts *o, aa_instrument_result *res, aa_err *err);
+
 #endif

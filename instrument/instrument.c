@@ -2444,6 +2444,8 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     int nargs = 0, rc;
     CXIndex index = NULL;
 
+    if (instr_is_fortran(path))
+        return instr_fortran_file(path, argc, argv, o, res, err);
     memset(&X, 0, sizeof X);
     memset(res, 0, sizeof *res);
     aa_buf_init(&res->source);

@@ -6,7 +6,15 @@ set -eu
 
 pc() { pkg-config "$@" 2>/dev/null || true; }
 
-llvm_dir=$(ls -d /usr/lib/llvm-* 2>/dev/null | sort -V | tail -n 1)
+# the newest LLVM with libclang's headers (an LLVM installed only for flang
+# has none)
+llvm_dir=$(for d in $(ls -d /usr/lib/llvm-* 2>/dev/null | sort -V); do
+    [ -f "$d/include/clang-c/Index.h" ] && echo "$d"; done | tail -n 1)
+# the Fortran parser bridge: flang's parser headers and libraries, and the
+# LLVM headers and library of the same version
+flang_dir=$(for d in $(ls -d /usr/lib/llvm-* 2>/dev/null | sort -V); do
+    [ -f "$d/include/flang/Parser/parsing.h" ] && [ -f "$d/include/llvm/Support/raw_ostream.h" ] &&
+        [ -f "$d/lib/libFortranParser.a" ] && echo "$d"; done | tail -n 1)
 mpi_c=$(mpicc --showme:compile 2>/dev/null || true)
 mpi_l=$(mpicc --showme:link 2>/dev/null || true)
 mpi_libdir=$(mpicc --showme:libdirs 2>/dev/null | awk '{print $1}')
@@ -23,6 +31,7 @@ SQLITE_LIBS := $(pc --libs sqlite3)
 PQ_CFLAGS := -I$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 PQ_LIBS := -lpq
 PAPI_LIBS := $(pc --libs papi || echo -lpapi)
+FLANG_DIR := $flang_dir
 MPI_CFLAGS := $mpi_c
 MPI_LIBS := $mpi_l
 MPI_LIBDIR := $mpi_libdir

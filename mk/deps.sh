@@ -11,7 +11,8 @@ set -u
 PKGS="make gcc clang llvm libclang-dev libclang-rt-dev libpapi-dev papi-tools \
 libopenmpi-dev openmpi-bin libxml2-dev libxml2-utils zlib1g-dev libgsl-dev \
 libsqlite3-dev sqlite3 libpq-dev postgresql gfortran pkg-config perl python3 \
-chromium cmake autoconf automake ninja-build valgrind binutils"
+chromium cmake autoconf automake ninja-build valgrind binutils \
+flang-19 libflang-19-dev llvm-19-dev g++"
 
 missing=""
 for p in $PKGS; do

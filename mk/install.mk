@@ -55,6 +55,7 @@ install: all
 	    "$(DESTDIR)$(INCLUDEDIR)/autoanalyzer" "$(DESTDIR)$(DOCDIR)" \
 	    "$(DESTDIR)$(DATADIR)/samples" "$(DESTDIR)$(CMAKEDIR)"
 	$(INSTALL) -m 755 $(AA_BIN) "$(DESTDIR)$(BINDIR)/autoanalyzer"
+	$(INSTALL) -m 755 $(AA_FPARSE) "$(DESTDIR)$(BINDIR)/aa-fparse"
 	@set -e; for w in $(INSTALL_WRAPPERS); do \
 	    echo "ln -s autoanalyzer $(DESTDIR)$(BINDIR)/autoanalyzer-$$w"; \
 	    rm -f "$(DESTDIR)$(BINDIR)/autoanalyzer-$$w"; \
@@ -103,7 +104,7 @@ install: all
 	$(INSTALL) -m 644 $(INSTALL_SAMPLES) "$(DESTDIR)$(DATADIR)/samples/"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/autoanalyzer" \
+	rm -f "$(DESTDIR)$(BINDIR)/autoanalyzer" "$(DESTDIR)$(BINDIR)/aa-fparse" \
 	    $(foreach w,$(INSTALL_WRAPPERS),"$(DESTDIR)$(BINDIR)/autoanalyzer-$(w)") \
 	    "$(DESTDIR)$(LIBDIR)"/libautoanalyzer*.a "$(DESTDIR)$(LIBDIR)"/libautoanalyzer*.so* \
 	    $(foreach p,$(INSTALL_PC),"$(DESTDIR)$(LIBDIR)/pkgconfig/$(p).pc") \

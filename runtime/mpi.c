@@ -280,3 +280,47 @@ void mpi_pcontrol_(MPI_Fint *level)
 {
     MPI_Pcontrol((int)*level);
 }
+
+/* ---- `use mpi_f08` (Open MPI's mpi_*_f08_ names): the calls that make the
+ * process known to the runtime.  Their ierror is OPTIONAL, so it may be
+ * NULL; handles are one-integer derived types, passed by reference like an
+ * integer.  Other f08 routines are not wrapped (docs/runtime.md). ---- */
+void mpi_init_f08_(MPI_Fint *ierr);
+void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+void mpi_finalize_f08_(MPI_Fint *ierr);
+void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+void mpi_pcontrol_f08_(MPI_Fint *level);
+
+void mpi_init_f08_(MPI_Fint *ierr)
+{
+    int rc = MPI_Init(NULL, NULL);
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+
+void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    int p = 0, rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
+    *provided = (MPI_Fint)p;
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+
+void mpi_finalize_f08_(MPI_Fint *ierr)
+{
+    int rc = MPI_Finalize();
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+
+void mpi_abort_f08_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    int rc = MPI_Abort(PMPI_Comm_f2c(*comm), (int)*errorcode);
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+
+void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    MPI_Pcontrol((int)*level);
+}

@@ -5,7 +5,7 @@
  * insertion under a mutex, never removed).  Named user regions get the id
  * 0xF0000000 | (FNV-1a(name) & 0x0FFFFFFF) and kind "user"; Fortran regions
  * keep the instrumenter's id, kind "loop" when the name starts with "loop@",
- * else "function".
+ * "call" for another name with '@' (MPI_Send@57), else "function".
  */
 #include "runtime/aa_runtime.h"
 #include "runtime/rt_internal.h"
@@ -82,9 +82,13 @@ static aa_runtime_region *lookup(int by_name, uint32_t id, const char *name, siz
     d->by_name = by_name;
     d->desc.id = id;
     d->desc.kind = by_name ? AA_KIND_USER
-                           : (strncmp(d->name, "loop@", 5) == 0 ? AA_KIND_LOOP : AA_KIND_FUNCTION);
+                   : strncmp(d->name, "loop@", 5) == 0 ? AA_KIND_LOOP
+                   : strchr(d->name, '@')             ? AA_KIND_CALL /* MPI_Send@57 */
+                                                      : AA_KIND_FUNCTION;
     d->desc.name = d->name;
-    d->desc.function = by_name ? "" : d->name;
+    /* a loop's or call's function comes from the region map the wrapper
+     * embeds (collect fills what the runtime leaves empty) */
+    d->desc.function = by_name || d->desc.kind != AA_KIND_FUNCTION ? "" : d->name;
     d->desc.file = "";
     __atomic_store_n(&table[i], d, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&table_lock);

@@ -42,3 +42,10 @@ demo: all
 	@echo "== open the report printed above (report: ...) in a browser; it needs no network =="
 
 .PHONY: samples demo
+
+# The Fortran sample (samples/fsolver.f: fixed-form F77, COMMON blocks,
+# labelled loops, INCLUDE 'mpif.h'), built with the MPI Fortran compiler.
+$(B)/samples/fsolver: samples/fsolver.f $(B)/config.mk
+	@mkdir -p $(@D)
+	mpif90 -O2 -g -o $@ $<
+ALL_TARGETS += $(B)/samples/fsolver

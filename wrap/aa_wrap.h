@@ -83,7 +83,7 @@ typedef struct aa_wrap_cmd {
     int md;              /* -MD or -MMD */
     int ninputs;         /* sources, objects, libraries by path, "-" */
     int nsources;        /* AA_WARG_SOURCE of any language */
-    int nc;              /* C sources (instrumentable) */
+    int nc;              /* C and Fortran sources (instrumentable) */
     int is_static;       /* -static, -static-pie */
     int is_shared;       /* -shared */
     int no_runtime_link; /* -r, -nostdlib, -nodefaultlibs, -nostartfiles */

@@ -50,6 +50,14 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
+char *wrap_fortran_map_name(const char *tmppath)
+{
+    aa_buf b;
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "%s.aamap.c", tmppath);
+    return aa_buf_detach(&b);
+}
+
 char *wrap_mapdir_name(const char *mapdir, const char *source)
 {
     char abs[PATH_MAX];
@@ -99,6 +107,10 @@ static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
     aa_instrument_result res;
     aa_err err;
     aa_buf out;
+    int fortran = 0;
+    for (int i = 0; i < cmd->argc; i++)
+        if (cmd->argv[i].kind == AA_WARG_SOURCE && !strcmp(cmd->argv[i].text, path))
+            fortran = cmd->argv[i].lang == AA_LANG_FORTRAN;
     test_fault();
     memset(&io, 0, sizeof io);
     io.modes = o->modes;
@@ -114,7 +126,20 @@ static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
     }
     aa_buf_init(&out);
     aa_buf_add(&out, res.source.data ? res.source.data : "", res.source.len);
-    if (embed && wrap_embed_map(res.map, &out, &err)) {
+    if (embed && fortran) {
+        /* Fortran has no top-level asm: the map goes into a companion C
+         * file that the build step compiles beside the source */
+        aa_buf cm;
+        char *cp = wrap_fortran_map_name(tmppath);
+        aa_buf_init(&cm);
+        if (!cp || wrap_embed_map(res.map, &cm, &err) || cm.failed ||
+            aa_write_file_atomic(cp, cm.data ? cm.data : "", cm.len, &err)) {
+            child_say(fd, cp ? err.msg : "out of memory");
+            return CHILD_DECLINED;
+        }
+        aa_buf_free(&cm);
+        free(cp);
+    } else if (embed && wrap_embed_map(res.map, &out, &err)) {
         child_say(fd, err.msg);
         return CHILD_DECLINED;
     }

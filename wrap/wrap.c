@@ -254,6 +254,67 @@ static int compiles_sources(const aa_wrap_cmd *cmd)
     return 0;
 }
 
+static int is_fortran(const aa_wrap_cmd *cmd, const wrap_source *s)
+{
+    return cmd->argv[s->argi].lang == AA_LANG_FORTRAN;
+}
+
+/* -c of a Fortran source: its region map is compiled from the companion C
+ * file and joined to the object (ld -r), which then carries the map like a
+ * C object.  On any failure the object stays as compiled, without the map
+ * (one warning). */
+static void fortran_attach_maps(const aa_wrap_cmd *cmd, const aa_wrap_opts *o,
+                                const wrap_source *src, int nsrc)
+{
+    for (int k = 0; k < nsrc; k++) {
+        const char *path = cmd->argv[src[k].argi].text;
+        char *m, *mo = NULL, *obj = NULL, *tmp = NULL;
+        aa_buf b;
+        aa_err err;
+        int st = 1;
+        if (!src[k].tmppath || !is_fortran(cmd, &src[k]) || cmd->mode != AA_WRAP_COMPILE)
+            continue;
+        m = wrap_fortran_map_name(src[k].tmppath);
+        aa_buf_init(&b);
+        if (cmd->output && cmd->nc == 1) {
+            aa_buf_puts(&b, cmd->output);
+        } else {
+            const char *base = strrchr(path, '/'), *dot;
+            base = base ? base + 1 : path;
+            dot = strrchr(base, '.');
+            aa_buf_printf(&b, "%.*s.o", (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
+        }
+        obj = aa_buf_detach(&b);
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "%s.o", m ? m : "");
+        mo = aa_buf_detach(&b);
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "%s.aa-ld.o", obj ? obj : "");
+        tmp = aa_buf_detach(&b);
+        if (m && mo && obj && tmp) {
+            char *cc[] = {"cc", "-c", m, "-o", mo, NULL};
+            char *ld[] = {"ld", "-r", "-o", tmp, obj, mo, NULL};
+            if (aa_wrap_spawn(cc, &st, &err) == AA_OK && st == 0 &&
+                aa_wrap_spawn(ld, &st, &err) == AA_OK && st == 0)
+                st = rename(tmp, obj) ? 1 : 0;
+            else
+                st = 1;
+        }
+        if (st) {
+            if (tmp)
+                unlink(tmp);
+            warnf(o, "%s: the region map could not be joined to %s; the object has none", path,
+                  obj ? obj : "the object");
+        }
+        if (mo)
+            unlink(mo);
+        free(m);
+        free(mo);
+        free(obj);
+        free(tmp);
+    }
+}
+
 static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
                     const wrap_argv *rt, wrap_argv *out)
 {
@@ -262,8 +323,10 @@ static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
         rc = wrap_argv_push(out, AA_WRAP_DEFINE);
     for (int k = 0; k < nsrc && !rc; k++)
         if (src[k].tmppath) {
+            /* the original directory: #include "..." in C, INCLUDE in Fortran */
             char *d = aa_strdup(cmd->argv[src[k].argi].text);
-            rc = !d || wrap_argv_push(out, "-iquote") || wrap_argv_push(out, dirname(d));
+            rc = !d || wrap_argv_push(out, is_fortran(cmd, &src[k]) ? "-I" : "-iquote") ||
+                 wrap_argv_push(out, dirname(d));
             free(d);
         }
     for (int i = 0; i <= cmd->argc && !rc; i++) {
@@ -278,6 +341,14 @@ static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
                 a = src[k].tmppath;
         if (!rc)
             rc = wrap_argv_push(out, a);
+        /* a Fortran source's region map, compiled and linked beside it */
+        for (int k = 0; k < nsrc && !rc; k++)
+            if (src[k].argi == i && src[k].tmppath && is_fortran(cmd, &src[k]) &&
+                cmd->mode == AA_WRAP_LINK) {
+                char *m = wrap_fortran_map_name(src[k].tmppath);
+                rc = !m || wrap_argv_push(out, m);
+                free(m);
+            }
     }
     return rc ? -1 : 0;
 }
@@ -335,8 +406,13 @@ static void fix_depfiles(const aa_wrap_cmd *cmd, const wrap_source *src, int nsr
 static void remove_temporaries(wrap_source *src, int nsrc)
 {
     for (int k = 0; k < nsrc; k++) {
-        if (src[k].tmppath)
+        if (src[k].tmppath) {
+            char *m = wrap_fortran_map_name(src[k].tmppath);
+            if (m)
+                unlink(m);
+            free(m);
             unlink(src[k].tmppath);
+        }
         if (src[k].tmpdir)
             rmdir(src[k].tmpdir);
         free(src[k].tmppath);
@@ -356,7 +432,8 @@ int aa_wrap_build(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int *status, aa
     if (!src)
         return aa_wrap_spawn(cmd->orig_argv, status, err);
     for (int i = 0; i < cmd->argc; i++)
-        if (cmd->argv[i].kind == AA_WARG_SOURCE && cmd->argv[i].lang == AA_LANG_C)
+        if (cmd->argv[i].kind == AA_WARG_SOURCE &&
+            (cmd->argv[i].lang == AA_LANG_C || cmd->argv[i].lang == AA_LANG_FORTRAN))
             src[nsrc++].argi = i;
     instrument_sources(cmd, o, src, nsrc);
     runtime_args(cmd, o, &rt);
@@ -367,6 +444,8 @@ int aa_wrap_build(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int *status, aa
         rc = run_command(cmd, &c, status, err);
         if (rc == AA_OK)
             fix_depfiles(cmd, src, nsrc);
+        if (rc == AA_OK && *status == 0)
+            fortran_attach_maps(cmd, o, src, nsrc);
     }
     remove_temporaries(src, nsrc);
     free(src);

@@ -41,6 +41,10 @@ int wrap_instrument_source(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nf
  * translation unit (section .autoanalyzer.regions), when profile/ offers it. */
 int wrap_embed_map(const aa_regionmap *m, aa_buf *out, aa_err *err);
 
+/* A Fortran source's region map as a companion C file (top-level asm) that
+ * the build compiles beside it: <tmppath>.aamap.c. */
+char *wrap_fortran_map_name(const char *tmppath);
+
 /* The map file name in mapdir for source path: <base>-<8 hex of FNV-1a of
  * the absolute path>.regions.xml. */
 char *wrap_mapdir_name(const char *mapdir, const char *source);
