@@ -6,7 +6,8 @@ set -eu
 
 pc() { pkg-config "$@" 2>/dev/null || true; }
 
-llvm_dir=$(ls -d /usr/lib/llvm-* 2>/dev/null | sort -V | tail -n 1)
+# the newest LLVM that has libclang's C headers (flang alone installs an llvm-N without them)
+llvm_dir=$(ls -d /usr/lib/llvm-*/include/clang-c 2>/dev/null | sed 's|/include/clang-c$||' | sort -V | tail -n 1)
 mpi_c=$(mpicc --showme:compile 2>/dev/null || true)
 mpi_l=$(mpicc --showme:link 2>/dev/null || true)
 mpi_libdir=$(mpicc --showme:libdirs 2>/dev/null | awk '{print $1}')
