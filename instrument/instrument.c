@@ -1950,6 +1950,20 @@ static void note_inline(ctx *X, CXCursor c)
     X->inl[X->ninl++] = usr;
 }
 
+/* C++: a declaration `= default` / `= delete` (libclang may not call it a
+ * definition); it is listed in the map by bodyless_cand. */
+static int defaulted_decl(ctx *X, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    unsigned s, e;
+    if (!loc_off(X, clang_getRangeStart(r), &s) || !loc_off(X, clang_getRangeEnd(r), &e) ||
+        e > X->S.len || s >= e)
+        return 0;
+    return (instr_has_word(X->S.text, X->S.code, s, e, "default") ||
+            instr_has_word(X->S.text, X->S.code, s, e, "delete")) &&
+           memchr(X->S.text + s, '=', e - s);
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
 {
     ctx *X = data;
@@ -1994,7 +2008,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
          (X->cxx && (k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
                      k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
                      k == CXCursor_FunctionTemplate))) &&
-        clang_isCursorDefinition(c)) {
+        (clang_isCursorDefinition(c) || (X->cxx && !X->prescan && defaulted_decl(X, c)))) {
         if (X->prescan)
             prescan_function(X, c);
         else
