@@ -89,12 +89,58 @@ static void scope_prefix(aa_buf *b, CXCursor c)
     }
 }
 
+/* The function's own name: constructors and destructors of a class
+ * template without the template's parameters (`Stack`, not `Stack<T>`),
+ * an explicit specialization with its arguments (`describe<std::string>`). */
+static void own_name(aa_buf *b, CXCursor fn)
+{
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    CXString s;
+    const char *t;
+    size_t l;
+    if (k == CXCursor_FunctionDecl && !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(fn))) {
+        s = clang_getCursorDisplayName(fn);
+        t = clang_getCString(s);
+        t = t ? t : "";
+        l = strcspn(t, "(");
+        if (l >= 2 && !strncmp(t + l - 2, "<>", 2)) { /* deduced: spell the arguments */
+            int na = clang_Cursor_getNumTemplateArguments(fn);
+            aa_buf_add(b, t, l - 1);
+            for (int i = 0; i < na; i++) {
+                if (i)
+                    aa_buf_puts(b, ", ");
+                if (clang_Cursor_getTemplateArgumentKind(fn, (unsigned)i) == CXTemplateArgumentKind_Type)
+                    put_cx(b, clang_getTypeSpelling(clang_Cursor_getTemplateArgumentType(fn, (unsigned)i)));
+                else
+                    aa_buf_printf(b, "%lld", clang_Cursor_getTemplateArgumentValue(fn, (unsigned)i));
+            }
+            aa_buf_putc(b, '>');
+            clang_disposeString(s);
+            return;
+        }
+        if (memchr(t, '<', l)) {
+            aa_buf_add(b, t, l);
+            clang_disposeString(s);
+            return;
+        }
+        clang_disposeString(s);
+    }
+    s = clang_getCursorSpelling(fn);
+    t = clang_getCString(s);
+    t = t ? t : "";
+    l = strlen(t);
+    if (k == CXCursor_Constructor || k == CXCursor_Destructor)
+        l = strcspn(t, "<");
+    aa_buf_add(b, t, l);
+    clang_disposeString(s);
+}
+
 char *instr_cxx_name(CXCursor fn)
 {
     aa_buf b;
     aa_buf_init(&b);
     scope_prefix(&b, fn);
-    put_cx(&b, clang_getCursorSpelling(fn));
+    own_name(&b, fn);
     return aa_buf_detach(&b);
 }
 

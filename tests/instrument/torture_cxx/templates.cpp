@@ -1,11 +1,13 @@
 // Templates: one region per template definition, whatever the number of
 // instantiations; class-template members defined in and out of the class;
-// an explicit specialization (a definition of its own); variadic templates.
+// an explicit specialization (a definition of its own, named with its
+// arguments); variadic templates.
 // EXPECT: sum 3
 // EXPECT: Stack<T>::push 7
 // EXPECT: Stack<T>::pop 3
 // EXPECT: Stack<T>::Stack 2
-// EXPECT: describe 2
+// EXPECT: describe 1
+// EXPECT: describe<std::basic_string<char>> 1
 // EXPECT: count_args 3
 // FLAGS: -std=c++17
 #include <cstdio>
