@@ -1823,6 +1823,8 @@ static void bodyless_cand(ctx *X, int root, const char *fname)
     for (int k = r->first; k >= 0 && !why; k = X->n[k].next)
         if (X->n[k].kind == CXCursor_CXXTryStmt)
             why = "function-try-block (no plain body to put the probe in)";
+        else if (clang_isStatement(X->n[k].kind) && X->n[k].in_main) /* a coroutine's body */
+            why = instr_cxx_never(X->S.text, X->S.code, r->s, X->n[k].s, X->n[k].e);
     if (!why)
         return;
     X->never = why;

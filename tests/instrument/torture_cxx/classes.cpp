@@ -10,7 +10,8 @@
 // EXPECT: num::detail::Vec3::operator+ 2
 // EXPECT: num::detail::Vec3::operator[] 3
 // EXPECT: (anonymous)::Lock::Lock 1
-// EXPECT: loop@80 1
+// EXPECT: loop@81 1
+// DEFMAP: name="shapes::Shape::count".*reason="tiny leaf function"
 #include <cstdio>
 #include <memory>
 #include <vector>
