@@ -114,6 +114,8 @@ static void test_plan_bad(void)
         {"bigid.txt", "# c\n99999999999\n", "bigid.txt:2: '99999999999' is not a region id (ids are below 2^32)", 1},
         {"hex.txt", "0x1ffffffff\n", "hex.txt:1: '0x1ffffffff' is not a region id (ids are below 2^32)", 1},
         {"junk.txt", "12abc\n", "junk.txt:1: '12abc' is not a region id or name", 1},
+        {"cxx.txt", "ns::Vec<T>::norm\n(anonymous)::f\nmain/lambda@4\nx\"y\n",
+         "cxx.txt:4: 'x\"y' is not a region id or name", 1},
         {"nul.txt", "solve\n\nx\0y\n", "nul.txt:3: NUL byte", 1},
         {"c1.plan", "eliminate solve\n# x\nsplit solve\n",
          "c1.plan:3: 'split solve' contradicts 'eliminate solve' at ", 0},
