@@ -1,6 +1,7 @@
 /*
  * instrument/cxx.c -- what the libclang pass needs to know about C++:
- * whether a file is C++ (its extension or `-x c++`), the names regions get
+ * whether a file is C++ (its extension, `-x c++`, or a C++ compiler
+ * driver such as g++ or mpicxx compiling it), the names regions get
  * in reports (`ns::Class::method`, `Vec<T>::norm`, `main/lambda@42`), the
  * identity hashed into a function's region ids (the name with its
  * parameter types, so overloads get distinct, stable ids), the words in a
@@ -30,7 +31,24 @@ static int cxx_extension(const char *path)
     return 0;
 }
 
-int instr_is_cxx(const char *path, int argc, const char *const *argv)
+/* A C++ compiler driver compiles every source as C++, `.c` included:
+ * g++, c++, clang++ (with a target prefix or version suffix), mpicxx,
+ * mpic++, mpiCC, Intel's icpc/icpx/mpiicpc. */
+static int cxx_driver(const char *compiler)
+{
+    static const char *const names[] = {"mpicxx", "mpiCC", "mpiicpc", "mpiicpx", "icpc", "icpx",
+                                        NULL};
+    const char *b = compiler ? strrchr(compiler, '/') : NULL;
+    b = b ? b + 1 : compiler;
+    if (!b)
+        return 0;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(b, names[i]))
+            return 1;
+    return strstr(b, "++") != NULL;
+}
+
+int instr_is_cxx(const char *path, const char *compiler, int argc, const char *const *argv)
 {
     int lang = -1; /* the last -x before the end wins: flags come without the file */
     for (int i = 0; i < argc; i++) {
@@ -42,7 +60,7 @@ int instr_is_cxx(const char *path, int argc, const char *const *argv)
         if (x)
             lang = !strncmp(x, "c++", 3) ? 1 : !strcmp(x, "none") ? -1 : 0;
     }
-    return lang >= 0 ? lang : cxx_extension(path);
+    return lang >= 0 ? lang : cxx_extension(path) || cxx_driver(compiler);
 }
 
 /* ---- names ------------------------------------------------------------------ */

@@ -77,8 +77,9 @@ void instr_compiler_view_free(instr_compiler_view *v);
 
 /* C++ (instrument/cxx.c). */
 #include <clang-c/Index.h>
-/* 1 when the file is C++: `-x c++...` in the flags, else its extension. */
-int instr_is_cxx(const char *path, int argc, const char *const *argv);
+/* 1 when the file is C++: `-x c++...` in the flags, else its extension or
+ * a C++ driver as the compiler (g++ compiles foo.c as C++). */
+int instr_is_cxx(const char *path, const char *compiler, int argc, const char *const *argv);
 /* Report name of a function: "ns::Class<T>::method" (malloc'd). */
 char *instr_cxx_name(CXCursor fn);
 /* Identity hashed into its region ids: the name with its parameter types. */

@@ -2809,7 +2809,7 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     X.base = pathcopy ? basename(pathcopy) : "";
     X.S.text = text;
     X.S.len = len;
-    X.cxx = X.S.cxx = instr_is_cxx(path, argc, argv);
+    X.cxx = X.S.cxx = instr_is_cxx(path, o->compiler, argc, argv);
     if (scan_source(&X.S) || keep_flags(argc, argv, &args, &nargs)) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;

@@ -104,6 +104,12 @@ if command -v clang++ >/dev/null; then
     ok "autoanalyzer cc clang++ builds C++" "$AA" cc clang++ -std=c++17 -c "$T/w.cpp" -o "$T/w.o"
     ok "its object carries the region map" sh -c "objdump -h '$T/w.o' | grep -q autoanalyzer.regions"
 fi
+# g++ compiles a .c file as C++: it is instrumented as C++ (a C prelude
+# would leave the probes' names mangled and the link broken)
+printf '#include <stdio.h>\nstatic int sq(int x) { int s = 0; for (int i = 0; i < x; i++) s += x; printf("%%d\\n", s); return s; }\nint main(void) { return sq(3) - 9; }\n' >"$T/both.c"
+ok "autoanalyzer cc g++ file.c builds (C++ driver: parsed as C++)" "$AA" cc g++ "$T/both.c" -o "$T/both"
+is "$("$T/both" 2>/dev/null; echo "rc $?")" "9
+rc 0" "... and runs with the same output and exit status"
 rm -rf "$T/maps"
 cp "$D/constexpr.cpp" "$T/c20.cpp"
 ok "-std=c++20 reaches the parse (consteval)" env AUTOANALYZER_MAPDIR="$T/maps" "$AA" cc g++ -std=c++20 -c "$T/c20.cpp" -o "$T/c20.o"

@@ -1,6 +1,6 @@
 // Classes: constructors and destructors, in-class and out-of-class methods,
 // virtual functions through a base pointer, operator overloads, static
-// members, nested namespaces, an anonymous namespace, RAII.
+// members, nested namespaces, an anonymous namespace, RAII, extern "C".
 // EXPECT: shapes::Shape::Shape 3
 // EXPECT: shapes::Shape::~Shape 3
 // EXPECT: shapes::Circle::area 2
@@ -10,7 +10,8 @@
 // EXPECT: num::detail::Vec3::operator+ 2
 // EXPECT: num::detail::Vec3::operator[] 3
 // EXPECT: (anonymous)::Lock::Lock 1
-// EXPECT: loop@81 1
+// EXPECT: loop@82 1
+// MAP: name="c_api" function="c_api"
 // DEFMAP: name="shapes::Shape::count".*reason="tiny leaf function"
 #include <cstdio>
 #include <memory>
@@ -101,4 +102,15 @@ int main()
     run_locked(&flag);
     std::printf("flag %d count %d\n", flag, shapes::Shape::count());
     return 0;
+}
+
+extern "C" {
+int c_api(int x);
+int c_api(int x)
+{
+    int s = 0;
+    for (int i = 0; i < x; i++)
+        s += std::printf("%d", i);
+    return s;
+}
 }
