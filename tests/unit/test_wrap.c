@@ -105,7 +105,7 @@ static void test_model(void)
 
     ok(aa_wrap_parse(12, a1, &c, &err) == AA_OK, "parse a compile");
     is_int(c.mode, AA_WRAP_COMPILE, "-c is a compile");
-    is_int(c.nc, 1, "one C source");
+    is_int(c.nc, 2, "one C and one C++ source (instrumentable)");
     is_str(c.output, "out.o", "-o value");
     is_str(c.depfile, "dep.d", "-MF value");
     ok(c.md, "-MD seen");
@@ -123,7 +123,7 @@ static void test_model(void)
     is_int(c.argv[11].kind, AA_WARG_SHLIB, "libmpi.so.40 shared library");
     ok(c.argv[12].lang == AA_LANG_FORTRAN, "f.f90 Fortran");
     is_int(c.mpi_lib_index, 11, "MPI library found by path");
-    is_int(c.nc, 1, "one C source");
+    is_int(c.nc, 2, "one C and one C++ source (instrumentable)");
     aa_wrap_cmd_free(&c);
 
     ok(aa_wrap_parse(3, a3, &c, &err) == AA_OK && c.mode == AA_WRAP_PREPROCESS, "-E preprocess");
