@@ -1,8 +1,9 @@
 /*
- * instrument/instrument.c -- the libclang pass (SPEC §3): parses one
- * translation unit with the user's flags, walks the function definitions of
- * the main file, lists candidate regions (functions, loops, call
- * statements, user pragma blocks) with their stable ids, decides for each
+ * instrument/instrument.c -- the libclang pass (SPEC §3): parses one C or
+ * C++ translation unit with the user's flags, walks the function definitions
+ * of the main file (C++: methods, templates and lambdas too, see cxx.c),
+ * lists candidate regions (functions, loops, call statements, user pragma
+ * blocks) with their stable ids, decides for each
  * whether it can be wrapped without changing the program (macro
  * boundaries, jumps into the region, setjmp, statement expressions,
  * pragmas, preprocessor conditionals, #include'd code), applies the size
