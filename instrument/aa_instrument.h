@@ -1,7 +1,7 @@
 /*
  * instrument/aa_instrument.h -- the source-to-source instrumenter (SPEC §3).
  *
- * Parses one C translation unit with libclang (the user's real flags), finds
+ * Parses one C or C++ translation unit with libclang (the user's real flags), finds
  * code regions by mode (functions, loops, call sites of MPI / libm / POSIX /
  * libc routines, user pragmas), filters them (globs, Score-P-like filter
  * files, a region plan, a round-1 analysis for --refine), checks that each
@@ -12,7 +12,8 @@
  * inserts text into the original bytes only: a prelude with the probe ABI
  * (runtime/aa_probe.h) and one static descriptor per region, then
  * `{ <scope>; <original statement> }` around loops and call statements and
- * `<scope>;` after a function body's opening brace.  Insertions never add
+ * `<scope>;` after a function body's opening brace (C: a cleanup-attribute
+ * handle; C++: an RAII guard, so exceptions close regions too).  Insertions never add
  * newlines, so every user line keeps its number (a `#line 1` follows the
  * prelude).
  */

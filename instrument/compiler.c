@@ -33,11 +33,17 @@ extern char **environ;
 const char instr_compiler_predef_path[] = "/autoanalyzer-internal/compiler-predefined.h";
 
 /* glibc declares these only for gcc >= 7 / >= 11; clang 14 has no
- * _Float128 keyword and no __malloc__(deallocator) attribute form. */
+ * _Float128 keyword (in C; glibc typedefs it for C++) and no
+ * __malloc__(deallocator) attribute form; libstdc++'s <compare> names
+ * gcc's __float80. */
 static const char COMPAT[] =
     "\n/* autoanalyzer: gcc-only glibc constructs, as clang spells them */\n"
-    "#if defined __x86_64__ || defined __i386__ || defined __ia64__ || defined __powerpc64__\n"
+    "#if (defined __x86_64__ || defined __i386__ || defined __ia64__ || defined __powerpc64__) && "
+    "!defined __cplusplus\n"
     "#define _Float128 __float128\n"
+    "#endif\n"
+    "#if defined __cplusplus && defined __SIZEOF_FLOAT80__\n"
+    "#define __float80 long double\n"
     "#endif\n"
     "#define __malloc__(...) __malloc__\n";
 
@@ -164,8 +170,9 @@ static int capture(char *const *argv, aa_buf *out, aa_buf *err_out)
     return out->failed || err_out->failed ? -1 : rc;
 }
 
-/* argv for `compiler <predef flags> EXTRA... -x c /dev/null`. */
-static char **query_argv(const char *compiler, int argc, const char *const *argv,
+/* argv for `compiler <predef flags> EXTRA... -x c /dev/null` (`-x c++`
+ * for C++: its predefined macros differ, __cplusplus first of all). */
+static char **query_argv(const char *compiler, int cxx, int argc, const char *const *argv,
                          const char *const *extra)
 {
     size_t n = 0, ne = 0;
@@ -191,7 +198,7 @@ static char **query_argv(const char *compiler, int argc, const char *const *argv
     for (size_t k = 0; k < ne; k++)
         v[n++] = (char *)extra[k];
     v[n++] = "-x";
-    v[n++] = "c";
+    v[n++] = cxx ? "c++" : "c";
     v[n++] = "/dev/null";
     return v;
 }
@@ -236,7 +243,7 @@ static int parse_search_list(const char *text, instr_compiler_view *v)
     return 0;
 }
 
-int instr_compiler_view_get(const char *compiler, int argc, const char *const *argv,
+int instr_compiler_view_get(const char *compiler, int cxx, int argc, const char *const *argv,
                             instr_compiler_view *v)
 {
     /* one run: the macros on stdout, the search list (-v) on stderr */
@@ -250,7 +257,7 @@ int instr_compiler_view_get(const char *compiler, int argc, const char *const *a
         return -1;
     aa_buf_init(&out);
     aa_buf_init(&errs);
-    qa = query_argv(compiler, argc, argv, query);
+    qa = query_argv(compiler, cxx, argc, argv, query);
     rc = qa ? capture(qa, &out, &errs) : -1;
     free(qa);
     if (rc || !out.len || !strstr(out.data, "#define __STDC__")) {

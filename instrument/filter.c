@@ -248,7 +248,8 @@ int instr_plan_names(const char *ref, uint32_t id, const char *name)
 /* Checks one region reference of a plan or refine list: a decimal id
  * below 2^32, a 0x hex id of at most 8 digits, or a name (a C identifier,
  * optionally with `@line` and the characters of generated names such as
- * merge(a+b)).  NULL when fine, else what is wrong. */
+ * merge(a+b), or a C++ name such as ns::Vec<T>::operator[] or
+ * (anonymous)::f).  NULL when fine, else what is wrong. */
 static const char *bad_ref(const char *r)
 {
     uint32_t v;
@@ -264,10 +265,10 @@ static const char *bad_ref(const char *r)
             return "is not a region id or name";
         return aa_parse_u32(r, &v) ? "is not a region id (ids are below 2^32)" : NULL;
     }
-    if (!isalpha((unsigned char)r[0]) && r[0] != '_')
+    if (!isalpha((unsigned char)r[0]) && r[0] != '_' && strncmp(r, "(anonymous)", 11))
         return "is not a region id or name";
-    for (const char *q = r; *q; q++)
-        if (!isalnum((unsigned char)*q) && !strchr("_@.:+()$~-", *q))
+    for (const char *q = r; *q; q++) /* C++ names: ns::C<T>::operator[], main/lambda@4 */
+        if (!isalnum((unsigned char)*q) && !strchr("_@.:+()$~-<>,*&[]/=!%^|", *q))
             return "is not a region id or name";
     return NULL;
 }

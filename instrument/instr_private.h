@@ -71,7 +71,7 @@ typedef struct instr_compiler_view {
 extern const char instr_compiler_predef_path[];
 /* 0 when `compiler` answered; -1 when it cannot be asked (then parse with
  * libclang's own view). */
-int instr_compiler_view_get(const char *compiler, int argc, const char *const *argv,
+int instr_compiler_view_get(const char *compiler, int cxx, int argc, const char *const *argv,
                             instr_compiler_view *v);
 void instr_compiler_view_free(instr_compiler_view *v);
 
@@ -80,5 +80,25 @@ void instr_compiler_view_free(instr_compiler_view *v);
 int instr_is_fortran(const char *path);
 int instr_fortran_file(const char *path, int argc, const char *const *argv,
                        const aa_instrument_opts *o, aa_instrument_result *res, aa_err *err);
+
+/* C++ (instrument/cxx.c). */
+#include <clang-c/Index.h>
+/* 1 when the file is C++: `-x c++...` in the flags, else its extension or
+ * a C++ driver as the compiler (g++ compiles foo.c as C++). */
+int instr_is_cxx(const char *path, const char *compiler, int argc, const char *const *argv);
+/* Report name of a function: "ns::Class<T>::method" (malloc'd). */
+char *instr_cxx_name(CXCursor fn);
+/* Identity hashed into its region ids: the name with its parameter types. */
+char *instr_cxx_ident(CXCursor fn);
+/* 1 when `word` is a whole word in the code bytes of [s,e). */
+int instr_has_word(const char *text, const unsigned char *code, unsigned s, unsigned e,
+                   const char *word);
+/* Why a function whose declaration starts at s and whose body is
+ * [body_s,body_e) may never get a probe (constexpr, consteval, coroutine),
+ * or NULL. */
+const char *instr_cxx_never(const char *text, const unsigned char *code, unsigned s,
+                            unsigned body_s, unsigned body_e);
+/* The RAII guard of the C++ prelude (kept in sync with runtime/aa_probe.h). */
+const char *instr_cxx_guard_decls(void);
 
 #endif

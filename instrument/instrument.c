@@ -1,8 +1,9 @@
 /*
- * instrument/instrument.c -- the libclang pass (SPEC §3): parses one
- * translation unit with the user's flags, walks the function definitions of
- * the main file, lists candidate regions (functions, loops, call
- * statements, user pragma blocks) with their stable ids, decides for each
+ * instrument/instrument.c -- the libclang pass (SPEC §3): parses one C or
+ * C++ translation unit with the user's flags, walks the function definitions
+ * of the main file (C++: methods, templates and lambdas too, see cxx.c),
+ * lists candidate regions (functions, loops, call statements, user pragma
+ * blocks) with their stable ids, decides for each
  * whether it can be wrapped without changing the program (macro
  * boundaries, jumps into the region, setjmp, statement expressions,
  * pragmas, preprocessor conditionals, #include'd code), applies the size
@@ -40,7 +41,45 @@ typedef struct src {
     size_t ndirs;
     unsigned *lines; /* offset of each line start */
     size_t nlines;
+    int cxx;         /* C++: raw string literals, digit separators */
 } src;
+
+/* C++ raw string literal R"delim( ... )delim" (with an optional u8/u/U/L
+ * prefix) whose quote is at i: one past its closing quote, or 0. */
+static size_t raw_string_end(const src *S, size_t i)
+{
+    const char *t = S->text;
+    size_t n = S->len, d = i + 1, k;
+    if (!S->cxx || i == 0 || t[i - 1] != 'R')
+        return 0;
+    k = i - 1; /* the R: its prefix must start the token */
+    while (k > 0 && (t[k - 1] == 'u' || t[k - 1] == 'U' || t[k - 1] == 'L' || t[k - 1] == '8'))
+        k--;
+    if (k > 0 && (isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_'))
+        return 0;
+    while (d < n && d - i <= 17 && t[d] != '(' && t[d] != '"' && t[d] != '\\' && !isspace((unsigned char)t[d]))
+        d++;
+    if (d >= n || t[d] != '(')
+        return 0;
+    for (size_t j = d + 1; j + (d - i) < n; j++)
+        if (t[j] == ')' && !strncmp(t + j + 1, t + i + 1, d - i - 1) && t[j + (d - i)] == '"')
+            return j + (d - i) + 1;
+    return 0;
+}
+
+/* A quote at i that separates digits (C++14 1'000'000): the token it is in
+ * starts with a digit. */
+static int digit_separator(const src *S, size_t i)
+{
+    const char *t = S->text;
+    size_t k = i;
+    if (!S->cxx)
+        return 0;
+    while (k > 0 && (isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '\'' ||
+                     t[k - 1] == '.'))
+        k--;
+    return k < i && isdigit((unsigned char)t[k]);
+}
 
 static int scan_source(src *S)
 {
@@ -158,6 +197,17 @@ static int scan_source(src *S)
             continue;
         }
         bol = 0;
+        if (c == '"' && raw_string_end(S, i)) {
+            size_t j = raw_string_end(S, i);
+            for (size_t q = i; q < j; q++)
+                S->code[q] = 1;
+            i = j;
+            continue;
+        }
+        if (c == '\'' && digit_separator(S, i)) {
+            S->code[i++] = 1;
+            continue;
+        }
         if (c == '"' || c == '\'') {
             size_t j = i + 1;
             while (j < n && t[j] != c && t[j] != '\n') {
@@ -243,6 +293,8 @@ typedef struct cand {
     int split_named;         /* named by --refine / a plan's split */
     const char *skip_reason; /* left out by a size rule or the profile filter:
                               * listed in the map as not instrumented */
+    const char *never;       /* C++: may never get a probe (constexpr, coroutine,
+                              * defaulted...): listed in the map with this reason */
 } cand;
 
 typedef struct ctx {
@@ -278,6 +330,12 @@ typedef struct ctx {
     /* diagnostics, printed together at the end (see flush_diags) */
     struct dmsg *dg;
     size_t ndg, capdg;
+    /* C++ (docs/instrument.md, "C++") */
+    int cxx;
+    const char *ident;   /* the current function's identity in region ids
+                          * (C++: name and parameter types; NULL = its name) */
+    const char *never;   /* the current function may get no probe (constexpr,
+                          * coroutine...): its regions are listed, not wrapped */
 } ctx;
 
 /* ---- diagnostics ----------------------------------------------------------
@@ -472,7 +530,8 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor p, CXClientData data
 
 static int is_loop(enum CXCursorKind k)
 {
-    return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+    return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+           k == CXCursor_CXXForRangeStmt;
 }
 
 static int is_omp(enum CXCursorKind k)
@@ -625,6 +684,7 @@ static unsigned stmt_end(ctx *X, int i)
     case CXCursor_CompoundStmt:
         return d->e;
     case CXCursor_ForStmt:
+    case CXCursor_CXXForRangeStmt:
     case CXCursor_WhileStmt:
     case CXCursor_SwitchStmt:
     case CXCursor_LabelStmt:
@@ -702,7 +762,9 @@ static cand *new_cand(ctx *X, aa_region_kind kind, unsigned mode, unsigned s, un
     c->key = aa_strdup(key);
     c->func_index = X->fn_index;
     c->doff = s;
-    c->hash = aa_instrument_region_hash(X->base, function, aa_region_kind_name(kind), key);
+    c->hash = aa_instrument_region_hash(X->base, X->ident ? X->ident : function,
+                                        aa_region_kind_name(kind), key);
+    c->never = X->never;
     if (!c->name || !c->function || !c->key)
         X->oom = 1;
     return c;
@@ -777,6 +839,7 @@ static int call_statement(ctx *X, int i)
             case CXCursor_DoStmt:
                 return c->index == 0 ? cur : -1;
             case CXCursor_ForStmt:
+            case CXCursor_CXXForRangeStmt:
                 return last && pc >= 0 && X->S.text[pc] == ')' ? cur : -1;
             default:
                 return -1;
@@ -797,6 +860,11 @@ static void user_regions(ctx *X, int body, const char *fname, unsigned bs, unsig
         const char *why = NULL;
         int comp = -1;
         if (d->kind != D_AA_REGION || d->skipped || d->s < bs || d->s >= be)
+            continue;
+        for (size_t k = (size_t)body + 1; k < X->nn && d; k++)
+            if (X->n[k].kind == CXCursor_LambdaExpr && X->n[k].s < d->s && d->s < X->n[k].e)
+                d = NULL; /* the lambda's own region */
+        if (!d)
             continue;
         for (j = i + 1; j < X->S.ndirs; j++) {
             directive *f = &X->S.dirs[j];
@@ -1107,7 +1175,25 @@ static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok)
             CXCursor ref = clang_getCursorReferenced(X->n[k].c);
             CXString nm;
             int pure;
-            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+            if (clang_Cursor_isNull(ref))
+                return 1;
+            if (X->cxx) { /* free functions and non-virtual methods */
+                enum CXCursorKind rk = clang_getCursorKind(ref);
+                char *q;
+                if (!(rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate ||
+                      (rk == CXCursor_CXXMethod && !clang_CXXMethod_isVirtual(ref))))
+                    return 1;
+                nm = clang_getCursorSpelling(ref);
+                q = instr_cxx_name(ref);
+                pure = (rk == CXCursor_FunctionDecl && instr_call_pure(clang_getCString(nm))) ||
+                       (q && small_function(X, q));
+                free(q);
+                clang_disposeString(nm);
+                if (!pure)
+                    return 1;
+                continue;
+            }
+            if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
                 return 1;
             nm = clang_getCursorSpelling(ref);
             pure = instr_call_pure(clang_getCString(nm)) ||
@@ -1146,8 +1232,11 @@ static int count_statements(ctx *X, int body)
 static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
 {
     const char *why = NULL;
-    if (static_inline(X, fn))
-        why = "static inline function";
+    if (X->cxx ? instr_has_word(X->S.text, X->S.code, X->n[0].s, X->n[body].s, "inline")
+               : static_inline(X, fn))
+        why = X->cxx && !instr_has_word(X->S.text, X->S.code, X->n[0].s, X->n[body].s, "static")
+                  ? "inline function"
+                  : "static inline function";
     else if (strcmp(fname, "main") && !not_straight_line(X, body) &&
              count_statements(X, body) <= AA_TINY_MAX_STATEMENTS)
         why = "tiny leaf function";
@@ -1381,7 +1470,7 @@ static const char *function_problem(ctx *X, CXCursor fn, int body, const char *f
         return "the function body starts inside a macro expansion";
     if (!strncmp(fname, "aa_runtime_", 11))
         return "the probe runtime itself is never instrumented";
-    if (nonstatic_inline(X, fn))
+    if (!X->cxx && nonstatic_inline(X, fn))
         return "non-static inline function (it may not reference the static region descriptor)";
     for (size_t i = 0; i < X->nn; i++)
         if (X->n[i].kind == CXCursor_CallExpr) {
@@ -1599,7 +1688,8 @@ static void propagate_function_problem(ctx *X)
             if (!X->c[k].pragma_user && !X->c[k].forced) {
                 X->c[k].small = !strcmp(fsmall, "static inline function")
                                     ? "in a static inline function"
-                                    : "in a tiny leaf function";
+                                : !strcmp(fsmall, "inline function") ? "in an inline function"
+                                                                    : "in a tiny leaf function";
                 X->c[k].if_fn_kept = 0;
             }
     if (!fwhy)
@@ -1632,25 +1722,163 @@ static int collect_function(ctx *X, CXCursor fn, int *root)
     return body;
 }
 
-static void process_function(ctx *X, CXCursor fn)
-{
-    char *fname = cx_str(clang_getCursorSpelling(fn));
-    int root = -1, body, nloops_top = 0;
-    callcounts cc = {NULL, 0};
+/* C++: a lambda of the function being processed, to be processed as a
+ * function of its own once the enclosing one is done. */
+typedef struct lambda_ref {
+    CXCursor c;
+    unsigned s, e;       /* its extent */
+    const char *never;   /* why it may get no probe, or NULL */
+} lambda_ref;
 
-    if (!fname) {
+typedef struct lambdas {
+    lambda_ref *v;
+    size_t n;
+} lambdas;
+
+/* C++: the lambda at node i is in an unevaluated operand (sizeof,
+ * decltype, noexcept, typeid, alignof, requires) or a constant context
+ * (a constexpr variable's initializer): a probe there cannot run or would
+ * make the expression non-constant. */
+static const char *lambda_context_problem(ctx *X, int i, unsigned body_s)
+{
+    static const char *const uneval[] = {"sizeof", "decltype", "noexcept", "typeid", "alignof",
+                                         "_Alignof", "__typeof__", "typeof", "requires",
+                                         "static_assert", NULL};
+    const char *t = X->S.text;
+    int depth = 0;
+    for (long k = (long)X->n[i].s - 1; k > (long)body_s; k--) {
+        if (!X->S.code[k])
+            continue;
+        if (t[k] == ')' || t[k] == ']')
+            depth++;
+        else if ((t[k] == '(' || t[k] == '[') && depth > 0)
+            depth--;
+        else if (t[k] == '(' && depth == 0) {
+            long q = prev_code(&X->S, (size_t)k), b = q;
+            while (b >= 0 && ident_char(t[b]))
+                b--;
+            for (int w = 0; uneval[w] && q > b; w++)
+                if ((size_t)(q - b) == strlen(uneval[w]) && !strncmp(t + b + 1, uneval[w], (size_t)(q - b)))
+                    return "lambda in an unevaluated or constant operand";
+        } else if ((t[k] == ';' || t[k] == '{' || t[k] == '}') && depth == 0)
+            break;
+    }
+    for (int p = X->n[i].parent; p >= 0; p = X->n[p].parent)
+        if (X->n[p].kind == CXCursor_VarDecl) {
+            if (instr_has_word(t, X->S.code, X->n[p].s, X->n[i].s, "constexpr") ||
+                instr_has_word(t, X->S.code, X->n[p].s, X->n[i].s, "constinit"))
+                return "lambda in a constexpr variable's initializer";
+            break;
+        }
+    return NULL;
+}
+
+/* C++: why the lambda at node i may never get a probe, or NULL. */
+static const char *lambda_never(ctx *X, int i, unsigned body_s)
+{
+    int lb = -1;
+    const char *why;
+    for (int k = X->n[i].first; k >= 0; k = X->n[k].next)
+        if (X->n[k].kind == CXCursor_CompoundStmt)
+            lb = k;
+    if (X->never)
+        return X->never;
+    if (lb >= 0 && (why = instr_cxx_never(X->S.text, X->S.code, X->n[i].s, X->n[lb].s,
+                                          X->n[lb].e)))
+        return why;
+    return lambda_context_problem(X, i, body_s);
+}
+
+static void add_lambda(ctx *X, lambdas *L, int i, unsigned body_s)
+{
+    lambda_ref *nv = realloc(L->v, (L->n + 1) * sizeof *nv);
+    if (!nv) {
         X->oom = 1;
         return;
     }
+    L->v = nv;
+    nv[L->n].c = X->n[i].c;
+    nv[L->n].s = X->n[i].s;
+    nv[L->n].e = X->n[i].e;
+    nv[L->n].never = lambda_never(X, i, body_s);
+    L->n++;
+}
+
+/* C++: a definition without a body of its own (`= default`, `= delete`,
+ * a function-try-block) is listed in the map, never wrapped. */
+static void bodyless_cand(ctx *X, int root, const char *fname)
+{
+    node *r = &X->n[root];
+    const char *why = NULL;
+    cand *c;
+    if (!r->in_main || macro_made(X, root))
+        return;
+    for (unsigned k = r->s; k < r->e && !why; k++)
+        if (X->S.text[k] == '=' && X->S.code[k]) {
+            size_t q = next_code(&X->S, k + 1);
+            if (q + 7 <= r->e && !strncmp(X->S.text + q, "default", 7))
+                why = "defaulted function (the compiler writes its body)";
+            else if (q + 6 <= r->e && !strncmp(X->S.text + q, "delete", 6))
+                why = "deleted function (no body)";
+        }
+    for (int k = r->first; k >= 0 && !why; k = X->n[k].next)
+        if (X->n[k].kind == CXCursor_CXXTryStmt)
+            why = "function-try-block (no plain body to put the probe in)";
+        else if (clang_isStatement(X->n[k].kind) && X->n[k].in_main) /* a coroutine's body */
+            why = instr_cxx_never(X->S.text, X->S.code, r->s, X->n[k].s, X->n[k].e);
+    if (!why)
+        return;
+    X->never = why;
+    c = new_cand(X, AA_KIND_FUNCTION, AA_MODE_FUNCTIONS, r->s, r->e, fname, fname, "");
+    X->never = NULL;
+    if (c) {
+        c->func_index = -1;
+        c->blk = -1;
+    }
+}
+
+/* C++: why the function may never get a probe (constexpr, consteval,
+ * coroutine), or NULL. */
+static const char *function_never(ctx *X, int root, int body)
+{
+    if (!X->cxx)
+        return NULL;
+    return instr_cxx_never(X->S.text, X->S.code, X->n[root].s, X->n[body].s, X->n[body].e);
+}
+
+/* One function (a lambda with lname/lident set): its candidates, then its
+ * lambdas as functions of their own. */
+static void process_function_as(ctx *X, CXCursor fn, const char *lname, const char *lident,
+                                 const char *lnever)
+{
+    char *fname = lname ? aa_strdup(lname)
+                  : X->cxx ? instr_cxx_name(fn) : cx_str(clang_getCursorSpelling(fn));
+    char *ident = lident ? aa_strdup(lident) : X->cxx ? instr_cxx_ident(fn) : NULL;
+    int root = -1, body, nloops_top = 0;
+    callcounts cc = {NULL, 0};
+    lambdas L = {NULL, 0};
+
+    if (!fname || (X->cxx && !ident)) {
+        X->oom = 1;
+        goto out;
+    }
+    X->ident = ident;
     body = collect_function(X, fn, &root);
+    if (body < 0 && X->cxx && !X->oom && root >= 0)
+        bodyless_cand(X, root, fname);
     if (body < 0 || X->oom || macro_made(X, root))
         goto out; /* a declaration, or a whole definition made by a macro */
+    X->never = lnever ? lnever : function_never(X, root, body);
     if (function_cand(X, fn, root, body, fname) < 0)
         goto out;
     omp_notes(X, body);
-    /* loops and calls, in preorder */
+    /* loops and calls, in preorder; a lambda's are its own */
     for (size_t i = (size_t)body; i < X->nn && !X->oom; i++) {
-        if (is_loop(X->n[i].kind))
+        if (X->n[i].kind == CXCursor_LambdaExpr) {
+            if (X->n[i].in_main && !macro_made(X, (int)i))
+                add_lambda(X, &L, (int)i, X->n[body].s);
+            i = subtree_end(X, (int)i) - 1;
+        } else if (is_loop(X->n[i].kind))
             loop_cand(X, (int)i, body, fname, &nloops_top);
         else if (X->n[i].kind == CXCursor_CallExpr)
             call_cand(X, (int)i, fname, &cc);
@@ -1667,14 +1895,32 @@ out:
     for (size_t k = 0; k < cc.n; k++)
         free(cc.v[k].name);
     free(cc.v);
-    free(fname);
     X->fn_index = -1;
+    X->ident = NULL;
+    X->never = NULL;
+    /* the lambdas: "main/lambda@42", identified by their ordinal */
+    for (size_t k = 0; k < L.n && !X->oom; k++) {
+        char nm[600], id[700];
+        int line, col;
+        offset_linecol(&X->S, L.v[k].s, &line, &col);
+        snprintf(nm, sizeof nm, "%s/lambda@%d", fname, line);
+        snprintf(id, sizeof id, "%s/lambda#%zu", ident ? ident : fname, k + 1);
+        process_function_as(X, L.v[k].c, nm, id, L.v[k].never);
+    }
+    free(L.v);
+    free(ident);
+    free(fname);
+}
+
+static void process_function(ctx *X, CXCursor fn)
+{
+    process_function_as(X, fn, NULL, NULL, NULL);
 }
 
 /* small_prescan's view of one function: only the size rule. */
 static void prescan_function(ctx *X, CXCursor fn)
 {
-    char *fname = cx_str(clang_getCursorSpelling(fn));
+    char *fname = X->cxx ? instr_cxx_name(fn) : cx_str(clang_getCursorSpelling(fn));
     int root = -1, body;
     if (!fname) {
         X->oom = 1;
@@ -1705,6 +1951,20 @@ static void note_inline(ctx *X, CXCursor c)
         X->capinl = X->capinl ? 2 * X->capinl : 16;
     }
     X->inl[X->ninl++] = usr;
+}
+
+/* C++: a declaration `= default` / `= delete` (libclang may not call it a
+ * definition); it is listed in the map by bodyless_cand. */
+static int defaulted_decl(ctx *X, CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    unsigned s, e;
+    if (!loc_off(X, clang_getRangeStart(r), &s) || !loc_off(X, clang_getRangeEnd(r), &e) ||
+        e > X->S.len || s >= e)
+        return 0;
+    return (instr_has_word(X->S.text, X->S.code, s, e, "default") ||
+            instr_has_word(X->S.text, X->S.code, s, e, "delete")) &&
+           memchr(X->S.text + s, '=', e - s);
 }
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData data)
@@ -1742,7 +2002,16 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
     }
     if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
         return CXChildVisit_Continue;
-    if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+    if (X->cxx && (k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+                   k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate ||
+                   k == CXCursor_ClassTemplatePartialSpecialization ||
+                   k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl))
+        return CXChildVisit_Recurse; /* their functions are the file's too */
+    if ((k == CXCursor_FunctionDecl ||
+         (X->cxx && (k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+                     k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+                     k == CXCursor_FunctionTemplate))) &&
+        (clang_isCursorDefinition(c) || (X->cxx && !X->prescan && defaulted_decl(X, c)))) {
         if (X->prescan)
             prescan_function(X, c);
         else
@@ -1815,7 +2084,11 @@ static int keep_flags(int argc, const char *const *argv, const char ***out, int 
             !strcmp(a, "-fsigned-char") || !strcmp(a, "-fgnu89-inline") ||
             !strcmp(a, "-fms-extensions") || !strcmp(a, "-m32") || !strcmp(a, "-m64") ||
             !strcmp(a, "-nostdinc") || !strcmp(a, "-undef") || !strcmp(a, "-fno-builtin") ||
-            !strncmp(a, "-fno-common", 11))
+            !strncmp(a, "-fno-common", 11) || !strcmp(a, "-fno-exceptions") ||
+            !strcmp(a, "-fexceptions") || !strcmp(a, "-fno-rtti") || !strcmp(a, "-frtti") ||
+            !strncmp(a, "-stdlib=", 8) || !strcmp(a, "-nostdinc++") ||
+            !strcmp(a, "-fchar8_t") || !strcmp(a, "-fno-char8_t") ||
+            !strcmp(a, "-fsized-deallocation") || !strcmp(a, "-fno-sized-deallocation"))
             v[n++] = a;
         else if (flag_takes_arg(a))
             i++;
@@ -1876,6 +2149,36 @@ static int parse_error(ctx *X, aa_err *err)
     return 0;
 }
 
+/* C++ parsed with the compiler's macros: its default dialect (g++ 12
+ * defaults to gnu++17, clang 14 to gnu++14) unless the flags name one, and
+ * sized deallocation when it has it (libstdc++ calls it otherwise).  The
+ * flags go to out (at most 2); returns their number. */
+static int cxx_dialect_flags(const char *predef, const char **args, int nargs, const char **out)
+{
+    static const struct {
+        long v;
+        const char *std, *gnu;
+    } tab[] = {{202100L, "-std=c++2b", "-std=gnu++2b"}, {202002L, "-std=c++20", "-std=gnu++20"},
+               {201703L, "-std=c++17", "-std=gnu++17"}, {201402L, "-std=c++14", "-std=gnu++14"},
+               {201103L, "-std=c++11", "-std=gnu++11"}, {0, "-std=c++98", "-std=gnu++98"}};
+    const char *p = strstr(predef, "#define __cplusplus ");
+    int n = 0, have_std = 0;
+    for (int i = 0; i < nargs; i++)
+        have_std |= !strncmp(args[i], "-std=", 5) || !strcmp(args[i], "-ansi");
+    if (p && !have_std) {
+        long v = strtol(p + 20, NULL, 10);
+        int strict = strstr(predef, "#define __STRICT_ANSI__ ") != NULL;
+        for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
+            if (v >= tab[k].v) {
+                out[n++] = strict ? tab[k].std : tab[k].gnu;
+                break;
+            }
+    }
+    if (strstr(predef, "#define __cpp_sized_deallocation "))
+        out[n++] = "-fsized-deallocation";
+    return n;
+}
+
 /* Parses X->path into X->tu.  With o->compiler, first as that compiler
  * sees the file (its predefined macros under -undef, its system include
  * directories after libclang's); if the compiler cannot be asked or that
@@ -1886,8 +2189,8 @@ static int parse_tu(ctx *X, CXIndex index, const char **args, int nargs, int arg
     instr_compiler_view v;
     enum CXErrorCode ec;
     int rc;
-    if (X->o->compiler && instr_compiler_view_get(X->o->compiler, argc, argv, &v) == 0) {
-        const char **va = calloc((size_t)nargs + 4 + 2 * v.ndirs, sizeof *va);
+    if (X->o->compiler && instr_compiler_view_get(X->o->compiler, X->cxx, argc, argv, &v) == 0) {
+        const char **va = calloc((size_t)nargs + 6 + 2 * v.ndirs, sizeof *va);
         struct CXUnsavedFile uf = {instr_compiler_predef_path, v.predef,
                                    (unsigned long)v.predef_len};
         int n = 0;
@@ -1895,6 +2198,8 @@ static int parse_tu(ctx *X, CXIndex index, const char **args, int nargs, int arg
             va[n++] = "-undef";
             va[n++] = "-include";
             va[n++] = instr_compiler_predef_path;
+            if (X->cxx) /* the compiler's C++ dialect, not libclang's default */
+                n += cxx_dialect_flags(v.predef, args, nargs, va + n);
             for (int i = 0; i < nargs; i++)
                 va[n++] = args[i];
             for (size_t k = 0; k < v.ndirs; k++) {
@@ -1991,6 +2296,27 @@ static const char probe_decls[] =
 const char *aa_instrument_probe_decls(void)
 {
     return probe_decls;
+}
+
+/* The probe declarations of the prelude: C as they are; C++ with the
+ * probes in extern "C" and the RAII guard of runtime/aa_probe.h. */
+static void put_probe_decls(aa_buf *out, int cxx)
+{
+    const char *abi = "#define AA_RUNTIME_ABI 1\n", *cat = "#define AA_RUNTIME_CAT_";
+    const char *a = strstr(probe_decls, abi), *c = strstr(probe_decls, cat);
+    const char *end = strstr(probe_decls, "#endif\n");
+    if (!cxx || !a || !c || !end) {
+        aa_buf_puts(out, probe_decls);
+        return;
+    }
+    a += strlen(abi);
+    aa_buf_add(out, probe_decls, (size_t)(a - probe_decls));
+    aa_buf_puts(out, "extern \"C\" {\n");
+    aa_buf_add(out, a, (size_t)(c - a));
+    aa_buf_puts(out, "}\n");
+    aa_buf_add(out, c, (size_t)(end - c));
+    aa_buf_puts(out, instr_cxx_guard_decls());
+    aa_buf_puts(out, end);
 }
 
 static int add_edit(edit **v, size_t *n, size_t *cap, unsigned off, unsigned del, int order,
@@ -2212,6 +2538,11 @@ static void select_regions(ctx *X)
         split_regions(X);
     }
     size_rules(X);
+    for (size_t i = 0; i < X->nc; i++)
+        if (X->c[i].never && X->c[i].selected) {
+            X->c[i].selected = 0;
+            X->c[i].skip_reason = X->c[i].never;
+        }
     if (pl)
         profile_filter(X);
     if (pl)
@@ -2377,14 +2708,22 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     for (const char *p = X->display; *p; p++)
         aa_buf_putc(out, *p == '*' ? '_' : *p);
     aa_buf_printf(out, " by autoanalyzer; do not edit */\n");
-    aa_buf_puts(out, probe_decls);
-    aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) __attribute__((cleanup("
-                     "aa_runtime_scope_end), unused)) aa_runtime_region *d##_scope = "
-                     "(aa_runtime_enter(&d), &d)\n"
-                     "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
-                     "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
-                     "defined(AA_RUNTIME_SCOPE) && defined(AA_INSTRUMENT_SCOPE_)\n"
-                     "#endif\n");
+    put_probe_decls(out, X->cxx);
+    if (X->cxx) /* an RAII guard: exceptions propagating through close it too */
+        aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) ::aa_runtime_guard d##_scope(&::d)\n"
+                         "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
+                         "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
+                         "defined(AA_RUNTIME_SCOPE) && defined(AA_RUNTIME_GUARD) && "
+                         "defined(AA_INSTRUMENT_SCOPE_)\n"
+                         "#endif\n");
+    else
+        aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) __attribute__((cleanup("
+                         "aa_runtime_scope_end), unused)) aa_runtime_region *d##_scope = "
+                         "(aa_runtime_enter(&d), &d)\n"
+                         "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
+                         "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
+                         "defined(AA_RUNTIME_SCOPE) && defined(AA_INSTRUMENT_SCOPE_)\n"
+                         "#endif\n");
     for (size_t i = 0; i < X->nc; i++) {
         cand *c = &X->c[i];
         int l1, c1, l2, c2;
@@ -2473,9 +2812,16 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
     X.base = pathcopy ? basename(pathcopy) : "";
     X.S.text = text;
     X.S.len = len;
+    X.cxx = X.S.cxx = instr_is_cxx(path, o->compiler, argc, argv);
     if (scan_source(&X.S) || keep_flags(argc, argv, &args, &nargs)) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
+    }
+    if (X.cxx) { /* keep_flags left room: the file is C++ whatever its name */
+        memmove(args + 2, args, (size_t)nargs * sizeof *args);
+        args[0] = "-x";
+        args[1] = "c++";
+        nargs += 2;
     }
     res_inc = resource_include();
     if (res_inc) {

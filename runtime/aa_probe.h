@@ -17,6 +17,11 @@
  *
  *   { AA_RUNTIME_SCOPE(aa_r_12); ...body... }
  *
+ * In C++ the scope form is an RAII guard (AA_RUNTIME_GUARD), whose
+ * destructor also closes the region when an exception propagates through:
+ *
+ *   { AA_RUNTIME_GUARD(aa_r_12); ...body... }
+ *
  * Exits that do not match the innermost open region are detected and
  * counted, never crashed on.  These functions are safe to call from any
  * thread, before MPI_Init and after MPI_Finalize.
@@ -57,5 +62,18 @@ void aa_runtime_scope_end(aa_runtime_region **r);
 
 #ifdef __cplusplus
 }
+
+/* C++: closes the region when it goes out of scope (return, break,
+ * continue, goto out, throw, an exception propagating through).  Not
+ * copyable; C++98 spelling so that every dialect accepts it. */
+struct aa_runtime_guard {
+    aa_runtime_region *aa_r_;
+    explicit aa_runtime_guard(aa_runtime_region *r) : aa_r_(r) { aa_runtime_enter(r); }
+    ~aa_runtime_guard() { aa_runtime_exit(aa_r_); }
+private:
+    aa_runtime_guard(const aa_runtime_guard &);
+    aa_runtime_guard &operator=(const aa_runtime_guard &);
+};
+#define AA_RUNTIME_GUARD(desc) ::aa_runtime_guard AA_RUNTIME_CAT(aa_guard_, __LINE__)(&(desc))
 #endif
 #endif

@@ -39,7 +39,7 @@ enum aa_wrap_lang {
     AA_LANG_NONE = 0, /* not a source file */
     AA_LANG_C,        /* instrumented */
     AA_LANG_C_PREPROCESSED, /* .i: compiled as it is */
-    AA_LANG_CXX,
+    AA_LANG_CXX,      /* instrumented */
     AA_LANG_FORTRAN,
     AA_LANG_ASM,
     AA_LANG_OTHER,
@@ -83,7 +83,7 @@ typedef struct aa_wrap_cmd {
     int md;              /* -MD or -MMD */
     int ninputs;         /* sources, objects, libraries by path, "-" */
     int nsources;        /* AA_WARG_SOURCE of any language */
-    int nc;              /* C and Fortran sources (instrumentable) */
+    int nc;              /* C, C++ and Fortran sources (instrumentable) */
     int is_static;       /* -static, -static-pie */
     int is_shared;       /* -shared */
     int no_runtime_link; /* -r, -nostdlib, -nodefaultlibs, -nostartfiles */

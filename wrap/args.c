@@ -415,7 +415,8 @@ int aa_wrap_parse(int argc, char *const *argv, aa_wrap_cmd *cmd, aa_err *err)
             cmd->ninputs++;
             if (a->kind == AA_WARG_SOURCE) {
                 cmd->nsources++;
-                if (a->lang == AA_LANG_C || a->lang == AA_LANG_FORTRAN)
+                if (a->lang == AA_LANG_C || a->lang == AA_LANG_CXX ||
+                    a->lang == AA_LANG_FORTRAN)
                     cmd->nc++;
             }
         } else if (in_list(t, separate_value) && i + 1 < n) {

@@ -1,7 +1,7 @@
 /*
  * wrap/wrap.c -- one compiler command through the wrapper, as named phases:
  * decide (pass through queries, preprocessing and configure-time checks),
- * instrument each C source (wrap/instrument_child.c), assemble the real
+ * instrument each C and C++ source (wrap/instrument_child.c), assemble the real
  * command (instrumented sources in place of the originals, `-iquote` to
  * their directories, the runtime before the MPI library when linking),
  * run it (through a response file when the original used one), point
@@ -433,7 +433,8 @@ int aa_wrap_build(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int *status, aa
         return aa_wrap_spawn(cmd->orig_argv, status, err);
     for (int i = 0; i < cmd->argc; i++)
         if (cmd->argv[i].kind == AA_WARG_SOURCE &&
-            (cmd->argv[i].lang == AA_LANG_C || cmd->argv[i].lang == AA_LANG_FORTRAN))
+            (cmd->argv[i].lang == AA_LANG_C || cmd->argv[i].lang == AA_LANG_CXX ||
+             cmd->argv[i].lang == AA_LANG_FORTRAN))
             src[nsrc++].argi = i;
     instrument_sources(cmd, o, src, nsrc);
     runtime_args(cmd, o, &rt);

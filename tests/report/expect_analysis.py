@@ -63,7 +63,7 @@ def main():
         match = m2
     if '--path-loop' in opts and match:
         import re
-        fn, ln = opts['--path-loop'].split(':')
+        fn, ln = opts['--path-loop'].rsplit(':', 1)  # C++ names hold '::'
         ln = int(ln)
         ends = {}
         if '--map' in opts:

@@ -114,6 +114,8 @@ static void test_plan_bad(void)
         {"bigid.txt", "# c\n99999999999\n", "bigid.txt:2: '99999999999' is not a region id (ids are below 2^32)", 1},
         {"hex.txt", "0x1ffffffff\n", "hex.txt:1: '0x1ffffffff' is not a region id (ids are below 2^32)", 1},
         {"junk.txt", "12abc\n", "junk.txt:1: '12abc' is not a region id or name", 1},
+        {"cxx.txt", "ns::Vec<T>::norm\n(anonymous)::f\nmain/lambda@4\nx\"y\n",
+         "cxx.txt:4: 'x\"y' is not a region id or name", 1},
         {"nul.txt", "solve\n\nx\0y\n", "nul.txt:3: NUL byte", 1},
         {"c1.plan", "eliminate solve\n# x\nsplit solve\n",
          "c1.plan:3: 'split solve' contradicts 'eliminate solve' at ", 0},
@@ -327,6 +329,46 @@ static void test_prelude_agrees(void)
     ok(system(cmd) == 0, "prelude and runtime/aa_probe.h agree (%s)", cmd);
 }
 
+/* C++: the prelude of an instrumented .cpp declares what runtime/aa_probe.h
+ * declares for C++ (extern "C" probes, the RAII guard and its macro), so a
+ * file that includes the header after the prelude (skipped by its include
+ * guard) still compiles, in every dialect; and the guard of the header
+ * itself compiles with the prelude's names renamed. */
+static void test_prelude_cxx(void)
+{
+    aa_instrument_result r;
+    aa_err err;
+    char cmd[2048];
+    FILE *f;
+    int rc;
+    put("guard.cpp", "#include \"runtime/aa_probe.h\"\n"
+                     "static aa_runtime_region mine = {1u, 0u, 4, 1, 1, 1, 1, \"mine\", \"f\", \"g.cpp\", 0};\n"
+                     "int f(int n);\n"
+                     "int f(int n) { AA_RUNTIME_GUARD(mine); int s = 0; for (int i = 0; i < n; i++) s += i; "
+                     "if (s > 100) throw s; return s; }\n"
+                     "int main() { try { return f(3) - 3; } catch (int) { return 1; } }\n");
+    const char *const flags[] = {"-I."};
+    rc = aa_instrument_file(path_in("guard.cpp"), 1, flags, NULL, &r, &err);
+    ok(rc == 0, "a .cpp file is instrumented (%s)", rc ? err.msg : "ok");
+    if (rc)
+        return;
+    ok(strstr(r.source.data, "extern \"C\"") && strstr(r.source.data, "struct aa_runtime_guard") &&
+           strstr(r.source.data, "AA_INSTRUMENT_SCOPE_(d) ::aa_runtime_guard"),
+       "C++ prelude: extern \"C\" probes, the RAII guard");
+    f = fopen(path_in("guard.inst.cpp"), "w");
+    fwrite(r.source.data, 1, r.source.len, f);
+    fclose(f);
+    aa_instrument_result_free(&r);
+    for (int k = 0; k < 3; k++) {
+        static const char *const std[] = {"c++98", "c++17", "c++20"};
+        snprintf(cmd, sizeof cmd, "c++ -std=%s -Wall -Wextra -Werror -fsyntax-only -I. %s", std[k],
+                 path_in("guard.inst.cpp"));
+        ok(system(cmd) == 0, "instrumented C++ compiles with the header's guard in use (%s)", cmd);
+    }
+    snprintf(cmd, sizeof cmd, "c++ -Wall -Wextra -Werror -fsyntax-only -I. -x c++ runtime/aa_probe.h");
+    ok(system(cmd) == 0, "runtime/aa_probe.h compiles as C++ (%s)", cmd);
+}
+
 static void test_bad_input(void)
 {
     aa_instrument_result r;
@@ -362,6 +404,7 @@ int main(void)
     test_plan_bad();
     test_ids();
     test_prelude_agrees();
+    test_prelude_cxx();
     test_bad_input();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -123,7 +123,7 @@ static void test_model(void)
     is_int(c.argv[11].kind, AA_WARG_SHLIB, "libmpi.so.40 shared library");
     ok(c.argv[12].lang == AA_LANG_FORTRAN, "f.f90 Fortran");
     is_int(c.mpi_lib_index, 11, "MPI library found by path");
-    is_int(c.nc, 2, "one C and one Fortran source to instrument");
+    is_int(c.nc, 3, "one C, one C++ and one Fortran source to instrument");
     aa_wrap_cmd_free(&c);
 
     ok(aa_wrap_parse(3, a3, &c, &err) == AA_OK && c.mode == AA_WRAP_PREPROCESS, "-E preprocess");
