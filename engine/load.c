@@ -1,0 +1,391 @@
+/*
+ * engine/load.c -- where the engine's experiments come from and go to:
+ * one loader for experiment files and directories of rank profiles (merged
+ * by the collect library), loading a stored execution back from the
+ * Program Space, the one mapping of an analysis' findings to Program Space
+ * records, storing a run, choosing the last comparable run through the
+ * Space (never a failed or incomplete one) and comparing with a baseline.
+ */
+#include "engine/engine_internal.h"
+
+#include "collect/aa_collect.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int en_is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int en_is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *en_absolute(const char *p)
+{
+    char cwd[PATH_MAX];
+    aa_buf b;
+    if (p[0] == '/')
+        return aa_strdup(p);
+    if (!getcwd(cwd, sizeof cwd))
+        return aa_strdup(p);
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "%s/%s", cwd, strncmp(p, "./", 2) == 0 ? p + 2 : p);
+    return aa_buf_detach(&b);
+}
+
+void en_note(aa_engine_result *r, const char *fmt, ...)
+{
+    aa_buf b;
+    va_list ap;
+    char line[1024];
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "%s%s\n", r->notes ? r->notes : "", line);
+    free(r->notes);
+    r->notes = aa_buf_detach(&b);
+}
+
+void aa_engine_result_init(aa_engine_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->eid = -1;
+    r->base_eid = -1;
+}
+
+void aa_engine_result_free(aa_engine_result *r)
+{
+    aa_report_comparison_free(r->cmp);
+    if (r->base_an)
+        aa_analyze_free(r->base_an);
+    if (r->base_exp)
+        aa_experiment_free(r->base_exp);
+    if (r->an)
+        aa_analyze_free(r->an);
+    if (r->exp)
+        aa_experiment_free(r->exp);
+    free(r->dir);
+    free(r->report_path);
+    free(r->base_label);
+    free(r->notes);
+    aa_engine_result_init(r);
+}
+
+/* ---- loading ------------------------------------------------------------------- */
+
+static int has_profiles(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int found = 0;
+    if (!d)
+        return 0;
+    while ((de = readdir(d)))
+        if (!strcmp(de->d_name, "experiment.xml") ||
+            (strncmp(de->d_name, "rank-", 5) == 0 && strstr(de->d_name, ".xml")))
+            found = 1;
+    closedir(d);
+    return found;
+}
+
+static int load_dir(const char *path, aa_experiment **e, char **note, char **missing,
+                    aa_err *err)
+{
+    aa_collect_report rep;
+    int rc;
+    /* an empty directory is a run that wrote nothing (the environment), not
+     * a malformed profile */
+    if (!has_profiles(path))
+        return aa_err_set(err, AA_EENV, "%s: no experiment.xml and no rank-N.xml files in it",
+                          path);
+    memset(&rep, 0, sizeof rep);
+    rc = aa_collect_dir(path, e, &rep, err);
+    if (rc == AA_OK && rep.nmissing) {
+        aa_buf m, b;
+        aa_buf_init(&m);
+        aa_buf_init(&b);
+        aa_collect_format_ranks(&m, rep.missing, rep.nmissing);
+        aa_buf_printf(&b, "%zu of %d ranks have no profile in %s (missing: %s)", rep.nmissing,
+                      rep.nprocs, path, m.data ? m.data : "");
+        if (note)
+            *note = aa_buf_detach(&b);
+        if (missing)
+            *missing = aa_buf_detach(&m);
+        aa_buf_free(&m);
+        aa_buf_free(&b);
+    }
+    aa_collect_report_free(&rep);
+    return rc;
+}
+
+int aa_engine_load(const char *path, aa_experiment **e, char **dir, char **note,
+                   char **missing, aa_err *err)
+{
+    int rc;
+    *e = NULL;
+    if (dir)
+        *dir = NULL;
+    if (note)
+        *note = NULL;
+    if (missing)
+        *missing = NULL;
+    if (en_is_dir(path)) {
+        if ((rc = load_dir(path, e, note, missing, err)) == AA_OK && dir)
+            *dir = en_absolute(path);
+        return rc;
+    }
+    if (!en_is_file(path))
+        return aa_err_set(err, AA_EENV, "%s: no such file or directory", path);
+    rc = aa_experiment_read(path, e, err);
+    if (rc == AA_OK && dir) {
+        char *abs = en_absolute(path), *slash = strrchr(abs, '/');
+        if (slash && slash != abs)
+            *slash = '\0';
+        *dir = abs;
+    }
+    return rc;
+}
+
+static int find_execution(aa_space *s, long long eid, aa_space_execution **v, size_t *n,
+                          const aa_space_execution **x, aa_err *err)
+{
+    size_t i;
+    int rc = aa_space_executions(s, NULL, v, n, err);
+    *x = NULL;
+    if (rc != AA_OK)
+        return rc;
+    for (i = 0; i < *n; i++)
+        if ((*v)[i].eid == eid)
+            *x = &(*v)[i];
+    if (!*x)
+        return aa_err_set(err, AA_EINPUT, "unknown execution %lld", eid);
+    return AA_OK;
+}
+
+int aa_engine_load_stored(const char *db, long long eid, aa_experiment **e, char **dirp,
+                          aa_err *err)
+{
+    aa_space *s = NULL;
+    aa_space_execution *v = NULL;
+    const aa_space_execution *x;
+    size_t n = 0;
+    int rc;
+    *e = NULL;
+    if (dirp)
+        *dirp = NULL;
+    if ((rc = aa_space_open(db, &s, err)))
+        return rc;
+    rc = find_execution(s, eid, &v, &n, &x, err);
+    if (rc == AA_OK) {
+        const char *dir = aa_space_execution_attr(x, "experiment_dir");
+        if (x->has_document || !dir || !en_is_dir(dir))
+            rc = aa_space_load_experiment(s, eid, e, err);
+        else
+            rc = aa_engine_load(dir, e, NULL, NULL, NULL, err);
+        if (rc == AA_OK && dirp && dir)
+            *dirp = aa_strdup(dir);
+    }
+    aa_space_executions_free(v, n);
+    aa_space_close(s);
+    return rc;
+}
+
+int aa_engine_analyze(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **a,
+                      aa_err *err)
+{
+    aa_analyze_options defo;
+    if (!o) {
+        aa_analyze_options_init(&defo);
+        o = &defo;
+    }
+    return aa_analyze_run(e, o, a, err);
+}
+
+/* ---- the Program Space ------------------------------------------------------------ */
+
+void aa_engine_findings_free(aa_space_finding *f, size_t n)
+{
+    size_t i;
+    for (i = 0; f && i < n; i++)
+        free((char *)f[i].region);
+    free(f);
+}
+
+int aa_engine_findings(const aa_analysis *an, const aa_experiment *e, aa_space_finding **out,
+                       size_t *n, aa_err *err)
+{
+    char **paths = aa_space_code_paths(e);
+    size_t i;
+    *out = calloc(an->nfindings + 1, sizeof **out);
+    *n = 0;
+    if (!*out || !paths) {
+        free(*out);
+        *out = NULL;
+        if (paths)
+            aa_space_free_strings(paths, e->nregions);
+        return aa_err_set(err, AA_EENV, "out of memory");
+    }
+    for (i = 0; i < an->nfindings; i++) {
+        const aa_finding *f = &an->findings[i];
+        const aa_region *info = f->region < an->nregions ? an->regions[f->region].info : NULL;
+        const aa_region *r = info ? aa_experiment_region(e, info->id) : NULL;
+        aa_space_finding *g;
+        if (!r)
+            continue;
+        g = &(*out)[(*n)++];
+        g->kind = f->kind == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
+        g->region = aa_strdup(paths[r - e->regions]);
+        g->severity = f->severity;
+        g->severity_class = f->severity_class;
+        g->confidence = f->confidence;
+        g->ncauses = f->ncauses;
+        g->causes = f->causes;
+        g->suggestion = f->suggestion;
+    }
+    aa_space_free_strings(paths, e->nregions);
+    return AA_OK;
+}
+
+int aa_engine_store(aa_engine_result *r, const char *db, aa_err *err)
+{
+    aa_space *s = NULL;
+    aa_space_add_options o;
+    aa_space_finding *f = NULL;
+    size_t nf = 0;
+    int rc;
+    r->eid = -1;
+    if ((rc = aa_engine_findings(r->an, r->exp, &f, &nf, err)))
+        return rc;
+    memset(&o, 0, sizeof o);
+    o.nfindings = nf;
+    o.findings = f;
+    rc = aa_space_open(db, &s, err);
+    if (rc == AA_OK) {
+        rc = aa_space_add(s, r->exp, &o, &r->eid, err);
+        aa_space_close(s);
+    }
+    aa_engine_findings_free(f, nf);
+    return rc;
+}
+
+/* A failed or incomplete run, the run itself, or one whose experiment is
+ * gone cannot be a baseline. */
+static int usable_baseline(const aa_space_execution *x, const aa_experiment *self,
+                           const char *self_dir)
+{
+    const char *st = aa_space_execution_attr(x, "exit_status");
+    const char *dir = aa_space_execution_attr(x, "experiment_dir");
+    if (st && strcmp(st, "0") != 0)
+        return 0;
+    if (aa_space_execution_attr(x, "missing_ranks"))
+        return 0;
+    if (self_dir && dir && strcmp(dir, self_dir) == 0)
+        return 0;
+    if (self && self->id && x->experiment && strcmp(self->id, x->experiment) == 0)
+        return 0;
+    return x->has_document || (dir && en_is_dir(dir));
+}
+
+int aa_engine_find_last(const char *db, const char *name, const char *program,
+                        const aa_experiment *self, const char *self_dir, long long *eid,
+                        aa_err *err)
+{
+    aa_space *s = NULL;
+    aa_space_execution *v = NULL;
+    const char *keys[1], *vals[1];
+    aa_space_where w;
+    size_t n = 0, i;
+    int rc;
+    *eid = -1;
+    if ((rc = aa_space_open(db, &s, err)))
+        return rc;
+    keys[0] = name ? "name" : "application";
+    vals[0] = name ? name : program;
+    w.n = vals[0] ? 1 : 0;
+    w.keys = keys;
+    w.values = vals;
+    rc = aa_space_executions(s, &w, &v, &n, err);
+    aa_space_close(s);
+    for (i = n; rc == AA_OK && i-- > 0;)
+        if (usable_baseline(&v[i], self, self_dir)) {
+            *eid = v[i].eid;
+            break;
+        }
+    aa_space_executions_free(v, n);
+    return rc;
+}
+
+/* ---- comparing ------------------------------------------------------------------- */
+
+int aa_engine_compare(aa_engine_result *r, aa_experiment *base, const char *label,
+                      const aa_analyze_options *o, aa_err *err)
+{
+    int rc;
+    r->base_exp = base;
+    if ((rc = aa_engine_analyze(r->base_exp, o, &r->base_an, err))) {
+        aa_err_prefix(err, "baseline");
+        return rc;
+    }
+    free(r->base_label);
+    if (!label) {
+        aa_buf b;
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "baseline experiment %s", base->id ? base->id : "?");
+        r->base_label = aa_buf_detach(&b);
+    } else {
+        r->base_label = aa_strdup(label);
+    }
+    return aa_report_compare(r->an, r->base_an, r->base_label, &r->cmp, err);
+}
+
+int aa_engine_compare_path(aa_engine_result *r, const char *path, const aa_analyze_options *o,
+                           aa_err *err)
+{
+    aa_experiment *base = NULL;
+    aa_buf b;
+    int rc;
+    if ((rc = aa_engine_load(path, &base, NULL, NULL, NULL, err))) {
+        aa_err_prefix(err, "baseline");
+        return rc;
+    }
+    aa_buf_init(&b);
+    aa_buf_printf(&b, "baseline experiment %s (%s)", base->id ? base->id : "?", path);
+    rc = aa_engine_compare(r, base, b.data, o, err);
+    aa_buf_free(&b);
+    return rc;
+}
+
+int aa_engine_compare_stored(aa_engine_result *r, const char *db, long long eid,
+                             const aa_analyze_options *o, aa_err *err)
+{
+    aa_experiment *base = NULL;
+    char *dir = NULL;
+    aa_buf b;
+    int rc;
+    if ((rc = aa_engine_load_stored(db, eid, &base, &dir, err))) {
+        aa_err_prefix(err, "baseline");
+        return rc;
+    }
+    aa_buf_init(&b);
+    if (dir)
+        aa_buf_printf(&b, "stored run %lld (%s)", eid, dir);
+    else
+        aa_buf_printf(&b, "stored run %lld", eid);
+    r->base_eid = eid;
+    rc = aa_engine_compare(r, base, b.data, o, err);
+    aa_buf_free(&b);
+    free(dir);
+    return rc;
+}
