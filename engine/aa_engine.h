@@ -83,6 +83,12 @@ void aa_engine_findings_free(aa_space_finding *f, size_t n);
 int aa_engine_find_last(const char *db, const char *name, const char *program,
                         const aa_experiment *self, const char *self_dir, long long *eid,
                         aa_err *err);
+/* History-guided round 2 (SPEC §3.5, §6): the stable region ids of the
+ * findings stored with the latest execution whose attribute "name" is
+ * name, or else whose application is name.  *eid = -1 and *n = 0 when no
+ * execution matches; ids are unique, in the findings' order. */
+int aa_engine_refine_from_space(const char *db, const char *name, uint32_t **ids, size_t *n,
+                                long long *eid, aa_err *err);
 /* Stores r->exp with its findings; sets r->eid. */
 int aa_engine_store(aa_engine_result *r, const char *db, aa_err *err);
 

@@ -253,6 +253,7 @@ int aa_engine_findings(const aa_analysis *an, const aa_experiment *e, aa_space_f
         g->ncauses = f->ncauses;
         g->causes = f->causes;
         g->suggestion = f->suggestion;
+        g->region_id = r->id;
     }
     aa_space_free_strings(paths, e->nregions);
     return AA_OK;
@@ -277,6 +278,44 @@ int aa_engine_store(aa_engine_result *r, const char *db, aa_err *err)
         aa_space_close(s);
     }
     aa_engine_findings_free(f, nf);
+    return rc;
+}
+
+int aa_engine_refine_from_space(const char *db, const char *name, uint32_t **ids, size_t *n,
+                                long long *eid, aa_err *err)
+{
+    static const char *const by[2] = {"name", "application"};
+    aa_space *s = NULL;
+    aa_space_finding *f = NULL;
+    size_t nf = 0, i, k;
+    int rc, t;
+    *ids = NULL;
+    *n = 0;
+    *eid = -1;
+    if ((rc = aa_space_open(db, &s, err)))
+        return rc;
+    for (t = 0; t < 2 && rc == AA_OK && *eid < 0; t++) {
+        const char *keys[1] = {by[t]}, *vals[1] = {name};
+        aa_space_where w = {1, keys, vals};
+        long long e = 0;
+        rc = aa_space_latest_findings(s, &w, &e, &f, &nf, err);
+        if (rc == AA_OK && e > 0)
+            *eid = e;
+        else if (rc == AA_OK)
+            aa_space_findings_free(f, nf), f = NULL, nf = 0;
+    }
+    aa_space_close(s);
+    if (rc == AA_OK && !(*ids = calloc(nf + 1, sizeof **ids)))
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+    for (i = 0; rc == AA_OK && i < nf; i++) {
+        if (f[i].region_id < 0 || f[i].region_id > (long long)UINT32_MAX)
+            continue;
+        for (k = 0; k < *n && (*ids)[k] != (uint32_t)f[i].region_id; k++)
+            ;
+        if (k == *n)
+            (*ids)[(*n)++] = (uint32_t)f[i].region_id;
+    }
+    aa_space_findings_free(f, nf);
     return rc;
 }
 

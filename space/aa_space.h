@@ -46,6 +46,8 @@ typedef struct aa_space_finding {
     size_t ncauses;
     char *const *causes;
     const char *suggestion; /* may be NULL */
+    long long region_id;    /* stable region id of region, -1 unknown (set by
+                             * aa_space_latest_findings; not read by add) */
 } aa_space_finding;
 
 typedef struct aa_space_add_options {

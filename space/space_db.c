@@ -59,7 +59,7 @@ static const struct {
       * execution, so regions are matched across executions by identity,
       * not by their names with line numbers */
      "CREATE TABLE execution_regions(eid INTEGER NOT NULL, resource INTEGER NOT NULL,\n"
-     "  region INTEGER NOT NULL, PRIMARY KEY(eid, resource)){WITHOUT_ROWID};\n"},
+     "  region BIGINT NOT NULL, PRIMARY KEY(eid, resource)){WITHOUT_ROWID};\n"},
 };
 
 void sp_now_iso(char out[32])

@@ -483,8 +483,10 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
     if (!*eid)
         return AA_OK;
     rc = OPS(s)->prepare(s->db,
-                         "SELECT kind, region, severity, severity_class, confidence, causes,"
-                         " suggestion FROM findings WHERE eid = ? ORDER BY seq",
+                         "SELECT f.kind, f.region, f.severity, f.severity_class, f.confidence,"
+                         " f.causes, f.suggestion, (SELECT xr.region FROM execution_regions xr"
+                         " JOIN resources r ON r.id = xr.resource WHERE xr.eid = f.eid AND"
+                         " r.path = f.region) FROM findings f WHERE f.eid = ? ORDER BY f.seq",
                          &st, err);
     if (rc != AA_OK)
         return rc;
@@ -523,6 +525,7 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
         f->suggestion = aa_strdup(OPS(s)->col_text(st, 6));
         f->causes = causes;
         f->ncauses = nc;
+        f->region_id = OPS(s)->col_null(st, 7) ? -1 : OPS(s)->col_int(st, 7);
     }
     OPS(s)->finalize(st);
     if (r < 0) {
