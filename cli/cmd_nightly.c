@@ -120,6 +120,7 @@ typedef struct night {
     const aa_engine_result *r; /* NULL before the run */
     const aa_engine_gate *gates;
     size_t ngates;
+    const aa_engine_noise *noise; /* the history used by the gates, or NULL */
 } night;
 
 static void json_night(const night *n, aa_buf *b)
@@ -162,6 +163,18 @@ static void json_night(const night *n, aa_buf *b)
         } else {
             aa_json_null(&j);
         }
+    }
+    if (n->noise && n->noise->n) {
+        aa_json_key(&j, "history");
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "noise_from");
+        aa_json_arr_begin(&j);
+        for (k = 0; k < n->noise->nruns; k++)
+            aa_json_int(&j, n->noise->eids[k]);
+        aa_json_arr_end(&j);
+        aa_json_key(&j, "noise_regions");
+        aa_json_int(&j, (long long)n->noise->n);
+        aa_json_obj_end(&j);
     }
     aa_json_key(&j, "gates");
     aa_json_arr_begin(&j);
@@ -276,6 +289,7 @@ int cmd_nightly(int argc, char **argv)
     aa_engine_result r;
     aa_engine_gate *gates = NULL;
     size_t ngates = 0;
+    aa_engine_noise noise;
     aa_buf b;
     time_t now = time(NULL);
     struct tm tm;
@@ -286,6 +300,7 @@ int cmd_nightly(int argc, char **argv)
     /* the command line: --json/--junit, analysis options (checked here,
      * applied after the configuration's) and CONFIG */
     memset(&c, 0, sizeof c);
+    memset(&noise, 0, sizeof noise);
     aa_analyze_options_init(&ao);
     for (i = 1; i < argc; i++) {
         int st = EXIT_OK, t;
@@ -442,6 +457,24 @@ int cmd_nightly(int argc, char **argv)
         go.max_slowdown = c.max_slowdown;
         go.min_share = c.min_share;
         go.metric = c.slowdown_metric;
+        /* history-guided thresholds: each region's run-to-run noise in the
+         * stored runs of this configuration (the judged run left out) */
+        if (c.max_slowdown >= 0 &&
+            aa_engine_learn_noise(db ? db : getenv("AUTOANALYZER_DB"), c.name, NULL,
+                                  c.slowdown_metric ? c.slowdown_metric : "wall", r.eid, &noise,
+                                  &err) == AA_OK &&
+            noise.n) {
+            size_t q;
+            printf("history: run-to-run noise of %zu regions learned from %zu stored runs (",
+                   noise.n, noise.nruns);
+            for (q = 0; q < noise.nruns; q++)
+                printf("%s%lld", q ? ", " : "", noise.eids[q]);
+            printf("); a region slower by less than %.0fx its noise is not a slowdown\n",
+                   AA_ENGINE_NOISE_FACTOR);
+            go.noise = &noise;
+            nt.noise = &noise;
+        }
+        aa_err_clear(&err);
         if ((rc = aa_engine_gates(&r, &go, &gates, &ngates, &err)))
             goto fail;
         for (k = 0; k < ngates; k++)
@@ -476,6 +509,7 @@ out:
     if (have_r)
         aa_engine_result_free(&r);
     aa_engine_gates_free(gates, ngates);
+    aa_engine_noise_free(&noise);
     for (i = 0; i < nwords; i++)
         free(words[i]);
     free(words);

@@ -111,6 +111,33 @@ int aa_engine_write_outputs(aa_engine_result *r, const char *report, aa_err *err
 /* The whole `run`: launch, collect, analyse, compare, store, write. */
 int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *err);
 
+/* ---- history: run-to-run noise ------------------------------------------------------ */
+/* How much each region varies between stored runs of one configuration
+ * (Karavanic's history-guided thresholds): for the latest
+ * AA_ENGINE_NOISE_RUNS good runs (not failed, complete) of name (or, without
+ * a name, of program), the mean value per process of metric ("wall" or
+ * "cpu") of every region; a region's noise is the sample standard
+ * deviation of those means over their mean, known when at least
+ * AA_ENGINE_NOISE_MIN_RUNS runs measured it. */
+#define AA_ENGINE_NOISE_RUNS 5
+#define AA_ENGINE_NOISE_MIN_RUNS 3
+typedef struct aa_engine_noise {
+    size_t nruns;
+    long long eids[AA_ENGINE_NOISE_RUNS]; /* the runs learned from, newest first */
+    size_t n;
+    uint32_t *region_ids;
+    double *spread;                       /* relative standard deviation */
+} aa_engine_noise;
+
+/* exclude_eid: a stored execution left out (the run being judged; -1 none).
+ * nz->n = 0 when fewer than AA_ENGINE_NOISE_MIN_RUNS runs are stored. */
+int aa_engine_learn_noise(const char *db, const char *name, const char *program,
+                          const char *metric, long long exclude_eid, aa_engine_noise *nz,
+                          aa_err *err);
+void aa_engine_noise_free(aa_engine_noise *nz);
+/* The region's noise, or NAN when not known. */
+double aa_engine_noise_of(const aa_engine_noise *nz, uint32_t region_id);
+
 /* ---- nightly gates ---------------------------------------------------------------- */
 typedef struct aa_engine_gate {
     const char *name;    /* "new-cccr" or "region-slowdown" */
@@ -124,7 +151,11 @@ typedef struct aa_engine_gate_options {
     double max_slowdown;    /* fraction; < 0 = off */
     double min_share;       /* fraction of the larger run's program time */
     const char *metric;     /* slowdown metric: "wall" (default) or a metric name */
+    const aa_engine_noise *noise; /* NULL = none: a region's limit is raised to
+                             * noise_factor times its run-to-run noise */
+    double noise_factor;    /* 0 = AA_ENGINE_NOISE_FACTOR */
 } aa_engine_gate_options;
+#define AA_ENGINE_NOISE_FACTOR 3.0
 
 /* Checks the gates on r->cmp (which must be set): one entry per tripped
  * gate instance, plus one passed entry per enabled gate with none tripped. */

@@ -3,7 +3,9 @@
  * (docs/nightly.md): a core bottleneck (CCCR) the baseline did not have,
  * and a region slower than the allowed fraction in the configured metric
  * (wall time, or CPU time outside MPI), counting regions that take at
- * least min_share of the program in either run.  Returns one record per
+ * least min_share of the program in either run; a region whose
+ * run-to-run noise is known from the stored history (aa_engine_learn_noise)
+ * trips only beyond noise_factor times that noise.  Returns one record per
  * tripped gate instance and one per enabled gate that passed, for the
  * text, JSON and JUnit outputs of `nightly`.
  */
@@ -82,14 +84,24 @@ int aa_engine_gates(const aa_engine_result *r, const aa_engine_gate_options *o,
             const aa_report_diff *d = &c->diffs[k];
             double before = cpu ? d->main_before : d->before, after = cpu ? d->main_after : d->after;
             double rel = before > 0 ? (after - before) / before : (after > before ? INFINITY : 0);
+            double nz = o->noise ? aa_engine_noise_of(o->noise, d->region_id) : NAN;
+            double limit = o->max_slowdown, factor = o->noise_factor > 0 ? o->noise_factor
+                                                                         : AA_ENGINE_NOISE_FACTOR;
+            char why[160] = "";
+            if (isfinite(nz) && factor * nz > limit) {
+                limit = factor * nz;
+                snprintf(why, sizeof why, ", raised from %.1f%% to %.0fx its run-to-run noise "
+                                          "of %.1f%% in %zu stored runs",
+                         o->max_slowdown * 100, factor, nz * 100, o->noise->nruns);
+            }
             if (d->partial || (d->share < o->min_share && d->share_after < o->min_share) ||
-                !(rel > o->max_slowdown))
+                !(rel > limit))
                 continue;
             tripped++;
             if (push(out, n, "region-slowdown", 1, d->region,
-                     fmt("region slower by %.1f%% (limit %.1f%%): %s (%.6g s -> %.6g s %s per "
+                     fmt("region slower by %.1f%% (limit %.1f%%%s): %s (%.6g s -> %.6g s %s per "
                          "process)",
-                         isfinite(rel) ? rel * 100 : 1e9, o->max_slowdown * 100, d->region, before,
+                         isfinite(rel) ? rel * 100 : 1e9, limit * 100, why, d->region, before,
                          after, unit)))
                 goto nomem;
         }

@@ -4,7 +4,8 @@
  * by the collect library), loading a stored execution back from the
  * Program Space, the one mapping of an analysis' findings to Program Space
  * records, storing a run, choosing the last comparable run through the
- * Space (never a failed or incomplete one) and comparing with a baseline.
+ * Space (never a failed or incomplete one), learning each region's
+ * run-to-run noise from the stored runs, and comparing with a baseline.
  */
 #include "engine/engine_internal.h"
 
@@ -12,6 +13,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +87,7 @@ void aa_engine_result_free(aa_engine_result *r)
 
 /* ---- loading ------------------------------------------------------------------- */
 
-static int has_profiles(const char *dir)
+int en_has_profiles(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *de;
@@ -105,11 +107,6 @@ static int load_dir(const char *path, aa_experiment **e, char **note, char **mis
 {
     aa_collect_report rep;
     int rc;
-    /* an empty directory is a run that wrote nothing (the environment), not
-     * a malformed profile */
-    if (!has_profiles(path))
-        return aa_err_set(err, AA_EENV, "%s: no experiment.xml and no rank-N.xml files in it",
-                          path);
     memset(&rep, 0, sizeof rep);
     rc = aa_collect_dir(path, e, &rep, err);
     if (rc == AA_OK && rep.nmissing) {
@@ -363,6 +360,115 @@ int aa_engine_find_last(const char *db, const char *name, const char *program,
             break;
         }
     aa_space_executions_free(v, n);
+    return rc;
+}
+
+void aa_engine_noise_free(aa_engine_noise *nz)
+{
+    free(nz->region_ids);
+    free(nz->spread);
+    memset(nz, 0, sizeof *nz);
+}
+
+double aa_engine_noise_of(const aa_engine_noise *nz, uint32_t region_id)
+{
+    size_t i;
+    for (i = 0; nz && i < nz->n; i++)
+        if (nz->region_ids[i] == region_id)
+            return nz->spread[i];
+    return NAN;
+}
+
+/* Per region id of the runs learned from: the mean per process in each. */
+typedef struct noise_acc {
+    uint32_t id;
+    size_t k;
+    double v[AA_ENGINE_NOISE_RUNS];
+} noise_acc;
+
+static noise_acc *acc_find(noise_acc **a, size_t *n, size_t *cap, uint32_t id)
+{
+    size_t i;
+    for (i = 0; i < *n; i++)
+        if ((*a)[i].id == id)
+            return &(*a)[i];
+    if (*n == *cap) {
+        noise_acc *q = realloc(*a, (*cap = *cap ? *cap * 2 : 64) * sizeof *q);
+        if (!q)
+            return NULL;
+        *a = q;
+    }
+    memset(&(*a)[*n], 0, sizeof **a);
+    (*a)[*n].id = id;
+    return &(*a)[(*n)++];
+}
+
+int aa_engine_learn_noise(const char *db, const char *name, const char *program,
+                          const char *metric, long long exclude_eid, aa_engine_noise *nz,
+                          aa_err *err)
+{
+    aa_space *s = NULL;
+    aa_space_execution *v = NULL;
+    const char *keys[1], *vals[1];
+    aa_space_where w;
+    noise_acc *acc = NULL;
+    size_t n = 0, i, nacc = 0, cap = 0;
+    int rc;
+    memset(nz, 0, sizeof *nz);
+    if ((rc = aa_space_open(db, &s, err)))
+        return rc;
+    keys[0] = name ? "name" : "application";
+    vals[0] = name ? name : program;
+    w.n = vals[0] ? 1 : 0;
+    w.keys = keys;
+    w.values = vals;
+    rc = aa_space_executions(s, &w, &v, &n, err);
+    for (i = n; rc == AA_OK && i-- > 0 && nz->nruns < AA_ENGINE_NOISE_RUNS;) {
+        const char *st = aa_space_execution_attr(&v[i], "exit_status");
+        aa_space_region_value *rv = NULL;
+        size_t nrv = 0, k;
+        if (v[i].eid == exclude_eid || (st && strcmp(st, "0") != 0) ||
+            aa_space_execution_attr(&v[i], "missing_ranks") || v[i].nprocs < 1)
+            continue;
+        if ((rc = aa_space_region_values(s, v[i].eid, metric ? metric : "wall", &rv, &nrv, err)))
+            break;
+        for (k = 0; k < nrv; k++) {
+            noise_acc *x = acc_find(&acc, &nacc, &cap, rv[k].region_id);
+            if (!x) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            x->v[x->k++] = rv[k].value / (double)v[i].nprocs;
+        }
+        free(rv);
+        nz->eids[nz->nruns++] = v[i].eid;
+    }
+    aa_space_executions_free(v, n);
+    aa_space_close(s);
+    if (rc == AA_OK && nz->nruns >= AA_ENGINE_NOISE_MIN_RUNS) {
+        nz->region_ids = calloc(nacc + 1, sizeof *nz->region_ids);
+        nz->spread = calloc(nacc + 1, sizeof *nz->spread);
+        if (!nz->region_ids || !nz->spread)
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+        for (i = 0; rc == AA_OK && i < nacc; i++) {
+            double mean = 0, ss = 0;
+            size_t k;
+            if (acc[i].k < AA_ENGINE_NOISE_MIN_RUNS)
+                continue;
+            for (k = 0; k < acc[i].k; k++)
+                mean += acc[i].v[k];
+            mean /= (double)acc[i].k;
+            if (!(mean > 0))
+                continue;
+            for (k = 0; k < acc[i].k; k++)
+                ss += (acc[i].v[k] - mean) * (acc[i].v[k] - mean);
+            nz->region_ids[nz->n] = acc[i].id;
+            nz->spread[nz->n++] = sqrt(ss / (double)(acc[i].k - 1)) / mean;
+        }
+    }
+    free(acc);
+    if (rc != AA_OK)
+        aa_engine_noise_free(nz);
     return rc;
 }
 

@@ -256,7 +256,13 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     }
 
     /* collect and record the environment of the run */
-    rc = aa_engine_load(r->dir, &r->exp, NULL, &note, &missing, err);
+    /* a run that wrote nothing is the environment's problem (exit 4), not a
+     * malformed profile */
+    if (!en_has_profiles(r->dir))
+        rc = aa_err_set(err, AA_EENV, "%s: no experiment.xml and no rank-N.xml files in it",
+                        r->dir);
+    else
+        rc = aa_engine_load(r->dir, &r->exp, NULL, &note, &missing, err);
     if (rc) {
         if (r->prog_status != 0)
             aa_err_set(err, AA_EENV, "the program failed (exit status %d) and left no profile in %s",

@@ -47,6 +47,7 @@ typedef struct aa_report_diff {
     int partial;          /* the region was throttled in either run: its times
                            * are partial, the difference is no speed-up or
                            * slowdown (never counted by aa_report_slowdowns) */
+    uint32_t region_id;   /* the region's stable id (SPEC §3.4) */
 } aa_report_diff;
 
 typedef struct aa_report_comparison {

@@ -221,6 +221,7 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
         d = &nd[c->ndiffs];
         d->region = rp_region_label(cur, i);
         d->path = focus_path(cur, i);
+        d->region_id = cur->regions[i].id;
         if (!d->region || !d->path) {
             free(d->region);
             free(d->path);

@@ -134,6 +134,16 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
                              aa_space_finding **out, size_t *n, aa_err *err);
 void aa_space_findings_free(aa_space_finding *f, size_t n);
 
+/* The whole-run value of metric for every code region of eid that has a
+ * stable region id: the result at focus (region, /Machine, /Process), the
+ * sum over processes (and calling contexts).  Free with free(). */
+typedef struct aa_space_region_value {
+    uint32_t region_id;
+    double value;
+} aa_space_region_value;
+int aa_space_region_values(aa_space *s, long long eid, const char *metric,
+                           aa_space_region_value **out, size_t *n, aa_err *err);
+
 /* ---- mapping and differences ----------------------------------------------- */
 typedef struct aa_space_map {
     size_t n;

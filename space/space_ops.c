@@ -537,6 +537,54 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
     return AA_OK;
 }
 
+int aa_space_region_values(aa_space *s, long long eid, const char *metric,
+                           aa_space_region_value **out, size_t *n, aa_err *err)
+{
+    sp_stmt *st;
+    size_t cap = 0;
+    int rc, r;
+    *out = NULL;
+    *n = 0;
+    if ((rc = exec_exists(s, eid, err)) != AA_OK)
+        return rc;
+    rc = OPS(s)->prepare(
+        s->db,
+        "SELECT xr.region, res.value FROM results res JOIN foci f ON f.id = res.focus"
+        " JOIN execution_regions xr ON xr.eid = res.eid AND xr.resource = f.code"
+        " WHERE res.eid = ? AND res.metric = (SELECT id FROM metrics WHERE name = ?)"
+        " AND f.machine = (SELECT id FROM resources WHERE path = '/Machine')"
+        " AND f.process = (SELECT id FROM resources WHERE path = '/Process')",
+        &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    OPS(s)->bind_text(st, 2, metric);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        long long id = OPS(s)->col_int(st, 0);
+        if (id < 0 || id > (long long)UINT32_MAX)
+            continue;
+        if (*n == cap) {
+            aa_space_region_value *q = realloc(*out, (cap = cap ? cap * 2 : 64) * sizeof *q);
+            if (!q) {
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            *out = q;
+        }
+        (*out)[*n].region_id = (uint32_t)id;
+        (*out)[(*n)++].value = OPS(s)->col_double(st, 1);
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return fail_rc(err);
+    }
+    return AA_OK;
+}
+
 /* ---- query -------------------------------------------------------------------- */
 typedef struct qrow {
     long long eid;

@@ -8,7 +8,8 @@
  * Space round trip the engine relies on: an execution stored with its
  * experiment is loaded back identical, one imported from the text format
  * says it has no experiment, and the last comparable run skips failed and
- * incomplete runs.
+ * incomplete runs.  Run-to-run noise learned from stored runs raises a
+ * region's slowdown limit, and a failed run is not learned from.
  */
 #include "engine/aa_engine.h"
 #include "space/aa_space.h"
@@ -171,9 +172,102 @@ static void space_round_trip(void)
     unlink(db);
 }
 
+/* Scales the values of region id's nodes by f. */
+static void scale_region(aa_experiment *e, uint32_t id, double f)
+{
+    size_t p, t, k, m;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            aa_thread *th = &e->processes[p].threads[t];
+            for (k = 0; k < th->nnodes; k++)
+                if (th->nodes[k].region == id)
+                    for (m = 0; m < e->nmetrics; m++)
+                        aa_node_values(e, th, k)[m] *= f;
+        }
+}
+
+static void noise(void)
+{
+    char db[] = "/tmp/aa-test-engine-noise-XXXXXX";
+    int fd = mkstemp(db), i;
+    static const double f[5] = {1.0, 1.1, 0.9, 1.0, 5.0};
+    aa_space *s = NULL;
+    aa_space_add_options o;
+    aa_attr fail = {"exit_status", "1"};
+    aa_engine_noise nz;
+    aa_engine_gate_options go;
+    aa_engine_gate *g = NULL;
+    aa_report_diff d;
+    aa_report_comparison c;
+    aa_engine_result r;
+    size_t n = 0;
+    aa_err err;
+    long long eid;
+
+    close(fd);
+    unlink(db);
+    aa_err_clear(&err);
+    if (aa_space_open(db, &s, &err) != AA_OK) {
+        diag("open: %s", err.msg);
+        return;
+    }
+    for (i = 0; i < 5; i++) {
+        aa_experiment *e = space_fixture("base", 4);
+        scale_region(e, 3, f[i]); /* loop@10 varies by +-10% */
+        memset(&o, 0, sizeof o);
+        if (i == 4) { /* a failed run, 5x slower: never learned from */
+            o.nattrs = 1;
+            o.attrs = &fail;
+        }
+        aa_space_add(s, e, &o, &eid, &err);
+        aa_experiment_free(e);
+    }
+    aa_space_close(s);
+    is_int(aa_engine_learn_noise(db, NULL, "solver", "wall", -1, &nz, &err), AA_OK,
+           "noise learned");
+    is_int((int)nz.nruns, 4, "from the four good runs, not the failed one");
+    is_double(aa_engine_noise_of(&nz, 3), 0.0816497, 1e-4,
+              "loop@10: the sample standard deviation over the mean (8.2%%)");
+    is_double(aa_engine_noise_of(&nz, 4), 0, 1e-9, "loop@20 did not vary");
+    ok(isnan(aa_engine_noise_of(&nz, 99)), "an unknown region has no noise");
+
+    d = diff("#3 loop@10 (solver.c:10)", 1.0, 1.2, 0.5, 0.5, 1.0, 1.2);
+    d.region_id = 3;
+    memset(&c, 0, sizeof c);
+    c.baseline_label = "stored run 4";
+    c.ndiffs = 1;
+    c.diffs = &d;
+    aa_engine_result_init(&r);
+    r.cmp = &c;
+    memset(&go, 0, sizeof go);
+    go.max_slowdown = 0.10;
+    go.min_share = 0.02;
+    aa_engine_gates(&r, &go, &g, &n, &err);
+    is_int((int)tripped(g, n, "region-slowdown"), 1, "20%% slower at a 10%% limit trips");
+    aa_engine_gates_free(g, n);
+    go.noise = &nz;
+    aa_engine_gates(&r, &go, &g, &n, &err);
+    is_int((int)tripped(g, n, "region-slowdown"), 0,
+           "with its noise of 8.2%% learned, 20%% is within 3x the noise");
+    aa_engine_gates_free(g, n);
+    d.after = 1.5;
+    aa_engine_gates(&r, &go, &g, &n, &err);
+    is_int((int)tripped(g, n, "region-slowdown"), 1, "50%% slower trips");
+    ok(n && strstr(g[0].message, "raised from 10.0%") && strstr(g[0].message, "4 stored runs"),
+       "the message says the history raised the limit: %s", n ? g[0].message : "");
+    aa_engine_gates_free(g, n);
+    aa_engine_noise_free(&nz);
+    is_int(aa_engine_learn_noise(db, "nosuchname", NULL, "wall", -1, &nz, &err), AA_OK,
+           "no runs of a configuration");
+    is_int((int)nz.n, 0, "no noise without history");
+    aa_engine_noise_free(&nz);
+    unlink(db);
+}
+
 int main(void)
 {
     gates();
     space_round_trip();
+    noise();
     return tap_done();
 }
