@@ -39,6 +39,8 @@ int cli_usage_error(const char *name, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prints "autoanalyzer: <err->msg>" to stderr; returns err->code (or 4). */
 int cli_fail(const aa_err *err);
+/* Prints each line of notes (may be NULL) as "autoanalyzer NAME: line". */
+void cli_print_notes(const char *name, const char *notes);
 /* Writes text to path through aa_write_file_atomic: atomically for a
  * regular file, in place for a device or FIFO, stdout for "-" or NULL. */
 int cli_write_output(const char *path, const aa_buf *text, aa_err *err);

@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 
 #include "analyze/aa_analyze.h"
-#include "collect/aa_collect.h"
+#include "engine/aa_engine.h"
 #include "profile/aa_profile.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@
 
 const char cmd_analyze_summary[] = "locate bottlenecks and their root causes in an experiment";
 const char cmd_analyze_usage[] =
-    "usage: autoanalyzer analyze [options] EXPERIMENT\n"
+    "usage: autoanalyzer analyze [options] EXPERIMENT | --from-space EID [--db DB]\n"
     "\n"
     "EXPERIMENT is an experiment file (experiment.xml, optionally gzipped) or the\n"
     "output directory of a run (experiment.xml, or rank-*.xml files which are\n"
@@ -33,6 +33,10 @@ const char cmd_analyze_usage[] =
     "options:\n"
     "  --list-settings          print the analysis thresholds that --set takes (name,\n"
     "                           default, range, unit, justification) and exit\n"
+    "  --from-space EID         analyse execution EID stored in the Program Space (its\n"
+    "                           experiment directory is not needed)\n"
+    "  --db DB                  Program Space for --from-space (default\n"
+    "                           $AUTOANALYZER_DB or autoanalyzer-space.db)\n"
     "  --json FILE              write the JSON report ('-' = stdout)\n"
     "  --xml FILE               write the XML report ('-' = stdout)\n"
     "  -o, --output FILE        write the text report to FILE instead of stdout\n"
@@ -43,39 +47,33 @@ const char cmd_analyze_usage[] =
     "exit status: 0 analysed, 2 usage error, 3 bad input, 4 environment\n";
 
 /* Reads a file, or merges an output directory (experiment.xml or
- * rank-*.xml files, plus region maps) with the collect library; missing
- * ranks become a note. */
+ * rank-*.xml files, plus region maps) with the engine's loader; missing
+ * ranks become a note.  A path that does not exist is bad input here. */
 static int load_input(const char *path, aa_experiment **e, char **missing, aa_err *err)
 {
     struct stat st;
-    aa_collect_report rep;
+    char *note = NULL;
     int rc;
     *missing = NULL;
     if (stat(path, &st) != 0)
         return aa_err_set(err, errno == ENOENT ? AA_EINPUT : AA_EENV, "%s: %s", path,
                           strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return aa_experiment_read(path, e, err);
-    memset(&rep, 0, sizeof rep);
-    rc = aa_collect_dir(path, e, &rep, err);
-    if (!rc && rep.nmissing) {
+    rc = aa_engine_load(path, e, NULL, &note, NULL, err);
+    if (rc == AA_OK && note) {
         aa_buf b;
         aa_buf_init(&b);
-        aa_buf_printf(&b, "%zu of %d ranks have no profile in %s (missing: ", rep.nmissing,
-                      rep.nprocs, path);
-        aa_collect_format_ranks(&b, rep.missing, rep.nmissing);
-        aa_buf_puts(&b, "); the analysis covers the others");
+        aa_buf_printf(&b, "%s; the analysis covers the others", note);
         *missing = aa_buf_detach(&b);
-        aa_buf_free(&b);
     }
-    aa_collect_report_free(&rep);
+    free(note);
     return rc;
 }
 
 int cmd_analyze(int argc, char **argv)
 {
     aa_analyze_options o;
-    const char *input = NULL, *json = NULL, *xml = NULL, *outp = NULL;
+    const char *input = NULL, *json = NULL, *xml = NULL, *outp = NULL, *db = NULL;
+    long long from_space = 0;
     int quiet = 0, list_settings = 0, i, rc = EXIT_OK;
     aa_err err;
     char *missing = NULL;
@@ -110,6 +108,18 @@ int cmd_analyze(int argc, char **argv)
         } else if (strcmp(arg, "--json") == 0) {
             NEEDVAL();
             json = val;
+        } else if (strcmp(arg, "--from-space") == 0) {
+            long v;
+            NEEDVAL();
+            if (aa_parse_long(val, &v) || v < 1) {
+                rc = cli_usage_error("analyze", "--from-space wants an execution id, not '%s'",
+                                     val);
+                goto out;
+            }
+            from_space = v;
+        } else if (strcmp(arg, "--db") == 0) {
+            NEEDVAL();
+            db = val;
         } else if (strcmp(arg, "--xml") == 0) {
             NEEDVAL();
             xml = val;
@@ -136,11 +146,26 @@ int cmd_analyze(int argc, char **argv)
         rc = cli_analysis_list_settings(stdout);
         goto out;
     }
-    if (!input) {
+    if (!input && !from_space) {
         rc = cli_usage_error("analyze", "no experiment given");
         goto out;
     }
-    if ((rc = load_input(input, &e, &missing, &err)) ||
+    if (input && from_space) {
+        rc = cli_usage_error("analyze", "give an experiment or --from-space EID, not both");
+        goto out;
+    }
+    if (from_space) {
+        /* the stored execution, loaded from the Program Space */
+        char name[48];
+        snprintf(name, sizeof name, "execution %lld", from_space);
+        if ((rc = aa_engine_load_stored(db ? db : getenv("AUTOANALYZER_DB"), from_space, &e,
+                                        NULL, &err)) ||
+            ((rc = aa_analyze_run(e, &o, &a, &err)) &&
+             (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", name), 1)))) {
+            rc = cli_fail(&err);
+            goto out;
+        }
+    } else if ((rc = load_input(input, &e, &missing, &err)) ||
         ((rc = aa_analyze_run(e, &o, &a, &err)) &&
          (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", input), 1)))) {
         /* an experiment that read but cannot be analysed is named too */

@@ -6,6 +6,7 @@
  * include flags are added as the compiler wrapper adds them (wrap/).
  */
 #include "cli/cli.h"
+#include "engine/aa_engine.h"
 #include "instrument/aa_instrument.h"
 #include "wrap/aa_wrap.h"
 
@@ -39,6 +40,13 @@ const char cmd_instrument_usage[] =
     "                   regions of an analysis (JSON/XML, or one id per line)\n"
     "                   (the experiment.xml beside FILE, if any, also filters\n"
     "                   as --filter-from; refined regions are never filtered)\n"
+    "  --refine-from-space NAME\n"
+    "                   round 2 from history: refine the regions of the findings\n"
+    "                   stored with the latest run of configuration NAME (its\n"
+    "                   `name` attribute, else its application) in the Program\n"
+    "                   Space; says which stored run it used\n"
+    "  --db DB          Program Space for --refine-from-space (default\n"
+    "                   $AUTOANALYZER_DB or autoanalyzer-space.db)\n"
     "  --filter-from EXP  leave out the functions `autoanalyzer filter --from EXP`\n"
     "                   lists (tiny and hot in that measured run)\n"
     "  --plan FILE      region plan: eliminate|split|merge ID|NAME...\n"
@@ -66,6 +74,7 @@ int cmd_instrument(int argc, char **argv)
     int nflags = 0, rc = 0, have_dashdash = 0, quiet = 0, verbose = 0;
     char **flags = NULL, **dbflags = NULL, **mpiflags = NULL, **allflags = NULL;
     int ndb = 0, nmpi = 0;
+    const char *from_space = NULL, *space_db = NULL;
 
     memset(&o, 0, sizeof o);
     aa_err_clear(&err);
@@ -126,6 +135,12 @@ int cmd_instrument(int argc, char **argv)
                 goto done;
             }
             i++;
+        } else if (!strcmp(a, "--refine-from-space")) {
+            NEED_ARG();
+            from_space = argv[++i];
+        } else if (!strcmp(a, "--db")) {
+            NEED_ARG();
+            space_db = argv[++i];
         } else if (!strcmp(a, "--compdb")) {
             NEED_ARG();
             compdb = argv[++i];
@@ -156,6 +171,37 @@ int cmd_instrument(int argc, char **argv)
     if (!file) {
         rc = cli_usage_error("instrument", "no source file given");
         goto done;
+    }
+    if (from_space) {
+        /* history-guided: the latest stored findings of this configuration */
+        uint32_t *ids = NULL;
+        size_t n = 0;
+        long long eid = -1;
+        char origin[64];
+        if (aa_engine_refine_from_space(space_db ? space_db : getenv("AUTOANALYZER_DB"),
+                                        from_space, &ids, &n, &eid, &err)) {
+            rc = cli_fail(&err);
+            goto done;
+        }
+        if (eid < 0) {
+            free(ids);
+            fprintf(stderr, "autoanalyzer instrument: no run of '%s' stored in the Program "
+                            "Space to refine from\n", from_space);
+            rc = EXIT_INPUT;
+            goto done;
+        }
+        snprintf(origin, sizeof origin, "stored execution %lld", eid);
+        if ((!plan && !(plan = aa_instr_plan_new())) ||
+            aa_instr_plan_refine_ids(plan, origin, ids, n, &err)) {
+            free(ids);
+            rc = plan ? cli_fail(&err) : EXIT_ENV;
+            goto done;
+        }
+        free(ids);
+        if (!quiet)
+            fprintf(stderr, "autoanalyzer instrument: refining %zu region%s from the findings of "
+                            "stored execution %lld ('%s')\n",
+                    n, n == 1 ? "" : "s", eid, from_space);
     }
     if (modes_s && aa_instrument_parse_modes(modes_s, &o.modes, &err)) {
         rc = cli_usage_error("instrument", "%s", err.msg);

@@ -2,18 +2,20 @@
  * cli/cmd_report.c -- `autoanalyzer report`: analyses an experiment and
  * writes the self-contained HTML report (SPEC §5.5), optionally compared
  * with a baseline experiment or with the last comparable run stored in the
- * Program Space (SPEC §6).
+ * Program Space (SPEC §6); the baseline may be a stored execution, whose
+ * experiment directory need not exist any more.
  */
 #include "cli/cli.h"
-#include "cli/loop.h"
+#include "engine/aa_engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char cmd_report_summary[] = "write the self-contained HTML report of an experiment";
 const char cmd_report_usage[] =
-    "usage: autoanalyzer report EXP|DIR [-o REPORT.html] [--baseline EXP|DIR]\n"
+    "usage: autoanalyzer report EXP|DIR [-o REPORT.html] [--baseline EXP|DIR|EID]\n"
     "                           [--db DB --compare-last] [analysis options]\n"
     "\n"
     "Analyses the experiment (a file, or a directory holding experiment.xml or\n"
@@ -25,10 +27,14 @@ const char cmd_report_usage[] =
     "\n"
     "  -o FILE            output (default: report.html in the experiment's directory;\n"
     "                     - for stdout)\n"
-    "  --baseline EXP     compare with this earlier experiment\n"
+    "  --baseline EXP     compare with this earlier experiment (a file or directory),\n"
+    "                     or with execution EID stored in the Program Space (--db):\n"
+    "                     its experiment is loaded from the Space, so its directory\n"
+    "                     may be gone\n"
     "  --compare-last     compare with the latest run stored in the Program Space with\n"
     "                     the same `name` attribute (or program), other than this one\n"
-    "  --db DB            Program Space for --compare-last (default $AUTOANALYZER_DB or\n"
+    "  --db DB            Program Space for --compare-last and --baseline EID (default\n"
+    "                     $AUTOANALYZER_DB or\n"
     "                     autoanalyzer-space.db)\n"
     "\n"
     CLI_ANALYSIS_OPTIONS_HELP
@@ -36,12 +42,26 @@ const char cmd_report_usage[] =
     "\n"
     "Exit status: 0 ok, 2 usage, 3 malformed experiment, 4 environment.\n";
 
+/* --baseline N names stored execution N when N is a number and no file
+ * of that name exists. */
+static int stored_eid(const char *s, long long *eid)
+{
+    struct stat st;
+    long v;
+    if (stat(s, &st) == 0 || aa_parse_long(s, &v) || v < 1)
+        return 0;
+    *eid = v;
+    return 1;
+}
+
 /* The command; ao gets the analysis options and is freed by the caller. */
 static int report(int argc, char **argv, aa_analyze_options *ao)
 {
     const char *exp = NULL, *out = NULL, *baseline = NULL, *db = NULL;
     int compare_last = 0, i, rc;
-    loop_result r;
+    long long eid = -1;
+    char *note = NULL;
+    aa_engine_result r;
     aa_err err;
     aa_buf html;
 
@@ -76,49 +96,43 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
     if (baseline && compare_last)
         return cli_usage_error("report", "--baseline and --compare-last exclude each other");
 
-    memset(&r, 0, sizeof r);
+    aa_engine_result_init(&r);
     aa_err_clear(&err);
-    if ((rc = loop_load(exp, &r.exp, &r.dir, &err)) ||
-        ((rc = loop_analyze(r.exp, ao, &r.an, &err)) &&
+    if ((rc = aa_engine_load(exp, &r.exp, &r.dir, &note, NULL, &err)) ||
+        ((rc = aa_engine_analyze(r.exp, ao, &r.an, &err)) &&
          (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", exp), 1)))) {
         /* an experiment that read but cannot be analysed is named too */
-        loop_result_free(&r);
+        free(note);
+        aa_engine_result_free(&r);
         return cli_fail(&err);
     }
-    if (baseline) {
-        rc = loop_compare(&r, baseline, NULL, ao, &err);
+    if (note)
+        fprintf(stderr, "autoanalyzer report: warning: %s\n", note);
+    free(note);
+    if (!db)
+        db = getenv("AUTOANALYZER_DB");
+    if (baseline && stored_eid(baseline, &eid)) {
+        rc = aa_engine_compare_stored(&r, db, eid, ao, &err);
+    } else if (baseline) {
+        rc = aa_engine_compare_path(&r, baseline, ao, &err);
     } else if (compare_last) {
-        char *last = NULL;
-        long long eid = -1;
-        if (!loop_have_space()) {
-            loop_result_free(&r);
-            fprintf(stderr, "autoanalyzer report: --compare-last needs the Program Space, "
-                            "which is not built yet\n");
-            return EXIT_ENV;
-        }
-        rc = loop_find_last(db ? db : getenv("AUTOANALYZER_DB"), aa_experiment_attr(r.exp, "name"),
-                            aa_experiment_attr(r.exp, "name") ? NULL : r.exp->program, r.dir,
-                            &last, &eid, &err);
-        if (rc == AA_OK && last) {
-            aa_buf lb;
-            aa_buf_init(&lb);
-            aa_buf_printf(&lb, "stored run %lld (%s)", eid, last);
-            rc = loop_compare(&r, last, lb.data, ao, &err);
-            aa_buf_free(&lb);
-        } else if (rc == AA_OK) {
+        rc = aa_engine_find_last(db, aa_experiment_attr(r.exp, "name"),
+                                 aa_experiment_attr(r.exp, "name") ? NULL : r.exp->program, r.exp,
+                                 r.dir, &eid, &err);
+        if (rc == AA_OK && eid >= 0)
+            rc = aa_engine_compare_stored(&r, db, eid, ao, &err);
+        else if (rc == AA_OK)
             fprintf(stderr, "autoanalyzer report: no earlier comparable run in the Program "
                             "Space; writing the report without a comparison\n");
-        }
-        free(last);
     }
     if (rc) {
-        loop_result_free(&r);
+        aa_engine_result_free(&r);
         return cli_fail(&err);
     }
     aa_buf_init(&html);
     if ((rc = aa_report_html(r.an, r.exp, r.cmp, &html, &err))) {
         aa_buf_free(&html);
-        loop_result_free(&r);
+        aa_engine_result_free(&r);
         return cli_fail(&err);
     }
     if (!out) {
@@ -135,7 +149,7 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
             printf("report: %s\n", out);
     }
     aa_buf_free(&html);
-    loop_result_free(&r);
+    aa_engine_result_free(&r);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "analyze/aa_analyze.h"
-#include "collect/aa_collect.h"
+#include "engine/aa_engine.h"
 #include "profile/aa_profile.h"
 #include "space/aa_space.h"
 
@@ -216,64 +216,6 @@ static int emit(aa_buf *out)
     return EXIT_OK;
 }
 
-/* An experiment file, or an output directory merged by the collect library
- * (experiment.xml or rank-<N>.xml files); missing ranks are noted. */
-static int load_experiment(const char *path, aa_experiment **e, aa_err *err)
-{
-    struct stat st;
-    aa_collect_report rep;
-    int rc;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return aa_experiment_read(path, e, err);
-    memset(&rep, 0, sizeof rep);
-    rc = aa_collect_dir(path, e, &rep, err);
-    if (rc == AA_OK && rep.nmissing) {
-        aa_buf b;
-        aa_buf_init(&b);
-        aa_collect_format_ranks(&b, rep.missing, rep.nmissing);
-        fprintf(stderr, "autoanalyzer space: %zu of %d ranks have no profile in %s (missing: %s)\n",
-                rep.nmissing, rep.nprocs, path, b.data ? b.data : "");
-        aa_buf_free(&b);
-    }
-    aa_collect_report_free(&rep);
-    return rc;
-}
-
-/* Findings of the analysis, as Program Space records. */
-static void findings_from(const aa_analysis *an, const aa_experiment *e,
-                          aa_space_finding **out, size_t *n)
-{
-    char **paths = aa_space_code_paths(e);
-    size_t i;
-    *out = calloc(an->nfindings + 1, sizeof **out);
-    *n = 0;
-    if (!*out || !paths) {
-        aa_space_free_strings(paths, e->nregions);
-        return;
-    }
-    for (i = 0; i < an->nfindings; i++) {
-        const aa_finding *f = &an->findings[i];
-        aa_space_finding *g = &(*out)[(*n)++];
-        const aa_region *info = f->region < an->nregions ? an->regions[f->region].info : NULL;
-        const char *path = "/Code";
-        size_t k;
-        for (k = 0; info && k < e->nregions; k++)
-            if (&e->regions[k] == info || e->regions[k].id == info->id) {
-                path = paths[k];
-                break;
-            }
-        g->kind = f->kind == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
-        g->region = aa_strdup(path);
-        g->severity = f->severity;
-        g->severity_class = f->severity_class;
-        g->confidence = f->confidence;
-        g->ncauses = f->ncauses;
-        g->causes = f->causes;
-        g->suggestion = f->suggestion;
-    }
-    aa_space_free_strings(paths, e->nregions);
-}
-
 static int do_add(aa_space *s, opts *o)
 {
     aa_experiment *e = NULL;
@@ -290,14 +232,29 @@ static int do_add(aa_space *s, opts *o)
     if (o->pos.n != 1)
         return cli_usage_error(NAME, "add takes one experiment (file or directory)");
     aa_err_clear(&err);
-    if (load_experiment(o->pos.v[0], &e, &err) != AA_OK)
-        return cli_fail(&err);
+    {
+        char *note = NULL;
+        rc = aa_engine_load(o->pos.v[0], &e, NULL, &note, NULL, &err);
+        if (note)
+            fprintf(stderr, "autoanalyzer space: %s\n", note);
+        free(note);
+        if (rc != AA_OK)
+            return cli_fail(&err);
+    }
     if (!o->no_analysis) {
         aa_err aerr;
         aa_err_clear(&aerr);
         if (aa_analyze_run(e, &o->analysis, &an, &aerr) == AA_OK && an)
-            findings_from(an, e, &findings, &nfindings);
+            rc = aa_engine_findings(an, e, &findings, &nfindings, &aerr);
         else
+            rc = AA_OK, an = an ? an : NULL;
+        if (rc != AA_OK) {
+            if (an)
+                aa_analyze_free(an);
+            aa_experiment_free(e);
+            return cli_fail(&aerr);
+        }
+        if (!an)
             fprintf(stderr, "autoanalyzer space: analysis not available (%s); storing the "
                             "measurements without findings\n",
                     aerr.msg[0] ? aerr.msg : "failed");
@@ -320,9 +277,7 @@ static int do_add(aa_space *s, opts *o)
             ao.fail_after_rows = v;
     }
     rc = aa_space_add(s, e, &ao, &eid, &err);
-    for (i = 0; i < nfindings; i++)
-        free((char *)findings[i].region);
-    free(findings);
+    aa_engine_findings_free(findings, nfindings);
     free(attrs);
     if (an)
         aa_analyze_free(an);

@@ -62,6 +62,16 @@ int cli_fail(const aa_err *err)
     return code;
 }
 
+void cli_print_notes(const char *name, const char *notes)
+{
+    const char *p = notes, *e;
+    while (p && *p) {
+        e = strchr(p, '\n');
+        fprintf(stderr, "autoanalyzer %s: %.*s\n", name, (int)(e ? e - p : (long)strlen(p)), p);
+        p = e ? e + 1 : NULL;
+    }
+}
+
 int cli_write_output(const char *path, const aa_buf *text, aa_err *err)
 {
     return aa_write_file_atomic(path ? path : "-", text->data ? text->data : "", text->len, err);

@@ -14,7 +14,7 @@
 static const char *const known_keys[] = {"name", "run", "build", "np", "workdir", "db", "out",
                                          "report", "env", "attr", "fail-on-new-cccr",
                                          "max-region-slowdown", "min-region-share", "analysis",
-                                         NULL};
+                                         "slowdown-metric", NULL};
 
 void nightly_cfg_free(nightly_cfg *c)
 {
@@ -27,6 +27,7 @@ void nightly_cfg_free(nightly_cfg *c)
     free(c->out);
     free(c->report);
     free(c->analysis);
+    free(c->slowdown_metric);
     for (i = 0; i < c->nenv; i++)
         free(c->env[i]);
     for (i = 0; i < c->nattr; i++)
@@ -55,14 +56,14 @@ static int parse_fraction(const char *v, double *out)
     if (n == 0 || n >= sizeof buf)
         return -1;
     memcpy(buf, v, n + 1);
+    /* the % is required: a bare 10 would be read as 1000% */
     if (buf[n - 1] == '%') {
         buf[n - 1] = '\0';
         pct = 1;
     }
-    if (aa_parse_double(trim(buf), out) || *out < 0)
+    if (!pct || aa_parse_double(trim(buf), out) || *out < 0)
         return -1;
-    if (pct)
-        *out /= 100;
+    *out /= 100;
     return 0;
 }
 
@@ -116,6 +117,12 @@ int nightly_cfg_read(const char *path, nightly_cfg *c, aa_err *err)
         key = trim(line);
         if (!*key || *key == '#')
             continue;
+        if (*key == '[') {
+            rc = aa_err_set(err, AA_EINPUT,
+                            "%s:%d: sections are not used: one file describes one configuration "
+                            "as flat `key = value` lines (docs/nightly.md)", path, lineno);
+            break;
+        }
         eq = strchr(key, '=');
         if (!eq) {
             rc = aa_err_set(err, AA_EINPUT, "%s:%d: expected `key = value`, got '%.60s'", path,
@@ -213,11 +220,18 @@ int nightly_cfg_read(const char *path, nightly_cfg *c, aa_err *err)
                                 path, lineno, val);
                 break;
             }
+        } else if (!strcmp(key, "slowdown-metric")) {
+            if (strcmp(val, "wall") && strcmp(val, "cpu")) {
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: slowdown-metric wants wall or cpu, not "
+                                                "'%s'", path, lineno, val);
+                break;
+            }
+            c->slowdown_metric = aa_strdup(val);
         } else if (!strcmp(key, "max-region-slowdown") || !strcmp(key, "min-region-share")) {
             double f;
             if (parse_fraction(val, &f)) {
-                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants a percentage such as 10%%, "
-                                                "not '%s'", path, lineno, key, val);
+                rc = aa_err_set(err, AA_EINPUT, "%s:%d: %s wants a percentage with its %% sign, "
+                                                "such as 10%%, not '%s'", path, lineno, key, val);
                 break;
             }
             if (!strcmp(key, "max-region-slowdown"))

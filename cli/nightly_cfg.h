@@ -11,6 +11,7 @@
 
 typedef struct nightly_cfg {
     char *name, *run, *build, *workdir, *db, *out, *report, *analysis;
+    char *slowdown_metric; /* "wall" (NULL) or "cpu" */
     int np;
     int analysis_line; /* line of the `analysis` key */
     int run_line;      /* line of the `run` key */

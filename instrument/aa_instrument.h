@@ -80,6 +80,10 @@ int aa_instr_plan_load(aa_instr_plan *p, const char *path, aa_err *err);
 /* Refine file: analysis JSON/XML (bottleneck region ids) or a list with one
  * region id or name per line; each named region is split. */
 int aa_instr_plan_load_refine(aa_instr_plan *p, const char *path, aa_err *err);
+/* The same for region ids known from elsewhere (the findings stored in the
+ * Program Space); origin names them in messages.  AA_EINPUT when n is 0. */
+int aa_instr_plan_refine_ids(aa_instr_plan *p, const char *origin, const uint32_t *ids,
+                             size_t n, aa_err *err);
 /* Profile filter (--filter-from): the functions that aa_instr_pfilter_compute
  * lists for the measured experiment EXP (experiment.xml or a run directory)
  * with the default thresholds are not instrumented, unless a --refine/split

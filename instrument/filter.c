@@ -604,3 +604,21 @@ int aa_instr_plan_load_filter_from(aa_instr_plan *p, const char *exp, int quiet_
     aa_pfilter_free(&f);
     return rc;
 }
+
+int aa_instr_plan_refine_ids(aa_instr_plan *p, const char *origin, const uint32_t *ids,
+                             size_t n, aa_err *err)
+{
+    instr_origin o = {NULL, 0};
+    char id[24];
+    int rc = AA_OK;
+    if (!(o.file = plan_file(p, origin)))
+        return aa_err_set(err, AA_EENV, "out of memory");
+    if (n == 0)
+        return aa_err_set(err, AA_EINPUT, "%s: no critical regions to refine", origin);
+    for (size_t i = 0; i < n && !rc; i++) {
+        snprintf(id, sizeof id, "%u", (unsigned)ids[i]);
+        o.line = (int)i + 1;
+        rc = plan_add(p, 's', id, o, NULL, err);
+    }
+    return rc;
+}

@@ -41,9 +41,13 @@ typedef struct aa_report_diff {
     double delta;         /* after - before */
     double relative;      /* delta / before (INFINITY when before is 0) */
     double share;         /* before / whole-program wall of the baseline */
+    double share_after;   /* after / whole-program wall of the current run */
+    double main_before, main_after; /* the analysis' process metric (CPU time
+                           * outside MPI by default), seconds per process */
     int partial;          /* the region was throttled in either run: its times
                            * are partial, the difference is no speed-up or
                            * slowdown (never counted by aa_report_slowdowns) */
+    uint32_t region_id;   /* the region's stable id (SPEC §3.4) */
 } aa_report_diff;
 
 typedef struct aa_report_comparison {
@@ -63,8 +67,9 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
                       aa_report_comparison **out, aa_err *err);
 void aa_report_comparison_free(aa_report_comparison *c);
 
-/* Regions that count for slowdown gates: at least min_share of the baseline
- * program's wall time.  Returns how many diffs have relative > limit (and
+/* Regions that count for slowdown gates: at least min_share of the program's
+ * wall time in either run (the larger of the two shares, so a region that
+ * grew from nothing to most of the run counts).  Returns how many diffs have relative > limit (and
  * fills up to nidx of their indices into c->diffs). */
 size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double min_share,
                            size_t *idx, size_t nidx);

@@ -17,6 +17,7 @@ typedef struct side {
     const aa_analysis *a;
     char **keys;   /* by region index */
     double *mean;  /* mean inclusive wall per process, by region index */
+    double *main;  /* mean of the analysis' process metric, by region index */
     char *partial; /* by region index: throttled somewhere, values partial */
 } side;
 
@@ -28,6 +29,7 @@ static void side_free(side *s)
             free(s->keys[i]);
     free(s->keys);
     free(s->mean);
+    free(s->main);
     free(s->partial);
 }
 
@@ -39,8 +41,9 @@ static int side_init(side *s, const aa_analysis *a, aa_err *err)
     s->a = a;
     s->keys = calloc(a->nregions ? a->nregions : 1, sizeof *s->keys);
     s->mean = calloc(a->nregions ? a->nregions : 1, sizeof *s->mean);
+    s->main = calloc(a->nregions ? a->nregions : 1, sizeof *s->main);
     s->partial = calloc(a->nregions ? a->nregions : 1, 1);
-    if (!s->keys || !s->mean || !s->partial)
+    if (!s->keys || !s->mean || !s->main || !s->partial)
         return aa_err_set(err, AA_EENV, "report: out of memory");
     for (i = 0; i < a->nregions; i++)
         if (!(s->keys[i] = rp_region_key(a, i)))
@@ -53,13 +56,16 @@ static int side_init(side *s, const aa_analysis *a, aa_err *err)
         if (!v.excluded[p])
             np++;
     for (i = 0; i < a->nregions; i++) {
-        double sum = 0;
+        double sum = 0, msum = 0;
         for (p = 0; p < v.nproc; p++) {
-            double w = v.wall[p * v.nreg + i];
+            double w = v.wall[p * v.nreg + i], m = v.main[p * v.nreg + i];
             if (!v.excluded[p] && !isnan(w))
                 sum += w;
+            if (!v.excluded[p] && !isnan(m))
+                msum += m;
         }
         s->mean[i] = np ? sum / (double)np : 0;
+        s->main[i] = np ? msum / (double)np : 0;
         s->partial[i] = v.partial[i];
     }
     rp_values_free(&v);
@@ -144,7 +150,7 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     aa_report_comparison *c = calloc(1, sizeof *c);
     size_t i, k;
     int rc = AA_OK;
-    double base_root = 0;
+    double base_root = 0, cur_root = 0;
 
     *out = NULL;
     memset(&sc, 0, sizeof sc);
@@ -157,6 +163,9 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     for (i = 0; i < base->nregions; i++)
         if (base->regions[i].parent < 0 && sb.mean[i] > base_root)
             base_root = sb.mean[i];
+    for (i = 0; i < cur->nregions; i++)
+        if (cur->regions[i].parent < 0 && sc.mean[i] > cur_root)
+            cur_root = sc.mean[i];
 
     /* Bottlenecks: new / changed from the current side, gone from the base. */
     for (k = 0; k < 2; k++) {
@@ -212,6 +221,7 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
         d = &nd[c->ndiffs];
         d->region = rp_region_label(cur, i);
         d->path = focus_path(cur, i);
+        d->region_id = cur->regions[i].id;
         if (!d->region || !d->path) {
             free(d->region);
             free(d->path);
@@ -223,6 +233,9 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
         d->delta = d->after - d->before;
         d->relative = d->before > 0 ? d->delta / d->before : (d->delta > 0 ? INFINITY : 0);
         d->share = base_root > 0 ? d->before / base_root : 0;
+        d->share_after = cur_root > 0 ? d->after / cur_root : 0;
+        d->main_before = sb.main[bi];
+        d->main_after = sc.main[i];
         d->partial = sc.partial[i] || sb.partial[bi];
     }
     for (i = 0; i < base->nregions; i++)
@@ -274,7 +287,8 @@ size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double m
     size_t i, n = 0;
     for (i = 0; i < c->ndiffs; i++) {
         const aa_report_diff *d = &c->diffs[i];
-        if (d->partial || d->share < min_share || !(d->relative > limit))
+        if (d->partial || (d->share < min_share && d->share_after < min_share) ||
+            !(d->relative > limit))
             continue;
         if (idx && n < nidx)
             idx[n] = i;

@@ -21,7 +21,7 @@
 #include "common/aa_common.h"
 #include "profile/aa_profile.h"
 
-#define AA_SPACE_SCHEMA_VERSION 2
+#define AA_SPACE_SCHEMA_VERSION 3
 #define AA_SPACE_DEFAULT_DB "autoanalyzer-space.db"
 
 typedef struct aa_space aa_space;
@@ -46,6 +46,8 @@ typedef struct aa_space_finding {
     size_t ncauses;
     char *const *causes;
     const char *suggestion; /* may be NULL */
+    long long region_id;    /* stable region id of region, -1 unknown (set by
+                             * aa_space_latest_findings; not read by add) */
 } aa_space_finding;
 
 typedef struct aa_space_add_options {
@@ -54,6 +56,8 @@ typedef struct aa_space_add_options {
     const aa_attr *attrs;     /* SpaceMap attributes overriding the experiment's */
     size_t nfindings;
     const aa_space_finding *findings;
+    int no_document;          /* do not keep the experiment document (see
+                               * aa_space_load_experiment) */
     long fail_after_rows;     /* testing: fail after this many result rows (0 = off) */
 } aa_space_add_options;
 
@@ -72,6 +76,30 @@ typedef struct aa_space_where {
     const char *const *keys;
     const char *const *values;
 } aa_space_where;
+
+/* One stored execution, as data. */
+typedef struct aa_space_execution {
+    long long eid;
+    char *application, *experiment, *started;
+    long nprocs;
+    size_t nattrs;
+    aa_attr *attrs;           /* sorted by name */
+    int has_document;         /* the experiment can be loaded back */
+} aa_space_execution;
+
+/* The executions matching w (NULL = all), in EID order.  Free with
+ * aa_space_executions_free. */
+int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution **out,
+                        size_t *n, aa_err *err);
+void aa_space_executions_free(aa_space_execution *v, size_t n);
+/* The attribute's value in x, or NULL. */
+const char *aa_space_execution_attr(const aa_space_execution *x, const char *name);
+
+/* The experiment stored with execution eid (everything the analysis and
+ * the report read), rebuilt without its experiment directory.  AA_EINPUT
+ * "unknown execution N", or "execution N has no stored experiment" for
+ * executions imported from the text format or stored before schema 3. */
+int aa_space_load_experiment(aa_space *s, long long eid, aa_experiment **e, aa_err *err);
 
 /* JSON / text renderings of the operators, appended to out.  Unknown EIDs
  * give AA_EINPUT with "unknown execution N". */
@@ -105,6 +133,16 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *o
 int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *eid,
                              aa_space_finding **out, size_t *n, aa_err *err);
 void aa_space_findings_free(aa_space_finding *f, size_t n);
+
+/* The whole-run value of metric for every code region of eid that has a
+ * stable region id: the result at focus (region, /Machine, /Process), the
+ * sum over processes (and calling contexts).  Free with free(). */
+typedef struct aa_space_region_value {
+    uint32_t region_id;
+    double value;
+} aa_space_region_value;
+int aa_space_region_values(aa_space *s, long long eid, const char *metric,
+                           aa_space_region_value **out, size_t *n, aa_err *err);
 
 /* ---- mapping and differences ----------------------------------------------- */
 typedef struct aa_space_map {

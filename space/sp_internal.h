@@ -143,6 +143,11 @@ typedef struct sp_exec_data {
     sp_result *results;
     size_t nfindings, cap_findings;
     aa_space_finding *findings; /* all strings owned */
+    size_t nregion_ids, cap_region_ids;
+    long *region_res;           /* resource index ... */
+    long long *region_ids;      /* ... and its stable region id */
+    char *document;             /* encoded experiment (sp_doc_encode), NULL = none */
+    size_t document_size;       /* its size before encoding */
     long fail_after_rows;
 } sp_exec_data;
 
@@ -156,10 +161,18 @@ long sp_exec_data_metric(sp_exec_data *d, const char *name, const char *unit);
 int sp_exec_data_result(sp_exec_data *d, int metric, long code, long machine, long process,
                         double value);
 int sp_exec_data_finding(sp_exec_data *d, const aa_space_finding *f);
+/* Records the stable region id of resource res. */
+int sp_exec_data_region_id(sp_exec_data *d, long res, long long id);
 /* Stores d inside the current write transaction. */
 int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid, aa_err *err);
 /* Hierarchy name ("Code") of a path; NULL for a malformed path. */
 int sp_path_valid(const char *path);
+
+/* The experiment document stored with an execution (space/space_doc.c):
+ * the XML text, zlib-compressed and base64-encoded so that both backends
+ * keep it as text.  *out is malloc'd. */
+#define SP_DOC_ENCODING "xml+zlib+base64"
+int sp_doc_encode(const aa_experiment *e, char **out, size_t *xml_size, aa_err *err);
 
 /* Appends mapping directives inside the current write transaction. */
 int sp_map_store_in_tx(aa_space *s, const aa_space_map *m, aa_err *err);

@@ -306,7 +306,7 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
             aa_buf_free(&fb);
         }
         B.region_res[i] = sp_exec_data_resource(d, paths[i], kind_type(r));
-        if (B.region_res[i] < 0)
+        if (B.region_res[i] < 0 || sp_exec_data_region_id(d, B.region_res[i], r->id))
             goto nomem;
     }
     B.ncode = d->nres;
@@ -482,6 +482,8 @@ int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options
     int rc;
     sp_exec_data_init(&d);
     rc = experiment_data(e, o, &d, err);
+    if (rc == AA_OK && !(o && o->no_document))
+        rc = sp_doc_encode(e, &d.document, &d.document_size, err);
     if (rc == AA_OK) {
         a.d = &d;
         a.eid = 0;

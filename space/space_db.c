@@ -52,6 +52,14 @@ static const struct {
      "CREATE TABLE mappings(seq INTEGER PRIMARY KEY, old_prefix TEXT NOT NULL,\n"
      "  new_prefix TEXT NOT NULL);\n"
      "CREATE INDEX execution_attrs_by_value ON execution_attrs(name, value);\n"},
+    {"experiment documents; stable region ids of code resources",
+     "CREATE TABLE experiment_documents(eid INTEGER PRIMARY KEY REFERENCES executions(eid),\n"
+     "  encoding TEXT NOT NULL, size INTEGER NOT NULL, body TEXT NOT NULL);\n"
+     /* the stable region id (SPEC 3.4) of each /Code resource of an
+      * execution, so regions are matched across executions by identity,
+      * not by their names with line numbers */
+     "CREATE TABLE execution_regions(eid INTEGER NOT NULL, resource INTEGER NOT NULL,\n"
+     "  region BIGINT NOT NULL, PRIMARY KEY(eid, resource)){WITHOUT_ROWID};\n"},
 };
 
 void sp_now_iso(char out[32])

@@ -126,15 +126,44 @@ int aa_space_count(aa_space *s, long long *n, aa_err *err)
     return sp_query_int(s->db, "SELECT COUNT(*) FROM executions", NULL, 0, 0, n, err);
 }
 
-int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err)
+void aa_space_executions_free(aa_space_execution *v, size_t n)
+{
+    size_t i, k;
+    for (i = 0; v && i < n; i++) {
+        free(v[i].application);
+        free(v[i].experiment);
+        free(v[i].started);
+        for (k = 0; k < v[i].nattrs; k++) {
+            free(v[i].attrs[k].name);
+            free(v[i].attrs[k].value);
+        }
+        free(v[i].attrs);
+    }
+    free(v);
+}
+
+const char *aa_space_execution_attr(const aa_space_execution *x, const char *name)
+{
+    size_t i;
+    for (i = 0; i < x->nattrs; i++)
+        if (strcmp(x->attrs[i].name, name) == 0)
+            return x->attrs[i].value;
+    return NULL;
+}
+
+int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution **out,
+                        size_t *n, aa_err *err)
 {
     aa_buf sql;
     sp_stmt *st;
-    aa_json j;
-    int rc, r;
+    size_t cap = 0, i;
+    int rc = AA_OK, r;
+    *out = NULL;
+    *n = 0;
     aa_buf_init(&sql);
-    aa_buf_puts(&sql, "SELECT e.eid, e.started, e.nprocs, a.name, e.experiment FROM executions e"
-                      " JOIN applications a ON a.id = e.app WHERE 1 = 1");
+    aa_buf_puts(&sql, "SELECT e.eid, e.started, e.nprocs, a.name, e.experiment,"
+                      " (SELECT COUNT(*) FROM experiment_documents d WHERE d.eid = e.eid)"
+                      " FROM executions e JOIN applications a ON a.id = e.app WHERE 1 = 1");
     where_sql(&sql, w, "e.eid");
     aa_buf_puts(&sql, " ORDER BY e.eid");
     rc = OPS(s)->prepare(s->db, sql.data, &st, err);
@@ -142,6 +171,64 @@ int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, a
     if (rc != AA_OK)
         return rc;
     where_bind(s, st, w, 1);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        aa_space_execution *x;
+        if (*n == cap) {
+            aa_space_execution *q = realloc(*out, (cap = cap ? cap * 2 : 16) * sizeof *q);
+            if (!q) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            *out = q;
+        }
+        x = &(*out)[(*n)++];
+        memset(x, 0, sizeof *x);
+        x->eid = OPS(s)->col_int(st, 0);
+        x->started = aa_strdup(OPS(s)->col_text(st, 1));
+        x->nprocs = (long)OPS(s)->col_int(st, 2);
+        x->application = aa_strdup(OPS(s)->col_text(st, 3));
+        x->experiment = aa_strdup(OPS(s)->col_text(st, 4));
+        x->has_document = OPS(s)->col_int(st, 5) > 0;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0 && rc == AA_OK)
+        rc = fail_rc(err);
+    /* attributes, once the listing statement is done */
+    for (i = 0; rc == AA_OK && i < *n; i++) {
+        kv *a;
+        size_t na, k;
+        aa_space_execution *x = &(*out)[i];
+        if ((rc = load_attrs(s, x->eid, &a, &na, err)) != AA_OK)
+            break;
+        x->attrs = calloc(na + 1, sizeof *x->attrs);
+        if (!x->attrs) {
+            free_kv(a, na);
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            break;
+        }
+        for (k = 0; k < na; k++) {
+            x->attrs[k].name = a[k].k;
+            x->attrs[k].value = a[k].v;
+        }
+        x->nattrs = na;
+        free(a);
+    }
+    if (rc != AA_OK) {
+        aa_space_executions_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err)
+{
+    aa_space_execution *v;
+    size_t n, i, k;
+    aa_json j;
+    int rc = aa_space_executions(s, w, &v, &n, err);
+    if (rc != AA_OK)
+        return rc;
     if (json) {
         aa_json_init(&j, out, 0);
         aa_json_obj_begin(&j);
@@ -151,47 +238,37 @@ int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, a
         aa_buf_printf(out, "%-6s %-20s %6s  %-16s %s\n", "EID", "STARTED", "PROCS", "APPLICATION",
                       "ATTRIBUTES");
     }
-    while ((r = OPS(s)->step(st, err)) == 1) {
-        long long eid = OPS(s)->col_int(st, 0);
-        kv *a;
-        size_t n, i;
-        rc = load_attrs(s, eid, &a, &n, err);
-        if (rc != AA_OK)
-            break;
+    for (i = 0; i < n; i++) {
+        const aa_space_execution *x = &v[i];
         if (json) {
             aa_json_obj_begin(&j);
             aa_json_key(&j, "eid");
-            aa_json_int(&j, eid);
+            aa_json_int(&j, x->eid);
             aa_json_key(&j, "application");
-            aa_json_str(&j, OPS(s)->col_text(st, 3));
+            aa_json_str(&j, x->application);
             aa_json_key(&j, "experiment");
-            aa_json_str(&j, OPS(s)->col_text(st, 4));
+            aa_json_str(&j, x->experiment);
             aa_json_key(&j, "processes");
-            aa_json_int(&j, OPS(s)->col_int(st, 2));
+            aa_json_int(&j, x->nprocs);
             aa_json_key(&j, "started");
-            aa_json_str(&j, OPS(s)->col_text(st, 1));
+            aa_json_str(&j, x->started);
             aa_json_key(&j, "attrs");
             aa_json_obj_begin(&j);
-            for (i = 0; i < n; i++) {
-                aa_json_key(&j, a[i].k);
-                aa_json_str(&j, a[i].v);
+            for (k = 0; k < x->nattrs; k++) {
+                aa_json_key(&j, x->attrs[k].name);
+                aa_json_str(&j, x->attrs[k].value);
             }
             aa_json_obj_end(&j);
             aa_json_obj_end(&j);
         } else {
-            aa_buf_printf(out, "%-6lld %-20s %6lld  %-16s", eid, OPS(s)->col_text(st, 1),
-                          OPS(s)->col_int(st, 2), OPS(s)->col_text(st, 3));
-            for (i = 0; i < n; i++)
-                aa_buf_printf(out, " %s=%s", a[i].k, a[i].v);
+            aa_buf_printf(out, "%-6lld %-20s %6ld  %-16s", x->eid, x->started, x->nprocs,
+                          x->application);
+            for (k = 0; k < x->nattrs; k++)
+                aa_buf_printf(out, " %s=%s", x->attrs[k].name, x->attrs[k].value);
             aa_buf_putc(out, '\n');
         }
-        free_kv(a, n);
     }
-    OPS(s)->finalize(st);
-    if (r < 0)
-        return fail_rc(err);
-    if (rc != AA_OK)
-        return rc;
+    aa_space_executions_free(v, n);
     if (json) {
         aa_json_arr_end(&j);
         aa_json_obj_end(&j);
@@ -406,8 +483,10 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
     if (!*eid)
         return AA_OK;
     rc = OPS(s)->prepare(s->db,
-                         "SELECT kind, region, severity, severity_class, confidence, causes,"
-                         " suggestion FROM findings WHERE eid = ? ORDER BY seq",
+                         "SELECT f.kind, f.region, f.severity, f.severity_class, f.confidence,"
+                         " f.causes, f.suggestion, (SELECT xr.region FROM execution_regions xr"
+                         " JOIN resources r ON r.id = xr.resource WHERE xr.eid = f.eid AND"
+                         " r.path = f.region) FROM findings f WHERE f.eid = ? ORDER BY f.seq",
                          &st, err);
     if (rc != AA_OK)
         return rc;
@@ -446,10 +525,59 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
         f->suggestion = aa_strdup(OPS(s)->col_text(st, 6));
         f->causes = causes;
         f->ncauses = nc;
+        f->region_id = OPS(s)->col_null(st, 7) ? -1 : OPS(s)->col_int(st, 7);
     }
     OPS(s)->finalize(st);
     if (r < 0) {
         aa_space_findings_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return fail_rc(err);
+    }
+    return AA_OK;
+}
+
+int aa_space_region_values(aa_space *s, long long eid, const char *metric,
+                           aa_space_region_value **out, size_t *n, aa_err *err)
+{
+    sp_stmt *st;
+    size_t cap = 0;
+    int rc, r;
+    *out = NULL;
+    *n = 0;
+    if ((rc = exec_exists(s, eid, err)) != AA_OK)
+        return rc;
+    rc = OPS(s)->prepare(
+        s->db,
+        "SELECT xr.region, res.value FROM results res JOIN foci f ON f.id = res.focus"
+        " JOIN execution_regions xr ON xr.eid = res.eid AND xr.resource = f.code"
+        " WHERE res.eid = ? AND res.metric = (SELECT id FROM metrics WHERE name = ?)"
+        " AND f.machine = (SELECT id FROM resources WHERE path = '/Machine')"
+        " AND f.process = (SELECT id FROM resources WHERE path = '/Process')",
+        &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    OPS(s)->bind_text(st, 2, metric);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        long long id = OPS(s)->col_int(st, 0);
+        if (id < 0 || id > (long long)UINT32_MAX)
+            continue;
+        if (*n == cap) {
+            aa_space_region_value *q = realloc(*out, (cap = cap ? cap * 2 : 64) * sizeof *q);
+            if (!q) {
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            *out = q;
+        }
+        (*out)[*n].region_id = (uint32_t)id;
+        (*out)[(*n)++].value = OPS(s)->col_double(st, 1);
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        free(*out);
         *out = NULL;
         *n = 0;
         return fail_rc(err);
@@ -826,6 +954,99 @@ static int load_maps(aa_space *s, const aa_space_map *extra, aa_space_map *m, aa
     return rc;
 }
 
+/* Identities that survive edits: for execution b, the /Code path of each
+ * region whose stable region id (SPEC §3.4) execution a stores under
+ * another path that differs only in line numbers (a loop that moved:
+ * loop@160 -> loop@163, or a region inside it), mapped to a's path.  Only
+ * between executions of one application and resources of the same type;
+ * renamed functions or files stay the mapping directives' business.
+ * Applied before the directives, first match only (so moved regions never
+ * chain). */
+typedef struct ident_map {
+    sp_strmap idx; /* b's path -> index into to */
+    size_t n, cap;
+    char **to;
+} ident_map;
+
+static void ident_free(ident_map *im)
+{
+    sp_strmap_free(&im->idx);
+    aa_space_free_strings(im->to, im->n);
+    memset(im, 0, sizeof *im);
+}
+
+/* The paths are equal once every "@<line>" suffix of a component is
+ * dropped. */
+static int same_but_lines(const char *x, const char *y)
+{
+    for (;;) {
+        while (*x && *x == *y && *x != '@')
+            x++, y++;
+        if (*x == '@' && *y == '@') {
+            const char *p = x + 1, *q = y + 1;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            while (*q >= '0' && *q <= '9')
+                q++;
+            if (p > x + 1 && q > y + 1 && (*p == '/' || !*p) && (*q == '/' || !*q)) {
+                x = p;
+                y = q;
+                continue;
+            }
+            x++, y++;
+            continue;
+        }
+        return *x == *y && !*x;
+    }
+}
+
+static int load_identity(aa_space *s, long long a, long long b, ident_map *im, aa_err *err)
+{
+    sp_stmt *st;
+    int rc, r;
+    memset(im, 0, sizeof *im);
+    sp_strmap_init(&im->idx);
+    rc = OPS(s)->prepare(
+        s->db,
+        "SELECT rb.path, ra.path FROM execution_regions xb"
+        " JOIN execution_regions xa ON xa.region = xb.region AND xa.eid = ?"
+        " JOIN resources ra ON ra.id = xa.resource JOIN resources rb ON rb.id = xb.resource"
+        " WHERE xb.eid = ? AND xa.resource <> xb.resource AND ra.type = rb.type"
+        " AND (SELECT app FROM executions WHERE eid = ?) = (SELECT app FROM executions WHERE eid = ?)",
+        &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, a);
+    OPS(s)->bind_int(st, 2, b);
+    OPS(s)->bind_int(st, 3, a);
+    OPS(s)->bind_int(st, 4, b);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        if (!same_but_lines(OPS(s)->col_text(st, 0), OPS(s)->col_text(st, 1)))
+            continue;
+        if (im->n == im->cap) {
+            char **q = realloc(im->to, (im->cap = im->cap ? im->cap * 2 : 64) * sizeof *q);
+            if (!q) {
+                r = -1;
+                break;
+            }
+            im->to = q;
+        }
+        if (!(im->to[im->n] = aa_strdup(OPS(s)->col_text(st, 1))) ||
+            sp_strmap_put(&im->idx, OPS(s)->col_text(st, 0), (long long)im->n)) {
+            free(im->to[im->n]);
+            r = -1;
+            break;
+        }
+        im->n++;
+    }
+    OPS(s)->finalize(st);
+    if (r < 0) {
+        ident_free(im);
+        return err->code ? err->code : aa_err_set(err, AA_EENV, "out of memory");
+    }
+    return AA_OK;
+}
+
 /* Mapped resource paths of one execution: id -> interned path index. */
 typedef struct pathset {
     sp_strmap index;  /* path -> intern id */
@@ -858,7 +1079,8 @@ static void pathset_free(pathset *ps)
 
 /* Interns the mapped path (and its ancestors) of every resource of eid;
  * map_out (may be NULL) gets resource id -> intern id.  mask |= bit. */
-static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m, pathset *ps,
+static int load_exec_resources(aa_space *s, long long eid, const ident_map *im,
+                               const aa_space_map *m, pathset *ps,
                                long long **rid_map, size_t *rcap, unsigned char **masks,
                                size_t *mcap,
                                unsigned char bit, aa_err *err)
@@ -873,7 +1095,12 @@ static int load_exec_resources(aa_space *s, long long eid, const aa_space_map *m
         return rc;
     OPS(s)->bind_int(st, 1, eid);
     while ((r = OPS(s)->step(st, err)) == 1) {
-        char *mp = aa_space_map_apply(m, OPS(s)->col_text(st, 1)), *slash;
+        const char *raw = OPS(s)->col_text(st, 1);
+        long long ix;
+        char *mp, *slash;
+        if (im && im->n && sp_strmap_get(&im->idx, raw, &ix))
+            raw = im->to[ix];
+        mp = aa_space_map_apply(m, raw);
         long long id = -1;
         if (!mp) {
             r = -1;
@@ -961,9 +1188,16 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
     memset(&ps, 0, sizeof ps);
     sp_strmap_init(&ps.index);
     rc = load_maps(s, extra, &m, err);
-    for (i = 0; rc == AA_OK && i < n; i++)
-        rc = load_exec_resources(s, eids[i], &m, &ps, NULL, NULL, &masks, &mcap,
+    for (i = 0; rc == AA_OK && i < n; i++) {
+        ident_map im;
+        memset(&im, 0, sizeof im);
+        if (i && (rc = load_identity(s, eids[0], eids[i], &im, err)) != AA_OK)
+            break;
+        rc = load_exec_resources(s, eids[i], i ? &im : NULL, &m, &ps, NULL, NULL, &masks, &mcap,
                                  (unsigned char)(1u << i), err);
+        if (i)
+            ident_free(&im);
+    }
     if (rc != AA_OK)
         goto out;
     all = (unsigned char)((1u << n) - 1);
@@ -1130,13 +1364,14 @@ static int load_foci(aa_space *s, long long lo, size_t nf, long long **out, aa_e
     return AA_OK;
 }
 
-static int load_side(aa_space *s, long long eid, const char *metric, const aa_space_map *m,
+static int load_side(aa_space *s, long long eid, const char *metric, const ident_map *im,
+                     const aa_space_map *m,
                      pathset *ps, const long long *foci, long long lo, size_t nf, pd_side *x,
                      aa_err *err)
 {
     sp_stmt *st;
     int rc, r;
-    rc = load_exec_resources(s, eid, m, ps, &x->rid, &x->rcap, NULL, NULL, 0, err);
+    rc = load_exec_resources(s, eid, im, m, ps, &x->rid, &x->rcap, NULL, NULL, 0, err);
     if (rc != AA_OK)
         return rc;
     rc = OPS(s)->prepare(s->db,
@@ -1242,6 +1477,7 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
                       int json, aa_buf *out, size_t *ndiff, aa_err *err)
 {
     aa_space_map m;
+    ident_map im;
     pathset ps;
     pd_side A, B;
     children ch = {NULL, NULL, NULL};
@@ -1263,7 +1499,13 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     sp_trimap_init(&seen);
     for (k = 0; k < 3; k++)
         sp_trimap_init(&hc[k]);
+    memset(&im, 0, sizeof im);
+    sp_strmap_init(&im.idx);
     rc = load_maps(s, o->extra, &m, err);
+    if (rc == AA_OK) {
+        sp_strmap_free(&im.idx);
+        rc = load_identity(s, a, b, &im, err);
+    }
     {
         /* Foci are shared: load the id range both executions use once. */
         long long lo_a = -1, hi_a = -1, lo_b = -1, hi_b = -1, lo, hi, *foci = NULL;
@@ -1276,9 +1518,11 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
         if (rc == AA_OK)
             rc = load_foci(s, lo, (size_t)(hi - lo + 1), &foci, err);
         if (rc == AA_OK)
-            rc = load_side(s, a, o->metric, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &A, err);
+            rc = load_side(s, a, o->metric, NULL, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &A,
+                           err);
         if (rc == AA_OK)
-            rc = load_side(s, b, o->metric, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &B, err);
+            rc = load_side(s, b, o->metric, &im, &m, &ps, foci, lo, (size_t)(hi - lo + 1), &B,
+                           err);
         free(foci);
     }
     if (rc != AA_OK)
@@ -1436,6 +1680,7 @@ out:
         sp_trimap_free(&hc[k]);
     pd_side_free(&A);
     pd_side_free(&B);
+    ident_free(&im);
     pathset_free(&ps);
     aa_space_map_free(&m);
     return rc;

@@ -50,6 +50,9 @@ void sp_exec_data_free(sp_exec_data *d)
         free((char **)f->causes);
     }
     free(d->findings);
+    free(d->region_res);
+    free(d->region_ids);
+    free(d->document);
     memset(d, 0, sizeof *d);
 }
 
@@ -174,6 +177,25 @@ int sp_exec_data_result(sp_exec_data *d, int metric, long code, long machine, lo
     d->results[d->nresults].process = (int)process;
     d->results[d->nresults].value = value;
     d->nresults++;
+    return 0;
+}
+
+int sp_exec_data_region_id(sp_exec_data *d, long res, long long id)
+{
+    if (d->nregion_ids == d->cap_region_ids) {
+        size_t cap = d->cap_region_ids ? d->cap_region_ids * 2 : 64;
+        long *r = realloc(d->region_res, cap * sizeof *r);
+        long long *v;
+        if (!r)
+            return -1;
+        d->region_res = r;
+        if (!(v = realloc(d->region_ids, cap * sizeof *v)))
+            return -1;
+        d->region_ids = v;
+        d->cap_region_ids = cap;
+    }
+    d->region_res[d->nregion_ids] = res;
+    d->region_ids[d->nregion_ids++] = id;
     return 0;
 }
 
@@ -414,6 +436,32 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         if (rc != AA_OK)
             goto out;
     }
+    if (d->nregion_ids) {
+        static const char *const cols[] = {"eid", "resource", "region"};
+        sp_strmap done; /* one id per resource (the first region of a path) */
+        sp_strmap_init(&done);
+        rc = db->ops->bulk_begin(db, "execution_regions", cols, 3, err);
+        for (i = 0; rc == AA_OK && i < d->nregion_ids; i++) {
+            sp_val v[3];
+            long long seen;
+            const char *path = d->res_path[d->region_res[i]];
+            if (sp_strmap_get(&done, path, &seen))
+                continue;
+            if (sp_strmap_put(&done, path, 1)) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
+            }
+            v[0] = sp_int(eid);
+            v[1] = sp_int(rid[d->region_res[i]]);
+            v[2] = sp_int(d->region_ids[i]);
+            rc = db->ops->bulk_row(db, v, err);
+        }
+        if (rc == AA_OK)
+            rc = db->ops->bulk_end(db, err);
+        sp_strmap_free(&done);
+        if (rc != AA_OK)
+            goto out;
+    }
     /* Foci: shared across executions, one resource per hierarchy. */
     if (d->nresults) {
         sp_stmt *st;
@@ -523,6 +571,19 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
                  " confidence, causes, suggestion) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  p, 9, err);
         aa_buf_free(&causes);
+    }
+    /* The experiment document, for analysing the execution later. */
+    if (rc == AA_OK && d->document) {
+        char sz[24];
+        const char *p[4];
+        fmt_ll(b1, eid);
+        fmt_ll(sz, (long long)d->document_size);
+        p[0] = b1;
+        p[1] = SP_DOC_ENCODING;
+        p[2] = sz;
+        p[3] = d->document;
+        rc = run(db, "INSERT INTO experiment_documents(eid, encoding, size, body)"
+                     " VALUES(?, ?, ?, ?)", p, 4, err);
     }
     if (rc == AA_OK)
         *eid_out = eid;

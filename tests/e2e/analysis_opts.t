@@ -109,10 +109,6 @@ like "$(cat "$T/rep3.html")" 'Same core bottlenecks as the baseline' \
     "report --baseline: the baseline is analysed with the same --eps"
 
 # ---- nightly: CONFIG's `analysis` line, then the command line --------------------------
-if "$AA" space --help 2>&1 | grep -q "not built yet"; then
-    echo "# SKIP nightly and space add: Program Space not built"
-    done_testing; exit $?
-fi
 mkdir -p "$T/night"
 printf '%s\n' "name = opts" "run = sh $T/prog.sh" "db = n.db" "out = runs" \
     "analysis = --exclude-ranks 2 --set noise_factor=6" > "$T/night/n.conf"

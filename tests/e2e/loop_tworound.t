@@ -14,12 +14,6 @@
 EXPECT="$TOP/tests/report/expect_analysis.py"
 SRC="$TOP/samples/imbalance.c"
 
-case "$("$AA" cc --help 2>&1)" in
-*"not built yet"*) skip_all "instrumenter not built (autoanalyzer cc: not built yet)" ;;
-esac
-case "$("$AA" instrument --help 2>&1)" in
-*"not built yet"*) skip_all "instrumenter not built (autoanalyzer instrument: not built yet)" ;;
-esac
 command -v mpicc >/dev/null 2>&1 || skip_all "mpicc not installed"
 [ -f "$SRC" ] || skip_all "samples/imbalance.c not present"
 func=$(sed -n 's/^ \* BOTTLENECK-AT: \([A-Za-z_0-9]*\)() line \([0-9]*\).*/\1/p' "$SRC" | head -1)
@@ -53,4 +47,17 @@ expect_status 0 "round 2: run" "$AA" run --np 4 --no-store --out "$T/round2" -- 
 ok "round 2: narrowed to a new loop of $func() holding line $line" "$EXPECT" "$T/round2/analysis.json" \
     --kind dissimilarity --function "$func" --map r2.c.regions.xml --path-loop "$func:$line" --not-ids r1.ids
 ok "round 2 analysis keeps the round-1 ids" sh -c "grep -o '<region id=\"[0-9]*\"' '$T/round2/experiment.xml' | sed 's/[^0-9]//g' | sort > r2.exp.ids; grep -v '^0 ' r1.ids | cut -d' ' -f1 | sort | comm -23 - r2.exp.ids | grep -q . && exit 1 || exit 0"
+
+# ---- round 2 from history: the findings stored in the Program Space ----------------
+ok "round 1 stored in the Program Space" "$AA" space add "$T/round1" --db "$T/tw.db" --attr name=imbalance-large
+expect_status 0 "round 2: instrument --refine-from-space" \
+    "$AA" instrument --refine-from-space imbalance-large --db "$T/tw.db" -o r2s.c "$SRC" -- $(mpicc --showme:compile)
+like "$(cat "$T/.err")" "refining [1-9][0-9]* regions? from the findings of stored execution 1 \('imbalance-large'\)" \
+    "--refine-from-space says which stored run it used"
+fn_ids() { grep -o "<region id=\"[0-9]*\"[^>]*function=\"$func\"" "$1" | sed 's/<region id="\([0-9]*\)".*/\1/' | sort; }
+is "$(fn_ids r2s.c.regions.xml | tr '\n' ' ')" "$(fn_ids r2.c.regions.xml | tr '\n' ' ')" \
+    "--refine-from-space refines $func() as --refine with the round-1 analysis does"
+expect_status 3 "--refine-from-space: no stored run of that name" \
+    "$AA" instrument --refine-from-space nosuchconfig --db "$T/tw.db" -o r2x.c "$SRC" -- $(mpicc --showme:compile)
+like "$(cat "$T/.err")" "no run of 'nosuchconfig'" "an unknown configuration is named"
 done_testing

@@ -26,6 +26,24 @@ like "$(cat "$T/.err")" "bad.conf:3: np" "bad np: file:line"
 cfg "name = x" "run = ./prog" "max-region-slowdown = ten percent"
 expect_status 3 "bad percentage" "$AA" nightly "$T/bad.conf"
 like "$(cat "$T/.err")" "bad.conf:3: max-region-slowdown" "bad percentage: file:line"
+cfg "name = x" "run = ./prog" "max-region-slowdown = 10"
+expect_status 3 "percentage without %" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: max-region-slowdown wants a percentage with its % sign" "a bare number is refused at its line"
+cfg "name = x" "run = ./prog" "min-region-share = 0.02"
+expect_status 3 "share without %" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: min-region-share" "share without %: file:line"
+cfg "name = x" "run = ./prog" "slowdown-metric = cycles"
+expect_status 3 "unknown slowdown metric" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: slowdown-metric wants wall or cpu, not 'cycles'" "slowdown metric: file:line"
+cfg "name = x" "" "[gates]" "run = ./prog"
+expect_status 3 "INI section" "$AA" nightly "$T/bad.conf"
+like "$(cat "$T/.err")" "bad.conf:3: sections are not used" "a section header is refused at its line"
+cfg "name = x" "run = ./prog" "build = exit 7"
+expect_status 4 "failing build with --json and --junit" "$AA" nightly --json "$T/fail.json" --junit "$T/fail.xml" "$T/bad.conf"
+like "$(cat "$T/fail.json")" '"status": *"error"' "failed build: the JSON says error"
+ok "failed build: JUnit XML is valid" xmllint --noout --schema "$TOP/tests/data/nightly/junit.xsd" "$T/fail.xml"
+like "$(cat "$T/fail.xml")" '<error message="[^"]*build failed' "failed build: one testcase with the error"
+expect_status 2 "--json without a file" "$AA" nightly "$T/bad.conf" --json
 cfg "name = x" "run = ./prog" "fail-on-new-cccr = maybe"
 expect_status 3 "bad yes/no" "$AA" nightly "$T/bad.conf"
 cfg "name = x" "name = y" "run = ./prog"
@@ -66,12 +84,6 @@ expect_status 4 "failing build" "$AA" nightly "$T/bad.conf"
 like "$(cat "$T/.err")" "build failed" "failing build is reported"
 
 # ---- the gates -------------------------------------------------------------------
-case "$("$AA" cc --help 2>&1)" in
-*"not built yet"*) echo "# SKIP gates: instrumenter not built (autoanalyzer cc: not built yet)"; done_testing; exit $? ;;
-esac
-case "$("$AA" space --help 2>&1)" in
-*"not built yet"*) echo "# SKIP gates: Program Space not built (autoanalyzer space: not built yet)"; done_testing; exit $? ;;
-esac
 command -v mpicc >/dev/null 2>&1 || { echo "# SKIP gates: mpicc not installed"; done_testing; exit $?; }
 
 mkdir -p "$T/proj"
@@ -79,6 +91,7 @@ cat > "$T/proj/stencil.c" <<'CEOF'
 /* A small SPMD kernel for the nightly test; -DSLOW=1 adds a costly pass. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #define N 200000
 static double a[N], b[N];
 static void relax(int iters)
@@ -121,7 +134,8 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("checksum: %.6g\n", t);
     MPI_Finalize();
-    return 0;
+    /* STENCIL_FAIL: a crashed night (its profile is complete, its status not) */
+    return getenv("STENCIL_FAIL") ? 3 : 0;
 }
 CEOF
 write_conf() { # FILE EXTRA_CFLAGS
@@ -140,19 +154,36 @@ CONF
 }
 write_conf "$T/proj/normal.conf" ""
 write_conf "$T/proj/slow.conf" "-DSLOW=1"
+write_conf "$T/proj/crash.conf" ""
+echo "env = STENCIL_FAIL=1" >> "$T/proj/crash.conf"
 export PATH="$AA_BUILD/bin:$PATH"
 
 expect_status 0 "first nightly run: nothing to compare with" "$AA" nightly "$T/proj/normal.conf"
 like "$(cat "$T/.out")" "no earlier run" "first run says there is no baseline"
 ok "report written" test -s "$T/proj/nightly.html"
-expect_status 0 "unchanged second run passes the gates" "$AA" nightly "$T/proj/normal.conf"
+expect_status 0 "unchanged second run passes the gates" "$AA" nightly --json "$T/n2.json" --junit "$T/n2.xml" "$T/proj/normal.conf"
 like "$(cat "$T/.out")" "gates: all passed" "unchanged run: all gates passed"
+like "$(cat "$T/n2.json")" '"status": *"passed"' "--json: status passed"
+like "$(cat "$T/n2.json")" '"report": *"[^"]*nightly.html"' "--json links the report"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["baseline"]["eid"], len(d["gates"]), d["gates"][0]["tripped"])' "$T/n2.json")" "1 2 False" "--json: the stored baseline and every gate, as JSON"
+ok "--junit: valid JUnit XML" xmllint --noout --schema "$TOP/tests/data/nightly/junit.xsd" "$T/n2.xml"
+is "$(grep -c '<testcase ' "$T/n2.xml")" 2 "--junit: one testcase per gate"
+is "$(grep -c '<failure' "$T/n2.xml")" 0 "--junit: no failure"
+like "$(cat "$T/n2.xml")" '<property name="report" value="[^"]*nightly.html"' "--junit links the report"
+expect_status 4 "a crashed night fails" "$AA" nightly "$T/proj/crash.conf"
+# the Program Space is the source of truth: the old experiment directories
+# are gone (a cleaned CI machine), and the crashed night is never the baseline
+rm -rf "$T"/proj/runs/*
 [ -s "$T/.out" ] && grep 'gate tripped' "$T/.out" | sed 's/^/#   /'
 like "$(cat "$T/proj/nightly.html")" '<section id="comparison"' "report holds the comparison"
-expect_status 1 "slowed third run trips a gate" "$AA" nightly "$T/proj/slow.conf"
+expect_status 1 "slowed night trips a gate" "$AA" nightly --junit "$T/n4.xml" --json "$T/n4.json" "$T/proj/slow.conf"
 out=$(cat "$T/.out")
+like "$out" "compared with stored run 2 " "compared with the last good night, its directory gone"
+ok "tripped: valid JUnit XML" xmllint --noout --schema "$TOP/tests/data/nightly/junit.xsd" "$T/n4.xml"
+like "$(cat "$T/n4.xml")" '<failure message="region slower by' "tripped: the gate is a failed testcase"
+like "$(cat "$T/n4.json")" '"status": *"tripped"' "tripped: --json says so"
 like "$out" "gate tripped: region slower by [0-9.]+% \(limit 300.0%\)" "slowdown gate names the region"
 like "$(cat "$T/proj/nightly.html")" 'Regions only in this run: [1-9]' "report counts the new extra_pass regions"
 like "$(cat "$T/proj/nightly.html")" '<td class="num warn" data-v' "report flags the slowdown"
-is "$(ls -d "$T"/proj/runs/stencil-nightly-* | wc -l | tr -d ' ')" 3 "three experiment directories kept"
+is "$(ls -d "$T"/proj/runs/stencil-nightly-* | wc -l | tr -d ' ')" 1 "the slowed night's experiment directory kept"
 done_testing

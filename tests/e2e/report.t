@@ -58,18 +58,28 @@ expect_status 0 "same run as baseline" "$AA" report "$T/base.xml" --baseline "$T
 like "$(cat "$T/s.html")" "Same core bottlenecks as the baseline" "identical runs: no change"
 
 # --compare-last: the latest comparable run stored in the Program Space
-case "$("$AA" space --help 2>&1)" in
-*"not built yet"*) echo "# SKIP --compare-last: Program Space not built (autoanalyzer space: not built yet)" ;;
-*)
-    mkdir -p "$T/b" "$T/c"; cp "$T/base.xml" "$T/b/experiment.xml"; cp "$T/cur.xml" "$T/c/experiment.xml"
-    expect_status 0 "report --compare-last with an empty space" "$AA" report "$T/c" --db "$T/s.db" --compare-last
-    like "$(cat "$T/.err")" "no earlier comparable run" "no stored run: says so"
-    ok "stored the baseline" "$AA" space add "$T/b/experiment.xml" --db "$T/s.db" --attr "experiment_dir=$T/b"
-    expect_status 0 "report --compare-last" "$AA" report "$T/c" --db "$T/s.db" --compare-last -o "$T/cl.html"
-    like "$(cat "$T/cl.html")" "<h2>Comparison with stored run 1 " "compared with the stored run"
-    like "$(cat "$T/cl.html")" '<tr class="new"><td>new</td>' "stored-run comparison lists the new bottleneck"
-    ;;
-esac
+mkdir -p "$T/b" "$T/c"; cp "$T/base.xml" "$T/b/experiment.xml"; cp "$T/cur.xml" "$T/c/experiment.xml"
+expect_status 0 "report --compare-last with an empty space" "$AA" report "$T/c" --db "$T/s.db" --compare-last
+like "$(cat "$T/.err")" "no earlier comparable run" "no stored run: says so"
+ok "stored the baseline" "$AA" space add "$T/b/experiment.xml" --db "$T/s.db" --attr "experiment_dir=$T/b"
+expect_status 0 "report --compare-last" "$AA" report "$T/c" --db "$T/s.db" --compare-last -o "$T/cl.html"
+like "$(cat "$T/cl.html")" "<h2>Comparison with stored run 1 " "compared with the stored run"
+like "$(cat "$T/cl.html")" '<tr class="new"><td>new</td>' "stored-run comparison lists the new bottleneck"
+# the Program Space is the source of truth: the baseline's directory is gone
+rm -rf "$T/b"
+expect_status 0 "report --compare-last with the baseline's directory deleted" "$AA" report "$T/c" --db "$T/s.db" --compare-last -o "$T/gone.html"
+like "$(cat "$T/gone.html")" "<h2>Comparison with stored run 1 " "deleted directory: compared with the stored run"
+like "$(cat "$T/gone.html")" '<tr class="new"><td>new</td>' "deleted directory: the new bottleneck is still found"
+expect_status 0 "report --baseline EID" "$AA" report "$T/c" --db "$T/s.db" --baseline 1 -o "$T/eid.html"
+like "$(cat "$T/eid.html")" "<h2>Comparison with stored run 1 " "--baseline EID: compared with the stored run"
+expect_status 3 "report --baseline with an unknown EID" "$AA" report "$T/c" --db "$T/s.db" --baseline 7 -o "$T/eid7.html"
+like "$(cat "$T/.err")" "unknown execution 7" "unknown EID is named"
+ok "no report for an unknown EID" test ! -e "$T/eid7.html"
+expect_status 0 "analyze --from-space" "$AA" analyze --from-space 1 --db "$T/s.db" --json "$T/fs.json" -q
+"$AA" analyze "$T/base.xml" --json "$T/direct.json" -q
+is "$(grep -v '"experiment_dir"' "$T/fs.json" | md5sum)" "$(grep -v '"experiment_dir"' "$T/direct.json" | md5sum)" "analyze --from-space: the same analysis as from the file"
+expect_status 3 "analyze --from-space with an unknown EID" "$AA" analyze --from-space 9 --db "$T/s.db"
+expect_status 2 "analyze with an experiment and --from-space" "$AA" analyze "$T/base.xml" --from-space 1 --db "$T/s.db"
 
 # a directory holding experiment.xml; stdout output
 mkdir -p "$T/dir"; cp "$T/cur.xml" "$T/dir/experiment.xml"

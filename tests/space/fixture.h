@@ -18,6 +18,9 @@
  *   "slow"     compute takes 3 s more on every rank (version=1.2)
  *   "cancel"   loop@10 +1 s and loop@20 -1 s on every rank (version=1.3)
  *   "evil"     names and attributes full of SQL metacharacters
+ *   "moved"    three lines added above solve's loops and in compute:
+ *              loop@13, loop@23, MPI_Allreduce@33 (same region ids), and
+ *              the first loop 1 s slower on every rank
  * space_fixture_big(P, R, slow) builds P ranks x R regions (functions of
  * 10 per file, each with one loop) for the benchmark.
  */
@@ -68,9 +71,13 @@ static inline aa_experiment *space_fixture(const char *scenario, int nprocs)
                           : strcmp(scenario, "slow") == 0   ? "1.2"
                           : strcmp(scenario, "cancel") == 0 ? "1.3"
                                                             : "1.0";
-    int r;
+    int r, sh = strcmp(scenario, "moved") == 0 ? 3 : 0;
+    char l10[32], l20[32], mpi_name[48];
     if (!e)
         return NULL;
+    snprintf(l10, sizeof l10, "loop@%d", 10 + sh);
+    snprintf(l20, sizeof l20, "loop@%d", 20 + sh);
+    snprintf(mpi_name, sizeof mpi_name, "MPI_Allreduce@%d", 30 + sh);
     if (nprocs <= 0)
         nprocs = 4;
     e->id = strdup(evil ? SPACE_EVIL : scenario);
@@ -85,14 +92,14 @@ static inline aa_experiment *space_fixture(const char *scenario, int nprocs)
     space_fx_region(e, 0, AA_KIND_PROGRAM, "program", "", "", 0, 0);
     space_fx_region(e, 1, AA_KIND_FUNCTION, "main", "main", "main.c", 3, 0);
     space_fx_region(e, 2, AA_KIND_FUNCTION, "solve", "solve", "solver.c", 5, 0);
-    space_fx_region(e, 3, AA_KIND_LOOP, "loop@10", "solve", "solver.c", 10, 2);
-    space_fx_region(e, 4, AA_KIND_LOOP, "loop@20", "solve", "solver.c", 20, 2);
-    space_fx_region(e, 5, AA_KIND_FUNCTION, compute, compute, "solver.c", 28, 0);
-    space_fx_region(e, 6, AA_KIND_CALL, "MPI_Allreduce@30", compute, "solver.c", 30, 5);
+    space_fx_region(e, 3, AA_KIND_LOOP, l10, "solve", "solver.c", 10 + sh, 2);
+    space_fx_region(e, 4, AA_KIND_LOOP, l20, "solve", "solver.c", 20 + sh, 2);
+    space_fx_region(e, 5, AA_KIND_FUNCTION, compute, compute, "solver.c", 28 + sh, 0);
+    space_fx_region(e, 6, AA_KIND_CALL, mpi_name, compute, "solver.c", 30 + sh, 5);
     for (r = 0; r < nprocs; r++) {
         aa_process *p = aa_experiment_add_process(e, r);
         aa_thread *t;
-        double l10 = 2.0 + 0.1 * r, l20 = 3.0, mpi = 0.5, comp, solve, mainv;
+        double l10 = 2.0 + 0.1 * r + (sh ? 1.0 : 0.0), l20 = 3.0, mpi = 0.5, comp, solve, mainv;
         long n0, n1, n2, n3, n4, n5, n6;
         char host[32];
         if (!p)

@@ -133,8 +133,18 @@ space_suite() {
     eid=$(printf '%s' "$out" | tr -dc 0-9)
     is "$(S diff 1 "$eid" --json)" "{\"only_in\":{\"1\":[\"/Process/3\",\"/Process/3/0\"],\"$eid\":[]}}" "the missing rank shows in diff"
 
+    # ---- identities that survive edits: three lines added above the loops ------------------
+    "$MK" moved "$T/moved.xml"
+    out=$(S add "$T/moved.xml" --json 2>/dev/null)
+    mv=$(printf '%s' "$out" | tr -dc 0-9)
+    is "$(S diff 1 "$mv" --json)" "{\"only_in\":{\"1\":[],\"$mv\":[]}}" "diff matches regions that moved lines by their stable ids"
+    out=$(S perfdiff 1 "$mv" --metric wall --threshold 0.5 --json)
+    like "$out" '"focus":\["/Code/solver.c/solve/loop@10","/Machine","/Process"\],"a":8.6,"b":12.6[0-9]*,"delta":4[.0-9]*\}' "perfdiff follows the loop that moved to the slower one"
+    out=$(S perfdiff 1 3 --metric wall --threshold 10% --json)
+    like "$out" '"focus":\["/Code/solver.c/compute","/Machine","/Process"\],"a":6,"b":18' "perfdiff of other executions unchanged"
+
     # ---- misc -----------------------------------------------------------------------------
-    like "$(S migrate)" 'schema version 2 \(0 migrations applied\)' "migrate on a current schema"
+    like "$(S migrate)" 'schema version 3 \(0 migrations applied\)' "migrate on a current schema"
     expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"
     printf 'not a database, just text\n%.0s' $(seq 1 200) > "$T/junk.db"
     expect_status 3 "a file that is not a database exits 3" "$AA" space list --db "$T/junk.db"

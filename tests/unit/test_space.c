@@ -80,7 +80,7 @@ static void test_backend(const char *loc, const char *label)
     aa_buf out, exp1, exp2;
     static char *causes[] = {"l1_miss_rate", "mpi_bytes"};
     aa_space_finding f = {"disparity", "/Code/solver.c/compute", 0.75, 3, 0.5, 2, causes,
-                          "look at it"};
+                          "look at it", -1};
 
     diag("backend %s", label);
     if (!ok(aa_space_open(loc, &s, &err) == AA_OK, "%s: open", label)) {

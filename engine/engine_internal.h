@@ -1,0 +1,19 @@
+/*
+ * engine/engine_internal.h -- private to engine/: file-system helpers the
+ * loader and the launcher share, and the notes collected for the user.
+ */
+#ifndef AA_ENGINE_INTERNAL_H
+#define AA_ENGINE_INTERNAL_H
+
+#include "engine/aa_engine.h"
+
+int en_is_dir(const char *p);
+int en_is_file(const char *p);
+/* dir holds experiment.xml or rank-N.xml files. */
+int en_has_profiles(const char *dir);
+/* Absolute path of p (relative to the working directory); malloc'd. */
+char *en_absolute(const char *p);
+/* Appends one line to r->notes. */
+void en_note(aa_engine_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
