@@ -116,6 +116,35 @@ static void test_edges(void)
     aa_buf_free(&b);
 }
 
+/* What the reader builds grows through the model's API like any other
+ * experiment (the arrays have the room the model assumes: ASan checks). */
+static void test_grows(void)
+{
+    aa_experiment *e = tpu_build("grow", 64, NULL, 9, 1, 4, 8), *back = NULL;
+    aa_buf b;
+    aa_err err;
+    int ok_all = 1;
+    aa_buf_init(&b);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    if (aa_experiment_read_binary_memory(b.data, b.len, "t.aab", &back, &err) != AA_OK)
+        back = NULL;
+    ok(back != NULL, "read back");
+    if (back) {
+        for (size_t p = 0; p < back->nprocesses; p++) {
+            aa_thread *t = &back->processes[p].threads[0];
+            ok_all &= aa_thread_add_node(back, t, 0, 0) >= 0;
+            ok_all &= aa_process_add_thread(&back->processes[p], 7) != NULL;
+        }
+        ok_all &= aa_experiment_add_process(back, 40) != NULL;
+        ok_all &= aa_experiment_add_metric(back, "papi_tot_ins", "count") >= 0;
+        ok(ok_all, "nodes, threads, processes and metrics added");
+        is_int(aa_experiment_check(back, &err), AA_OK, "the grown experiment is sound");
+    }
+    aa_experiment_free(back);
+    aa_experiment_free(e);
+    aa_buf_free(&b);
+}
+
 /* Every flipped byte and every truncation is refused, with a message. */
 static void test_corruption(void)
 {
@@ -206,6 +235,7 @@ int main(void)
 {
     test_round_trip();
     test_edges();
+    test_grows();
     test_corruption();
     test_size();
     return tap_done();
