@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const char cmd_collect_summary[] = "merge per-rank profiles into one experiment file";
 const char cmd_collect_usage[] =
@@ -20,10 +21,10 @@ const char cmd_collect_usage[] =
     "\n"
     "Merges the profiles of one run into a single experiment file.  DIR is an\n"
     "output directory of a measured run (AUTOANALYZER_OUTPUT, or\n"
-    "./autoanalyzer-<program>-<date>-<time>/): it holds rank-<N>.xml or\n"
-    "rank-<N>.xml.gz files (AUTOANALYZER_COLLECT=files), or an experiment.xml\n"
-    "(AUTOANALYZER_COLLECT=mpi), and the instrumenter's region maps\n"
-    "(*.regions.xml), which are merged in for region details.  A single\n"
+    "./autoanalyzer-<program>-<date>-<time>/): it holds rank-<N>.xml,\n"
+    "rank-<N>.xml.gz or binary rank-<N>.aab files (AUTOANALYZER_COLLECT=files),\n"
+    "or an experiment.xml (AUTOANALYZER_COLLECT=mpi), and the instrumenter's\n"
+    "region maps (*.regions.xml), which are merged in for region details.  A single\n"
     "experiment or profile file is accepted too (it is checked, and the region\n"
     "maps next to it are merged in).  The region maps embedded in the program\n"
     "by `autoanalyzer cc` are merged in as well, when the executable the run\n"
@@ -32,12 +33,14 @@ const char cmd_collect_usage[] =
     "\n"
     "All files must come from the same run (same experiment id and process\n"
     "count).  The expected ranks are 0..nprocs-1, nprocs as recorded in the\n"
-    "files; missing ranks are listed on stderr.\n"
+    "files; missing ranks are listed on stderr.  When stderr is a terminal a\n"
+    "progress bar there counts the rank files merged; otherwise nothing is shown.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE  where to write the merged experiment (default\n"
     "                     DIR/experiment.xml, or experiment.xml next to the\n"
-    "                     input file); written atomically, '-' for stdout\n"
+    "                     input file); written atomically, '-' for stdout; a\n"
+    "                     name ending in .aab gets the binary form (see convert)\n"
     "  --allow-missing    write the experiment even if ranks are missing\n"
     "                     (default: exit 3 without writing anything)\n"
     "  --no-program-maps  do not read the region maps embedded in the program\n"
@@ -118,6 +121,28 @@ static void print_json(const char *output, const aa_collect_report *rep, const a
     aa_buf_free(&b);
 }
 
+/* The progress bar on a terminal: redrawn when the shown share changes,
+ * erased at the end so the summary line stays clean. */
+typedef struct progress_bar {
+    int shown; /* per mille last drawn, -1 before the first */
+} progress_bar;
+
+static void draw_progress(void *ctx, size_t done, size_t total)
+{
+    progress_bar *pb = ctx;
+    int pm = total ? (int)(done * 1000 / total) : 1000, fill = pm * 30 / 1000;
+    if (pm == pb->shown)
+        return;
+    pb->shown = pm;
+    if (done == total) {
+        fprintf(stderr, "\r%70s\r", "");
+        return;
+    }
+    fprintf(stderr, "\rcollect: [%.*s%*s] %3d%% %zu/%zu files", fill,
+            "##############################", 30 - fill, "", pm / 10, done, total);
+    fflush(stderr);
+}
+
 int cmd_collect(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
@@ -161,7 +186,14 @@ int cmd_collect(int argc, char **argv)
     if (json && output && strcmp(output, "-") == 0)
         return cli_usage_error("collect", "--json and -o - cannot both use stdout");
 
+    progress_bar pb = {-1};
+    if (isatty(STDERR_FILENO)) { /* quiet when stderr is a file or a pipe */
+        copts.progress = draw_progress;
+        copts.progress_ctx = &pb;
+    }
     rc = aa_collect_dir_opts(input, &copts, &e, &rep, &err);
+    if (pb.shown >= 0 && pb.shown < 1000) /* stopped part way: erase the bar */
+        fprintf(stderr, "\r%70s\r", "");
     if (rc) {
         aa_collect_report_free(&rep);
         return cli_fail(&err);
@@ -214,7 +246,9 @@ int cmd_collect(int argc, char **argv)
             rc = cli_write_output("-", &b, &err);
         aa_buf_free(&b);
     } else {
-        rc = aa_experiment_write(e, output, &err);
+        size_t ol = strlen(output);
+        rc = ol > 4 && strcmp(output + ol - 4, ".aab") == 0 ? aa_experiment_write_binary(e, output, &err)
+                                                             : aa_experiment_write(e, output, &err);
     }
     if (rc) {
         aa_experiment_free(e);

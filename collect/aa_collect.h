@@ -49,6 +49,10 @@ typedef struct aa_collect_report {
 
 typedef struct aa_collect_options {
     int no_program_maps; /* do not read the maps embedded in the executable */
+    /* Called after each rank file is merged (done of total files); the
+     * caller decides whether and how to show it.  NULL: not called. */
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *progress_ctx;
 } aa_collect_options;
 
 /* path: an output directory or a single experiment / profile file.

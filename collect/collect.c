@@ -37,7 +37,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "rank-<N>.xml" or "rank-<N>.xml.gz" -> N; -2 when N is above INT_MAX
+/* "rank-<N>.xml", "rank-<N>.xml.gz" or (binary) "rank-<N>.aab" -> N; -2
+ * when N is above INT_MAX
  * (a rank no run can have); -1 for any other name. */
 static int rank_of_name(const char *name)
 {
@@ -54,7 +55,7 @@ static int rank_of_name(const char *name)
         }
         p++;
     }
-    if (strcmp(p, ".xml") != 0 && strcmp(p, ".xml.gz") != 0)
+    if (strcmp(p, ".xml") != 0 && strcmp(p, ".xml.gz") != 0 && strcmp(p, ".aab") != 0)
         return -1;
     return big ? -2 : (int)r;
 }
@@ -637,6 +638,8 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
             aa_experiment_free(f);
             if (rc)
                 goto out;
+            if (o && o->progress)
+                o->progress(o->progress_ctx, i + 1, nrf);
         }
     }
 

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)fuzz_put("x.regions.xml", data, size);
     const char *r0 = fuzz_put("rank-0.xml", rank0, sizeof rank0 - 1);
     char dir[512];
-    aa_collect_options o = {1};
+    aa_collect_options o = {.no_program_maps = 1};
     aa_collect_report rep;
     aa_experiment *e = NULL, *back = NULL;
     aa_err err;

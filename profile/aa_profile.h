@@ -162,7 +162,8 @@ long aa_thread_add_node(const aa_experiment *e, aa_thread *t, uint32_t region,
 int aa_experiment_check(const aa_experiment *e, aa_err *err);
 
 /* ---- XML ------------------------------------------------------------------ */
-/* Reads a profile or experiment file (plain or gzip-compressed).  Malformed
+/* Reads a profile or experiment file (plain or gzip-compressed XML, or the
+ * binary form below, told apart by the first bytes).  Malformed
  * input gives AA_EINPUT with "file:line: what is wrong" in err. */
 int aa_experiment_read(const char *path, aa_experiment **out, aa_err *err);
 int aa_experiment_read_memory(const char *data, size_t len, const char *name,
@@ -171,6 +172,20 @@ int aa_experiment_read_memory(const char *data, size_t len, const char *name,
 int aa_experiment_write(const aa_experiment *e, const char *path, aa_err *err);
 /* Appends the XML text to b (used by the runtime to ship profiles). */
 int aa_experiment_write_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
+
+/* ---- compact binary experiments ------------------------------------------
+ * The same model in a columnar, compressed, checksummed form for large runs
+ * (profile/binary.c, docs/profile-format.md "Binary experiments"; ".aab").
+ * aa_experiment_read and aa_experiment_read_memory recognise it by its
+ * magic bytes, so every reader of experiments takes both forms.  Malformed
+ * input gives AA_EINPUT with "name:offset: what is wrong". */
+int aa_experiment_is_binary(const void *data, size_t len); /* magic bytes */
+int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err);
+int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
+                                     aa_experiment **out, aa_err *err);
+/* Writes atomically (temporary file + rename) / appends to b. */
+int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err *err);
+int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
 
 /* Region maps: <regionmap> with <region> elements, written by the
  * instrumenter, read by the runtime tooling and `analyze`. */

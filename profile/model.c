@@ -4,6 +4,7 @@
  * structural checks shared by the XML reader and writer.
  */
 #include "profile/aa_profile.h"
+#include "profile/profile_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,6 +118,11 @@ static size_t cap_of(size_t n)
     while (c < n)
         c *= 2;
     return c;
+}
+
+size_t aa_profile_cap_of(size_t n)
+{
+    return cap_of(n);
 }
 
 static int push(void **arr, size_t count, size_t elem)

@@ -10,3 +10,14 @@ bench: bench-profile-io
 bench-profile-io: $(B)/bench/profile_io
 	$(B)/bench/profile_io
 .PHONY: bench-profile-io
+
+# `make bench-profile-format`: XML vs binary experiment size and read/write
+# speed on a synthetic 16,384 x 500 x 18 experiment (bench/profile_format.c).
+PROFILE_FORMAT_BENCH := $(B)/bench/profile_format
+$(PROFILE_FORMAT_BENCH): $(B)/obj/bench/profile_format.o $(B)/bin/autoanalyzer
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< -Wl,--start-group $(TOOL_LIBS) -Wl,--end-group $(EXT_LIBS)
+bench-profile-format: $(PROFILE_FORMAT_BENCH)
+	$(PROFILE_FORMAT_BENCH) $(BENCH_FORMAT_ARGS)
+bench: bench-profile-format
+.PHONY: bench-profile-format

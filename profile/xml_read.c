@@ -1040,12 +1040,27 @@ static xmlTextReaderPtr open_memory(const char *data, size_t len, const char *na
     return r;
 }
 
+/* 1 when the file starts with the binary experiment's magic bytes. */
+static int file_is_binary(const char *path)
+{
+    unsigned char head[8];
+    FILE *fp = fopen(path, "rb");
+    size_t n = 0;
+    if (fp) {
+        n = fread(head, 1, sizeof head, fp);
+        fclose(fp);
+    }
+    return aa_experiment_is_binary(head, n);
+}
+
 int aa_experiment_read(const char *path, aa_experiment **out, aa_err *err)
 {
     reader s;
     xmlTextReaderPtr r;
     int rc;
     *out = NULL;
+    if (file_is_binary(path))
+        return aa_experiment_read_binary(path, out, err);
     memset(&s, 0, sizeof s);
     s.name = path;
     s.path = path;
@@ -1065,6 +1080,8 @@ int aa_experiment_read_memory(const char *data, size_t len, const char *name,
     xmlTextReaderPtr r;
     int rc;
     *out = NULL;
+    if (data && aa_experiment_is_binary(data, len))
+        return aa_experiment_read_binary_memory(data, len, name ? name : "<memory>", out, err);
     memset(&s, 0, sizeof s);
     s.name = name ? name : "<memory>";
     s.err = err;

@@ -3,7 +3,8 @@
 # (plain and gzip), region maps, the report (text and JSON), missing and
 # duplicate ranks, files of different runs, malformed files (exit 3, nothing
 # written), a single experiment file as input, schema validity of the
-# result and idempotence (collecting a merged file gives the same bytes).
+# result and idempotence (collecting a merged file gives the same bytes),
+# and the progress bar (on a terminal only).
 . "$(dirname "$0")/lib.sh"
 
 # rank_file DIR RANK [ID] [NPROCS] [METRICS]: a per-rank profile.
@@ -195,6 +196,20 @@ line=$(grep -m1 '^ *autoanalyzer collect .*autoanalyzer-imbalance-' "$TOP/README
 (cd "$W" && AA_CMD="$AA" && eval "${line/autoanalyzer collect/\"\$AA_CMD\" collect}") >"$T/.out" 2>&1
 is $? 0 "README: $line"
 like "$(grep -m1 '<experiment ' "$W/exp.xml" 2>/dev/null)" 'id="new-run"' "the newest run was collected"
+
+# progress: a bar on a terminal (script(1) gives the command one), nothing
+# when stderr is a file or a pipe
+P=$T/progress
+mkdir -p "$P"
+for r in 0 1 2 3; do rank_file "$P" $r run-p 4; done
+"$AA" collect "$P" -o "$T/p.xml" >"$T/p.out" 2>&1
+is "$(tr -cd '\r[' < "$T/p.out" | wc -c)" 0 "no progress bar when stderr is not a terminal"
+like "$(cat "$T/p.out")" "^collect: merged 4 files" "just the summary"
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$AA' collect '$P' -o '$T/p2.xml'" /dev/null >"$T/p.tty" 2>&1
+    like "$(tr '\r' '\n' < "$T/p.tty")" "collect: \[#+ *\] +[0-9]+% 3/4 files" "a progress bar on a terminal"
+    like "$(tr '\r' '\n' < "$T/p.tty")" "collect: merged 4 files" "the summary follows the bar"
+fi
 
 expect_status 0 "--help" "$AA" collect --help
 like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"

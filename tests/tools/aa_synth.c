@@ -5,10 +5,11 @@
  *
  *   aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] [--procs N]
  *            [--regions R] [--noise X] [--seed S] [--no-counters] [--master]
- *            [--threads T] [--drop-rank N] (-o FILE | --split DIR)
+ *            [--threads T] [--drop-rank N] [--binary] (-o FILE | --split DIR)
  *
  * --split writes one rank-<N>.xml per process (as AUTOANALYZER_COLLECT=files
- * would); --drop-rank leaves one rank's file out.
+ * would); --drop-rank leaves one rank's file out.  --binary writes the
+ * binary form instead of XML (rank-<N>.aab with --split).
  */
 #include "analyze/aa_analyze.h"
 
@@ -17,7 +18,7 @@
 #include <string.h>
 
 /* One experiment per process, written as DIR/rank-<N>.xml. */
-static int split(const aa_experiment *e, const char *dir, long drop, aa_err *err)
+static int split(const aa_experiment *e, const char *dir, long drop, int binary, aa_err *err)
 {
     size_t p, t, i, k;
     for (p = 0; p < e->nprocesses; p++) {
@@ -51,8 +52,8 @@ static int split(const aa_experiment *e, const char *dir, long drop, aa_err *err
                        e->nmetrics * sizeof(double));
             }
         }
-        snprintf(path, sizeof path, "%s/rank-%d.xml", dir, src->rank);
-        rc = aa_experiment_write(o, path, err);
+        snprintf(path, sizeof path, "%s/rank-%d.%s", dir, src->rank, binary ? "aab" : "xml");
+        rc = binary ? aa_experiment_write_binary(o, path, err) : aa_experiment_write(o, path, err);
         aa_experiment_free(o);
         if (rc)
             return rc;
@@ -64,7 +65,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] "
                     "[--procs N] [--regions R] [--noise X] [--seed S] [--no-counters] "
-                    "[--master] [--threads T] [--drop-rank N] (-o FILE | --split DIR)\n");
+                    "[--master] [--threads T] [--drop-rank N] [--binary] (-o FILE | --split DIR)\n");
     return 2;
 }
 
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
     aa_experiment *e;
     aa_err err;
     uint32_t region;
-    int i;
+    int i, binary = 0;
     aa_synth_options_init(&o);
     for (i = 1; i < argc; i++) {
         long v;
@@ -86,6 +87,8 @@ int main(int argc, char **argv)
             o.no_counters = 1;
         else if (strcmp(a, "--master") == 0)
             o.master = 1;
+        else if (strcmp(a, "--binary") == 0)
+            binary = 1;
         else if (!val)
             return usage();
         else if (strcmp(a, "--scenario") == 0 && !aa_synth_scenario_parse(val, &o.scenario))
@@ -112,7 +115,8 @@ int main(int argc, char **argv)
     if (!out == !dir)
         return usage();
     if (aa_synth_generate(&o, &e, &region, &cause, &err) ||
-        (out ? aa_experiment_write(e, out, &err) : split(e, dir, drop, &err))) {
+        (out ? (binary ? aa_experiment_write_binary(e, out, &err) : aa_experiment_write(e, out, &err))
+             : split(e, dir, drop, binary, &err))) {
         fprintf(stderr, "aa_synth: %s\n", err.msg);
         return 4;
     }

@@ -1,0 +1,16 @@
+/*
+ * profile/profile_internal.h -- private to profile/: what the model's
+ * arrays assume of their allocations, for readers that fill them directly.
+ */
+#ifndef AA_PROFILE_INTERNAL_H
+#define AA_PROFILE_INTERNAL_H
+
+#include <stddef.h>
+
+/* The model keeps no capacities: an array of n elements (processes,
+ * threads, nodes; node values: aa_profile_cap_of(nnodes) * nmetrics) must
+ * have room for aa_profile_cap_of(n), so that later additions through the
+ * model's API find the room they assume. */
+size_t aa_profile_cap_of(size_t n);
+
+#endif

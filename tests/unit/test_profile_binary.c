@@ -1,0 +1,242 @@
+/*
+ * tests/unit/test_profile_binary.c -- the binary experiment form
+ * (profile/binary.c): round trips that keep every field and value bit for
+ * bit, the one loader (aa_experiment_read / _read_memory take both forms),
+ * determinism, size against XML, and a strict reader: every flipped byte
+ * and every truncation of a small file is refused with AA_EINPUT and a
+ * "name:offset: " message, never accepted, never a crash.
+ */
+#include "profile/aa_profile.h"
+#include "tests/tap.h"
+#include "tests/unit/test_profile_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int starts_with(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Status of reading data as a binary experiment named "t.aab". */
+static int read_status(const void *data, size_t len, aa_err *err)
+{
+    aa_experiment *e = NULL;
+    int rc = aa_experiment_read_memory(data, len, "t.aab", &e, err);
+    aa_experiment_free(e);
+    return rc;
+}
+
+static void test_round_trip(void)
+{
+    static const int ranks[] = {0, 2, 5};
+    aa_experiment *e = tpu_build("run-1", 8, ranks, 3, 2, 9, 25), *back = NULL, *back2 = NULL;
+    aa_buf bin, bin2, xml, xml2;
+    aa_err err;
+    const char *d;
+    aa_buf_init(&bin);
+    aa_buf_init(&bin2);
+    aa_buf_init(&xml);
+    aa_buf_init(&xml2);
+    /* a host, a pid, attributes, a tree that differs in one thread */
+    free(e->processes[1].host);
+    e->processes[1].host = strdup("node-1");
+    e->processes[1].pid = 4242;
+    aa_process_set_attr(&e->processes[2], "binding", "0-3");
+    e->processes[2].threads[1].nodes[3].flags = AA_NODE_THROTTLED;
+    is_int(aa_experiment_write_binary_buf(e, &bin, &err), AA_OK, "experiment written as binary");
+    ok(aa_experiment_is_binary(bin.data, bin.len), "it starts with the magic bytes");
+    is_int(aa_experiment_read_memory(bin.data, bin.len, "t.aab", &back, &err), AA_OK,
+           "the one loader reads it from memory");
+    d = back ? tpu_diff(e, back) : "not read";
+    ok(d == NULL, "every field and value comes back (%s)", d ? d : "same");
+    aa_experiment_write_buf(e, &xml, &err);
+    if (back)
+        aa_experiment_write_buf(back, &xml2, &err);
+    ok(xml.len == xml2.len && memcmp(xml.data, xml2.data, xml.len) == 0,
+       "its XML is the original's, byte for byte");
+    if (back)
+        aa_experiment_write_binary_buf(back, &bin2, &err);
+    ok(bin.len == bin2.len && memcmp(bin.data, bin2.data, bin.len) == 0,
+       "writing again gives the same bytes");
+    {
+        char path[] = "/tmp/aa-test-binary-XXXXXX";
+        int fd = mkstemp(path);
+        close(fd);
+        is_int(aa_experiment_write_binary(e, path, &err), AA_OK, "written to a file");
+        is_int(aa_experiment_read(path, &back2, &err), AA_OK, "aa_experiment_read takes the file");
+        d = back2 ? tpu_diff(e, back2) : "not read";
+        ok(d == NULL, "the file holds the same experiment (%s)", d ? d : "same");
+        unlink(path);
+    }
+    aa_experiment_free(back);
+    aa_experiment_free(back2);
+    aa_experiment_free(e);
+    aa_buf_free(&bin);
+    aa_buf_free(&bin2);
+    aa_buf_free(&xml);
+    aa_buf_free(&xml2);
+}
+
+/* NAN and constant columns, no metrics, no processes. */
+static void test_edges(void)
+{
+    aa_experiment *e = tpu_build("edges", 4, NULL, 4, 1, 3, 6), *back = NULL;
+    aa_buf b;
+    aa_err err;
+    const char *d;
+    size_t p, i;
+    for (p = 0; p < e->nprocesses; p++)
+        for (i = 0; i < e->processes[p].threads[0].nnodes; i++) {
+            e->processes[p].threads[0].values[i * e->nmetrics + 0] = 7;   /* constant */
+            e->processes[p].threads[0].values[i * e->nmetrics + 7] = NAN; /* not measured */
+        }
+    aa_buf_init(&b);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    is_int(aa_experiment_read_binary_memory(b.data, b.len, "t.aab", &back, &err), AA_OK,
+           "constant and NAN columns read");
+    d = back ? tpu_diff(e, back) : "not read";
+    ok(d == NULL, "constant and NAN columns come back (%s)", d ? d : "same");
+    aa_experiment_free(back);
+    aa_experiment_free(e);
+    aa_buf_free(&b);
+
+    e = aa_experiment_new();
+    e->id = strdup("empty");
+    e->program = strdup("p");
+    e->nprocs = 1;
+    aa_buf_init(&b);
+    is_int(aa_experiment_write_binary_buf(e, &b, &err), AA_OK, "empty experiment written");
+    is_int(aa_experiment_read_binary_memory(b.data, b.len, "t.aab", &back, &err), AA_OK,
+           "empty experiment read");
+    aa_experiment_free(back);
+    aa_experiment_free(e);
+    aa_buf_free(&b);
+}
+
+/* What the reader builds grows through the model's API like any other
+ * experiment (the arrays have the room the model assumes: ASan checks). */
+static void test_grows(void)
+{
+    aa_experiment *e = tpu_build("grow", 64, NULL, 9, 1, 4, 8), *back = NULL;
+    aa_buf b;
+    aa_err err;
+    int ok_all = 1;
+    aa_buf_init(&b);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    if (aa_experiment_read_binary_memory(b.data, b.len, "t.aab", &back, &err) != AA_OK)
+        back = NULL;
+    ok(back != NULL, "read back");
+    if (back) {
+        for (size_t p = 0; p < back->nprocesses; p++) {
+            aa_thread *t = &back->processes[p].threads[0];
+            ok_all &= aa_thread_add_node(back, t, 0, 0) >= 0;
+            ok_all &= aa_process_add_thread(&back->processes[p], 7) != NULL;
+        }
+        ok_all &= aa_experiment_add_process(back, 40) != NULL;
+        ok_all &= aa_experiment_add_metric(back, "papi_tot_ins", "count") >= 0;
+        ok(ok_all, "nodes, threads, processes and metrics added");
+        is_int(aa_experiment_check(back, &err), AA_OK, "the grown experiment is sound");
+    }
+    aa_experiment_free(back);
+    aa_experiment_free(e);
+    aa_buf_free(&b);
+}
+
+/* Every flipped byte and every truncation is refused, with a message. */
+static void test_corruption(void)
+{
+    aa_experiment *e = tpu_build("bad", 4, NULL, 4, 1, 4, 5);
+    aa_buf b;
+    aa_err err;
+    size_t i, accepted = 0, unnamed = 0, notinput = 0;
+    char *copy;
+    aa_buf_init(&b);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    copy = malloc(b.len);
+    for (i = 0; i < b.len; i++) {
+        int rc;
+        memcpy(copy, b.data, b.len);
+        copy[i] ^= 0x5a;
+        rc = read_status(copy, b.len, &err);
+        if (rc == AA_OK)
+            accepted++;
+        else if (rc != AA_EINPUT)
+            notinput++;
+        else if (!starts_with(err.msg, "t.aab:") && i >= 8)
+            unnamed++;
+    }
+    is_int((int)accepted, 0, "no flipped byte is accepted");
+    is_int((int)notinput, 0, "every flipped byte is bad input (AA_EINPUT)");
+    is_int((int)unnamed, 0, "every message names the file and an offset");
+    for (i = 0, accepted = 0, notinput = 0; i < b.len; i++) {
+        int rc = read_status(b.data, i, &err);
+        if (rc == AA_OK)
+            accepted++;
+        else if (rc != AA_EINPUT && i >= 8)
+            notinput++;
+    }
+    is_int((int)accepted, 0, "no truncation is accepted");
+    is_int((int)notinput, 0, "every truncation is bad input");
+    /* a message for a checksum failure, with the section's offset */
+    memcpy(copy, b.data, b.len);
+    copy[b.len - 40] ^= 1;
+    read_status(copy, b.len, &err);
+    ok(strstr(err.msg, "t.aab:") && strstr(err.msg, "checksum"), "checksum message: %s",
+       err.msg);
+    /* a newer version is named as such (header checksum fixed up) */
+    {
+        unsigned char *u = (unsigned char *)copy;
+        uint32_t c;
+        memcpy(copy, b.data, b.len);
+        u[8] = 2;
+        /* the CRC-32 of the first 20 bytes, little-endian, at 20 */
+        {
+            uint32_t crc = 0xFFFFFFFFu;
+            for (int k = 0; k < 20; k++) {
+                crc ^= u[k];
+                for (int j = 0; j < 8; j++)
+                    crc = crc >> 1 ^ (0xEDB88320u & (0u - (crc & 1)));
+            }
+            c = ~crc;
+        }
+        u[20] = (unsigned char)c;
+        u[21] = (unsigned char)(c >> 8);
+        u[22] = (unsigned char)(c >> 16);
+        u[23] = (unsigned char)(c >> 24);
+        read_status(copy, b.len, &err);
+        ok(starts_with(err.msg, "t.aab:8: unsupported binary format version 2"),
+           "version message: %s", err.msg);
+    }
+    free(copy);
+    aa_buf_free(&b);
+    aa_experiment_free(e);
+}
+
+/* On many ranks the binary form is a fraction of the XML. */
+static void test_size(void)
+{
+    aa_experiment *e = tpu_build("size", 64, NULL, 64, 1, 20, 40);
+    aa_buf x, b;
+    aa_err err;
+    aa_buf_init(&x);
+    aa_buf_init(&b);
+    aa_experiment_write_buf(e, &x, &err);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    ok(b.len * 2 < x.len, "64 ranks: binary %zu bytes, XML %zu bytes", b.len, x.len);
+    aa_buf_free(&x);
+    aa_buf_free(&b);
+    aa_experiment_free(e);
+}
+
+int main(void)
+{
+    test_round_trip();
+    test_edges();
+    test_grows();
+    test_corruption();
+    test_size();
+    return tap_done();
+}
