@@ -48,6 +48,7 @@ typedef struct aa_report_diff {
 
 typedef struct aa_report_comparison {
     char *baseline_label;   /* e.g. "experiment abc (eid 4)" */
+    double run_before, run_after; /* whole program: mean wall time per process (s) */
     size_t nnew, ngone, nchanged;
     aa_report_change *new_cccrs;  /* CCCRs only in the current run */
     aa_report_change *gone;       /* CCCRs only in the baseline */
@@ -73,6 +74,13 @@ size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double m
  * cmp may be NULL.  Returns AA_OK or an error code with err filled. */
 int aa_report_html(const aa_analysis *a, const aa_experiment *e,
                    const aa_report_comparison *cmp, aa_buf *out, aa_err *err);
+
+/* The same, reading the source lines of each finding's region from the
+ * file the experiment names (as given to the compiler), or below
+ * source_dir when that relative path does not open here; NULL: as given. */
+int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
+                      const aa_report_comparison *cmp, const char *source_dir, aa_buf *out,
+                      aa_err *err);
 
 /* HTML-escapes s (& < > " ') into out; NULL is written as "". */
 void aa_report_escape(aa_buf *out, const char *s);

@@ -144,7 +144,7 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     aa_report_comparison *c = calloc(1, sizeof *c);
     size_t i, k;
     int rc = AA_OK;
-    double base_root = 0;
+    double base_root = 0, cur_root = 0;
 
     *out = NULL;
     memset(&sc, 0, sizeof sc);
@@ -157,6 +157,11 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     for (i = 0; i < base->nregions; i++)
         if (base->regions[i].parent < 0 && sb.mean[i] > base_root)
             base_root = sb.mean[i];
+    for (i = 0; i < cur->nregions; i++)
+        if (cur->regions[i].parent < 0 && sc.mean[i] > cur_root)
+            cur_root = sc.mean[i];
+    c->run_before = base_root;
+    c->run_after = cur_root;
 
     /* Bottlenecks: new / changed from the current side, gone from the base. */
     for (k = 0; k < 2; k++) {

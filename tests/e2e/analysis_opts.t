@@ -93,7 +93,7 @@ is "$(grep -c '"region": '"$l2region"',' "$T/r2/analysis.json")" 0 \
 
 # ---- report -------------------------------------------------------------------------
 expect_status 0 "report with options" "$AA" report "$T/l2.xml" -o "$T/rep.html" --exclude-ranks 1,2
-like "$(cat "$T/rep.html")" 'excluded ranks: 1 2\)' "report --exclude-ranks 1,2 shown in the HTML"
+like "$(cat "$T/rep.html")" 'excluded ranks: 1-2\)' "report --exclude-ranks 1,2 shown in the HTML"
 expect_status 0 "report without options" "$AA" report "$T/l2.xml" -o "$T/rep0.html"
 is "$(grep -c 'excluded ranks:' "$T/rep0.html")" 0 "report without options excludes nothing"
 expect_status 0 "report --baseline with options" "$AA" report "$T/l2.xml" --baseline "$T/l2.xml" \
