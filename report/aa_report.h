@@ -85,4 +85,15 @@ int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
 /* HTML-escapes s (& < > " ') into out; NULL is written as "". */
 void aa_report_escape(aa_buf *out, const char *s);
 
+/* ---- formats other tools read (report/export.c, docs/report.md) ---------- */
+typedef enum aa_export_format {
+    AA_EXPORT_CSV = 0,  /* tidy CSV: rank x thread x node x metric, RFC 4180 */
+    AA_EXPORT_HATCHET,  /* Hatchet's literal format (JSON), merged tree, means */
+} aa_export_format;
+
+int aa_export_format_parse(const char *s, aa_export_format *out); /* 0 ok, -1 unknown */
+int aa_export(const aa_experiment *e, aa_export_format f, aa_buf *out, aa_err *err);
+int aa_export_csv(const aa_experiment *e, aa_buf *out, aa_err *err);
+int aa_export_hatchet(const aa_experiment *e, aa_buf *out, aa_err *err);
+
 #endif
