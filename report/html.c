@@ -140,7 +140,8 @@ static const char css[] =
     "dl.terms dt{font-weight:bold;float:left;clear:left;width:9em}"
     "dl.terms dd{margin:0 0 4px 9.5em}"
     ".heatscale{display:inline-block;width:160px;height:10px;vertical-align:middle;"
-    "background:linear-gradient(to right,#ffffff,#a50f15);border:1px solid #ccc;margin:0 6px}";
+    "background:linear-gradient(to right,#ffffff,#a50f15);border:1px solid #ccc;margin:0 6px}"
+    "details.ranks{display:inline}details.ranks[open]{display:block;word-break:break-all}";
 
 static const char js[] =
     "(function(){\n"
@@ -209,11 +210,33 @@ static void rp_put_change(aa_buf *o, const aa_report_comparison *c)
 
 /* ---- sections ----------------------------------------------------------- */
 
-/* "rank 3" / "ranks 0-1535" */
+#define RANKSET_SHOWN 160 /* longer rank sets fold the rest away */
+
+/* "rank 3" / "ranks 0-1535"; a set that stays long when written compactly
+ * shows its start and folds the rest into a <details>. */
+static void put_rankset(aa_buf *o, const int *r, size_t n)
+{
+    aa_buf b;
+    size_t cut;
+    aa_buf_init(&b);
+    aa_put_rankset(&b, r, n);
+    if (b.failed || b.len <= RANKSET_SHOWN) {
+        ESC(b.data);
+    } else {
+        for (cut = RANKSET_SHOWN; cut > 0 && b.data[cut] != ','; cut--)
+            ;
+        aa_buf_add(o, b.data, cut);
+        aa_buf_printf(o, ",&#8230; <details class=\"ranks\"><summary>all %zu ranks</summary>", n);
+        ESC(b.data);
+        aa_buf_puts(o, "</details>");
+    }
+    aa_buf_free(&b);
+}
+
 static void put_ranks(aa_buf *o, const int *r, size_t n)
 {
     aa_buf_puts(o, n == 1 ? "rank " : "ranks ");
-    aa_put_rankset(o, r, n);
+    put_rankset(o, r, n);
 }
 
 /* Mean main metric of the region per cluster of the analysis. */
@@ -381,7 +404,7 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
     aa_buf_printf(o, "<tr><th>processes analysed</th><td>%zu", a->nprocesses);
     if (a->nexcluded_ranks) {
         aa_buf_puts(o, " (excluded ranks: ");
-        aa_put_rankset(o, a->excluded_ranks, a->nexcluded_ranks);
+        put_rankset(o, a->excluded_ranks, a->nexcluded_ranks);
         aa_buf_puts(o, ")");
     }
     aa_buf_printf(o, "</td></tr><tr><th>regions</th><td>%zu</td></tr>", a->nregions);

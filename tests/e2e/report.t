@@ -82,6 +82,7 @@ awk 'BEGIN { for (i = 1; i <= 70; i++) printf "  line_%d_of_the_source();\n", i 
 expect_status 0 "report of 64 ranks with long names" "$AA" report "$T/src" -o "$T/long.html"
 l=$(cat "$T/long.html")
 like "$l" '<tr><th>cluster 1</th><td>16 processes: ranks 1-61:4; mean [0-9.]+ s' "HTML: every fourth rank as 1-61:4, with the cluster mean"
+like "$l" '<tr><th>cluster 0</th><td>48 processes: ranks 0-62:2,3-63:4; mean' "HTML: all the others as two classes, 0-62:2,3-63:4"
 like "$l" '<b>ranks 1-61:4</b> spend <b>[0-9.]+ s</b> more than the other processes' "HTML: the finding names the slow ranks compactly, in seconds"
 like "$l" '<details class="src"><summary>source: synth.c:55</summary><pre><span class="ln">   53 +line_53_of_the_source\(\);</span>' "source lines of the finding's region, from the experiment's directory"
 like "$l" '<span class="hl">   55 +line_55_of_the_source' "the region's own line is highlighted"

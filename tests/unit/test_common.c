@@ -227,6 +227,9 @@ static void test_rankset(void)
     rankset_is(mix, sizeof mix / sizeof *mix, "0-3,8,10-30:10",
                "unsorted with a duplicate: sorted, runs and steps");
     rankset_is(two, 2, "4,9", "two ranks are listed, not stepped");
+    for (i = 0; i < 1536; i++) /* all ranks of 2,048 but every fourth from 1 */
+        big[i] = (int)(i / 3 * 4 + (i % 3 == 0 ? 0 : i % 3 + 1));
+    rankset_is(big, 1536, "0-2046:2,3-2047:4", "the complement of 1-2045:4 in two classes");
     rankset_is(one, 1, "7", "one rank");
     rankset_is(one, 0, "", "no rank");
 }
