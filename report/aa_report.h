@@ -96,4 +96,9 @@ int aa_export(const aa_experiment *e, aa_export_format f, aa_buf *out, aa_err *e
 int aa_export_csv(const aa_experiment *e, aa_buf *out, aa_err *err);
 int aa_export_hatchet(const aa_experiment *e, aa_buf *out, aa_err *err);
 
+/* Reads the TAU profiles profile.N.C.T of dir (report/import_tau.c) into a
+ * new experiment: rank N, thread T, regions per function, visits and wall
+ * (inclusive) per calling context.  Bad input: AA_EINPUT, "FILE:LINE: ...". */
+int aa_import_tau(const char *dir, aa_experiment **out, aa_err *err);
+
 #endif
