@@ -52,18 +52,7 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
 
 static void put_ranks(aa_buf *b, const int *r, size_t n)
 {
-    size_t i = 0;
-    int first = 1;
-    while (i < n) {
-        size_t j = i;
-        while (j + 1 < n && r[j + 1] == r[j] + 1)
-            j++;
-        aa_buf_printf(b, "%s%d", first ? "" : ",", r[i]);
-        if (j > i)
-            aa_buf_printf(b, "-%d", r[j]);
-        first = 0;
-        i = j + 1;
-    }
+    aa_put_rankset(b, r, n); /* "0-1535", "1-2045:4" */
 }
 
 static void put_num(aa_buf *b, double v)
@@ -243,6 +232,18 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
+/* "KEY": "0-1535,2047" beside the full array, for people reading the JSON */
+static void json_rankset(aa_json *j, const char *key, const int *r, size_t n)
+{
+    char *s = aa_rankset_str(r, n);
+    aa_json_key(j, key);
+    if (s)
+        aa_json_str(j, s);
+    else
+        aa_json_null(j);
+    free(s);
+}
+
 static void json_region_fields(aa_json *j, const aa_analysis *a, size_t r)
 {
     const aa_region *ri = reg_info(a, r);
@@ -306,11 +307,13 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
         for (i = 0; i < f->nwait; i++)
             aa_json_int(j, f->wait_ranks[i]);
         aa_json_arr_end(j);
+        json_rankset(j, "waiting_rank_set", f->wait_ranks, f->nwait);
         aa_json_key(j, "slow_ranks");
         aa_json_arr_begin(j);
         for (i = 0; i < f->nslow; i++)
             aa_json_int(j, f->slow_ranks[i]);
         aa_json_arr_end(j);
+        json_rankset(j, "slow_rank_set", f->slow_ranks, f->nslow);
     }
     aa_json_key(j, "rank");
     aa_json_int(j, (long long)(f - a->findings) + 1);
@@ -382,11 +385,13 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     for (i = 0; i < a->nprocesses; i++)
         aa_json_int(&j, a->ranks[i]);
     aa_json_arr_end(&j);
+    json_rankset(&j, "rank_set", a->ranks, a->nprocesses);
     aa_json_key(&j, "excluded_ranks");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nexcluded_ranks; i++)
         aa_json_int(&j, a->excluded_ranks[i]);
     aa_json_arr_end(&j);
+    json_rankset(&j, "excluded_rank_set", a->excluded_ranks, a->nexcluded_ranks);
     aa_json_key(&j, "regions");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nregions; i++) {
@@ -436,6 +441,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
         for (k = 0; k < a->cluster_size[i]; k++)
             aa_json_int(&j, a->cluster_ranks[i][k]);
         aa_json_arr_end(&j);
+        json_rankset(&j, "rank_set", a->cluster_ranks[i], a->cluster_size[i]);
         aa_json_obj_end(&j);
     }
     aa_json_arr_end(&j);

@@ -89,7 +89,7 @@ int cli_analysis_list_settings(FILE *fp);
 /* One declaration per subcommand, defined in cli/cmd_<name>.c. */
 #define CLI_COMMANDS(X)                                                        \
     X(instrument) X(filter) X(cc) X(run) X(collect) X(convert) X(analyze) X(report) X(space)        \
-    X(cluster) X(roughset) X(nightly) X(version) X(help)
+    X(cluster) X(roughset) X(nightly) X(export) X(import) X(version) X(help)
 #define CLI_DECLARE(n) int cmd_##n(int argc, char **argv); \
     extern const char cmd_##n##_summary[]; extern const char cmd_##n##_usage[];
 CLI_COMMANDS(CLI_DECLARE)

@@ -16,13 +16,16 @@
 const char cmd_report_summary[] = "write the self-contained HTML report of an experiment";
 const char cmd_report_usage[] =
     "usage: autoanalyzer report EXP|DIR [-o REPORT.html] [--baseline EXP|DIR|EID]\n"
-    "                           [--db DB --compare-last] [analysis options]\n"
+    "                           [--db DB --compare-last] [--source-dir DIR]\n"
+    "                           [analysis options]\n"
     "\n"
     "Analyses the experiment (a file, or a directory holding experiment.xml or\n"
     "rank-N.xml files) and writes one HTML file with inline CSS, JavaScript and SVG\n"
-    "(it needs no network): the findings, a per-region severity chart, a\n"
-    "per-process heat map, the OPTICS reachability plot, the root-cause table, the\n"
-    "attributes that could not be measured and, with a baseline, the new, gone and\n"
+    "(it needs no network): a summary in seconds and share of the run, each finding\n"
+    "in plain words with its impact, cluster means, per-rank values and source lines,\n"
+    "the call tree, a per-region severity chart, a per-process heat map, the OPTICS\n"
+    "reachability plot, the root-cause table, the attributes that could not be\n"
+    "measured and, with a baseline, the slowdown or speed-up, the new, gone and\n"
     "changed bottlenecks and the largest per-region time differences.\n"
     "\n"
     "  -o FILE            output (default: report.html in the experiment's directory;\n"
@@ -36,6 +39,9 @@ const char cmd_report_usage[] =
     "  --db DB            Program Space for --compare-last and --baseline EID (default\n"
     "                     $AUTOANALYZER_DB or\n"
     "                     autoanalyzer-space.db)\n"
+    "  --source-dir DIR   where relative source file names are looked up when they do\n"
+    "                     not open from the current directory (default: the\n"
+    "                     experiment's directory)\n"
     "\n"
     CLI_ANALYSIS_OPTIONS_HELP
     "  The experiment and its baseline are analysed with the same options.\n"
@@ -57,7 +63,7 @@ static int stored_eid(const char *s, long long *eid)
 /* The command; ao gets the analysis options and is freed by the caller. */
 static int report(int argc, char **argv, aa_analyze_options *ao)
 {
-    const char *exp = NULL, *out = NULL, *baseline = NULL, *db = NULL;
+    const char *exp = NULL, *out = NULL, *baseline = NULL, *db = NULL, *srcdir = NULL;
     int compare_last = 0, i, rc;
     long long eid = -1;
     char *note = NULL;
@@ -74,13 +80,16 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
             continue;
         if (!strcmp(a, "--compare-last")) {
             compare_last = 1;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--baseline") || !strcmp(a, "--db")) {
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--baseline") || !strcmp(a, "--db") ||
+                   !strcmp(a, "--source-dir")) {
             if (i + 1 >= argc)
                 return cli_usage_error("report", "option %s needs a value", a);
             if (!strcmp(a, "-o"))
                 out = argv[++i];
             else if (!strcmp(a, "--baseline"))
                 baseline = argv[++i];
+            else if (!strcmp(a, "--source-dir"))
+                srcdir = argv[++i];
             else
                 db = argv[++i];
         } else if (a[0] == '-' && a[1]) {
@@ -130,7 +139,7 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
         return cli_fail(&err);
     }
     aa_buf_init(&html);
-    if ((rc = aa_report_html(r.an, r.exp, r.cmp, &html, &err))) {
+    if ((rc = aa_report_html_ex(r.an, r.exp, r.cmp, srcdir ? srcdir : r.dir, &html, &err))) {
         aa_buf_free(&html);
         aa_engine_result_free(&r);
         return cli_fail(&err);

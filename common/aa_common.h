@@ -53,6 +53,14 @@ void aa_buf_printf(aa_buf *b, const char *fmt, ...) __attribute__((format(printf
 /* Takes ownership of the contents; the buffer is left empty. */
 char *aa_buf_detach(aa_buf *b);
 
+/* A set of ranks, compactly (common/rankset.c): sorted, duplicates dropped,
+ * runs as "0-1535", progressions of three or more as "1-2045:4" (step 4),
+ * the rest one by one, comma-separated; or, when shorter, as a union of
+ * residue classes modulo a step up to 16 written that way, in the order of
+ * their first rank ("0-2046:2,3-2047:4").  Nothing for an empty set. */
+void aa_put_rankset(aa_buf *out, const int *ranks, size_t n);
+char *aa_rankset_str(const int *ranks, size_t n); /* caller frees; NULL: no memory */
+
 /* ---- output files -------------------------------------------------------
  * Every output (-o, --json, --xml, space export -o, reports) is written
  * through these.  aa_atomic_open follows symbolic links to their target and

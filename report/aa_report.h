@@ -52,6 +52,7 @@ typedef struct aa_report_diff {
 
 typedef struct aa_report_comparison {
     char *baseline_label;   /* e.g. "experiment abc (eid 4)" */
+    double run_before, run_after; /* whole program: mean wall time per process (s) */
     size_t nnew, ngone, nchanged;
     aa_report_change *new_cccrs;  /* CCCRs only in the current run */
     aa_report_change *gone;       /* CCCRs only in the baseline */
@@ -79,7 +80,30 @@ size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double m
 int aa_report_html(const aa_analysis *a, const aa_experiment *e,
                    const aa_report_comparison *cmp, aa_buf *out, aa_err *err);
 
+/* The same, reading the source lines of each finding's region from the
+ * file the experiment names (as given to the compiler), or below
+ * source_dir when that relative path does not open here; NULL: as given. */
+int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
+                      const aa_report_comparison *cmp, const char *source_dir, aa_buf *out,
+                      aa_err *err);
+
 /* HTML-escapes s (& < > " ') into out; NULL is written as "". */
 void aa_report_escape(aa_buf *out, const char *s);
+
+/* ---- formats other tools read (report/export.c, docs/report.md) ---------- */
+typedef enum aa_export_format {
+    AA_EXPORT_CSV = 0,  /* tidy CSV: rank x thread x node x metric, RFC 4180 */
+    AA_EXPORT_HATCHET,  /* Hatchet's literal format (JSON), merged tree, means */
+} aa_export_format;
+
+int aa_export_format_parse(const char *s, aa_export_format *out); /* 0 ok, -1 unknown */
+int aa_export(const aa_experiment *e, aa_export_format f, aa_buf *out, aa_err *err);
+int aa_export_csv(const aa_experiment *e, aa_buf *out, aa_err *err);
+int aa_export_hatchet(const aa_experiment *e, aa_buf *out, aa_err *err);
+
+/* Reads the TAU profiles profile.N.C.T of dir (report/import_tau.c) into a
+ * new experiment: rank N, thread T, regions per function, visits and wall
+ * (inclusive) per calling context.  Bad input: AA_EINPUT, "FILE:LINE: ...". */
+int aa_import_tau(const char *dir, aa_experiment **out, aa_err *err);
 
 #endif

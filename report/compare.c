@@ -166,6 +166,8 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     for (i = 0; i < cur->nregions; i++)
         if (cur->regions[i].parent < 0 && sc.mean[i] > cur_root)
             cur_root = sc.mean[i];
+    c->run_before = base_root;
+    c->run_after = cur_root;
 
     /* Bottlenecks: new / changed from the current side, gone from the base. */
     for (k = 0; k < 2; k++) {

@@ -45,7 +45,7 @@ void aa_report_escape(aa_buf *out, const char *s)
 #define ESC(s) aa_report_escape(o, (s))
 
 /* Seconds with a readable unit. */
-static void put_time(aa_buf *o, double s)
+void rp_put_time(aa_buf *o, double s)
 {
     if (isnan(s))
         aa_buf_puts(o, "n/a");
@@ -59,6 +59,21 @@ static void put_time(aa_buf *o, double s)
         aa_buf_printf(o, "%.3g &#181;s", s * 1e6);
 }
 
+#define put_time rp_put_time
+
+void rp_put_share(aa_buf *o, double s, double run)
+{
+    if (isnan(s) || !(run > 0))
+        aa_buf_puts(o, "share of the run unknown");
+    else
+        aa_buf_printf(o, "%.1f%% of the run", 100 * s / run);
+}
+
+const char *rp_severity_name(int cls)
+{
+    return cls >= 0 && cls <= 4 ? sev_names[cls] : "-";
+}
+
 static void put_num(aa_buf *o, double v)
 {
     if (isnan(v))
@@ -69,11 +84,21 @@ static void put_num(aa_buf *o, double v)
         aa_buf_printf(o, "%.4g", v);
 }
 
-static void put_region(aa_buf *o, const aa_analysis *a, size_t idx)
+void rp_put_region(aa_buf *o, const aa_analysis *a, size_t idx)
 {
     char *l = rp_region_label(a, idx);
     ESC(l);
     free(l);
+}
+#define put_region rp_put_region
+
+/* The region's own name ("loop@42"), for short labels. */
+static const char *short_name(const aa_analysis *a, size_t idx)
+{
+    const aa_region *r = a->regions[idx].info;
+    if (r && r->name && *r->name)
+        return r->name;
+    return a->regions[idx].depth == 0 ? "(program)" : "?";
 }
 
 static const char *kind_name(aa_finding_kind k)
@@ -101,7 +126,22 @@ static const char css[] =
     "#aa-tip{position:absolute;display:none;background:#263238;color:#fff;padding:3px 6px;"
     "border-radius:3px;font-size:12px;pointer-events:none;white-space:pre}"
     ".legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 10px;"
-    "vertical-align:middle}";
+    "vertical-align:middle}"
+    ".scroll{overflow-x:auto}.headline{font-size:1.05em;margin:4px 0 8px}"
+    ".finding{border-left:4px solid #fc8d59;padding:2px 0 2px 12px;margin:12px 0}"
+    ".finding h3{font-size:1.02em;margin:2px 0 6px}.finding p{margin:4px 0}"
+    ".jargon{font-size:.88em;color:#555}"
+    ".partial{background:#fff3cd;color:#6b4f00;border-radius:3px;padding:0 4px;font-size:.85em}"
+    "table.tree th{cursor:pointer}table.tree td:first-child{white-space:nowrap}"
+    ".tg{display:inline-block;width:18px;border:0;background:none;padding:0;cursor:pointer;"
+    "font-size:11px;color:#455a64}"
+    "details.src pre{background:#f5f5f5;padding:6px;font-size:.85em;overflow-x:auto;margin:4px 0}"
+    "details.src .hl{background:#fde0cf;display:inline-block;min-width:100%}"
+    "dl.terms dt{font-weight:bold;float:left;clear:left;width:9em}"
+    "dl.terms dd{margin:0 0 4px 9.5em}"
+    ".heatscale{display:inline-block;width:160px;height:10px;vertical-align:middle;"
+    "background:linear-gradient(to right,#ffffff,#a50f15);border:1px solid #ccc;margin:0 6px}"
+    "details.ranks{display:inline}details.ranks[open]{display:block;word-break:break-all}";
 
 static const char js[] =
     "(function(){\n"
@@ -121,6 +161,25 @@ static const char js[] =
     "var nx=parseFloat(x),ny=parseFloat(y);"
     "var r=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return asc?r:-r;});\n"
     " rows.forEach(function(r){tb.appendChild(r);});});})(ths[j]);}\n"
+    "var tree=document.getElementById('aa-tree');\n"
+    "if(tree){var tb=tree.tBodies[0];\n"
+    " var refresh=function(){var closed=1e9;for(var i=0;i<tb.rows.length;i++){var r=tb.rows[i],"
+    "d=+r.getAttribute('data-d');if(d>closed){r.hidden=true;continue;}closed=1e9;r.hidden=false;"
+    "if(r.querySelector('button.tg')&&r.getAttribute('data-open')!=='1')closed=d;}};\n"
+    " tb.addEventListener('click',function(ev){var b=ev.target.closest('button.tg');if(!b)return;"
+    "var r=b.closest('tr'),o=r.getAttribute('data-open')==='1';r.setAttribute('data-open',o?'0':'1');"
+    "b.innerHTML=o?'&#9656;':'&#9662;';refresh();});\n"
+    " var hs=tree.tHead.rows[0].cells;for(var h=0;h<hs.length;h++){(function(th){"
+    "th.addEventListener('click',function(){var col=th.cellIndex,asc=th.getAttribute('data-asc')!=='1';"
+    "th.setAttribute('data-asc',asc?'1':'0');var kids={},roots=[],rows=Array.prototype.slice.call(tb.rows);"
+    "rows.forEach(function(r){var p=r.getAttribute('data-p');if(p==='-1')roots.push(r);"
+    "else(kids[p]=kids[p]||[]).push(r);});\n"
+    "  var key=function(r){var c=r.cells[col],v=c.getAttribute('data-v');var n=parseFloat(v);"
+    "return isNaN(n)?c.textContent:n;};var cmp=function(a,b){var x=key(a),y=key(b);"
+    "var q=(typeof x==='number'&&typeof y==='number')?x-y:String(x).localeCompare(String(y));"
+    "return asc?q:-q;};\n"
+    "  var walk=function(r){tb.appendChild(r);(kids[r.getAttribute('data-i')]||[]).sort(cmp).forEach(walk);};"
+    "roots.sort(cmp).forEach(walk);refresh();});})(hs[h]);}}\n"
     "var drawn=[],svgs=document.querySelectorAll('svg.aa-chart');\n"
     "for(var k=0;k<svgs.length;k++){var s=svgs[k];var b=s.getBBox();"
     "if(s.querySelectorAll('rect').length>0&&b.width>0&&b.height>0)"
@@ -128,43 +187,250 @@ static const char js[] =
     "document.body.setAttribute('data-aa-charts',drawn.join(','));\n"
     "})();\n";
 
+/* The comparison's headline: slowdown or speed-up of the whole run first. */
+static void rp_put_change(aa_buf *o, const aa_report_comparison *c)
+{
+    double rel = (c->run_after - c->run_before) / c->run_before;
+    if (fabs(rel) < 0.02)
+        aa_buf_printf(o, "<span class=\"ok\">This run takes as long as the baseline</span> "
+                         "(%+.1f%%: ", 100 * rel);
+    else if (rel > 0)
+        aa_buf_printf(o, "<span class=\"warn\">This run is <b>%.0f%% slower</b> than the "
+                         "baseline</span> (",
+                      100 * rel);
+    else
+        aa_buf_printf(o, "<span class=\"ok\">This run is <b>%.0f%% faster</b> than the "
+                         "baseline</span> (",
+                      -100 * rel);
+    put_time(o, c->run_after);
+    aa_buf_puts(o, " against ");
+    put_time(o, c->run_before);
+    aa_buf_puts(o, " per process).");
+}
+
 /* ---- sections ----------------------------------------------------------- */
 
-static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment *e)
+#define RANKSET_SHOWN 160 /* longer rank sets fold the rest away */
+
+/* "rank 3" / "ranks 0-1535"; a set that stays long when written compactly
+ * shows its start and folds the rest into a <details>. */
+static void put_rankset(aa_buf *o, const int *r, size_t n)
+{
+    aa_buf b;
+    size_t cut;
+    aa_buf_init(&b);
+    aa_put_rankset(&b, r, n);
+    if (b.failed || b.len <= RANKSET_SHOWN) {
+        ESC(b.data);
+    } else {
+        for (cut = RANKSET_SHOWN; cut > 0 && b.data[cut] != ','; cut--)
+            ;
+        aa_buf_add(o, b.data, cut);
+        aa_buf_printf(o, ",&#8230; <details class=\"ranks\"><summary>all %zu ranks</summary>", n);
+        ESC(b.data);
+        aa_buf_puts(o, "</details>");
+    }
+    aa_buf_free(&b);
+}
+
+static void put_ranks(aa_buf *o, const int *r, size_t n)
+{
+    aa_buf_puts(o, n == 1 ? "rank " : "ranks ");
+    put_rankset(o, r, n);
+}
+
+/* Mean main metric of the region per cluster of the analysis. */
+static void cluster_means(aa_buf *o, const aa_analysis *a, const rp_values *v, const rp_stats *s,
+                          size_t r)
+{
+    size_t c, p, shown = a->nclusters < 8 ? a->nclusters : 8;
+    if (a->nclusters < 2)
+        return;
+    aa_buf_puts(o, "<p>Mean ");
+    ESC(v->main_label);
+    aa_buf_puts(o, " here per cluster of processes: ");
+    for (c = 0; c < shown; c++) {
+        double sum = 0;
+        size_t n = 0;
+        for (p = 0; p < v->nproc; p++) {
+            double x = v->main[p * v->nreg + r];
+            if (s->cluster[p] != (int)c)
+                continue;
+            n++;
+            if (!isnan(x))
+                sum += x;
+        }
+        aa_buf_printf(o, "%scluster %zu (", c ? "; " : "", c);
+        put_ranks(o, a->cluster_ranks[c], a->cluster_size[c]);
+        aa_buf_puts(o, ") <b>");
+        put_time(o, n ? sum / (double)n : NAN);
+        aa_buf_puts(o, "</b>");
+    }
+    if (shown < a->nclusters)
+        aa_buf_printf(o, "; %zu more clusters", a->nclusters - shown);
+    aa_buf_puts(o, ".</p>");
+}
+
+/* The finding in plain words: who loses how much time where, and who waits. */
+static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
+                             const aa_finding *f)
+{
+    double run = s->run_s;
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_buf_puts(o, "<p>");
+        if (f->nslow) {
+            aa_buf_puts(o, "<b>");
+            put_ranks(o, f->slow_ranks, f->nslow);
+            aa_buf_printf(o, "</b> spend%s <b>", f->nslow == 1 ? "s" : "");
+        } else {
+            aa_buf_puts(o, "Some processes spend <b>");
+        }
+        put_time(o, f->impact_s);
+        aa_buf_puts(o, "</b> more than the other processes in this region (");
+        rp_put_share(o, f->impact_s, run);
+        aa_buf_puts(o, ")");
+        if (f->wait_region >= 0 && f->nwait) {
+            aa_buf_printf(o, "; the other %zu rank%s wait <b>", f->nwait,
+                          f->nwait == 1 ? "" : "s");
+            put_time(o, f->wait_s / (double)f->nwait);
+            aa_buf_printf(o, "</b> each for %s in ", f->nslow == 1 ? "it" : "them");
+            put_region(o, a, (size_t)f->wait_region);
+        }
+        aa_buf_puts(o, ". Balancing the work would save about that time on every process.</p>");
+    } else {
+        aa_buf_puts(o, "<p>This region spends <b>");
+        put_time(o, f->impact_s);
+        aa_buf_puts(o, "</b> per process in its own code (");
+        rp_put_share(o, f->impact_s, run);
+        aa_buf_printf(o, ") and runs less efficiently than the rest of the program "
+                         "(%s severity).</p>",
+                      rp_severity_name(f->severity_class));
+    }
+}
+
+/* The analysis' vocabulary, once, for readers new to it. */
+static void section_legend(aa_buf *o)
+{
+    aa_buf_puts(o, "<section id=\"legend\"><details><summary><b>Terms used in this report</b>"
+                   "</summary><dl class=\"terms\">"
+                   "<dt>impact</dt><dd>the time a finding costs per process, in seconds and as "
+                   "a share of the run (the mean whole-program wall time per process).</dd>"
+                   "<dt>imbalance</dt><dd>(dissimilarity bottleneck) some processes spend more "
+                   "time in a region than the others, so the others wait for them.</dd>"
+                   "<dt>hotspot</dt><dd>(disparity bottleneck) a region that takes much of the "
+                   "run and runs inefficiently on all processes.</dd>"
+                   "<dt>cluster</dt><dd>a group of processes that behave alike (found by "
+                   "OPTICS clustering of their per-region times).</dd>"
+                   "<dt>CCR</dt><dd>critical code region: a region where a bottleneck shows.</dd>"
+                   "<dt>CCCR</dt><dd>core critical code region: the innermost CCR that explains "
+                   "the bottleneck (its callers only inherit it); look here first.</dd>"
+                   "<dt>severity</dt><dd>0 to 1, how strongly the region stands out; for "
+                   "hotspots also a class from very low to very high (k-means over the "
+                   "regions).</dd>"
+                   "<dt>effect</dt><dd>imbalance: the share of the difference between the "
+                   "clusters that this region accounts for (0 to 1).</dd>"
+                   "<dt>confidence</dt><dd>0 to 1, how far the difference stands above the "
+                   "measured noise of the run.</dd>"
+                   "<dt>CRNM</dt><dd>the region's share of the run times its cycles per "
+                   "instruction: large for regions that are both long and inefficient.</dd>"
+                   "<dt>root cause</dt><dd>a measured attribute (cache misses, MPI bytes, "
+                   "I/O...) that rough-set analysis finds decides the bottleneck.</dd>"
+                   "<dt>partial</dt><dd>the region was throttled (very many very short "
+                   "visits): its values cover only the visits before measuring stopped.</dd>"
+                   "</dl></details></section>\n");
+}
+
+static void summary_compare(aa_buf *o, const aa_report_comparison *c)
+{
+    size_t idx[5], n, i;
+    if (!c || !(c->run_before > 0) || !(c->run_after > 0))
+        return;
+    n = aa_report_slowdowns(c, 0.1, 0.01, idx, 5);
+    aa_buf_puts(o, "<tr><th>against the baseline</th><td>");
+    rp_put_change(o, c);
+    if (n) {
+        aa_buf_printf(o, "<br><span class=\"warn\">%zu region%s more than 10%% slower:</span> ", n,
+                      n == 1 ? "" : "s");
+        for (i = 0; i < n && i < 5; i++) {
+            const aa_report_diff *d = &c->diffs[idx[i]];
+            aa_buf_puts(o, i ? "; " : "");
+            ESC(d->region);
+            aa_buf_printf(o, " %+.0f%% (", 100 * d->relative);
+            put_time(o, d->before);
+            aa_buf_puts(o, " &#8594; ");
+            put_time(o, d->after);
+            aa_buf_puts(o, ")");
+        }
+    }
+    aa_buf_puts(o, "</td></tr>");
+}
+
+static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment *e,
+                            const rp_stats *s, const aa_report_comparison *cmp)
 {
     size_t i, ndis = 0, ndisp = 0;
+    const aa_finding *top = NULL;
     for (i = 0; i < a->nfindings; i++) {
-        if (!a->findings[i].cccr)
+        const aa_finding *f = &a->findings[i];
+        if (!f->cccr)
             continue;
-        if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
+        if (!top || f->impact_s > top->impact_s)
+            top = f;
+        if (f->kind == AA_FINDING_DISSIMILARITY)
             ndis++;
         else
             ndisp++;
     }
-    aa_buf_puts(o, "<section id=\"summary\"><h2>Summary</h2><table>");
+    aa_buf_puts(o, "<section id=\"summary\"><h2>Summary</h2>");
+    if (cmp && cmp->run_before > 0 && cmp->run_after > 0) {
+        aa_buf_puts(o, "<p class=\"headline\">");
+        rp_put_change(o, cmp);
+        aa_buf_puts(o, "</p>");
+    }
+    if (top) {
+        aa_buf_puts(o, "<p class=\"headline\">Largest finding: ");
+        aa_buf_puts(o, top->kind == AA_FINDING_DISSIMILARITY ? "an imbalance in " : "a hotspot in ");
+        put_region(o, a, top->region);
+        aa_buf_puts(o, ", costing <b>");
+        put_time(o, top->impact_s);
+        aa_buf_puts(o, "</b> per process (");
+        rp_put_share(o, top->impact_s, s->run_s);
+        aa_buf_puts(o, ").</p>");
+    }
+    aa_buf_puts(o, "<table>");
+    aa_buf_puts(o, "<tr><th>run time</th><td>");
+    put_time(o, s->run_s);
+    aa_buf_puts(o, " per process (mean wall time of the whole program)</td></tr>");
     aa_buf_printf(o, "<tr><th>processes analysed</th><td>%zu", a->nprocesses);
     if (a->nexcluded_ranks) {
-        aa_buf_puts(o, " (excluded ranks:");
-        for (i = 0; i < a->nexcluded_ranks; i++)
-            aa_buf_printf(o, " %d", a->excluded_ranks[i]);
+        aa_buf_puts(o, " (excluded ranks: ");
+        put_rankset(o, a->excluded_ranks, a->nexcluded_ranks);
         aa_buf_puts(o, ")");
     }
     aa_buf_printf(o, "</td></tr><tr><th>regions</th><td>%zu</td></tr>", a->nregions);
     aa_buf_printf(o, "<tr><th>process clusters</th><td>%zu (%s)</td></tr>", a->nclusters,
                   a->nclusters > 1 ? "load imbalance: processes behave differently"
                                    : "all processes alike");
-    aa_buf_printf(o, "<tr><th>core bottlenecks</th><td>%zu dissimilarity, %zu disparity</td></tr>",
-                  ndis, ndisp);
+    aa_buf_printf(o, "<tr><th>core bottlenecks</th><td>%zu imbalance%s (dissimilarity), "
+                     "%zu hotspot%s (disparity)</td></tr>",
+                  ndis, ndis == 1 ? "" : "s", ndisp, ndisp == 1 ? "" : "s");
+    summary_compare(o, cmp);
     aa_buf_puts(o, "<tr><th>metrics</th><td>processes: ");
     ESC(a->proc_metric ? a->proc_metric : "cpu");
     aa_buf_puts(o, "; regions: ");
     ESC(a->region_metric ? a->region_metric : "crnm");
     aa_buf_puts(o, "</td></tr>");
     for (i = 0; i < a->nclusters; i++) {
-        size_t r;
-        aa_buf_printf(o, "<tr><th>cluster %zu</th><td>ranks", i);
-        for (r = 0; r < a->cluster_size[i]; r++)
-            aa_buf_printf(o, " %d", a->cluster_ranks[i][r]);
+        aa_buf_printf(o, "<tr><th>cluster %zu</th><td>%zu process%s: ", i, a->cluster_size[i],
+                      a->cluster_size[i] == 1 ? "" : "es");
+        put_ranks(o, a->cluster_ranks[i], a->cluster_size[i]);
+        if (a->cluster_mean && !isnan(a->cluster_mean[i])) {
+            aa_buf_puts(o, "; mean ");
+            put_time(o, a->cluster_mean[i]);
+            aa_buf_puts(o, a->proc_metric && strcmp(a->proc_metric, "wall") == 0
+                               ? " wall time outside MPI"
+                               : " CPU time outside MPI");
+        }
         aa_buf_puts(o, "</td></tr>");
     }
     aa_buf_puts(o, "</table>");
@@ -178,7 +444,8 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
         aa_buf_puts(o, "</ul>");
     }
     if (e && e->nattrs) {
-        aa_buf_puts(o, "<details><summary>environment of the run</summary><table>");
+        aa_buf_puts(o, "<details><summary>environment of the run</summary><div class=\"scroll\">"
+                       "<table>");
         for (i = 0; i < e->nattrs; i++) {
             aa_buf_puts(o, "<tr><th>");
             ESC(e->attrs[i].name);
@@ -186,7 +453,7 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
             ESC(e->attrs[i].value);
             aa_buf_puts(o, "</td></tr>");
         }
-        aa_buf_puts(o, "</table></details>");
+        aa_buf_puts(o, "</table></div></details>");
     }
     aa_buf_puts(o, "</section>\n");
 }
@@ -209,16 +476,79 @@ static void cell_impact(aa_buf *o, const aa_analysis *a, const aa_finding *f)
     aa_buf_puts(o, "</td>");
 }
 
-static void section_findings(aa_buf *o, const aa_analysis *a)
+/* One core finding: the plain sentence first, then the numbers behind it,
+ * the per-rank values of its region and its source lines. */
+static void finding_card(aa_buf *o, const aa_analysis *a, const rp_values *v, const rp_stats *s,
+                         const aa_finding *f, size_t nth, const char *source_dir)
 {
-    size_t i, j;
+    size_t j;
+    aa_buf_printf(o, "<div class=\"finding\"><h3>%zu. %s in ", nth,
+                  f->kind == AA_FINDING_DISSIMILARITY ? "Imbalance" : "Hotspot");
+    put_region(o, a, f->region);
+    aa_buf_puts(o, ": ");
+    put_time(o, f->impact_s);
+    aa_buf_puts(o, " (");
+    rp_put_share(o, f->impact_s, s->run_s);
+    aa_buf_puts(o, ")");
+    if (v->partial[f->region])
+        aa_buf_puts(o, " <span class=\"partial\">partial</span>");
+    aa_buf_puts(o, "</h3>");
+    finding_sentence(o, a, s, f);
+    cluster_means(o, a, v, s, f->region);
+    if (f->ncauses) {
+        aa_buf_puts(o, "<p>Why: ");
+        for (j = 0; j < f->ncauses; j++) {
+            aa_buf_puts(o, j ? ", " : "");
+            ESC(f->causes[j]);
+            if (f->evidence) {
+                aa_buf_puts(o, " (");
+                put_num(o, f->evidence[j].value);
+                aa_buf_puts(o, f->kind == AA_FINDING_DISSIMILARITY ? " on the slow processes vs "
+                                                                   : " here vs ");
+                put_num(o, f->evidence[j].reference);
+                aa_buf_puts(o, ")");
+            }
+        }
+        aa_buf_puts(o, ".</p>");
+    }
+    if (f->suggestion && *f->suggestion) {
+        aa_buf_puts(o, "<p>Suggestion: ");
+        ESC(f->suggestion);
+        aa_buf_puts(o, "</p>");
+    }
+    aa_buf_printf(o, "<p class=\"jargon\">%s &#183; severity ", f->cccr ? "CCCR" : "CCR");
+    put_num(o, f->severity);
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_buf_puts(o, " &#183; effect ");
+        put_num(o, f->effect);
+    } else {
+        aa_buf_printf(o, " (%s)", rp_severity_name(f->severity_class));
+    }
+    aa_buf_puts(o, " &#183; confidence ");
+    put_num(o, f->confidence);
+    aa_buf_puts(o, "</p>");
+    rp_rank_bars(o, a, v, s, f, nth);
+    rp_source_lines(o, a, f->region, source_dir);
+    aa_buf_puts(o, "</div>");
+}
+
+#define MAX_CARDS 8
+
+static void section_findings(aa_buf *o, const aa_analysis *a, const rp_values *v,
+                             const rp_stats *s, const char *source_dir)
+{
+    size_t i, j, ncards = 0;
     aa_buf_puts(o, "<section id=\"findings\"><h2>Findings</h2>");
     if (!a->nfindings) {
         aa_buf_puts(o, "<p class=\"ok\">No bottleneck found: the processes behave alike and "
                        "no region stands out.</p></section>\n");
         return;
     }
-    aa_buf_puts(o, "<table class=\"sortable\"><thead><tr><th>kind</th><th>region</th>"
+    for (i = 0; i < a->nfindings && ncards < MAX_CARDS; i++)
+        if (a->findings[i].cccr)
+            finding_card(o, a, v, s, &a->findings[i], ++ncards, source_dir);
+    aa_buf_puts(o, "<h3>All findings</h3><div class=\"scroll\">"
+                   "<table class=\"sortable\"><thead><tr><th>kind</th><th>region</th>"
                    "<th>impact</th><th>core</th><th>class</th><th>severity</th><th>confidence</th>"
                    "<th>effect</th><th>root causes</th><th>suggestion</th></tr></thead><tbody>");
     for (i = 0; i < a->nfindings; i++) {
@@ -255,7 +585,7 @@ static void section_findings(aa_buf *o, const aa_analysis *a)
         ESC(f->suggestion);
         aa_buf_puts(o, "</td></tr>");
     }
-    aa_buf_puts(o, "</tbody></table></section>\n");
+    aa_buf_puts(o, "</tbody></table></div></section>\n");
 }
 
 typedef struct order_item {
@@ -293,58 +623,81 @@ static void section_partial(aa_buf *o, const aa_analysis *a, const rp_values *v)
     aa_buf_puts(o, "</ul></section>\n");
 }
 
-static void section_severity(aa_buf *o, const aa_analysis *a)
+#define LABEL_MAX 150 /* longer region labels are shortened, the tooltip has them whole */
+
+static void put_label(aa_buf *o, const aa_analysis *a, size_t idx, size_t max)
+{
+    char *l = rp_region_label(a, idx);
+    if (l && strlen(l) > max) {
+        l[max - 1] = 0;
+        ESC(l);
+        aa_buf_puts(o, "&#8230;");
+    } else {
+        ESC(l);
+    }
+    free(l);
+}
+
+static void section_severity(aa_buf *o, const aa_analysis *a, const rp_values *v,
+                             const rp_stats *s)
 {
     order_item *it = calloc(a->nregions ? a->nregions : 1, sizeof *it);
     size_t i, n = 0, shown;
     double max = 0;
-    int h, c;
+    int h, c, row = 36, plot_w = 760;
     aa_buf_puts(o, "<section id=\"severity\"><h2>Region severity</h2>");
     if (!it) {
         aa_buf_puts(o, "<p>out of memory</p></section>");
         return;
     }
     for (i = 0; i < a->nregions; i++) {
-        double v = a->region_value ? a->region_value[i] : NAN;
-        if (a->regions[i].depth == 0 || isnan(v))
+        double x = a->region_value ? a->region_value[i] : NAN;
+        if (a->regions[i].depth == 0 || isnan(x))
             continue;
         it[n].idx = i;
-        it[n].v = v;
-        if (v > max)
-            max = v;
+        it[n].v = x;
+        if (x > max)
+            max = x;
         n++;
     }
     qsort(it, n, sizeof *it, order_desc);
     shown = n < MAX_BARS ? n : MAX_BARS;
     aa_buf_puts(o, "<p>Average ");
     ESC(a->region_metric ? a->region_metric : "crnm");
-    aa_buf_puts(o, " per region, coloured by its k-means severity class");
+    aa_buf_puts(o, " per region (bar), coloured by its k-means severity class; above each bar "
+                   "the region and its own time per process");
     if (shown < n)
         aa_buf_printf(o, " (the %zu largest of %zu regions)", shown, n);
     aa_buf_puts(o, ".</p><div class=\"legend\">");
     for (c = 4; c >= 0; c--)
         aa_buf_printf(o, "<span style=\"background:%s\"></span>%s", sev_colors[c], sev_names[c]);
     aa_buf_puts(o, "</div>");
-    h = 20 + (int)shown * 20;
-    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"severity\" width=\"900\" height=\"%d\" "
-                     "viewBox=\"0 0 900 %d\" role=\"img\">", h, h);
+    h = 10 + (int)shown * row;
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"severity\" width=\"1000\" height=\"%d\" "
+                     "viewBox=\"0 0 1000 %d\" role=\"img\">", h, h);
     for (i = 0; i < shown; i++) {
         size_t r = it[i].idx;
         int cls = a->severity ? a->severity[r] : 0;
-        double w = max > 0 ? it[i].v / max * 520 : 0;
-        int y = 10 + (int)i * 20;
+        double w = max > 0 ? it[i].v / max * plot_w : 0;
+        int y = 4 + (int)i * row;
         if (cls < 0 || cls > 4)
             cls = 0;
-        aa_buf_printf(o, "<text x=\"300\" y=\"%d\" text-anchor=\"end\">", y + 13);
-        put_region(o, a, r);
-        aa_buf_printf(o, "</text><rect x=\"308\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\" "
+        aa_buf_printf(o, "<text x=\"2\" y=\"%d\">", y + 11);
+        put_label(o, a, r, LABEL_MAX);
+        aa_buf_puts(o, " &#8212; own time ");
+        put_time(o, s->excl[r]);
+        aa_buf_puts(o, ", ");
+        rp_put_share(o, s->excl[r], s->run_s);
+        if (v->partial[r])
+            aa_buf_puts(o, " (partial)");
+        aa_buf_printf(o, "</text><rect x=\"2\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"%s\" "
                          "data-tip=\"",
-                      y, w < 1 ? 1 : w, sev_colors[cls]);
+                      y + 15, w < 1 ? 1 : w, sev_colors[cls]);
         put_region(o, a, r);
         aa_buf_printf(o, ": %.4g (%s)\"><title>%.4g</title></rect>", it[i].v, sev_names[cls],
                       it[i].v);
-        aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\">%.3g</text>", 312 + (w < 1 ? 1 : w), y + 13,
-                      it[i].v);
+        aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\">%.3g %s</text>", 8 + (w < 1 ? 1 : w), y + 27,
+                      it[i].v, sev_names[cls]);
     }
     aa_buf_puts(o, "</svg></section>\n");
     free(it);
@@ -368,27 +721,30 @@ static void heat_color(aa_buf *o, double t)
     aa_buf_printf(o, "#%02x%02x%02x", r, g, b);
 }
 
-static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
+#define HEAT_LABEL_MAX 28
+
+static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
+                            const rp_stats *s)
 {
     order_item *cols = calloc(v->nreg ? v->nreg : 1, sizeof *cols);
-    size_t i, p, nc = 0, rows, ncols;
-    int W, H, cw = 18, rh = 14, left = 70, top = 70;
+    size_t i, p, nc = 0, rows, ncols, maxlen = 4;
+    int W, H, cw, rh = 14, left = 80, top;
     aa_buf_puts(o, "<section id=\"heatmap\"><h2>Per-process heat map</h2>");
     if (!cols) {
         aa_buf_puts(o, "<p>out of memory</p></section>");
         return;
     }
     for (i = 0; i < v->nreg; i++) {
-        double s = 0;
+        double sum = 0;
         if (a->regions[i].depth == 0)
             continue;
         for (p = 0; p < v->nproc; p++) {
             double x = v->main[p * v->nreg + i];
             if (!isnan(x))
-                s += x;
+                sum += x;
         }
         cols[nc].idx = i;
-        cols[nc].v = s;
+        cols[nc].v = sum;
         nc++;
     }
     qsort(cols, nc, sizeof *cols, order_desc);
@@ -400,26 +756,48 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
     rows = v->nproc < MAX_HEAT_ROWS ? v->nproc : MAX_HEAT_ROWS;
     aa_buf_puts(o, "<p>");
     ESC(v->main_label);
-    aa_buf_puts(o, " of every region (columns, inclusive) on every process (rows); each column "
-                   "is scaled to its own maximum, so a dark cell is a process that spends more "
-                   "than the others in that region. Grey: the region did not run there.");
+    aa_buf_puts(o, " of every region (columns, inclusive) on every process (rows), coloured by "
+                   "its share of the run: 0%<span class=\"heatscale\"></span>100% of the mean "
+                   "run time per process, so only regions that take much of the run are dark. "
+                   "Grey: the region did not run there.");
     if (ncols < nc || rows < v->nproc)
-        aa_buf_printf(o, " Showing %zu of %zu regions and %zu of %zu processes.", ncols, nc, rows,
-                      v->nproc);
+        aa_buf_printf(o, " Showing the %zu longest of %zu regions and %zu of %zu processes.",
+                      ncols, nc, rows, v->nproc);
     aa_buf_puts(o, "</p>");
     if (!ncols || !rows) {
         aa_buf_puts(o, "<p class=\"muted\">no region values to show</p></section>\n");
         free(cols);
         return;
     }
-    W = left + (int)ncols * cw + 20;
-    H = top + (int)rows * rh + 10;
-    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"heatmap\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" role=\"img\">", W, H, W, H);
     for (i = 0; i < ncols; i++) {
-        int x = left + (int)i * cw + cw / 2;
-        aa_buf_printf(o, "<text transform=\"translate(%d,%d) rotate(-60)\">#%zu<title>", x, top - 4,
-                      a->regions[cols[i].idx].index);
+        size_t l = strlen(short_name(a, cols[i].idx));
+        if (l > maxlen)
+            maxlen = l;
+    }
+    if (maxlen > HEAT_LABEL_MAX)
+        maxlen = HEAT_LABEL_MAX;
+    cw = (int)((1000 - left) / ncols);
+    cw = cw < 14 ? 14 : cw > 48 ? 48 : cw;
+    top = 14 + (int)maxlen * 7;
+    W = left + (int)ncols * cw + 10;
+    H = top + (int)rows * rh + 10;
+    aa_buf_printf(o, "<div class=\"scroll\"><svg class=\"aa-chart\" data-chart=\"heatmap\" "
+                     "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+                  W, H, W, H);
+    for (i = 0; i < ncols; i++) {
+        const char *nm = short_name(a, cols[i].idx);
+        int x = left + (int)i * cw + cw / 2 + 4;
+        aa_buf_printf(o, "<text transform=\"translate(%d,%d) rotate(-90)\">", x, top - 4);
+        if (strlen(nm) > HEAT_LABEL_MAX) {
+            char cut[HEAT_LABEL_MAX];
+            memcpy(cut, nm, HEAT_LABEL_MAX - 1);
+            cut[HEAT_LABEL_MAX - 1] = 0;
+            ESC(cut);
+            aa_buf_puts(o, "&#8230;");
+        } else {
+            ESC(nm);
+        }
+        aa_buf_puts(o, "<title>");
         put_region(o, a, cols[i].idx);
         aa_buf_puts(o, "</title></text>");
     }
@@ -428,24 +806,23 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
         aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"%s>rank %d</text>", left - 6,
                       y + 11, v->excluded[p] ? " class=\"muted\"" : "", v->ranks[p]);
         for (i = 0; i < ncols; i++) {
-            size_t r = cols[i].idx, q;
-            double x = v->main[p * v->nreg + r], max = 0;
-            for (q = 0; q < v->nproc; q++) {
-                double z = v->main[q * v->nreg + r];
-                if (!isnan(z) && z > max)
-                    max = z;
-            }
+            size_t r = cols[i].idx;
+            double x = v->main[p * v->nreg + r];
             aa_buf_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
                           left + (int)i * cw, y, cw - 1, rh - 1);
-            heat_color(o, isnan(x) ? NAN : (max > 0 ? x / max : 0));
+            heat_color(o, isnan(x) ? NAN : (s->run_s > 0 ? x / s->run_s : 0));
             aa_buf_printf(o, "\" data-tip=\"rank %d, ", v->ranks[p]);
             put_region(o, a, r);
             aa_buf_puts(o, ": ");
             put_time(o, x);
+            if (!isnan(x) && s->run_s > 0)
+                aa_buf_printf(o, " (%.1f%% of the run)", 100 * x / s->run_s);
+            if (v->partial[r])
+                aa_buf_puts(o, ", partial");
             aa_buf_puts(o, "\"></rect>");
         }
     }
-    aa_buf_puts(o, "</svg></section>\n");
+    aa_buf_puts(o, "</svg></div></section>\n");
     free(cols);
 }
 
@@ -455,8 +832,8 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v)
 static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
 {
     size_t i, n = a->nprocesses;
-    double max = 0;
-    int W, H = 220, left = 50, bw, plot_h = 160;
+    double max = 0, bw;
+    int W, H = 220, left = 50, plot_h = 160, udef = 12;
     (void)v;
     aa_buf_puts(o, "<section id=\"optics\"><h2>OPTICS reachability plot</h2>");
     if (n < 2) {
@@ -488,14 +865,18 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
     else
         aa_buf_puts(o, "the whole program");
     aa_buf_printf(o, " (the level whose partition is reported; MinPts %zu). Bar height is the "
-                     "reachability distance, colour the cluster; hatched bars start a new cluster "
-                     "(undefined reachability). The dashed line is the extraction threshold "
-                     "eps = ",
+                     "reachability distance (how far a process is from those before it), colour "
+                     "the cluster. A short hatched bar starts a group: its reachability is "
+                     "undefined, which says nothing about that process being slow. A tall bar "
+                     "is a jump to a different group. The dashed line is the extraction "
+                     "threshold eps = ",
                   a->min_pts_used);
     put_time(o, a->eps_used);
     aa_buf_printf(o, ". %zu cluster%s.</p>", a->nclusters, a->nclusters == 1 ? "" : "s");
-    bw = n > 64 ? 8 : (n > 16 ? 16 : 36);
-    W = left + (int)n * bw + 20;
+    bw = 1000.0 / (double)n;
+    if (bw > 36)
+        bw = 36;
+    W = left + (int)ceil((double)n * bw) + 20;
     aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"optics\" width=\"%d\" height=\"%d\" "
                      "viewBox=\"0 0 %d %d\" role=\"img\"><defs><pattern id=\"hatch\" width=\"6\" "
                      "height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
@@ -509,23 +890,23 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
         size_t pt = a->optics_order[i];
         double r = a->optics_reach[pt];
         int inf = !isfinite(r), lab = a->cluster_of ? a->cluster_of[pt] : 0;
-        double hh = inf ? plot_h : r / max * plot_h;
-        int xx = left + 2 + (int)i * bw;
-        aa_buf_printf(o, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
+        double hh = inf ? udef : r / max * plot_h;
+        double xx = left + 2 + (double)i * bw, bwd = bw > 3 ? bw - 2 : bw;
+        aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
                          "data-tip=\"rank %d, cluster %d, reachability ",
-                      xx, 10 + plot_h - hh, bw - 2, hh < 1 ? 1 : hh,
+                      xx, 10 + plot_h - hh, bwd, hh < 1 ? 1 : hh,
                       inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8], a->ranks[pt],
                       lab);
         if (inf)
-            aa_buf_puts(o, "undefined");
+            aa_buf_puts(o, "undefined (starts a group)");
         else
             put_time(o, r);
         aa_buf_puts(o, "\"></rect>");
         if (inf)
-            aa_buf_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"4\" fill=\"%s\"></rect>",
-                          xx, 10 + plot_h + 2, bw - 2, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
+            aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"4\" fill=\"%s\"></rect>",
+                          xx, 10 + plot_h + 2, bwd, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
         if (bw >= 16)
-            aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+            aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
                           xx + bw / 2 - 1, 10 + plot_h + 18, a->ranks[pt]);
     }
     if (isfinite(a->eps_used)) {
@@ -583,8 +964,9 @@ static void section_causes(aa_buf *o, const aa_analysis *a)
     aa_buf_puts(o, "<br>Global core (disparity): ");
     name_list(o, a->core_disp, a->ncore_disp);
     if (a->ninconsistent)
-        aa_buf_printf(o, "<br><span class=\"warn\">%zu inconsistent object pair%s skipped "
-                         "(identical attributes, different decisions).</span>",
+        aa_buf_printf(o, "<br><span class=\"muted\">%zu inconsistent object pair%s skipped "
+                         "(identical attributes, different decisions: normal with noisy "
+                         "measurements, the causes above come from the rest).</span>",
                       a->ninconsistent, a->ninconsistent == 1 ? "" : "s");
     aa_buf_puts(o, "</p></section>\n");
     aa_buf_puts(o, "<section id=\"unavailable\"><h2>Attributes not measured</h2>");
@@ -639,9 +1021,17 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
     aa_buf_puts(o, "<section id=\"comparison\"><h2>Comparison with ");
     ESC(c->baseline_label);
     aa_buf_puts(o, "</h2>");
-    if (!c->nnew && !c->ngone && !c->nchanged)
-        aa_buf_puts(o, "<p class=\"ok\">Same core bottlenecks as the baseline.</p>");
-    else {
+    if (c->run_before > 0 && c->run_after > 0) {
+        aa_buf_puts(o, "<p class=\"headline\">");
+        rp_put_change(o, c);
+        aa_buf_puts(o, "</p>");
+    }
+    if (!c->nnew && !c->ngone && !c->nchanged) {
+        int slower = c->run_before > 0 && c->run_after > c->run_before * 1.02;
+        aa_buf_printf(o, "<p class=\"%s\">Same core bottlenecks as the baseline%s</p>",
+                      slower ? "warn" : "ok",
+                      slower ? ", but the run is slower: see the differences below." : ".");
+    } else {
         aa_buf_puts(o, "<table><thead><tr><th>change</th><th>kind</th><th>region</th>"
                        "<th>before</th><th>after</th><th>severity</th></tr></thead><tbody>");
         change_rows(o, c->new_cccrs, c->nnew, "new", "new");
@@ -653,7 +1043,7 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
                   c->nonly_current, c->nonly_baseline);
     n = c->ndiffs < MAX_DIFFS ? c->ndiffs : MAX_DIFFS;
     aa_buf_puts(o, "<h3>Largest performance differences (mean inclusive wall time per process)"
-                   "</h3><table class=\"sortable\"><thead><tr><th>region</th><th>focus</th>"
+                   "</h3><div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>region</th><th>focus</th>"
                    "<th>baseline</th><th>this run</th><th>delta</th><th>relative</th></tr></thead>"
                    "<tbody>");
     for (i = 0; i < n; i++) {
@@ -682,14 +1072,22 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
             aa_buf_puts(o, "new time");
         aa_buf_puts(o, "</td></tr>");
     }
-    aa_buf_puts(o, "</tbody></table></section>\n");
+    aa_buf_puts(o, "</tbody></table></div></section>\n");
 }
 
 int aa_report_html(const aa_analysis *a, const aa_experiment *e,
                    const aa_report_comparison *cmp, aa_buf *out, aa_err *err)
 {
+    return aa_report_html_ex(a, e, cmp, NULL, out, err);
+}
+
+int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
+                      const aa_report_comparison *cmp, const char *source_dir, aa_buf *out,
+                      aa_err *err)
+{
     aa_buf *o = out;
     rp_values v;
+    rp_stats st;
     int rc;
     if (!a)
         return aa_err_set(err, AA_EUSAGE, "report: no analysis");
@@ -699,6 +1097,10 @@ int aa_report_html(const aa_analysis *a, const aa_experiment *e,
         return aa_err_set(err, AA_EUSAGE, "report: no experiment");
     if ((rc = rp_values_compute(a, e, &v, err)))
         return rc;
+    if (rp_stats_compute(a, &v, &st)) {
+        rp_values_free(&v);
+        return aa_err_set(err, AA_EENV, "report: out of memory");
+    }
     aa_buf_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
                    "<title>AutoAnalyzer report: ");
@@ -714,18 +1116,21 @@ int aa_report_html(const aa_analysis *a, const aa_experiment *e,
         ESC(aa_experiment_attr(e, "start_time"));
     }
     aa_buf_puts(o, "</p></header>\n<main>");
-    section_summary(o, a, e);
-    section_findings(o, a);
+    section_summary(o, a, e, &st, cmp);
+    section_findings(o, a, &v, &st, source_dir);
     section_partial(o, a, &v);
     if (cmp)
         section_compare(o, cmp);
-    section_severity(o, a);
-    section_heatmap(o, a, &v);
+    rp_section_calltree(o, a, &v, &st);
+    section_severity(o, a, &v, &st);
+    section_heatmap(o, a, &v, &st);
     section_optics(o, a, &v);
     section_causes(o, a);
+    section_legend(o);
     aa_buf_printf(o, "<p class=\"muted\">Generated by AutoAnalyzer %s.</p></main>"
                      "<div id=\"aa-tip\"></div>\n<script>\n%s</script>\n</body></html>\n",
                   AA_VERSION, js);
+    rp_stats_free(&st);
     rp_values_free(&v);
     if (out->failed)
         return aa_err_set(err, AA_EENV, "report: out of memory");

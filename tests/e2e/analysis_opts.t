@@ -67,7 +67,7 @@ is "$(ls "$T" | grep -c '^never')" 0 "usage errors wrote nothing"
 # ---- analyze honours them --------------------------------------------------------
 ok "analyze with options" "$AA" analyze -q --json "$T/a.json" --exclude-ranks 0 --eps 0.25 \
     --set "noise_factor=5" "$T/l2.xml"
-like "$(flat "$T/a.json")" '"processes":7,"ranks":\[1,2,3,4,5,6,7\],"excluded_ranks":\[0\]' \
+like "$(flat "$T/a.json")" '"processes":7,"ranks":\[1,2,3,4,5,6,7\],"rank_set":"1-7","excluded_ranks":\[0\]' \
     "analyze --exclude-ranks 0: rank 0 excluded"
 like "$(flat "$T/a.json")" '"eps":0.25[,}]' "analyze --eps 0.25: eps used"
 ok "analyze --opt=VALUE form" "$AA" analyze -q --json "$T/a2.json" --eps=0.5 --exclude-ranks=6 "$T/l2.xml"
@@ -93,7 +93,7 @@ is "$(grep -c '"region": '"$l2region"',' "$T/r2/analysis.json")" 0 \
 
 # ---- report -------------------------------------------------------------------------
 expect_status 0 "report with options" "$AA" report "$T/l2.xml" -o "$T/rep.html" --exclude-ranks 1,2
-like "$(cat "$T/rep.html")" 'excluded ranks: 1 2\)' "report --exclude-ranks 1,2 shown in the HTML"
+like "$(cat "$T/rep.html")" 'excluded ranks: 1-2\)' "report --exclude-ranks 1,2 shown in the HTML"
 expect_status 0 "report without options" "$AA" report "$T/l2.xml" -o "$T/rep0.html"
 is "$(grep -c 'excluded ranks:' "$T/rep0.html")" 0 "report without options excludes nothing"
 expect_status 0 "report --baseline with options" "$AA" report "$T/l2.xml" --baseline "$T/l2.xml" \

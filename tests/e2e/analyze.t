@@ -48,7 +48,7 @@ like "$out" "cluster 0 \(16 ranks" "text report: clusters with ranks"
 # the slow group: clusters with member ranks in JSON
 "$SYNTH" --scenario slow-group --procs 8 -o "$T/sg.xml" >/dev/null
 "$AA" analyze -q --json "$T/sg.json" "$T/sg.xml"
-like "$(tr -d ' \n' < "$T/sg.json")" '"clusters":\[\{"id":0,"mean":[0-9.e+]+,"ranks":\[0,2,3,4,6,7\]\},\{"id":1,"mean":[0-9.e+]+,"ranks":\[1,5\]\}\]' "JSON clusters with ranks"
+like "$(tr -d ' \n' < "$T/sg.json")" '"clusters":\[\{"id":0,"mean":[0-9.e+]+,"ranks":\[0,2,3,4,6,7\],"rank_set":"0,2-4,6-7"\},\{"id":1,"mean":[0-9.e+]+,"ranks":\[1,5\],"rank_set":"1,5"\}\]' "JSON clusters with ranks, and compactly"
 
 # directory input, XML output, -o
 mkdir -p "$T/run" && cp "$T/l2.xml" "$T/run/experiment.xml"

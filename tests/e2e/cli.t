@@ -13,7 +13,7 @@ expect_status 2 "unknown command" "$AA" anlyze
 like "$(cat "$T/.err")" "analyze" "typo suggests the right command"
 expect_status 2 "far-off command gets no suggestion" "$AA" zzzzzzzzzz
 like "$(cat "$T/.err")" "not an autoanalyzer command" "unknown command is named"
-for c in instrument cc run collect analyze report space cluster roughset nightly version help; do
+for c in instrument cc run collect analyze report space cluster roughset nightly export import version help; do
     expect_status 0 "$c --help" "$AA" help "$c"
     like "$(cat "$T/.out")" "usage: autoanalyzer $c" "$c has usage text"
 done

@@ -2,11 +2,12 @@
 # tests/report/gen_experiment.sh -- writes a small synthetic experiment XML
 # (SPEC §4.3 profile format) for the report tests: NP ranks, a program with
 # hostile region/file names (<script>, quotes, ampersands) and, when SLOW is
-# set, rank NP-1 spending SLOW times longer in the inner loop.
-#   gen_experiment.sh OUT.xml [NP] [SLOW] [ID]
+# set, rank NP-1 spending SLOW times longer in the inner loop; SCALE
+# multiplies every time (the same run, slower).
+#   gen_experiment.sh OUT.xml [NP] [SLOW] [ID] [SCALE]
 set -eu
-out=$1; np=${2:-4}; slow=${3:-1}; id=${4:-exp-test}
-awk -v np="$np" -v slow="$slow" -v id="$id" 'BEGIN {
+out=$1; np=${2:-4}; slow=${3:-1}; id=${4:-exp-test}; scale=${5:-1}
+awk -v np="$np" -v slow="$slow" -v id="$id" -v scale="$scale" 'BEGIN {
   print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
   printf "<experiment xmlns=\"urn:autoanalyzer:profile:1\" version=\"1\" id=\"%s\" program=\"evil&lt;prog&gt;\" nprocs=\"%d\">\n", id, np
   print "  <environment>"
@@ -30,9 +31,9 @@ awk -v np="$np" -v slow="$slow" -v id="$id" 'BEGIN {
   print "  </regions>"
   for (r = 0; r < np; r++) {
     f = (r == np - 1) ? slow : 1
-    loop = 2.0 * f + r * 0.001
-    other = 0.5 + r * 0.0005
-    mpiw = 0.1 + (slow > 1 ? (r == np - 1 ? 0.01 : 2.0 * (slow - 1)) : 0.01)
+    loop = (2.0 * f + r * 0.001) * scale
+    other = (0.5 + r * 0.0005) * scale
+    mpiw = (0.1 + (slow > 1 ? (r == np - 1 ? 0.01 : 2.0 * (slow - 1)) : 0.01)) * scale
     solve = loop + 0.05
     mainw = solve + mpiw + other + 0.01
     printf "  <process rank=\"%d\" host=\"node&amp;%d\" pid=\"%d\">\n    <thread id=\"0\">\n", r, r, 100 + r

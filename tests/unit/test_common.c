@@ -206,8 +206,37 @@ static void test_strings(void)
     is_str(err.msg, "reading: f.xml:3: bad", "err prefix");
 }
 
+static void rankset_is(const int *r, size_t n, const char *want, const char *name)
+{
+    char *s = aa_rankset_str(r, n);
+    is_str(s, want, name);
+    free(s);
+}
+
+static void test_rankset(void)
+{
+    static int big[2048], odd[512], mix[] = {8, 3, 0, 1, 2, 10, 30, 20, 3};
+    int two[] = {4, 9}, one[] = {7};
+    size_t i;
+    for (i = 0; i < 1536; i++)
+        big[i] = (int)i;
+    rankset_is(big, 1536, "0-1535", "consecutive ranks as a range");
+    for (i = 0; i < 512; i++)
+        odd[i] = 1 + 4 * (int)i;
+    rankset_is(odd, 512, "1-2045:4", "every fourth rank as a stepped range");
+    rankset_is(mix, sizeof mix / sizeof *mix, "0-3,8,10-30:10",
+               "unsorted with a duplicate: sorted, runs and steps");
+    rankset_is(two, 2, "4,9", "two ranks are listed, not stepped");
+    for (i = 0; i < 1536; i++) /* all ranks of 2,048 but every fourth from 1 */
+        big[i] = (int)(i / 3 * 4 + (i % 3 == 0 ? 0 : i % 3 + 1));
+    rankset_is(big, 1536, "0-2046:2,3-2047:4", "the complement of 1-2045:4 in two classes");
+    rankset_is(one, 1, "7", "one rank");
+    rankset_is(one, 0, "", "no rank");
+}
+
 int main(void)
 {
+    test_rankset();
     test_numbers();
     test_json();
     test_atomic();

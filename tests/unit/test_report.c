@@ -98,9 +98,69 @@ int main(void)
     ok(strstr(b.data, "2 clusters") != NULL || strstr(b.data, "clusters.</p>") != NULL,
        "OPTICS plot states its clusters");
     ok(strstr(b.data, "class=\"unavail\">l1_miss_rate<") != NULL, "unmeasured attributes listed");
-    ok(strstr(b.data, "<th>impact</th>") && strstr(b.data, "% of the run") == NULL &&
-           strstr(b.data, "%)</td>"),
-       "findings state their impact (seconds, share of the run)");
+    ok(strstr(b.data, "<th>impact</th>") && strstr(b.data, "%)</td>"),
+       "findings table states their impact (seconds, share of the run)");
+    {
+        /* the report's own views and words */
+        const char *fs = strstr(b.data, "<div class=\"finding\"><h3>1. Imbalance in ");
+        const char *hm = strstr(b.data, "<section id=\"heatmap\">");
+        const char *hme = hm ? strstr(hm, "</section>") : NULL;
+        const char *op = strstr(b.data, "<section id=\"optics\">"), *q;
+        size_t nundef = 0, tall = 0;
+        ok(strstr(b.data, "<tr><th>run time</th><td>") != NULL, "summary: the run time in seconds");
+        ok(fs && strstr(fs, " s (") && strstr(fs, "% of the run)</h3><p><b>ranks "),
+           "first finding: seconds, share of the run, then who in plain words");
+        ok(fs && strstr(fs, "here per cluster of processes: cluster 0 ("), "finding: cluster means");
+        ok(fs && strstr(fs, "data-chart=\"ranks-1\""), "finding: per-rank bar chart");
+        ok(strstr(b.data, "<section id=\"legend\">") && strstr(b.data, "<dt>CCCR</dt>") &&
+               strstr(b.data, "<dt>effect</dt>") && strstr(b.data, "<dt>confidence</dt>"),
+           "legend of the terms");
+        is_int((int)count(b.data, "<tr data-i=\""), (int)as->nregions,
+               "call tree: one row per region");
+        ok(strstr(b.data, "<th>inclusive</th>") && strstr(b.data, "<th>exclusive</th>"),
+           "call tree: inclusive and exclusive times");
+        ok(hm && hme && !strstr(hm, "rotate(-60)\">#"), "heat map: no #ordinal column labels");
+        /* colour on share of the run: every cell under 5% of the run stays light
+         * (the run: the median whole-program time the analysis measures impact by) */
+        for (q = hm; q && hme && as->findings[0].run_share > 0 &&
+                     (q = strstr(q, "<rect ")) && q < hme;
+             q++) {
+            const char *fill = strstr(q, "fill=\"#"), *tip = strstr(q, "data-tip=\"rank ");
+            const char *end = tip ? strchr(tip + 10, '"') : NULL, *t;
+            double run = as->findings[0].impact_s / as->findings[0].run_share, secs;
+            unsigned r, g, bb;
+            if (!fill || !tip || !end || sscanf(fill, "fill=\"#%2x%2x%2x", &r, &g, &bb) != 3)
+                continue;
+            for (t = tip; strstr(t, ": ") && strstr(t, ": ") < end; t = strstr(t, ": ") + 2)
+                ;
+            secs = atof(t);
+            if (strncmp(strchr(t, ' ') ? strchr(t, ' ') : t, " ms", 3) == 0)
+                secs *= 1e-3;
+            else if (strncmp(strchr(t, ' ') ? strchr(t, ' ') : t, " &#181;s", 8) == 0)
+                secs *= 1e-6;
+            if (secs < 0.05 * run && g < 0xe0)
+                tall++;
+        }
+        is_int((int)tall, 0, "heat map: no dark cell for a region under 5% of the run");
+        for (q = op; q && (q = strstr(q, "reachability undefined")); q++) {
+            const char *h = q;
+            while (h > op && strncmp(h, "height=\"", 8))
+                h--;
+            nundef++;
+            if (atof(h + 8) > 20)
+                tall++;
+        }
+        ok(nundef >= 1 && tall == 0,
+           "OPTICS: %zu undefined reachabilities drawn short, not as the tallest bar", nundef);
+    }
+    as->ninconsistent = 2;
+    aa_buf_reset(&b);
+    is_int(aa_report_html(as, NULL, NULL, &b, &err), AA_OK, "html with inconsistent pairs");
+    ok(strstr(b.data, "<span class=\"muted\">2 inconsistent object pairs skipped") != NULL,
+       "inconsistent pairs: a quiet note, not a warning");
+    as->ninconsistent = 0;
+    aa_buf_reset(&b);
+    is_int(aa_report_html(as, NULL, NULL, &b, &err), AA_OK, "html of the slow run again");
     {
         /* one source of numbers: the plot is the analysis' own clustering */
         const char *sec = strstr(b.data, "<section id=\"optics\">");
