@@ -4,7 +4,7 @@
  * Hatchet's literal format for Hatchet and Thicket.
  */
 #include "cli/cli.h"
-#include "cli/loop.h"
+#include "engine/aa_engine.h"
 #include "report/aa_report.h"
 
 #include <stdio.h>
@@ -35,7 +35,7 @@ int cmd_export(int argc, char **argv)
     const char *exp = NULL, *out = NULL, *fmt = NULL;
     aa_export_format f;
     aa_experiment *e = NULL;
-    char *dir = NULL;
+    char *dir = NULL, *note = NULL;
     aa_buf text;
     aa_err err;
     int i, rc;
@@ -68,8 +68,11 @@ int cmd_export(int argc, char **argv)
     if (aa_export_format_parse(fmt, &f))
         return cli_usage_error("export", "unknown format '%s' (csv or hatchet)", fmt);
     aa_err_clear(&err);
-    if ((rc = loop_load(exp, &e, &dir, &err)))
+    if ((rc = aa_engine_load(exp, &e, &dir, &note, NULL, &err)))
         return cli_fail(&err);
+    if (note) /* the export holds the ranks that have a profile */
+        fprintf(stderr, "autoanalyzer: warning: %s\n", note);
+    free(note);
     aa_buf_init(&text);
     rc = aa_export(e, f, &text, &err);
     if (rc == AA_OK)
