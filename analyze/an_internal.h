@@ -106,6 +106,7 @@ typedef struct an_disp {
     int *vals;            /* n x nattr: the table's condition values */
     int *dec;             /* by classified region: the decision (CCR) */
     double maxv;          /* the largest region value */
+    size_t nwaits;        /* top-class regions that are an imbalance's waiting */
     rs_rows rows;         /* the table's distinct rows */
     aa_dtable *tab;
     aa_roughset_result res;
@@ -137,6 +138,7 @@ struct an_ctx {
     unsigned char *ran;     /* P*R */
     double *wpwt;           /* by analysed process */
     double *dwpwt;          /* by analysed process: the disparity values' whole program */
+    unsigned char *preempted; /* by analysed process: judged on CPU + I/O time (disparity.c) */
     unsigned char *whole;   /* by region: stands for the whole program */
     unsigned char *exroot;  /* by tree node: topmost node excluded by region */
     size_t *dobj, ndobj;    /* regions classified by the disparity analysis */
