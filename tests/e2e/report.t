@@ -30,7 +30,11 @@ if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then
     is "$st" 0 "chromium ran"
     like "$res" "rendered=yes" "page loaded in chromium"
     like "$res" "errors=0" "no JavaScript errors"
-    like "$res" "charts=ranks-1,ranks-2,ranks-3,severity,heatmap,optics" "all charts rendered, per-rank bars of each finding first"
+    # one per-rank bar chart per finding card of the page, then the others
+    ncards=$(grep -o 'class="rankbars"' "$T/r.html" | wc -l)
+    ok "finding cards with per-rank bars ($ncards)" test "$ncards" -ge 2
+    want=$(seq -f 'ranks-%g' 1 "$ncards" | paste -sd, -)
+    like "$res" "charts=$want,severity,heatmap,optics" "all charts rendered, per-rank bars of each finding first"
     like "$res" "scripts=2" "no injected script elements in the live DOM"
     like "$res" "rects=[1-9][0-9]*" "charts have shapes"
     # the checker itself must be able to fail
