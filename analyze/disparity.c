@@ -128,13 +128,9 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
                                 const double *MC, const double *IO)
 {
     size_t k = q * c->R; /* region 0: the whole program */
-    double w = c->W[k], b = CPU[k], wait = MW[k] - MC[k];
-    if (!c->ran[k] || isnan(w) || isnan(b) || isnan(wait) || w <= 0)
+    if (!c->ran[k])
         return 0;
-    b += wait > 0 ? wait : 0;
-    if (IO && !isnan(IO[k]))
-        b += IO[k];
-    return b >= w ? 0 : 1 - b / w;
+    return aa_unexplained_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN));
 }
 
 /* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left

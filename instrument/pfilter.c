@@ -34,21 +34,12 @@ typedef struct mix {
     int visits, wall, cpu, mpi_wall, mpi_cpu, io_time;
 } mix;
 
-/* Busy time of a node: CPU time plus the waits in MPI and I/O; NAN when
- * the experiment lacks CPU time. */
+/* Busy time of a node (aa_busy_time); NAN when the experiment lacks CPU
+ * time. */
 static double busy_time(const mix *m, const double *v)
 {
-    double b, w;
-    if (m->cpu < 0 || isnan(v[m->cpu]))
-        return NAN;
-    b = v[m->cpu];
-    if (m->mpi_wall >= 0 && !isnan(v[m->mpi_wall])) {
-        w = v[m->mpi_wall] - (m->mpi_cpu >= 0 && !isnan(v[m->mpi_cpu]) ? v[m->mpi_cpu] : 0);
-        b += w > 0 ? w : 0;
-    }
-    if (m->io_time >= 0 && !isnan(v[m->io_time]))
-        b += v[m->io_time];
-    return b;
+    return aa_busy_time(m->cpu < 0 ? NAN : v[m->cpu], m->mpi_wall < 0 ? NAN : v[m->mpi_wall],
+                        m->mpi_cpu < 0 ? NAN : v[m->mpi_cpu], m->io_time < 0 ? NAN : v[m->io_time]);
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -67,13 +58,9 @@ static double unexplained(const aa_experiment *e, const aa_process *pr, const mi
         const aa_thread *th = &pr->threads[t];
         for (size_t i = 0; th->id == 0 && i < th->nnodes; i++) {
             const double *v = aa_node_values(e, th, i);
-            double b;
             if (th->nodes[i].parent >= 0)
                 continue;
-            b = busy_time(m, v);
-            if (isnan(b) || isnan(v[m->wall]) || v[m->wall] <= 0 || b >= v[m->wall])
-                return 0;
-            return 1 - b / v[m->wall];
+            return aa_unexplained_share(v[m->wall], busy_time(m, v));
         }
     }
     return 0;

@@ -64,6 +64,14 @@ typedef struct aa_metric_info {
 const aa_metric_info *aa_metric_lookup(const char *name); /* NULL if unknown */
 const aa_metric_info *aa_metric_known(size_t *count);     /* the whole table */
 int aa_metric_name_valid(const char *name); /* known, or papi_[a-z0-9_]+ */
+/* Busy time of a node or process: its CPU time plus its waits in MPI
+ * (mpi_wall - mpi_cpu, when positive) and I/O (io_time); NAN without CPU
+ * time; NAN MPI or I/O values count 0.  The share of the wall time it does
+ * not explain is time the process was runnable and not run (or asleep):
+ * aa_unexplained_share, 0 when unknown.  The profile-guided filter and
+ * the analysis call a process preempted above a threshold of it. */
+double aa_busy_time(double cpu, double mpi_wall, double mpi_cpu, double io_time);
+double aa_unexplained_share(double wall, double busy);
 
 typedef struct aa_metric {
     char *name;

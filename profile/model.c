@@ -42,6 +42,27 @@ static const aa_metric_info known_metrics[] = {
     {"mpi_rma_bytes", "bytes", "bytes put plus got by one-sided MPI calls"},
 };
 
+double aa_busy_time(double cpu, double mpi_wall, double mpi_cpu, double io_time)
+{
+    double b = cpu, w;
+    if (isnan(cpu))
+        return NAN;
+    if (!isnan(mpi_wall)) {
+        w = mpi_wall - (isnan(mpi_cpu) ? 0 : mpi_cpu);
+        b += w > 0 ? w : 0;
+    }
+    if (!isnan(io_time))
+        b += io_time;
+    return b;
+}
+
+double aa_unexplained_share(double wall, double busy)
+{
+    if (isnan(busy) || isnan(wall) || wall <= 0 || busy >= wall)
+        return 0;
+    return 1 - busy / wall;
+}
+
 const aa_metric_info *aa_metric_known(size_t *count)
 {
     *count = sizeof known_metrics / sizeof known_metrics[0];
