@@ -58,6 +58,12 @@ typedef struct an_ctx an_ctx;
 typedef struct an_clust {
     size_t min_pts;
     double eps;
+    /* significance of the clusters (dissim.c merge_insignificant): 0 = off;
+     * else clusters whose means are fewer than sig standard errors apart, or
+     * closer than res, are merged; sd_floor: by column of the level, the
+     * smallest standard deviation of one process there (the noise model) */
+    double sig, res;
+    const double *sd_floor;
 } an_clust;
 
 typedef struct an_bub {

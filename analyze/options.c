@@ -15,12 +15,20 @@
     {name, offsetof(aa_analyze_options, field), def, lo, hi, unit, why}
 
 static const aa_analyze_tunable tunables[] = {
-    T("noise_factor", noise_factor, 5.0, 1.0, 100.0, "x noise",
-      "processes differ when their distance on a level exceeds this multiple of the "
-      "distance the measured noise of balanced regions gives there; on 110 suite cases "
-      "3: right partitions 86, cases with a false CCCR 17; 4: 89, 12; 5: 93, 8; "
-      "6: 93, 7; 8: 95, 5 but 3-10% imbalances found 6/11 instead of 8/11 "
-      "(bench/diagnosis.md)"),
+    T("noise_factor", noise_factor, 1.5, 1.0, 100.0, "x noise",
+      "OPTICS eps of a level: this multiple of the distance the measured noise of balanced "
+      "regions gives there -- small, so that groups a few noise deviations apart are cut; "
+      "separation_t then decides which cuts are differences.  With separation_t 5 on 260 "
+      "suite runs: 1: right partitions 208, innermost CCCRs 46/80, cases with a false CCCR "
+      "29; 1.5: 207, 45, 30 (bench/diagnosis.md).  Without separation_t (OPTICS alone) "
+      "it was 5: 200, 35, 24"),
+    T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
+      "two clusters of a level differ when their means are this many standard errors apart "
+      "(within-cluster spread, at least the noise model's spread of one process; and by at "
+      "least the resolution); the least separated are merged first.  On 260 suite runs "
+      "(noise_factor 1.5) 4: right partitions 204, innermost CCCRs 47/80, cases with a "
+      "false CCCR 36; 5: 207, 45, 30; 6: 207, 41, 25; off (OPTICS at noise_factor 5): "
+      "200, 35, 24"),
     T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
       "smallest CPU-time difference per process that is a difference at all: CPU "
       "time is interpolated between clock reads 100 us apart"),
