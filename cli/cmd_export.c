@@ -1,7 +1,7 @@
 /*
  * cli/cmd_export.c -- `autoanalyzer export`: writes an experiment in a
- * format other tools read (report/export.c): tidy CSV for pandas and R, or
- * Hatchet's literal format for Hatchet and Thicket.
+ * format other tools read (report/export.c): tidy CSV for pandas and R,
+ * Hatchet's literal format for Hatchet and Thicket, or CUBE4 for Cube.
  */
 #include "cli/cli.h"
 #include "engine/aa_engine.h"
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_export_summary[] = "write an experiment as CSV or Hatchet literal (JSON)";
+const char cmd_export_summary[] = "write an experiment as CSV, Hatchet literal (JSON) or CUBE4";
 const char cmd_export_usage[] =
-    "usage: autoanalyzer export EXP|DIR --format csv|hatchet [-o FILE]\n"
+    "usage: autoanalyzer export EXP|DIR --format csv|hatchet|cube [-o FILE]\n"
     "\n"
     "Writes the experiment (a file, or a directory holding experiment.xml or\n"
     "rank-N.xml files) in a format other tools read (docs/report.md):\n"
@@ -25,6 +25,9 @@ const char cmd_export_usage[] =
     "           metrics and children; the processes' trees merged, each metric the\n"
     "           mean per process, inclusive as \"NAME (inc)\", wall time also as\n"
     "           \"time (inc)\" and \"time\" (hatchet.GraphFrame.from_literal)\n"
+    "  cube     CUBE4 (.cubex, Cube 4.4's layout: a tar of anchor.xml and per\n"
+    "           metric N.index/N.data): the merged call tree, one location per\n"
+    "           thread under its process and host, exclusive values (Cube)\n"
     "\n"
     "  -o FILE            output (default stdout; written atomically)\n"
     "\n"
@@ -64,9 +67,9 @@ int cmd_export(int argc, char **argv)
     if (!exp)
         return cli_usage_error("export", "no experiment given");
     if (!fmt)
-        return cli_usage_error("export", "no --format given (csv or hatchet)");
+        return cli_usage_error("export", "no --format given (csv, hatchet or cube)");
     if (aa_export_format_parse(fmt, &f))
-        return cli_usage_error("export", "unknown format '%s' (csv or hatchet)", fmt);
+        return cli_usage_error("export", "unknown format '%s' (csv, hatchet or cube)", fmt);
     aa_err_clear(&err);
     if ((rc = aa_engine_load(exp, &e, &dir, &note, NULL, &err)))
         return cli_fail(&err);

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# `autoanalyzer export`: an experiment as tidy CSV and as Hatchet's literal
-# format, each read back by an independent reader (tests/report/
+# `autoanalyzer export`: an experiment as tidy CSV, as Hatchet's literal
+# format and as CUBE4, each read back by an independent reader (tests/report/
 # check_export.py: Python's csv module and pandas when installed; the
-# literal format's rules, and hatchet itself when installed), values checked
-# against the generated experiment, and bad input.
+# literal format's rules, and hatchet itself when installed;
+# tests/report/check_cube.py: a CUBE4 reader written from the format's
+# description), values checked against the generated experiment, and bad
+# input.
 . "$(dirname "$0")/lib.sh"
 GEN="$TOP/tests/report/gen_experiment.sh"
 CHECK="$TOP/tests/report/check_export.py"
+CUBE="$TOP/tests/report/check_cube.py"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not installed"
 
 "$GEN" "$T/e.xml" 4 3 exp-1
@@ -27,6 +30,24 @@ like "$res" 'program/main/solve<T>/<script>alert\(1\)</script> time \(inc\)=3.00
 expect_status 0 "export to stdout" "$AA" export "$T/e.xml" --format csv
 like "$(head -n 1 "$T/.out")" '^rank,thread,node,parent,region_id,region,kind' "stdout holds the CSV"
 
+# CUBE4: a tar of anchor.xml and N.index/N.data per metric, every value read
+# back and compared with the experiment's (inclusive = the cnode's subtree)
+expect_status 0 "export --format cube" "$AA" export "$T/e.xml" --format cube -o "$T/e.cubex"
+res=$("$CUBE" "$T/e.cubex" "$T/e.xml"); st=$?
+is "$st" 0 "CUBE4 file follows the format, every value as in the experiment"
+like "$res" "cnodes=6 locations=4 metrics=6" "one cnode per calling context, one location per thread"
+like "$res" "compared=144" "all 4 ranks x 6 nodes x 6 metrics compared"
+like "$res" '3,0,program/main/solve<T>/<script>alert\(1\)</script>,wall=6.003' "the slow rank's loop, inclusive, in seconds"
+like "$res" '0,0,program/main/loop@40 & "more",visits=100' "visits per cnode; names with quotes survive"
+"$GEN" "$T/e2.xml" 4 3 exp-1 2
+expect_status 1 "checker: CUBE values that differ from the experiment's" "$CUBE" "$T/e.cubex" "$T/e2.xml"
+LC_ALL=C sed 's/CUBEX\.DATA/CUBEX.DATX/' "$T/e.cubex" > "$T/bad.cubex"
+expect_status 1 "checker: a data file without its marker" "$CUBE" "$T/bad.cubex"
+head -c 2048 "$T/e.cubex" > "$T/cut.cubex"
+expect_status 1 "checker: a cut-off archive" "$CUBE" "$T/cut.cubex"
+expect_status 0 "the same experiment gives the same CUBE file" "$AA" export "$T/e.xml" --format cube -o "$T/e2.cubex"
+ok "CUBE export is reproducible" cmp "$T/e.cubex" "$T/e2.cubex"
+
 # the checker itself fails on broken files
 sed '1s/rank,/rank_,/' "$T/e.csv" > "$T/bad.csv"
 expect_status 1 "checker: wrong CSV header" "$CHECK" csv "$T/bad.csv"
@@ -40,7 +61,9 @@ like "$(cat "$T/.err")" "bad.xml:[0-9]+" "error names file and line"
 ok "nothing written for bad input" test ! -e "$T/bad.out"
 expect_status 4 "missing experiment" "$AA" export "$T/nonexistent.xml" --format csv
 expect_status 2 "no format" "$AA" export "$T/e.xml"
-expect_status 2 "unknown format" "$AA" export "$T/e.xml" --format cube
-like "$(cat "$T/.err")" "unknown format 'cube'" "the unknown format is named"
+expect_status 3 "malformed experiment: no CUBE file" "$AA" export "$T/bad.xml" --format cube -o "$T/bad.cubex2"
+ok "nothing written for bad input (cube)" test ! -e "$T/bad.cubex2"
+expect_status 2 "unknown format" "$AA" export "$T/e.xml" --format otf2
+like "$(cat "$T/.err")" "unknown format 'otf2'" "the unknown format is named"
 expect_status 2 "no experiment" "$AA" export --format csv
 done_testing
