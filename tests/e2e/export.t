@@ -39,6 +39,32 @@ like "$res" "cnodes=6 locations=4 metrics=6" "one cnode per calling context, one
 like "$res" "compared=144" "all 4 ranks x 6 nodes x 6 metrics compared"
 like "$res" '3,0,program/main/solve<T>/<script>alert\(1\)</script>,wall=6.003' "the slow rank's loop, inclusive, in seconds"
 like "$res" '0,0,program/main/loop@40 & "more",visits=100' "visits per cnode; names with quotes survive"
+# threads, two processes on one host, a calling context only one thread has,
+# a value not measured ("-")
+cat > "$T/mt.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="mt" program="p" nprocs="2">
+  <metrics><metric name="visits" unit="count"/><metric name="wall" unit="s"/></metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="7" kind="function" name="main" function="main" file="m.c" line="3"/>
+    <region id="9" kind="loop" name="loop@5" function="main" file="m.c" line="5" parent="7"/>
+  </regions>
+  <process rank="0" host="h1" pid="1">
+    <thread id="0"><node region="0" parent="-1" v="1 4"/><node region="7" parent="0" v="1 3.5"/><node region="9" parent="1" v="10 2"/></thread>
+    <thread id="1"><node region="0" parent="-1" v="1 2"/><node region="9" parent="0" v="5 1.5"/></thread>
+  </process>
+  <process rank="1" host="h1" pid="2">
+    <thread id="0"><node region="0" parent="-1" v="1 4"/><node region="7" parent="0" v="1 -"/></thread>
+  </process>
+</experiment>
+EOF
+expect_status 0 "export --format cube: threads" "$AA" export "$T/mt.xml" --format cube -o "$T/mt.cubex"
+res=$("$CUBE" "$T/mt.cubex" "$T/mt.xml"); st=$?
+is "$st" 0 "CUBE4 with threads follows the format, values as in the experiment"
+like "$res" "cnodes=4 locations=3 metrics=2" "one location per thread, the trees merged"
+like "$res" "0,1,program/loop@5,wall=1.5" "the second thread's own calling context"
+is "$(tar -xOf "$T/mt.cubex" anchor.xml | grep -c '<class>node</class>')" 1 "two processes on one host: one system tree node"
 "$GEN" "$T/e2.xml" 4 3 exp-1 2
 expect_status 1 "checker: CUBE values that differ from the experiment's" "$CUBE" "$T/e.cubex" "$T/e2.xml"
 LC_ALL=C sed 's/CUBEX\.DATA/CUBEX.DATX/' "$T/e.cubex" > "$T/bad.cubex"
