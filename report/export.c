@@ -29,6 +29,20 @@ static const char *region_name(const aa_region *r)
     return r && r->name && *r->name ? r->name : "?";
 }
 
+/* The value of node c for metric m, or when c's is not measured, the sum
+ * of its nearest measured descendants' (what of c's parent lies below c). */
+static double measured_below(const aa_experiment *e, const aa_thread *t, size_t c, size_t m,
+                             const size_t *first_child, const size_t *next)
+{
+    double v = aa_node_values(e, t, c)[m], sum = 0;
+    size_t k;
+    if (!isnan(v))
+        return v;
+    for (k = first_child[c]; k != (size_t)-1; k = next[k])
+        sum += measured_below(e, t, k, m, first_child, next);
+    return sum;
+}
+
 /* exclusive value of node n of thread t for metric m: NAN when not measured */
 static double exclusive_value(const aa_experiment *e, const aa_thread *t, size_t n, size_t m,
                               const size_t *first_child, const size_t *next)
@@ -37,11 +51,8 @@ static double exclusive_value(const aa_experiment *e, const aa_thread *t, size_t
     size_t c;
     if (isnan(v) || !strcmp(e->metrics[m].name, "visits"))
         return v; /* visits count the node's own entries */
-    for (c = first_child[n]; c != (size_t)-1; c = next[c]) {
-        double cv = aa_node_values(e, t, c)[m];
-        if (!isnan(cv))
-            v -= cv;
-    }
+    for (c = first_child[n]; c != (size_t)-1; c = next[c])
+        v -= measured_below(e, t, c, m, first_child, next);
     return v < 0 ? 0 : v;
 }
 
