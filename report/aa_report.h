@@ -109,4 +109,12 @@ int aa_export_cube(const aa_experiment *e, aa_buf *out, aa_err *err);
  * (inclusive) per calling context.  Bad input: AA_EINPUT, "FILE:LINE: ...". */
 int aa_import_tau(const char *dir, aa_experiment **out, aa_err *err);
 
+/* Reads an mpiP report (report/import_mpip.c) into a new experiment: a
+ * process per task, the whole program (AppTime, MPITime), functions and
+ * MPI call sites along the callsite stacks with visits, wall, mpi_wall and
+ * mpi_bytes_sent.  Bad input: AA_EINPUT, "NAME:LINE: ...". */
+int aa_import_mpip(const char *path, aa_experiment **out, aa_err *err);
+int aa_import_mpip_text(const char *name, const char *text, size_t len, aa_experiment **out,
+                        aa_err *err);
+
 #endif
