@@ -687,9 +687,16 @@ static int build(mp_report *r, aa_experiment *e, aa_err *err)
         mp_rank *rk = &r->ranks[k];
         aa_process *p = aa_experiment_add_process(e, (int)rk->rank);
         aa_thread *t = p ? aa_process_add_thread(p, 0) : NULL;
-        if (!t || (rk->host && !(p->host = aa_strdup(rk->host)))) {
+        if (!t) {
             rc = NOMEM();
             break;
+        }
+        if (rk->host) {
+            free(p->host);
+            if (!(p->host = aa_strdup(rk->host))) {
+                rc = NOMEM();
+                break;
+            }
         }
         for (nd = 0; nd < ntree; nd++) {
             double *v;
