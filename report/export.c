@@ -281,6 +281,19 @@ static int mtree_map(mtree *t, const aa_thread *tr, size_t *map)
     return 0;
 }
 
+/* Grows *map to hold n entries; -1 on no memory. */
+static int map_reserve(size_t **map, size_t *cap, size_t n)
+{
+    size_t *nm;
+    if (n <= *cap)
+        return 0;
+    if (!(nm = realloc(*map, n * sizeof *nm)))
+        return -1;
+    *map = nm;
+    *cap = n;
+    return 0;
+}
+
 /* Adds every node of every thread; threads of one process add up. */
 static int mtree_build(mtree *t, const aa_experiment *e)
 {
@@ -290,14 +303,7 @@ static int mtree_build(mtree *t, const aa_experiment *e)
         for (th = 0; th < pr->nthreads; th++) {
             const aa_thread *tr = &pr->threads[th];
             size_t *first, *next;
-            if (tr->nnodes > cap) {
-                size_t *nm = realloc(map, tr->nnodes * sizeof *nm);
-                if (!nm)
-                    goto nomem;
-                map = nm;
-                cap = tr->nnodes;
-            }
-            if (mtree_map(t, tr, map))
+            if (map_reserve(&map, &cap, tr->nnodes) || mtree_map(t, tr, map))
                 goto nomem;
             if (thread_children(tr, &first, &next))
                 goto nomem;
@@ -504,17 +510,8 @@ static int cube_integer_metric(const aa_metric *m)
 /* Cube region ids are the positions in e->regions (sorted by id). */
 static long cube_region_index(const aa_experiment *e, uint32_t id)
 {
-    size_t lo = 0, hi = e->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (e->regions[mid].id == id)
-            return (long)mid;
-        if (e->regions[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
+    const aa_region *r = aa_experiment_region(e, id);
+    return r ? (long)(r - e->regions) : -1;
 }
 
 typedef struct cube_loc {
@@ -673,14 +670,8 @@ static int cube_values(const aa_experiment *e, mtree *t, const cube_loc *L, size
     for (l = 0; l < nloc; l++) {
         const aa_thread *tr = L[l].thread;
         size_t *first, *next;
-        if (tr->nnodes > cap) {
-            size_t *nm = realloc(map, tr->nnodes * sizeof *nm);
-            if (!nm)
-                goto nomem;
-            map = nm;
-            cap = tr->nnodes;
-        }
-        if (mtree_map(t, tr, map) || thread_children(tr, &first, &next))
+        if (map_reserve(&map, &cap, tr->nnodes) || mtree_map(t, tr, map) ||
+            thread_children(tr, &first, &next))
             goto nomem;
         for (n = 0; n < tr->nnodes; n++) {
             if (map[n] == NONE)
@@ -751,17 +742,9 @@ int aa_export_cube(const aa_experiment *e, aa_buf *o, aa_err *err)
     aa_buf_init(&tmp);
     if (!(L = cube_locations(e, &nloc, &hosts, &nhosts)))
         goto nomem;
-    for (l = 0; l < nloc; l++) { /* the merged call tree */
-        if (L[l].thread->nnodes > cap) {
-            size_t *nm = realloc(map, L[l].thread->nnodes * sizeof *nm);
-            if (!nm)
-                goto nomem;
-            map = nm;
-            cap = L[l].thread->nnodes;
-        }
-        if (mtree_map(&t, L[l].thread, map))
+    for (l = 0; l < nloc; l++) /* the merged call tree */
+        if (map_reserve(&map, &cap, L[l].thread->nnodes) || mtree_map(&t, L[l].thread, map))
             goto nomem;
-    }
     for (l = 0; l < t.n; l++)
         if (cube_region_index(e, t.v[l].region) < 0) {
             rc = aa_err_set(err, AA_EINPUT, "export: a node names region %u, which is not defined",

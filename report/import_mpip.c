@@ -24,7 +24,7 @@
  * program gets the same ids in two imports (mpiP's callsite ids are not
  * stable between reports).
  */
-#include "report/aa_report.h"
+#include "report/report_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -89,24 +89,6 @@ typedef struct mp_report {
 } mp_report;
 
 /* ---- reading lines --------------------------------------------------------- */
-
-static char *next_line(char **p, size_t *lineno)
-{
-    char *s = *p, *e;
-    if (!s || !*s)
-        return NULL;
-    e = strchr(s, '\n');
-    if (e) {
-        *e = 0;
-        *p = e + 1;
-    } else {
-        *p = s + strlen(s);
-    }
-    if (e && e > s && e[-1] == '\r')
-        e[-1] = 0;
-    (*lineno)++;
-    return s;
-}
 
 /* Splits l in place at white space; returns the number of tokens (at most
  * MAX_TOKENS; more gives MAX_TOKENS + 1). */
@@ -430,7 +412,7 @@ static int parse(mp_report *r, char *text, aa_err *err)
     enum section sec = S_NONE;
     int have_header = 0, rc = AA_OK, started = 0;
     long announced = -1;
-    while ((l = next_line(&p, &ln)) && rc == AA_OK) {
+    while ((l = rp_next_line(&p, &ln)) && rc == AA_OK) {
         if (!started) {
             if (blank_or_rule(l))
                 continue;
