@@ -12,10 +12,14 @@ well-formed XML opening with <cube version="4.x"> (Cube's lexer matches the
 whole tag), with <metrics>, <program> (regions, nested cnodes whose
 calleeId names a region) and <system> (system tree nodes, location groups,
 locations with dense ids); every metric's N.index ("CUBEX.INDEX", the
-endianness mark 1, version 0, sparse (1) or dense (3) index, cnode ids) and
+endianness mark 1, version 0, sparse (1) or dense (3) index, positions) and
 N.data ("CUBEX.DATA" and exactly cnodes x locations values of the metric's
-dtype).  Every value is read back; inclusive values of EXCLUSIVE metrics
-are the sums over the cnode's subtree.  Prints "cnodes=N locations=L
+dtype).  Index positions count cnodes in the metric's enumeration of the
+call tree (document order): depth-first for EXCLUSIVE metrics, "wide" (a
+node's children listed together, then each child's subtree the same way)
+for INCLUSIVE ones, id order for SIMPLE ones, as cubew writes them.  Every
+value is read back; inclusive values of EXCLUSIVE metrics are the sums over
+the cnode's subtree.  Prints "cnodes=N locations=L
 metrics=M" and one line "rank,thread,path,metric=inclusive" per value.
 
 With EXPERIMENT.xml (AutoAnalyzer's profile format, read with ElementTree),
@@ -99,6 +103,8 @@ def read_program(root):
         int(r.get("end", "-1"))
         regions[rid] = child_text(r, "name", "region %d" % rid)
     cnodes = {}  # id -> (region name, parent id, path)
+    kids = {}    # id -> children ids, document order
+    roots = []
 
     def walk(el, parent, path):
         cid = int(el.get("id"))
@@ -109,14 +115,39 @@ def read_program(root):
             fail("cnode %d calls region %d, which is not defined" % (cid, callee))
         p = path + [regions[callee]]
         cnodes[cid] = (regions[callee], parent, p)
+        kids[cid] = [int(c.get("id")) for c in el.findall("cnode")]
         for c in el.findall("cnode"):
             walk(c, cid, p)
 
     for c in prog.findall("cnode"):
+        roots.append(int(c.get("id")))
         walk(c, None, [])
     if not cnodes:
         fail("no cnode")
-    return regions, cnodes
+    return regions, cnodes, enumerations(roots, kids, cnodes)
+
+
+def enumerations(roots, kids, cnodes):
+    """Position -> cnode id for each metric type."""
+    deep = []
+
+    def d(c):
+        deep.append(c)
+        for k in kids[c]:
+            d(k)
+
+    wide = []
+
+    def w(c):
+        wide.extend(kids[c])
+        for k in kids[c]:
+            w(k)
+
+    for r in roots:
+        d(r)
+        wide.append(r)
+        w(r)
+    return {"EXCLUSIVE": deep, "INCLUSIVE": wide, "SIMPLE": sorted(cnodes)}
 
 
 def read_system(root):
@@ -150,7 +181,7 @@ def read_system(root):
     return locations
 
 
-def read_index(raw, mid, cnodes):
+def read_index(raw, mid, order):
     if raw[:11] != b"CUBEX.INDEX":
         fail("%d.index: no CUBEX.INDEX marker" % mid)
     if struct.unpack("<I", raw[11:15])[0] == 1:
@@ -162,19 +193,19 @@ def read_index(raw, mid, cnodes):
     version, fmt = struct.unpack(end + "HB", raw[15:18])
     if version != 0:
         fail("%d.index: version %d" % (mid, version))
-    if fmt == 3:  # dense: every cnode, in id order
+    if fmt == 3:  # dense: every cnode, in enumeration order
         if len(raw) != 18:
             fail("%d.index: bytes after a dense header" % mid)
-        return end, sorted(cnodes)
+        return end, list(order)
     if fmt != 1:
         fail("%d.index: index format %d" % (mid, fmt))
     (n,) = struct.unpack(end + "I", raw[18:22])
     if len(raw) != 22 + 4 * n:
         fail("%d.index: %d bytes for %d ids" % (mid, len(raw), n))
-    ids = list(struct.unpack(end + "%dI" % n, raw[22:]))
-    if len(set(ids)) != n or any(i not in cnodes for i in ids):
-        fail("%d.index: ids not distinct cnodes" % mid)
-    return end, ids
+    pos = list(struct.unpack(end + "%dI" % n, raw[22:]))
+    if len(set(pos)) != n or any(i >= len(order) for i in pos):
+        fail("%d.index: positions not distinct cnodes" % mid)
+    return end, [order[i] for i in pos]
 
 
 def read_data(raw, mid, end, ids, nloc, dtype):
@@ -247,7 +278,7 @@ def main():
         fail("no anchor.xml")
     root = read_anchor(members["anchor.xml"])
     metrics = read_metrics(root)
-    regions, cnodes = read_program(root)
+    regions, cnodes, orders = read_program(root)
     locations = read_system(root)
     nloc = len(locations)
     values = {}
@@ -256,7 +287,7 @@ def main():
             continue  # a metric without data is allowed (all zero)
         if "%d.data" % mid not in members:
             fail("%d.index without %d.data" % (mid, mid))
-        end, ids = read_index(members["%d.index" % mid], mid, cnodes)
+        end, ids = read_index(members["%d.index" % mid], mid, orders[m["type"]])
         rows = read_data(members["%d.data" % mid], mid, end, ids, nloc, m["dtype"])
         if m["type"] == "EXCLUSIVE":
             values[m["name"]] = (rows, inclusive(cnodes, rows, nloc))
