@@ -745,6 +745,11 @@ int aa_export_cube(const aa_experiment *e, aa_buf *o, aa_err *err)
     for (l = 0; l < nloc; l++) /* the merged call tree */
         if (map_reserve(&map, &cap, L[l].thread->nnodes) || mtree_map(&t, L[l].thread, map))
             goto nomem;
+    if (!t.n) {
+        rc = aa_err_set(err, AA_EINPUT, "export: no calling context measured: a CUBE file "
+                                        "needs at least one call-tree node");
+        goto out;
+    }
     for (l = 0; l < t.n; l++)
         if (cube_region_index(e, t.v[l].region) < 0) {
             rc = aa_err_set(err, AA_EINPUT, "export: a node names region %u, which is not defined",

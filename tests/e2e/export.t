@@ -89,6 +89,17 @@ expect_status 4 "missing experiment" "$AA" export "$T/nonexistent.xml" --format 
 expect_status 2 "no format" "$AA" export "$T/e.xml"
 expect_status 3 "malformed experiment: no CUBE file" "$AA" export "$T/bad.xml" --format cube -o "$T/bad.cubex2"
 ok "nothing written for bad input (cube)" test ! -e "$T/bad.cubex2"
+cat > "$T/empty.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="e" program="p" nprocs="1">
+  <metrics><metric name="wall" unit="s"/></metrics>
+  <regions><region id="0" kind="program" name="program"/></regions>
+  <process rank="0" host="h"><thread id="0"></thread></process>
+</experiment>
+EOF
+expect_status 3 "CUBE export of an experiment without any node is refused" "$AA" export "$T/empty.xml" --format cube -o "$T/empty.cubex"
+like "$(cat "$T/.err")" "no calling context measured" "which says why"
+ok "nothing written for an empty experiment" test ! -e "$T/empty.cubex"
 expect_status 2 "unknown format" "$AA" export "$T/e.xml" --format otf2
 like "$(cat "$T/.err")" "unknown format 'otf2'" "the unknown format is named"
 expect_status 2 "no experiment" "$AA" export --format csv
