@@ -98,6 +98,27 @@ space_suite() {
     ok "import into a fresh database" "$AA" space import "$T/all.txt" --db "$T/copy.db"
     ok "export the copy" "$AA" space export --all -o "$T/all2.txt" --db "$T/copy.db"
     ok "export/import round trip is identical" cmp "$T/all.txt" "$T/all2.txt"
+
+    # ---- formats other tools read, from a stored execution --------------------------------
+    for f in csv hatchet cube; do
+        ok "export --from-space --format $f" "$AA" export --from-space 1 --db "$DB" --format $f -o "$T/fs.$f"
+        "$AA" export "$T/base.xml" --format $f -o "$T/file.$f"
+        ok "export --from-space --format $f: the same file as from the experiment" cmp "$T/fs.$f" "$T/file.$f"
+    done
+    if command -v python3 >/dev/null 2>&1; then
+        ok "export --from-space: the CUBE file holds the stored experiment's values" \
+            "$TOP/tests/report/check_cube.py" "$T/fs.cube" "$T/base.xml"
+    fi
+    expect_status 3 "export --from-space of an unknown EID exits 3" "$AA" export --from-space 99 --db "$DB" --format csv -o "$T/fs99.csv"
+    like "$(cat "$T/.err")" 'unknown execution 99' "the unknown EID is named"
+    ok "nothing written for an unknown EID" test ! -e "$T/fs99.csv"
+    expect_status 3 "export --from-space of an execution without a stored experiment exits 3" \
+        "$AA" export --from-space 1 --db "$T/copy.db" --format cube -o "$T/fsc.cube"
+    ok "nothing written without a stored experiment" test ! -e "$T/fsc.cube"
+    expect_status 2 "export with an experiment and --from-space exits 2" "$AA" export "$T/base.xml" --from-space 1 --db "$DB" --format csv
+    like "$(cat "$T/.err")" 'experiment or --from-space EID, not both' "which says why"
+    expect_status 2 "export --from-space with a bad EID exits 2" "$AA" export --from-space x --db "$DB" --format csv
+    like "$(cat "$T/.err")" "--from-space wants an execution id, not 'x'" "which names the value"
     is "$("$AA" space perfdiff 1 3 --metric wall --threshold 10% --json --db "$T/copy.db")" "$(S perfdiff 1 3 --metric wall --threshold 10% --json)" "operators agree on the copy"
     sed '5s/.*/nprocs many/' "$T/three.txt" > "$T/bad.txt"
     expect_status 3 "malformed import exits 3" S import "$T/bad.txt"
