@@ -182,7 +182,7 @@ int aa_engine_load_stored(const char *db, long long eid, aa_experiment **e, char
     *e = NULL;
     if (dirp)
         *dirp = NULL;
-    if ((rc = aa_space_open(db, &s, err)))
+    if ((rc = aa_space_open_existing(db, &s, err)))
         return rc;
     rc = find_execution(s, eid, &v, &n, &x, err);
     if (rc == AA_OK) {
@@ -289,7 +289,7 @@ int aa_engine_refine_from_space(const char *db, const char *name, uint32_t **ids
     *ids = NULL;
     *n = 0;
     *eid = -1;
-    if ((rc = aa_space_open(db, &s, err)))
+    if ((rc = aa_space_open_existing(db, &s, err)))
         return rc;
     for (t = 0; t < 2 && rc == AA_OK && *eid < 0; t++) {
         const char *keys[1] = {by[t]}, *vals[1] = {name};

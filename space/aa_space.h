@@ -29,7 +29,14 @@ typedef struct aa_space aa_space;
 /* location: NULL = $AUTOANALYZER_DB or AA_SPACE_DEFAULT_DB.  A bad URL or an
  * unreachable server gives AA_EENV; a file that is not a database AA_EINPUT. */
 int aa_space_open(const char *location, aa_space **out, aa_err *err);
+/* The same for a space that must exist already (reading commands): a SQLite
+ * file that does not exist gives AA_EINPUT instead of a new empty database. */
+int aa_space_open_existing(const char *location, aa_space **out, aa_err *err);
 void aa_space_close(aa_space *s);
+/* Closes s after a write that failed: a SQLite file created by this open
+ * that holds no execution and no mapping is removed, so a rejected first
+ * `add` or `import` leaves no empty database behind. */
+void aa_space_close_failed(aa_space *s);
 const char *aa_space_backend(const aa_space *s); /* "sqlite" / "postgresql" */
 /* Schema version in the database (after the migrations applied on open). */
 int aa_space_schema_version(aa_space *s, int *version, aa_err *err);
