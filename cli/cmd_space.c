@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "analyze/aa_analyze.h"
+#include "cli/space_print.h"
 #include "engine/aa_engine.h"
 #include "profile/aa_profile.h"
 #include "space/aa_space.h"
@@ -119,7 +120,7 @@ typedef struct opts {
     strlist where_k, where_v;
     strlist attr_k, attr_v;
     strlist foci;
-    const char *metric, *threshold, *agg, *name, *mapfile, *output;
+    const char *metric, *threshold, *agg, *name, *mapfile, *output, *min_size;
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
     char **owned;
     size_t nowned;
@@ -202,6 +203,8 @@ static int parse(int argc, char **argv, opts *o)
             VAL(o->metric);
         else if (strcmp(a, "--threshold") == 0)
             VAL(o->threshold);
+        else if (strcmp(a, "--min-size") == 0)
+            VAL(o->min_size);
         else if (strcmp(a, "--agg") == 0)
             VAL(o->agg);
         else if (strcmp(a, "--name") == 0)
@@ -350,16 +353,26 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
     aa_buf_init(&out);
     if (strcmp(sub, "list") == 0) {
         aa_space_where w = {o->where_k.n, o->where_k.v, o->where_v.v};
+        aa_space_execution *v = NULL;
+        size_t n = 0;
         if (o->pos.n)
             return cli_usage_error(NAME, "list takes no arguments");
-        rc = aa_space_list(s, &w, o->json, &out, &err);
+        rc = aa_space_executions(s, &w, &v, &n, &err);
+        if (rc == AA_OK)
+            space_print_list(&out, v, n, o->json);
+        aa_space_executions_free(v, n);
     } else if (strcmp(sub, "show") == 0) {
         long long eid = 0;
         if (o->pos.n != 1)
             return cli_usage_error(NAME, "show takes one execution id");
+        aa_space_shown x;
         if (parse_eid(o->pos.v[0], &eid))
             return EXIT_USAGE;
-        rc = aa_space_show(s, eid, o->json, &out, &err);
+        rc = aa_space_show(s, eid, &x, &err);
+        if (rc == AA_OK) {
+            space_print_show(&out, &x, o->json);
+            aa_space_shown_free(&x);
+        }
     } else if (strcmp(sub, "query") == 0) {
         aa_space_query q;
         if (!o->metric)
@@ -378,7 +391,14 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
         q.where.keys = o->where_k.v;
         q.where.values = o->where_v.v;
         q.agg = o->agg;
-        rc = aa_space_run_query(s, &q, o->json, &out, &err);
+        {
+            aa_space_query_result r;
+            rc = aa_space_run_query(s, &q, &r, &err);
+            if (rc == AA_OK) {
+                space_print_query(&out, &q, &r, o->json);
+                aa_space_query_free(&r);
+            }
+        }
     } else if (strcmp(sub, "diff") == 0) {
         long long eids[8];
         aa_space_map m;
@@ -389,8 +409,14 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
             if (parse_eid(o->pos.v[i], &eids[i]))
                 return EXIT_USAGE;
         rc = load_mapfile(o, &m, &err);
-        if (rc == AA_OK)
-            rc = aa_space_diff(s, eids, o->pos.n, &m, o->json, &out, &err);
+        if (rc == AA_OK) {
+            aa_space_diff_result r;
+            rc = aa_space_diff(s, eids, o->pos.n, &m, &r, &err);
+            if (rc == AA_OK) {
+                space_print_diff(&out, &r, o->json);
+                aa_space_diff_free(&r);
+            }
+        }
         aa_space_map_free(&m);
     } else if (strcmp(sub, "perfdiff") == 0) {
         aa_space_perfdiff_options po;
@@ -417,12 +443,21 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
                                          "with %%");
         }
         free(t);
+        if (o->min_size && (aa_parse_double(o->min_size, &po.min_size) || po.min_size < 0))
+            return cli_usage_error(NAME, "--min-size takes a non-negative number (in the "
+                                         "metric's unit)");
         po.metric = o->metric;
         po.exhaustive = o->exhaustive;
         rc = load_mapfile(o, &m, &err);
         po.extra = &m;
-        if (rc == AA_OK)
-            rc = aa_space_perfdiff(s, a, b, &po, o->json, &out, NULL, &err);
+        if (rc == AA_OK) {
+            aa_space_perfdiff_result r;
+            rc = aa_space_perfdiff(s, a, b, &po, &r, &err);
+            if (rc == AA_OK) {
+                space_print_perfdiff(&out, a, b, &po, &r, o->json);
+                aa_space_perfdiff_free(&r);
+            }
+        }
         aa_space_map_free(&m);
     } else if (strcmp(sub, "map") == 0) {
         aa_space_map m;
