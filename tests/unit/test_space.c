@@ -135,7 +135,7 @@ static void test_backend(const char *loc, const char *label)
                 strcmp(pd.rows[i].focus[2], "/Process") == 0 && pd.rows[i].a == 6 &&
                 pd.rows[i].b == 18)
                 found = 1;
-            if (i && fabs(pd.rows[i].delta) > fabs(pd.rows[i - 1].delta))
+            if (i && fabs(pd.rows[i].delta) > fabs(pd.rows[i - 1].delta) * (1 + 1e-9))
                 sorted = 0;
         }
         ok(found, "perfdiff finds compute");
