@@ -1317,31 +1317,103 @@ void aa_space_perfdiff_free(aa_space_perfdiff_result *r)
     }
 }
 
-/* One compared focus, in breadth-first order. */
+/* One listed focus. */
 typedef struct pd_visit {
     int32_t f[3];
     double va, vb;
-    unsigned char differs, topdown; /* topdown: a top-down search reaches it */
+    int differs, hidden;
+    int level;       /* depth below the root focus, summed over hierarchies */
+    double key;      /* |delta|, rounded (size_key) */
 } pd_visit;
 
 /* |delta| rounded to 36 bits of mantissa (about 11 digits), so changes
  * equal but for rounding (a parent's 11.999999999999996 and its child's
- * 12) keep their breadth-first order. */
-static double size_key(const pd_visit *v)
+ * 12) tie, and ties go root first. */
+static double size_key(double delta)
 {
     int e;
-    double m = frexp(fabs(v->vb - v->va), &e);
+    double m = frexp(fabs(delta), &e);
     return ldexp(round(m * 68719476736.0) / 68719476736.0, e);
 }
 
-static const double *sort_keys;
+static const pathset *sort_paths;
 static int cmp_visit(const void *x, const void *y)
 {
-    size_t i = *(const size_t *)x, j = *(const size_t *)y;
-    double da = sort_keys[i], db = sort_keys[j];
-    if (da != db)
-        return da > db ? -1 : 1;
-    return i < j ? -1 : 1;
+    const pd_visit *a = x, *b = y;
+    int k, c;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    if (a->level != b->level)
+        return a->level < b->level ? -1 : 1;
+    for (k = 0; k < 3; k++)
+        if ((c = strcmp(sort_paths->paths[a->f[k]], sort_paths->paths[b->f[k]])))
+            return c;
+    return 0;
+}
+
+/* What the search needs to judge a focus. */
+typedef struct pd_ctx {
+    const pd_side *A, *B;
+    const children *ch;
+    const aa_space_perfdiff_options *o;
+    long long root[3];
+    sp_trimap memo;  /* focus -> 1 reached top-down, 2 not */
+} pd_ctx;
+
+/* The focus is common to both executions; *differs says whether it
+ * differs by more than the threshold. */
+static int pd_judge(const pd_ctx *x, long long f0, long long f1, long long f2, double *va,
+                    double *vb, int *differs)
+{
+    long long ia, ib;
+    double d;
+    if (!sp_trimap_get(&x->A->foci, f0, f1, f2, &ia) || !sp_trimap_get(&x->B->foci, f0, f1, f2, &ib))
+        return 0;
+    *va = x->A->vals[ia];
+    *vb = x->B->vals[ib];
+    d = *vb - *va;
+    if (x->o->relative)
+        *differs = *va == 0 ? *vb != 0 : fabs(d) / fabs(*va) * 100.0 > x->o->threshold;
+    else
+        *differs = fabs(d) > x->o->threshold;
+    return 1;
+}
+
+/* Whether Karavanic's top-down search reaches the focus: the root focus,
+ * or one refined (one resource replaced by a child) from a common focus
+ * that it reaches and that differs.  -1: out of memory. */
+static int pd_reached(pd_ctx *x, long long f0, long long f1, long long f2)
+{
+    long long f[3] = {f0, f1, f2}, m;
+    int k, r = 0;
+    if (f0 == x->root[0] && f1 == x->root[1] && f2 == x->root[2])
+        return 1;
+    if (sp_trimap_get(&x->memo, f0, f1, f2, &m))
+        return m == 1;
+    for (k = 0; k < 3 && !r; k++) {
+        long long p[3] = {f[0], f[1], f[2]};
+        double va, vb;
+        int differs = 0;
+        if (f[k] < 0 || x->ch->parent[f[k]] == (size_t)-1)
+            continue;
+        p[k] = (long long)x->ch->parent[f[k]];
+        if (pd_judge(x, p[0], p[1], p[2], &va, &vb, &differs) && differs)
+            r = pd_reached(x, p[0], p[1], p[2]);
+        if (r < 0)
+            return r;
+    }
+    if (sp_trimap_put(&x->memo, f0, f1, f2, r ? 1 : 2))
+        return -1;
+    return r;
+}
+
+/* Depth of a path below its hierarchy's root. */
+static int path_depth(const char *p)
+{
+    int d = 0;
+    for (p++; *p; p++)
+        d += *p == '/';
+    return d;
 }
 
 int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *o,
@@ -1352,10 +1424,9 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     pathset ps;
     pd_side A, B;
     children ch = {NULL, NULL, NULL};
-    sp_trimap seen, hc[3];
+    pd_ctx x;
     pd_visit *vis = NULL;
-    size_t nvis = 0, vcap = 0, qh = 0, *order = NULL, i;
-    long long root[3];
+    size_t nvis = 0, vcap = 0, z, i;
     static const char *const roots[3] = {"/Code", "/Machine", "/Process"};
     int rc, k;
 
@@ -1368,9 +1439,8 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     memset(&B, 0, sizeof B);
     sp_trimap_init(&A.foci);
     sp_trimap_init(&B.foci);
-    sp_trimap_init(&seen);
-    for (k = 0; k < 3; k++)
-        sp_trimap_init(&hc[k]);
+    memset(&x, 0, sizeof x);
+    sp_trimap_init(&x.memo);
     memset(&im, 0, sizeof im);
     sp_strmap_init(&im.idx);
     rc = load_maps(s, o->extra, &m, err);
@@ -1412,130 +1482,65 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
+    x.A = &A;
+    x.B = &B;
+    x.ch = &ch;
+    x.o = o;
     for (k = 0; k < 3; k++)
-        if (!sp_strmap_get(&ps.index, roots[k], &root[k]))
-            root[k] = -3;
-    /* hc[h] holds every focus that has a child focus along hierarchy h (in
-     * a), so magnifying skips hierarchies with nothing below. */
-    {
-        size_t z;
-        for (z = 0; z < A.foci.cap; z++) {
-            const sp_trislot *t = &A.foci.slots[z];
-            const long long key[3] = {t->a, t->b, t->c};
-            if (t->a == INT32_MIN)
-                continue;
-            for (k = 0; k < 3; k++) {
-                long long pk[3] = {key[0], key[1], key[2]};
-                if (key[k] < 0 || ch.parent[key[k]] == (size_t)-1)
-                    continue;
-                pk[k] = (long long)ch.parent[key[k]];
-                if (sp_trimap_put(&hc[k], pk[0], pk[1], pk[2], 1)) {
-                    rc = aa_err_set(err, AA_EENV, "out of memory");
-                    goto out;
-                }
-            }
-        }
-    }
-    /* Every focus common to both executions, once, breadth-first from the
-     * root focus (refining one hierarchy at a time): a focus comes after
-     * all the foci it refines, so whether a top-down search reaches it is
-     * known when it is compared. */
-#define PD_PUSH(c0, c1, c2)                                                                      \
-    do {                                                                                         \
-        if (sp_trimap_get(&A.foci, c0, c1, c2, NULL) && sp_trimap_get(&B.foci, c0, c1, c2, NULL) && \
-            !sp_trimap_get(&seen, c0, c1, c2, NULL)) {                                           \
-            if (nvis == vcap) {                                                                  \
-                pd_visit *q_ = realloc(vis, (vcap = vcap ? vcap * 2 : 1024) * sizeof *q_);       \
-                if (!q_) {                                                                       \
-                    rc = aa_err_set(err, AA_EENV, "out of memory");                              \
-                    goto out;                                                                    \
-                }                                                                                \
-                vis = q_;                                                                        \
-            }                                                                                    \
-            memset(&vis[nvis], 0, sizeof *vis);                                                  \
-            vis[nvis].f[0] = (int32_t)(c0);                                                      \
-            vis[nvis].f[1] = (int32_t)(c1);                                                      \
-            vis[nvis].f[2] = (int32_t)(c2);                                                      \
-            if (sp_trimap_put(&seen, c0, c1, c2, (long long)nvis++)) {                           \
-                rc = aa_err_set(err, AA_EENV, "out of memory");                                  \
-                goto out;                                                                        \
-            }                                                                                    \
-        }                                                                                        \
-    } while (0)
-    PD_PUSH(root[0], root[1], root[2]);
-    for (qh = 0; qh < nvis; qh++) {
-        long long f[3] = {vis[qh].f[0], vis[qh].f[1], vis[qh].f[2]}, ia, ib;
-        double delta;
-        size_t c;
-        pd_visit *v = &vis[qh];
-        sp_trimap_get(&A.foci, f[0], f[1], f[2], &ia);
-        sp_trimap_get(&B.foci, f[0], f[1], f[2], &ib);
-        v->va = A.vals[ia];
-        v->vb = B.vals[ib];
-        delta = v->vb - v->va;
-        if (o->relative)
-            v->differs = v->va == 0 ? v->vb != 0 : fabs(delta) / fabs(v->va) * 100.0 > o->threshold;
-        else
-            v->differs = fabs(delta) > o->threshold;
-        /* reached top-down: the root, or refined from a reached focus that differs */
-        v->topdown = qh == 0;
-        for (k = 0; k < 3 && !v->topdown; k++) {
-            long long p[3] = {f[0], f[1], f[2]}, pi;
-            if (f[k] < 0 || ch.parent[f[k]] == (size_t)-1)
-                continue;
-            p[k] = (long long)ch.parent[f[k]];
-            if (sp_trimap_get(&seen, p[0], p[1], p[2], &pi) && (size_t)pi < qh &&
-                vis[pi].topdown && vis[pi].differs)
-                v->topdown = 1;
-        }
+        if (!sp_strmap_get(&ps.index, roots[k], &x.root[k]))
+            x.root[k] = -3;
+    /* Every focus common to both executions, compared once (no search: a
+     * change below a parent that moved less than the threshold is found);
+     * a differing one that the top-down search would not reach is hidden. */
+    for (z = 0; z < A.foci.cap; z++) {
+        const sp_trislot *t = &A.foci.slots[z];
+        double va, vb;
+        int differs = 0, reached = 1;
+        if (t->a == INT32_MIN || !pd_judge(&x, t->a, t->b, t->c, &va, &vb, &differs))
+            continue;
         res->compared++;
-        if (v->differs) {
+        if (differs) {
             res->ndiffering++;
-            res->nhidden += !v->topdown;
+            if ((reached = pd_reached(&x, t->a, t->b, t->c)) < 0) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            res->nhidden += !reached;
         }
-        /* magnify: one hierarchy at a time (v may move when vis grows) */
-        if (sp_trimap_get(&hc[0], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[0]]; c < ch.start[f[0] + 1]; c++)
-                PD_PUSH((long long)ch.list[c], f[1], f[2]);
-        if (sp_trimap_get(&hc[1], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[1]]; c < ch.start[f[1] + 1]; c++)
-                PD_PUSH(f[0], (long long)ch.list[c], f[2]);
-        if (sp_trimap_get(&hc[2], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[2]]; c < ch.start[f[2] + 1]; c++)
-                PD_PUSH(f[0], f[1], (long long)ch.list[c]);
-    }
-#undef PD_PUSH
-    /* The rows: differing foci (all with exhaustive) of at least min_size,
-     * largest change first. */
-    order = malloc((nvis + 1) * sizeof *order);
-    if (!order) {
-        rc = aa_err_set(err, AA_EENV, "out of memory");
-        goto out;
-    }
-    for (i = 0; i < nvis; i++)
-        if ((vis[i].differs || o->exhaustive) && !(fabs(vis[i].vb - vis[i].va) < o->min_size))
-            order[res->n++] = i;
-    {
-        double *keys = malloc((nvis + 1) * sizeof *keys);
-        if (!keys) {
-            rc = aa_err_set(err, AA_EENV, "out of memory");
-            goto out;
+        if ((!differs && !o->exhaustive) || fabs(vb - va) < o->min_size)
+            continue;
+        if (nvis == vcap) {
+            pd_visit *q = realloc(vis, (vcap = vcap ? vcap * 2 : 1024) * sizeof *q);
+            if (!q) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            vis = q;
         }
-        for (i = 0; i < nvis; i++)
-            keys[i] = size_key(&vis[i]);
-        sort_keys = keys;
-        qsort(order, res->n, sizeof *order, cmp_visit);
-        free(keys);
+        vis[nvis].f[0] = t->a;
+        vis[nvis].f[1] = t->b;
+        vis[nvis].f[2] = t->c;
+        vis[nvis].va = va;
+        vis[nvis].vb = vb;
+        vis[nvis].differs = differs;
+        vis[nvis].hidden = differs && !reached;
+        vis[nvis].key = size_key(vb - va);
+        vis[nvis].level = path_depth(ps.paths[t->a]) + path_depth(ps.paths[t->b]) +
+                          path_depth(ps.paths[t->c]);
+        nvis++;
     }
-    res->rows = calloc(res->n + 1, sizeof *res->rows);
+    /* largest change first; equal ones root first, then by path */
+    sort_paths = &ps;
+    if (nvis)
+        qsort(vis, nvis, sizeof *vis, cmp_visit);
+    res->rows = calloc(nvis + 1, sizeof *res->rows);
     if (!res->rows) {
-        res->n = 0;
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
-    for (i = 0; i < res->n; i++) {
-        const pd_visit *v = &vis[order[i]];
-        aa_space_difference *d = &res->rows[i];
+    for (i = 0; i < nvis; i++) {
+        const pd_visit *v = &vis[i];
+        aa_space_difference *d = &res->rows[res->n++];
         for (k = 0; k < 3; k++)
             if (!(d->focus[k] = aa_strdup(ps.paths[v->f[k]]))) {
                 rc = aa_err_set(err, AA_EENV, "out of memory");
@@ -1545,19 +1550,16 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
         d->b = v->vb;
         d->delta = v->vb - v->va;
         d->differs = v->differs;
-        d->hidden = v->differs && !v->topdown;
+        d->hidden = v->hidden;
     }
 out:
     if (rc != AA_OK)
         aa_space_perfdiff_free(res);
     free(vis);
-    free(order);
     free(ch.start);
     free(ch.list);
     free(ch.parent);
-    sp_trimap_free(&seen);
-    for (k = 0; k < 3; k++)
-        sp_trimap_free(&hc[k]);
+    sp_trimap_free(&x.memo);
     pd_side_free(&A);
     pd_side_free(&B);
     ident_free(&im);
