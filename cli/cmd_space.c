@@ -595,9 +595,9 @@ int cmd_space(int argc, char **argv)
     o.json |= json;
     aa_err_clear(&err);
     /* Reading subcommands never create a database (a mistyped --db is an
-     * error, not a new empty file); `map --list` only reads too. */
-    if (subcommands[sub_i].writes && !(strcmp(sub, "map") == 0 && (o.list ||
-                                                                   (!o.mapfile && !o.pos.n && !o.clear))))
+     * error, not a new empty file); of `map`, only storing directives may. */
+    if (subcommands[sub_i].writes &&
+        !(strcmp(sub, "map") == 0 && (o.list || o.clear || (!o.mapfile && !o.pos.n))))
         rc = aa_space_open(o.db, &s, &err);
     else
         rc = aa_space_open_existing(o.db, &s, &err);

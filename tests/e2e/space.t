@@ -17,7 +17,7 @@ ok "default ./autoanalyzer-space.db" test -s "$T/wd/autoanalyzer-space.db"
 
 # A mistyped --db: reading subcommands refuse it instead of creating an
 # empty database; a rejected first add or import leaves no file behind.
-for sub in "list" "show 1" "query --metric wall" "diff 1 2" "perfdiff 1 2 --metric wall --threshold 1" "export --all -o $T/x.txt" "migrate" "map --list"; do
+for sub in "list" "show 1" "query --metric wall" "diff 1 2" "perfdiff 1 2 --metric wall --threshold 1" "export --all -o $T/x.txt" "migrate" "map --list" "map --clear"; do
     expect_status 3 "space $sub on a missing database exits 3" "$AA" space $sub --db "$T/typo.db"
 done
 like "$(cat "$T/.err")" 'typo.db: no Program Space there' "the message says there is no Program Space there"
