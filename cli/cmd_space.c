@@ -40,8 +40,8 @@ const char cmd_space_summary[] = "store and compare executions in the Program Sp
     "  perfdiff A B --metric M --threshold T[%] [--min-size V] [--exhaustive]\n"                \
     "           [--map FILE] [--json]\n"                                                         \
     "        performance difference: every focus common to A and B is compared\n"               \
-    "        once (bottom-up, so a change under a parent that moved less than T is\n"          \
-    "        found); the foci differing by more than T, largest |delta| first;\n"               \
+    "        once (so a change under a parent that moved less than T is found,\n"              \
+    "        marked hidden); the foci differing by more than T, largest |delta| first;\n"      \
     "        --min-size hides those whose |delta| is below V (metric units);\n"                 \
     "        --exhaustive lists every common focus, differing or not\n"
 #define U_MAP                                                                                    \
