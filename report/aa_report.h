@@ -48,6 +48,10 @@ typedef struct aa_report_diff {
                            * are partial, the difference is no speed-up or
                            * slowdown (never counted by aa_report_slowdowns) */
     uint32_t region_id;   /* the region's stable id (SPEC §3.4) */
+    double noise;         /* the region's run-to-run noise learned from stored runs
+                           * (relative standard deviation); 0 = not known */
+    int within_noise;     /* |relative| is within what runs of this configuration
+                           * vary by: no change (never counted by aa_report_slowdowns) */
 } aa_report_diff;
 
 typedef struct aa_report_comparison {
@@ -60,6 +64,8 @@ typedef struct aa_report_comparison {
     size_t ndiffs;
     aa_report_diff *diffs;        /* regions common to both, |relative| desc */
     size_t nonly_current, nonly_baseline; /* regions present in one run only */
+    char *history;          /* the historical knowledge the comparison used (one
+                             * sentence), NULL none */
 } aa_report_comparison;
 
 /* Compares cur (the new run) with base (the baseline).  Both analyses must

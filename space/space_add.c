@@ -5,9 +5,9 @@
  * attributes (the experiment's environment plus overrides), and the
  * performance results at foci: every code region x every process, code
  * region x all processes (sums), whole program x each host, and code region
- * x thread when a process has several threads.  Region values are summed
- * over the calling contexts a region occurs in; files and directories get
- * the sum of their functions.
+ * x thread when a process has several threads.  Every code resource
+ * (region, file, directory) gets the inclusive value of its outermost
+ * calling-context nodes, so nothing is counted twice (docs/space.md).
  */
 #include "space/sp_internal.h"
 
@@ -166,44 +166,65 @@ typedef struct build {
     long *region_res;  /* code resource of each region */
 } build;
 
-/* vals[c * nm + m] for one process (or thread): region values, then
- * synthetic resources summed bottom-up. */
-static void fill_code_values(const build *B, double *vals)
+/* vals[c * nm + m] += one thread's value of every code resource c: the
+ * inclusive values of its outermost calling-context nodes, i.e. the nodes
+ * whose region is c or lies below c, with no such node above them.  A
+ * region, a function known only as a parent, a file or a directory thus
+ * counts the time during which some of its code is on the stack once:
+ * main calling the file's other functions is not counted twice, nor a
+ * recursive call, and no aggregate exceeds the program.  A node without a
+ * value for a metric (not measured) leaves that metric to its children.
+ * Returns -1 when out of memory. */
+static int thread_values(const build *B, const aa_thread *t, double *vals)
 {
-    size_t nm = B->e->nmetrics, c, m;
-    for (c = B->ncode; c-- > 0;) {
-        long p = B->code_parent[c];
-        if (p < 0)
-            continue;
-        if (B->code_region[p] >= 0 && p != 0)
-            continue; /* regions are inclusive already */
-        if (p == 0 && B->code_region[0] >= 0)
-            continue; /* resolved below */
-        for (m = 0; m < nm; m++)
-            add_val(&vals[p * nm + m], vals[c * nm + m]);
+    size_t nm = B->e->nmetrics, n = t->nnodes, i, m, sp = 0;
+    long *first = malloc((n + 1) * sizeof *first), *next = malloc((n + 1) * sizeof *next),
+         *res = malloc((n + 1) * sizeof *res), *stack = malloc((2 * n + 1) * sizeof *stack);
+    int *active = calloc(B->ncode * (nm ? nm : 1) + 1, sizeof *active);
+    long roots = -1;
+    if (!first || !next || !res || !stack || !active) {
+        free(first), free(next), free(res), free(stack), free(active);
+        return -1;
     }
-    /* /Code backed by the program region but unmeasured: sum its children. */
-    if (B->code_region[0] >= 0)
-        for (m = 0; m < nm; m++)
-            if (isnan(vals[m]))
-                for (c = 1; c < B->ncode; c++)
-                    if (B->code_parent[c] == 0)
-                        add_val(&vals[m], vals[c * nm + m]);
-}
-
-static void thread_values(const build *B, const aa_thread *t, double *vals)
-{
-    size_t nm = B->e->nmetrics, i, m;
-    for (i = 0; i < t->nnodes; i++) {
+    for (i = 0; i < n; i++) {
         long ri = region_index(B->e, t->nodes[i].region);
-        const double *v = aa_node_values(B->e, t, i);
-        long c;
-        if (ri < 0)
-            continue;
-        c = B->region_res[ri];
-        for (m = 0; m < nm; m++)
-            add_val(&vals[c * nm + m], v[m]);
+        first[i] = -1;
+        res[i] = ri >= 0 ? B->region_res[ri] : -1;
     }
+    /* children lists; nodes whose parent is missing are roots.  Only trees
+     * hanging from a root are walked, so a malformed cycle is ignored. */
+    for (i = n; i-- > 0;) {
+        int32_t p = t->nodes[i].parent;
+        if (p >= 0 && (size_t)p < n && (size_t)p != i) {
+            next[i] = first[p];
+            first[p] = (long)i;
+        } else {
+            next[i] = roots;
+            roots = (long)i;
+        }
+    }
+    for (; roots >= 0; roots = next[roots])
+        stack[sp++] = roots;
+    while (sp) {
+        long x = stack[--sp], node = x >= 0 ? x : -x - 1, c;
+        const double *v = aa_node_values(B->e, t, (size_t)node);
+        if (x >= 0) { /* enter: count it where nothing above is counted yet */
+            for (c = res[node]; c >= 0; c = B->code_parent[c])
+                for (m = 0; m < nm; m++)
+                    if (!isnan(v[m]) && active[c * nm + m]++ == 0)
+                        add_val(&vals[c * nm + m], v[m]);
+            stack[sp++] = -node - 1;
+            for (c = first[node]; c >= 0; c = next[c])
+                stack[sp++] = c;
+        } else { /* leave */
+            for (c = res[node]; c >= 0; c = B->code_parent[c])
+                for (m = 0; m < nm; m++)
+                    if (!isnan(v[m]))
+                        active[c * nm + m]--;
+        }
+    }
+    free(first), free(next), free(res), free(stack), free(active);
+    return 0;
 }
 
 /* Regions with a throttled calling context (flags="throttled") have
@@ -379,8 +400,8 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
         const aa_process *pr = &e->processes[p];
         double *pv = vals + p * B.ncode * nm;
         for (i = 0; i < pr->nthreads; i++)
-            thread_values(&B, &pr->threads[i], pv);
-        fill_code_values(&B, pv);
+            if (thread_values(&B, &pr->threads[i], pv))
+                goto nomem;
         for (i = 0; i < B.ncode * nm; i++)
             add_val(&agg[i], pv[i]);
         /* per host: hostagg indexed by the first process of that host */
@@ -425,8 +446,8 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
             size_t k;
             for (k = 0; k < B.ncode * nm; k++)
                 tvals[k] = NAN;
-            thread_values(&B, &pr->threads[i], tvals);
-            fill_code_values(&B, tvals);
+            if (thread_values(&B, &pr->threads[i], tvals))
+                goto nomem;
             aa_buf_init(&b);
             aa_buf_printf(&b, "/Process/%d/%d", pr->rank, pr->threads[i].id);
             if (!sp_strmap_get(&d->res_index, b.data, &tr))
@@ -474,6 +495,24 @@ static int add_tx(aa_space *s, void *arg, aa_err *err)
     return sp_store_execution(s, a->d, &a->eid, err);
 }
 
+/* Every stored value is a finite number: a sum that overflows (values
+ * near 1e308) is refused rather than stored as inf, which no export could
+ * carry. */
+static int check_finite(const sp_exec_data *d, aa_err *err)
+{
+    size_t i;
+    for (i = 0; i < d->nresults; i++) {
+        const sp_result *r = &d->results[i];
+        if (!isfinite(r->value))
+            return aa_err_set(err, AA_EINPUT,
+                              "metric '%s' at (%s, %s, %s): the value is not a finite number "
+                              "(a sum over the calling contexts or processes overflows)",
+                              d->metric_names[r->metric], d->res_path[r->code],
+                              d->res_path[r->machine], d->res_path[r->process]);
+    }
+    return AA_OK;
+}
+
 int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options *o,
                  long long *eid, aa_err *err)
 {
@@ -482,6 +521,8 @@ int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options
     int rc;
     sp_exec_data_init(&d);
     rc = experiment_data(e, o, &d, err);
+    if (rc == AA_OK)
+        rc = check_finite(&d, err);
     if (rc == AA_OK && !(o && o->no_document))
         rc = sp_doc_encode(e, &d.document, &d.document_size, err);
     if (rc == AA_OK) {
