@@ -633,13 +633,129 @@ static void warn_at(fctx *X, int line, int col, const char *what, const char *wh
                 X->display, line, col > 0 ? col : 1, what, why);
 }
 
+/* ---- the plan: --refine / a plan's split, eliminate, --filter-from ---------------------- */
+static int split_names(fctx *X, uint32_t id, const char *name)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    for (size_t k = 0; pl && k < pl->nsplit; k++)
+        if (instr_plan_names(pl->split[k], id, name))
+            return 1;
+    return 0;
+}
+
+/* A refined loop: named itself, or inside a named loop or procedure. */
+static int refined_loop(fctx *X, const f_loop *l)
+{
+    const f_unit *u = unit_of(X, l->unit);
+    for (const f_loop *q = l; q; q = q->parent ? loop_of(X, q->parent) : NULL)
+        if (split_names(X, q->rid, q->rname))
+            return 1;
+    return u && split_names(X, u->rid, u->name);
+}
+
+/* A refined call site: named itself, or inside a named loop or procedure. */
+static int refined_call(fctx *X, const f_stmt *s)
+{
+    const f_unit *u = unit_of(X, s->unit);
+    if (split_names(X, s->rid, s->rname) || (u && split_names(X, u->rid, u->name)))
+        return 1;
+    for (size_t k = 0; k < X->nl; k++)
+        if (X->l[k].unit == s->unit && loop_contains_line(&X->l[k], s->line) &&
+            split_names(X, X->l[k].rid, X->l[k].rname))
+            return 1;
+    return 0;
+}
+
+/* 1 when a split names the unit or one of its regions (never filtered). */
+static int refined_in_unit(fctx *X, const f_unit *u)
+{
+    if (split_names(X, u->rid, u->name))
+        return 1;
+    for (size_t k = 0; k < X->nl; k++)
+        if (X->l[k].unit == u->id && split_names(X, X->l[k].rid, X->l[k].rname))
+            return 1;
+    for (size_t k = 0; k < X->ns; k++)
+        if (X->s[k].unit == u->id && X->s[k].rname[0] && split_names(X, X->s[k].rid, X->s[k].rname))
+            return 1;
+    return 0;
+}
+
+static int plan_ref_found(fctx *X, const char *ref)
+{
+    for (size_t i = 0; i < X->nu; i++)
+        if (instr_plan_names(ref, X->u[i].rid, X->u[i].name))
+            return 1;
+    for (size_t i = 0; i < X->nl; i++)
+        if (instr_plan_names(ref, X->l[i].rid, X->l[i].rname))
+            return 1;
+    for (size_t i = 0; i < X->ns; i++)
+        if (X->s[i].rname[0] && instr_plan_names(ref, X->s[i].rid, X->s[i].rname))
+            return 1;
+    return 0;
+}
+
+/* A plan's eliminate entries drop the regions they name; the profile filter
+ * (--filter-from) drops every region of a procedure measured as tiny and
+ * hot, unless a refinement names it or one of its regions. */
+static void apply_plan(fctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    static const char hot[] = "tiny and hot in the measured profile (--filter-from)";
+    if (!pl)
+        return;
+    for (size_t k = 0; k < pl->nelim; k++) {
+        for (size_t i = 0; i < X->nu; i++)
+            if (instr_plan_names(pl->elim[k], X->u[i].rid, X->u[i].name))
+                X->u[i].sel = 0;
+        for (size_t i = 0; i < X->nl; i++)
+            if (instr_plan_names(pl->elim[k], X->l[i].rid, X->l[i].rname))
+                X->l[i].sel = 0;
+        for (size_t i = 0; i < X->ns; i++)
+            if (X->s[i].rname[0] && instr_plan_names(pl->elim[k], X->s[i].rid, X->s[i].rname))
+                X->s[i].sel = 0;
+    }
+    for (size_t i = 0; i < X->nu; i++) {
+        f_unit *u = &X->u[i];
+        int hit = 0;
+        for (size_t k = 0; k < pl->npfilter && !hit; k++)
+            hit = !strcmp(pl->pfilter[k], u->name);
+        if (!hit || refined_in_unit(X, u))
+            continue;
+        if (u->sel) {
+            u->sel = 0;
+            u->why = hot;
+            X->nskipped++;
+        }
+        for (size_t k = 0; k < X->nl; k++)
+            if (X->l[k].unit == u->id)
+                skip_loop(X, &X->l[k], hot);
+        for (size_t k = 0; k < X->ns; k++)
+            if (X->s[k].unit == u->id && X->s[k].sel) {
+                X->s[k].sel = 0;
+                X->s[k].why = hot;
+                X->nskipped++;
+            }
+    }
+    if (X->o->warn_unmatched && X->o->diag) {
+        static const char fmt[] = "%s:%d: warning: %s '%s' matches no region of %s\n";
+        for (size_t k = 0; k < pl->nelim; k++)
+            if (!plan_ref_found(X, pl->elim[k]))
+                fprintf(X->o->diag, fmt, pl->elim_at[k].file, pl->elim_at[k].line, "eliminate",
+                        pl->elim[k], X->display);
+        for (size_t k = 0; k < pl->nsplit; k++)
+            if (!plan_ref_found(X, pl->split[k]))
+                fprintf(X->o->diag, fmt, pl->split_at[k].file, pl->split_at[k].line, "split",
+                        pl->split[k], X->display);
+    }
+}
+
 static void select_units(fctx *X)
 {
     const aa_instr_filter *flt = X->o->filter;
     for (size_t i = 0; i < X->nu; i++) {
         f_unit *u = &X->u[i];
         const char *why = NULL;
-        if (!(X->modes & AA_MODE_FUNCTIONS))
+        if (!(X->modes & AA_MODE_FUNCTIONS) && !split_names(X, u->rid, u->name))
             continue;
         if (flt && !aa_instr_filter_accepts(flt, X->display, u->name))
             continue;
@@ -671,8 +787,8 @@ static void select_loops(fctx *X)
         f_loop *l = &X->l[i], *p = l->parent ? loop_of(X, l->parent) : NULL;
         f_unit *u = unit_of(X, l->unit);
         const char *why = NULL;
-        snprintf(l->rname, sizeof l->rname, "loop@%d", l->line);
-        if (!(X->modes & (p ? AA_MODE_INNER_LOOPS : (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))))
+        if (!(X->modes & (p ? AA_MODE_INNER_LOOPS : (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))) &&
+            !refined_loop(X, l))
             continue;
         if (!u || (flt && !aa_instr_filter_accepts(flt, X->display, u->name)))
             continue;
@@ -708,20 +824,10 @@ static void select_calls(fctx *X)
         f_stmt *s = &X->s[i];
         f_unit *u = unit_of(X, s->unit);
         const char *why = NULL;
-        char name[64];
-        if (strcmp(s->kind, "call") || !(X->modes & AA_MODE_MPI))
+        if (strcmp(s->kind, "call") || (!(X->modes & AA_MODE_MPI) && !refined_call(X, s)))
             continue;
         if (!u || (flt && !aa_instr_filter_accepts(flt, X->display, u->name)))
             continue;
-        /* MPI_Send from mpi_send: the C spelling of the routine */
-        sscanf(s->args, "%63s", name);
-        {
-            size_t pre = name[0] == 'p' ? 5 : 4; /* "pmpi_" or "mpi_" */
-            for (size_t c = 0; name[c]; c++)
-                if ((c < pre || c == pre) && name[c] >= 'a' && name[c] <= 'z')
-                    name[c] = (char)(name[c] - 'a' + 'A');
-        }
-        snprintf(s->rname, sizeof s->rname, "%s@%d", name, s->line);
         if (u->pure)
             why = "in a PURE or ELEMENTAL procedure";
         else if (strstr(s->args, " alt"))
@@ -796,6 +902,27 @@ static void loop_path(fctx *X, const f_loop *l, char *out, size_t n)
     }
 }
 
+/* Region names: loop@LINE, MPI_Send@LINE (the C spelling of the routine). */
+static void name_regions(fctx *X)
+{
+    for (size_t i = 0; i < X->nl; i++)
+        snprintf(X->l[i].rname, sizeof X->l[i].rname, "loop@%d", X->l[i].line);
+    for (size_t i = 0; i < X->ns; i++) {
+        f_stmt *s = &X->s[i];
+        char name[64];
+        if (strcmp(s->kind, "call"))
+            continue;
+        sscanf(s->args, "%63s", name);
+        {
+            size_t pre = name[0] == 'p' ? 5 : 4; /* "pmpi_" or "mpi_" */
+            for (size_t c = 0; name[c]; c++)
+                if ((c < pre || c == pre) && name[c] >= 'a' && name[c] <= 'z')
+                    name[c] = (char)(name[c] - 'a' + 'A');
+        }
+        snprintf(s->rname, sizeof s->rname, "%s@%d", name, s->line);
+    }
+}
+
 /* Unique ids: re-hash with a salt on a clash (or 0), in source order. */
 typedef struct idset {
     uint32_t *v;
@@ -821,14 +948,46 @@ static uint32_t unique_id(fctx *X, idset *ids, const char *fn, const char *kind,
     return id;
 }
 
-static int assign_ids(fctx *X, aa_regionmap *map)
+/* Ids of every region, selected or not (the plan names regions by id):
+ * the C hash of (file, procedure, kind, ordinal path), units first, then
+ * loops, then call sites ("call MPI_Send#k" per unit). */
+static void number_regions(fctx *X)
 {
     idset ids = {0};
     char path[160];
+    for (size_t i = 0; i < X->nu; i++)
+        X->u[i].rid = unique_id(X, &ids, X->u[i].name, "function", "");
+    for (size_t i = 0; i < X->nl; i++) {
+        f_loop *l = &X->l[i];
+        f_unit *u = unit_of(X, l->unit);
+        loop_path(X, l, path, sizeof path);
+        l->rid = unique_id(X, &ids, u ? u->name : "", "loop", path);
+    }
+    for (size_t i = 0; i < X->ns; i++) {
+        f_stmt *s = &X->s[i];
+        f_unit *u = unit_of(X, s->unit);
+        int k = 1;
+        char routine[sizeof s->rname];
+        if (strcmp(s->kind, "call") || !s->rname[0])
+            continue;
+        snprintf(routine, sizeof routine, "%s", s->rname);
+        *strchr(routine, '@') = 0;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(X->s[j].kind, "call") && X->s[j].unit == s->unit &&
+                !strncmp(X->s[j].rname, routine, strlen(routine)) &&
+                X->s[j].rname[strlen(routine)] == '@')
+                k++;
+        snprintf(path, sizeof path, "call %s#%d", routine, k);
+        s->rid = unique_id(X, &ids, u ? u->name : "", "call", path);
+    }
+    free(ids.v);
+}
+
+static int assign_ids(fctx *X, aa_regionmap *map)
+{
     for (size_t i = 0; i < X->nu; i++) {
         f_unit *u = &X->u[i];
         aa_region r;
-        u->rid = unique_id(X, &ids, u->name, "function", "");
         memset(&r, 0, sizeof r);
         r.id = u->rid;
         r.kind = AA_KIND_FUNCTION;
@@ -846,8 +1005,6 @@ static int assign_ids(fctx *X, aa_regionmap *map)
         f_loop *l = &X->l[i];
         f_unit *u = unit_of(X, l->unit);
         aa_region r;
-        loop_path(X, l, path, sizeof path);
-        l->rid = unique_id(X, &ids, u ? u->name : "", "loop", path);
         memset(&r, 0, sizeof r);
         r.id = l->rid;
         r.kind = AA_KIND_LOOP;
@@ -876,19 +1033,8 @@ static int assign_ids(fctx *X, aa_regionmap *map)
             f_stmt *s = &X->s[i];
             f_unit *u = unit_of(X, s->unit);
             aa_region r;
-            int k = 1;
-            char routine[sizeof s->rname];
-            if (strcmp(s->kind, "call") || !s->rname[0])
+            if (strcmp(s->kind, "call") || !s->rname[0] || (!s->sel && !s->why))
                 continue;
-            snprintf(routine, sizeof routine, "%s", s->rname);
-            *strchr(routine, '@') = 0;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(X->s[j].kind, "call") && X->s[j].unit == s->unit &&
-                    !strncmp(X->s[j].rname, routine, strlen(routine)) &&
-                    X->s[j].rname[strlen(routine)] == '@')
-                    k++;
-            snprintf(path, sizeof path, "call %s#%d", routine, k);
-            s->rid = unique_id(X, &ids, u ? u->name : "", "call", path);
             memset(&r, 0, sizeof r);
             r.id = s->rid;
             r.kind = AA_KIND_CALL;
@@ -914,7 +1060,6 @@ static int assign_ids(fctx *X, aa_regionmap *map)
                 X->oom = 1;
         }
     }
-    free(ids.v);
     return X->oom ? -1 : 0;
 }
 
@@ -1368,9 +1513,12 @@ int instr_fortran_file(const char *path, int argc, const char *const *argv,
         free(X.cond);
         X.cond = NULL;
     }
+    name_regions(&X);
+    number_regions(&X);
     select_units(&X);
     select_loops(&X);
     select_calls(&X);
+    apply_plan(&X);
     branch_rules(&X);
     res->map = aa_regionmap_new(X.display);
     if (!res->map) {
