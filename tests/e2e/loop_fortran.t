@@ -61,6 +61,23 @@ is "$?" 0 "round 2 through the wrapper: AUTOANALYZER_REFINE"
 is "$(grep -o '<region id="[0-9]*"[^>]*' "$T"/maps2/fsolver.f-*.regions.xml | grep -v 'instrumented="no"' | sed 's/<region id="\([0-9]*\)".* name="\([^"]*\)".*/\1 \2/' | sort)" \
     "$(cat "$T/r2.map")" "the wrapper refines as instrument --refine does"
 
+# ---- flang (flang-new-19) as the Fortran compiler behind mpif90 ----
+if command -v flang-new-19 >/dev/null 2>&1; then
+    OMPI_FC=flang-new-19 mpif90 -O2 -o "$T/fplain" "$src" >/dev/null 2>&1
+    (cd "$T" && OMPI_FC=flang-new-19 "$AA" cc mpif90 -O2 -o "$T/fl" "$src") >"$T/fl.log" 2>&1
+    is "$?" 0 "flang: autoanalyzer cc mpif90 (OMPI_FC=flang-new-19) builds (the map object made by cc)"
+    is "$(cat "$T/fl.log")" "" "flang: no warning"
+    like "$(readelf -SW "$T/fl")" "autoanalyzer.regions" "flang: the program carries the region map"
+    mpirun --oversubscribe -np 2 "$T/fplain" >"$T/fplain.out" 2>&1
+    AUTOANALYZER_OUTPUT="$T/flrun" mpirun --oversubscribe -np 2 "$T/fl" >"$T/fl.out" 2>&1
+    is "$?" 0 "flang: the instrumented program exits 0"
+    is "$(cat "$T/fl.out")" "$(cat "$T/fplain.out")" "flang: identical output"
+    like "$(grep -o '<region [^>]*name="loop@67"[^>]*>' "$T/flrun/experiment.xml")" 'kind="loop"' \
+        "flang: the loop region is measured"
+else
+    ok "flang-new-19 not installed: flang build not tested # SKIP" true
+fi
+
 # -c, then link: the object's map is joined to it (ld -r)
 (cd "$T" && "$AA" cc mpif90 -O2 -c "$src" -o "$T/fs.o") >"$T/c.log" 2>&1
 is "$?" 0 "autoanalyzer cc mpif90 -c"
