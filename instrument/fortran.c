@@ -75,6 +75,23 @@ typedef struct f_label {
     int line;
 } f_label;
 
+/* What the size rules read (E, A and T records). */
+typedef struct f_exec {
+    int unit, line;
+    char kind;      /* s statement, c CALL, i I/O, f function reference or array element */
+    char name[64];
+} f_exec;
+
+typedef struct f_array {
+    int unit;
+    char name[64];
+} f_array;
+
+typedef struct f_trip {
+    int loop;
+    long long lo, hi, step;
+} f_trip;
+
 typedef struct fctx {
     const aa_instrument_opts *o;
     unsigned modes;
@@ -93,6 +110,13 @@ typedef struct fctx {
     size_t ns;
     f_label *lab;
     size_t nlab;
+    f_exec *e;
+    size_t ne;
+    f_array *a;
+    size_t na;
+    f_trip *t;
+    size_t nt;
+    int *tiny;      /* per unit index: left out by the size rules */
     int nskipped;
     int oom;
 } fctx;
@@ -249,7 +273,7 @@ static int parse_failure(const char *errtext, const char *display, aa_err *err)
 
 static int read_description(fctx *X, char *d, aa_err *err)
 {
-    size_t cu = 0, cl = 0, cs = 0, cb = 0;
+    size_t cu = 0, cl = 0, cs = 0, cb = 0, ce = 0, ca = 0, ct = 0;
     int lineno = 0;
     char *save = NULL, *ln;
     for (ln = strtok_r(d, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
@@ -307,6 +331,28 @@ static int read_description(fctx *X, char *d, aa_err *err)
                  !ln[n];
             if (ok)
                 X->lab[X->nlab++] = b;
+        } else if (ln[0] == 'E' && ln[1] == ' ') {
+            f_exec e;
+            GROW(X, X->e, X->ne, ce);
+            ok = !X->oom &&
+                 sscanf(ln, "E %d %d %c %63s%n", &e.unit, &e.line, &e.kind, e.name, &n) == 4 &&
+                 !ln[n] && strchr("scif", e.kind);
+            if (ok)
+                X->e[X->ne++] = e;
+        } else if (ln[0] == 'A' && ln[1] == ' ') {
+            f_array a;
+            GROW(X, X->a, X->na, ca);
+            ok = !X->oom && sscanf(ln, "A %d %63s%n", &a.unit, a.name, &n) == 2 && !ln[n];
+            if (ok)
+                X->a[X->na++] = a;
+        } else if (ln[0] == 'T' && ln[1] == ' ') {
+            f_trip t;
+            GROW(X, X->t, X->nt, ct);
+            ok = !X->oom &&
+                 sscanf(ln, "T %d %lld %lld %lld%n", &t.loop, &t.lo, &t.hi, &t.step, &n) == 4 &&
+                 !ln[n];
+            if (ok)
+                X->t[X->nt++] = t;
         }
         if (X->oom)
             return aa_err_set(err, AA_EENV, "out of memory");
@@ -746,6 +792,168 @@ static void apply_plan(fctx *X)
             if (!plan_ref_found(X, pl->split[k]))
                 fprintf(X->o->diag, fmt, pl->split_at[k].file, pl->split_at[k].line, "split",
                         pl->split[k], X->display);
+    }
+}
+
+/* ---- size rules (docs/instrument.md, "Small regions"; C's rules in Fortran terms) ------ */
+/* Intrinsics that cost about an arithmetic operation: a reference to one is
+ * no call (array intrinsics such as SUM or MATMUL are loops and stay calls). */
+static int cheap_intrinsic(const char *n)
+{
+    static const char *const v[] = {
+        "abs", "achar", "acos", "adjustl", "adjustr", "aimag", "aint", "allocated", "amax0",
+        "amax1", "amin0", "amin1", "anint", "asin", "associated", "atan", "atan2", "btest",
+        "cabs", "ccos", "ceiling", "cexp", "char", "clog", "cmplx", "conjg", "cos", "cosh",
+        "csin", "csqrt", "dabs", "dacos", "dasin", "datan", "datan2", "dble", "dcmplx", "dconjg",
+        "dcos", "dcosh", "ddim", "dexp", "dfloat", "dim", "dimag", "dint", "dlog", "dlog10",
+        "dmax1", "dmin1", "dmod", "dnint", "dprod", "dreal", "dsign", "dsin", "dsinh", "dsqrt",
+        "dtan", "dtanh", "epsilon", "exp", "exponent", "float", "floor", "fraction", "huge",
+        "iabs", "iachar", "iand", "ibclr", "ibits", "ibset", "ichar", "idim", "idint", "idnint",
+        "ieor", "ifix", "index", "int", "ior", "isign", "ishft", "ishftc", "kind", "lbound",
+        "len", "len_trim", "lge", "lgt", "lle", "llt", "log", "log10", "logical", "max", "max0",
+        "max1", "merge", "min", "min0", "min1", "mod", "modulo", "nint", "not", "present",
+        "real", "scale", "sign", "sin", "sinh", "size", "sngl", "sqrt", "tan", "tanh", "tiny",
+        "trim", "ubound"};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (!strcmp(n, v[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 when `name` is an array or statement function of the unit or a host. */
+static int local_array(fctx *X, int unit, const char *name)
+{
+    for (const f_unit *u = unit_of(X, unit); u; u = u->parent ? unit_of(X, u->parent) : NULL)
+        for (size_t i = 0; i < X->na; i++)
+            if (X->a[i].unit == u->id && !strcmp(X->a[i].name, name))
+                return 1;
+    return 0;
+}
+
+/* 1 when the procedure `name` of this file is left out by the size rules. */
+static int tiny_unit_named(fctx *X, const char *name)
+{
+    for (size_t i = 0; i < X->nu; i++)
+        if (X->tiny[i] && !strcmp(X->u[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* A CALL, an I/O statement or a reference to a procedure that is neither
+ * an array, a cheap intrinsic nor a tiny procedure of this file. */
+static int costly(fctx *X, const f_exec *e)
+{
+    if (e->kind == 'i')
+        return 1;
+    if (e->kind == 'c')
+        return !tiny_unit_named(X, e->name);
+    if (e->kind == 'f')
+        return !local_array(X, e->unit, e->name) && !cheap_intrinsic(e->name) &&
+               !tiny_unit_named(X, e->name);
+    return 0;
+}
+
+/* A statement that jumps or stops (GOTO, computed GOTO, STOP, ...). */
+static int jumps_in(fctx *X, int unit, int from, int to)
+{
+    for (size_t i = 0; i < X->ns; i++) {
+        const f_stmt *s = &X->s[i];
+        if (s->unit == unit && s->line >= from && s->line <= to &&
+            (!strcmp(s->kind, "goto") || !strcmp(s->kind, "branch") || !strcmp(s->kind, "stop")))
+            return 1;
+    }
+    return 0;
+}
+
+/* The tiny-loop rule: integer-literal bounds, at most AA_TINY_MAX_TRIPS
+ * iterations, a straight-line body (no loop, no costly call, no jump). */
+static int tiny_loop(fctx *X, const f_loop *l)
+{
+    const f_trip *t = NULL;
+    long long trips;
+    for (size_t i = 0; i < X->nt && !t; i++)
+        if (X->t[i].loop == l->id)
+            t = &X->t[i];
+    if (!t || !t->step || !l->line || !l->eline)
+        return 0;
+    trips = (t->hi - t->lo + t->step) / t->step;
+    if (trips > AA_TINY_MAX_TRIPS)
+        return 0;
+    for (size_t i = 0; i < X->nl; i++)
+        if (&X->l[i] != l && X->l[i].unit == l->unit && loop_contains_line(l, X->l[i].line))
+            return 0;
+    for (size_t i = 0; i < X->ne; i++)
+        if (X->e[i].unit == l->unit && loop_contains_line(l, X->e[i].line) && costly(X, &X->e[i]))
+            return 0;
+    return !jumps_in(X, l->unit, l->line, l->eline);
+}
+
+/* The tiny-leaf rule: not the main program, at most AA_TINY_MAX_STATEMENTS
+ * executable statements, no loop but tiny ones, no costly call, no jump. */
+static int tiny_unit(fctx *X, const f_unit *u)
+{
+    int n = 0;
+    if (!strcmp(u->kind, "program") || u->entry || !u->execline)
+        return 0;
+    for (size_t i = 0; i < X->ne; i++)
+        if (X->e[i].unit == u->id && ((X->e[i].kind == 's' && ++n > AA_TINY_MAX_STATEMENTS) ||
+                                      costly(X, &X->e[i])))
+            return 0;
+    for (size_t i = 0; i < X->nl; i++)
+        if (X->l[i].unit == u->id && !tiny_loop(X, &X->l[i]))
+            return 0;
+    return !jumps_in(X, u->id, u->line, u->endline);
+}
+
+/* Small regions are left out (listed in the map with the reason) unless
+ * the modes hold `tiny`, a filter names the procedure literally, or a
+ * refinement names the region: the procedures first, to a fixed point (a
+ * procedure calling only tiny ones of this file is tiny too), then their
+ * loops and calls, then tiny loops elsewhere. */
+static void size_rules(fctx *X)
+{
+    const aa_instr_filter *flt = X->o->filter;
+    static const char in_tiny[] = "in a tiny leaf function";
+    static const char loop_why[] = "tiny loop (constant trip count, straight-line body)";
+    if (X->modes & AA_MODE_TINY)
+        return;
+    X->tiny = calloc(X->nu + 1, sizeof *X->tiny);
+    if (!X->tiny) {
+        X->oom = 1;
+        return;
+    }
+    for (int pass = 0, changed = 1; pass < 6 && changed; pass++) {
+        changed = 0;
+        for (size_t i = 0; i < X->nu; i++)
+            if (!X->tiny[i] && tiny_unit(X, &X->u[i]))
+                X->tiny[i] = changed = 1;
+    }
+    for (size_t i = 0; i < X->nu; i++) {
+        f_unit *u = &X->u[i];
+        if (!X->tiny[i] || refined_in_unit(X, u) ||
+            (flt && aa_instr_filter_names(flt, X->display, u->name))) {
+            X->tiny[i] = 0;
+            continue;
+        }
+        if (u->sel) {
+            u->sel = 0;
+            u->why = "tiny leaf function";
+            X->nskipped++;
+        }
+        for (size_t k = 0; k < X->nl; k++)
+            if (X->l[k].unit == u->id)
+                skip_loop(X, &X->l[k], in_tiny);
+        for (size_t k = 0; k < X->ns; k++)
+            if (X->s[k].unit == u->id && X->s[k].sel) {
+                X->s[k].sel = 0;
+                X->s[k].why = in_tiny;
+                X->nskipped++;
+            }
+    }
+    for (size_t k = 0; k < X->nl; k++) {
+        f_loop *l = &X->l[k];
+        if (l->sel && !split_names(X, l->rid, l->rname) && tiny_loop(X, l))
+            skip_loop(X, l, loop_why);
     }
 }
 
@@ -1470,6 +1678,10 @@ static void free_ctx(fctx *X)
     free(X->l);
     free(X->s);
     free(X->lab);
+    free(X->e);
+    free(X->a);
+    free(X->t);
+    free(X->tiny);
     free(X->text);
 }
 
@@ -1519,6 +1731,7 @@ int instr_fortran_file(const char *path, int argc, const char *const *argv,
     select_loops(&X);
     select_calls(&X);
     apply_plan(&X);
+    size_rules(&X);
     branch_rules(&X);
     res->map = aa_regionmap_new(X.display);
     if (!res->map) {
