@@ -957,6 +957,30 @@ static void size_rules(fctx *X)
     }
 }
 
+/* 1 when the text before (line, col) is only a directive sentinel
+ * (`!$OMP `, `C$OMP `, `!$acc `, `!DIR$ `): a unit whose first executable
+ * construct is a directive gets its enter line before the directive. */
+static int directive_starts(fctx *X, int line, int col)
+{
+    const char *t;
+    int i = 0;
+    if (line < 1 || line > X->nlines || col < 2 || col - 1 > line_len(X, line))
+        return 0;
+    t = X->lines[line];
+    while (i < col - 1 && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    if (i >= col - 1 || !(t[i] == '!' || (X->fixed && i == 0 && strchr("cC*", t[i]))))
+        return 0;
+    i++;
+    if (t[i] != '$' && !(t[i] && strchr("dD", t[i]))) /* !$omp, !dir$ */
+        return 0;
+    while (i < col - 1 && t[i] != ' ' && t[i] != '\t')
+        i++;
+    while (i < col - 1 && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    return i == col - 1 && strchr(t, '$') && strchr(t, '$') < t + i;
+}
+
 static void select_units(fctx *X)
 {
     const aa_instr_filter *flt = X->o->filter;
@@ -973,7 +997,8 @@ static void select_units(fctx *X)
             why = "it has ENTRY statements (an entry would bypass the region's start)";
         else if (!u->execline)
             why = "no executable statements";
-        else if (!begins_line(X, u->execline, u->execcol) || !u->fall_line ||
+        else if ((!begins_line(X, u->execline, u->execcol) &&
+                  !directive_starts(X, u->execline, u->execcol)) || !u->fall_line ||
                  !begins_line(X, u->fall_line, u->fall_col))
             why = "its first executable statement or its END does not begin a line";
         else if (X->cond && X->cond[u->execline] != X->cond[u->fall_line])
