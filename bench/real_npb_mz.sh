@@ -53,7 +53,7 @@ for lang in F CXX; do
     st=ok; [ -n "$plain" ] && [ -n "$inst" ] || st=FAIL
     nreg=$(cat "$W/maps-$lang"/*.regions.xml 2>/dev/null | grep '<region ' | grep -vc 'instrumented="no"')
     nskip=$(cat "$W/maps-$lang"/*.regions.xml 2>/dev/null | grep -c 'instrumented="no"')
-    nwarn=$(grep -c 'autoanalyzer' "$W/$lang-inst.log")
+    nwarn=$(grep -c -E 'warning: autoanalyzer|autoanalyzer: warning' "$W/$lang-inst.log")
     out=-; tp=-; ti=-; finding=-
     if [ $st = ok ]; then
         (cd "$W" && mpirun --oversubscribe -np $NP "$plain" </dev/null 2>&1) | output >"$W/$lang.plain.out"
@@ -73,7 +73,7 @@ for lang in F CXX; do
     printf '%-10s %-6s %-6s %-8s %-9s %-9s %-9s %-9s %s\n' "$lang" "$st" "$out" "$nreg" "$nskip" "$nwarn" \
         "$tp" "$ti" "$finding"
     if [ "${AA_BENCH_VERBOSE:-0}" = 1 ]; then
-        grep autoanalyzer "$W/$lang-inst.log" | sort | uniq -c | sort -rn | head -5
+        grep -E 'warning: autoanalyzer|autoanalyzer: warning' "$W/$lang-inst.log" | sed 's/^[^ ]*: //' | sort | uniq -c | sort -rn | head -5
         grep -h -o 'reason="[^"]*"' "$W/maps-$lang"/*.regions.xml | sort | uniq -c | sort -rn
         sed -n '1,25p' "$W/run-$lang.log"
     fi
