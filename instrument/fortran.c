@@ -6,7 +6,9 @@
  * positions; .F/.F90 sources (and any source compiled with -cpp) go through
  * the compiler's preprocessor first (`COMPILER -E` with the user's -D/-U/-I
  * flags), as the build will.  This file reads that description strictly,
- * selects regions by mode and filter, checks that each one can be wrapped
+ * selects regions by mode and filter, the region plan (--refine, split,
+ * eliminate, --filter-from) and the size rules (tiny leaf procedures, tiny
+ * loops: C's rules on what the parser sees), checks that each can be wrapped
  * (its statements begin and end their lines, no jump leaves it in a way a
  * probe cannot follow), and inserts whole probe lines into the original
  * text: `call aa_runtime_enter_f(ID, 'name')` before a region and
