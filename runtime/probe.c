@@ -27,6 +27,8 @@
 
 aa_rt_global aa_rt_g;
 AA_RT_TLS aa_rt_thread *aa_rt_self;
+/* the gates of the innermost open node of this thread (aa_probe.h) */
+__thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
 static AA_RT_TLS int thread_dead; /* its state was closed by the key destructor */
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -598,6 +600,15 @@ static inline int child_node(aa_rt_thread *t, int parent, uint32_t region)
     return new_node(t, region, parent);
 }
 
+/* Points the probes' gate check at the innermost open node of t (none
+ * while enters are not recorded).  Called wherever depth or skip change. */
+static inline void gates_follow(aa_rt_thread *t)
+{
+    aa_runtime_gates_now = AA_RT_UNLIKELY(t->skip || t->depth <= 0)
+                               ? NULL
+                               : &aa_rt_node_at(t, t->stack[t->depth - 1].node)->gates;
+}
+
 /* ---- threads ------------------------------------------------------------------------ */
 static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu, const uint64_t *ctr);
 
@@ -617,6 +628,7 @@ static void thread_destructor(void *arg)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
     __atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
     aa_rt_self = NULL;
+    aa_runtime_gates_now = NULL;
     thread_dead = 1; /* probes from later TLS destructors are ignored */
 }
 
@@ -654,6 +666,7 @@ aa_rt_thread *aa_rt_thread_get(void)
         aa_rt_counters_read(t, t->stack[0].ctr_enter);
     aa_rt_node_at(t, 0)->visits = 1;
     t->depth = 1;
+    gates_follow(t);
     pthread_setspecific(thread_key, t);
     t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&threads, &t->next, t, 1, __ATOMIC_RELEASE,
@@ -706,6 +719,7 @@ static int close_abandoned(aa_rt_thread *t, uint32_t parent)
         t->mismatched++;
         close_frame(t, &t->stack[t->depth], now, cpu, ctr);
     }
+    gates_follow(t);
     return 1;
 }
 
@@ -737,6 +751,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->skip++;
         if (t->skip_ovf) /* deeper still: not recorded either */
             t->overflow++;
+        aa_runtime_gates_now = NULL;
         return;
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
@@ -744,6 +759,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
+            aa_runtime_gates_now = NULL;
             return;
         }
     }
@@ -762,6 +778,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
+        aa_runtime_gates_now = NULL;
         return;
     }
     c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
@@ -769,6 +786,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
+        aa_runtime_gates_now = NULL;
         return;
     }
     n = aa_rt_node_at(t, c);
@@ -780,10 +798,12 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     f->id = r->id;
     f->user = user;
     t->depth = d + 1;
+    aa_runtime_gates_now = &n->gates;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
          * (and the matching of exits) right, but reads no clock */
         f->throttled = 1;
+        n->untimed++;
         return;
     }
     f->throttled = 0;
@@ -844,15 +864,34 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
  * this thread (its later frames read no clock); the same region in another
  * context, or in another thread, goes on being measured.  Nodes of regions
  * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
- * is flagged in the profile: its values are partial. */
-static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f)
+ * is flagged in the profile: its values are partial.
+ *
+ * A throttled leaf (no region was ever entered inside it) of a lexical
+ * region is also gated in its parent node: its descriptor takes a free
+ * slot of the parent's gates, so that the inline scope probe
+ * (aa_runtime_enter_scope) of that region, while the parent is the
+ * innermost open node, only counts the visit there and calls nothing.
+ * Probes that call the runtime (enter/exit pairs, Fortran, old objects)
+ * keep the throttled frame path above; both ways the visits after
+ * throttling are counted (untimed_visits in the profile). */
+static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
 {
-    aa_rt_node *n = aa_rt_node_at(t, f->node);
+    aa_rt_node *n = aa_rt_node_at(t, f->node), *p;
+    int i;
     if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
         n->wall >= n->visits * aa_rt_g.thr_ticks)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
+    if (n->first_child >= 0 || f->user || n->parent < 0)
+        return;
+    p = aa_rt_node_at(t, n->parent);
+    for (i = 0; i < AA_RUNTIME_GATES; i++)
+        if (!p->gates.region[i]) {
+            p->gate_child[i] = f->node;
+            p->gates.region[i] = r;
+            return;
+        }
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -873,6 +912,7 @@ static void exit_mismatch(aa_rt_thread *t, uint32_t h)
         aa_rt_counters_read(t, ctr);
     while (t->depth > k)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
+    gates_follow(t);
 }
 
 void aa_runtime_exit(aa_runtime_region *r)
@@ -885,8 +925,10 @@ void aa_runtime_exit(aa_runtime_region *r)
     if (AA_RT_UNLIKELY(!t))
         return;
     if (AA_RT_UNLIKELY(t->skip)) {
-        if (--t->skip == 0)
+        if (--t->skip == 0) {
             t->skip_ovf = 0;
+            gates_follow(t);
+        }
         return;
     }
     d = t->depth;
@@ -901,6 +943,7 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
+    aa_runtime_gates_now = &aa_rt_node_at(t, t->stack[d - 2].node)->gates;
     if (AA_RT_UNLIKELY(f->throttled))
         return;
     now = aa_rt_now();
@@ -908,7 +951,7 @@ void aa_runtime_exit(aa_runtime_region *r)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
     if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
-        maybe_throttle(t, f);
+        maybe_throttle(t, f, r);
 }
 
 void aa_runtime_scope_end(aa_runtime_region **r)

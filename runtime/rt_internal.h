@@ -73,8 +73,13 @@ typedef struct aa_rt_node {
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
     double cpu_sq;        /* sum over visits of the squared CPU time of a visit, ns^2 */
+    uint64_t untimed;     /* visits after throttling through the runtime (not timed) */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
+    /* throttled leaf children gated at the probe (aa_probe.h): while this
+     * node is the innermost open one, aa_runtime_gates_now points here */
+    aa_runtime_gates gates;
+    int32_t gate_child[AA_RUNTIME_GATES]; /* node index of each gated child */
 } aa_rt_node;
 
 typedef struct aa_rt_frame {
