@@ -20,7 +20,7 @@ is "$(cat "$T/g.err")" "" "nothing on stderr"
 "$RT_DUMP" "$T/g/experiment.xml" >"$T/g.dump" 2>&1
 is "$?" 0 "profile valid"
 D="$T/g.dump"
-total() { echo $(( $(rt_val $D "$1" visits "$2" "$3") + $(rt_val $D "$1" untimed_visits "$2" "$3") )); }
+total() { local v u; v=$(rt_val $D "$1" visits "$2" "$3"); u=$(rt_val $D "$1" untimed_visits "$2" "$3"); echo $(( ${v:-0} + ${u:-0} )); }
 is "$(rt_val $D ROOT/main/hot/leaf visits)" 100000 "hot leaf: timed until throttled (100,000 visits)"
 is "$(total ROOT/main/hot/leaf 0 0)" 600000 "hot leaf: visits + untimed_visits = all 600,000 visits"
 like "$(grep "^node 0 0 ROOT/main/hot/leaf " $D)" "throttled$" "hot leaf flagged throttled (partial values)"
