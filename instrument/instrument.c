@@ -2286,6 +2286,11 @@ static const char probe_decls[] =
     "void aa_runtime_exit(aa_runtime_region *r);\n"
     "void aa_runtime_scope_end(aa_runtime_region **r);\n"
     "#define AA_RUNTIME_GATES 4\n"
+    "#ifdef __cplusplus\n"
+    "#define AA_RUNTIME_NULL_ __null\n"
+    "#else\n"
+    "#define AA_RUNTIME_NULL_ ((void *)0)\n"
+    "#endif\n"
     "typedef struct aa_runtime_gates {\n"
     "    const aa_runtime_region *region[AA_RUNTIME_GATES];\n"
     "    __UINT64_TYPE__ visits[AA_RUNTIME_GATES];\n"
@@ -2296,12 +2301,12 @@ static const char probe_decls[] =
     "aa_runtime_enter_scope(aa_runtime_region *r)\n"
     "{\n"
     "    aa_runtime_gates *g = aa_runtime_gates_now;\n"
-    "    if (__builtin_expect(g != 0 && g->region[0] != 0, 0)) {\n"
+    "    if (__builtin_expect(g && g->region[0], 0)) {\n"
     "        int i;\n"
     "        for (i = 0; i < AA_RUNTIME_GATES && g->region[i]; i++)\n"
     "            if (g->region[i] == r) {\n"
     "                g->visits[i]++;\n"
-    "                return 0;\n"
+    "                return AA_RUNTIME_NULL_;\n"
     "            }\n"
     "    }\n"
     "    aa_runtime_enter(r);\n"
@@ -2332,7 +2337,7 @@ static void put_probe_decls(aa_buf *out, int cxx)
 {
     const char *abi = "#define AA_RUNTIME_ABI 1\n", *cat = "#define AA_RUNTIME_CAT_";
     const char *a = strstr(probe_decls, abi), *c = strstr(probe_decls, cat);
-    const char *end = strstr(probe_decls, "#endif\n");
+    const char *end = c ? strstr(c, "#endif\n") : NULL; /* the include guard's */
     if (!cxx || !a || !c || !end) {
         aa_buf_puts(out, probe_decls);
         return;

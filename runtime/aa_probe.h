@@ -66,6 +66,11 @@ void aa_runtime_scope_end(aa_runtime_region **r);
  * was gated.  The runtime owns the storage; probes only read the slots and
  * increment their own count. */
 #define AA_RUNTIME_GATES 4
+#ifdef __cplusplus
+#define AA_RUNTIME_NULL_ __null /* no -Wzero-as-null-pointer-constant, C++98 too */
+#else
+#define AA_RUNTIME_NULL_ ((void *)0)
+#endif
 typedef struct aa_runtime_gates {
     const aa_runtime_region *region[AA_RUNTIME_GATES];
     uint64_t visits[AA_RUNTIME_GATES];
@@ -78,12 +83,12 @@ static __inline__ __attribute__((always_inline, unused)) aa_runtime_region *
 aa_runtime_enter_scope(aa_runtime_region *r)
 {
     aa_runtime_gates *g = aa_runtime_gates_now;
-    if (__builtin_expect(g != 0 && g->region[0] != 0, 0)) {
+    if (__builtin_expect(g && g->region[0], 0)) {
         int i;
         for (i = 0; i < AA_RUNTIME_GATES && g->region[i]; i++)
             if (g->region[i] == r) {
                 g->visits[i]++;
-                return 0;
+                return AA_RUNTIME_NULL_;
             }
     }
     aa_runtime_enter(r);

@@ -346,14 +346,23 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
     return 0;
 }
 
-/* Throttled nodes gated at the probe (their parents' gate slots in use). */
+/* Throttled nodes gated at the probe (named by some gate slot). */
 static uint64_t gated_contexts(aa_rt_thread *rt)
 {
     int nn = __atomic_load_n(&rt->nnodes, __ATOMIC_ACQUIRE), i, k;
     uint64_t g = 0;
-    for (i = 0; i < nn; i++)
-        for (k = 0; k < AA_RUNTIME_GATES && aa_rt_node_at(rt, i)->gates.region[k]; k++)
-            g++;
+    char *mark = calloc((size_t)nn + 1, 1);
+    if (!mark)
+        return 0;
+    for (i = 0; i < nn; i++) {
+        aa_rt_node *n = aa_rt_node_at(rt, i);
+        for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
+            if (n->gate_child[k] > i && n->gate_child[k] < nn && !mark[n->gate_child[k]]) {
+                mark[n->gate_child[k]] = 1;
+                g++;
+            }
+    }
+    free(mark);
     return g;
 }
 

@@ -604,9 +604,8 @@ static inline int child_node(aa_rt_thread *t, int parent, uint32_t region)
  * while enters are not recorded).  Called wherever depth or skip change. */
 static inline void gates_follow(aa_rt_thread *t)
 {
-    aa_runtime_gates_now = AA_RT_UNLIKELY(t->skip || t->depth <= 0)
-                               ? NULL
-                               : &aa_rt_node_at(t, t->stack[t->depth - 1].node)->gates;
+    aa_runtime_gates_now =
+        AA_RT_UNLIKELY(t->skip || t->depth <= 0) ? NULL : t->stack[t->depth - 1].gates;
 }
 
 /* ---- threads ------------------------------------------------------------------------ */
@@ -658,6 +657,7 @@ aa_rt_thread *aa_rt_thread_get(void)
     aa_rt_counters_thread_start(t);
     t->stack[0].node = 0;
     t->stack[0].region = 0;
+    t->stack[0].gates = &aa_rt_node_at(t, 0)->gates;
     t->stack[0].t_enter = aa_rt_now();
     t->cpu_w_last = t->stack[0].t_enter;
     t->cpu_c_last = aa_rt_thread_cpu_ns();
@@ -798,7 +798,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     f->id = r->id;
     f->user = user;
     t->depth = d + 1;
-    aa_runtime_gates_now = &n->gates;
+    aa_runtime_gates_now = f->gates = &n->gates;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
          * (and the matching of exits) right, but reads no clock */
@@ -866,32 +866,57 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
  * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
  * is flagged in the profile: its values are partial.
  *
- * A throttled leaf (no region was ever entered inside it) of a lexical
- * region is also gated in its parent node: its descriptor takes a free
- * slot of the parent's gates, so that the inline scope probe
- * (aa_runtime_enter_scope) of that region, while the parent is the
- * innermost open node, only counts the visit there and calls nothing.
- * Probes that call the runtime (enter/exit pairs, Fortran, old objects)
- * keep the throttled frame path above; both ways the visits after
- * throttling are counted (untimed_visits in the profile). */
+ * A throttled node of a lexical region whose children (if any) are all
+ * gated in it is also gated in its parent node: its descriptor, and those
+ * of its gated children, take free slots of the parent's gates, so that
+ * the inline scope probe (aa_runtime_enter_scope) of these regions, while
+ * the parent is the innermost open node, only counts the visit (for the
+ * node it belongs to) and calls nothing.  Not when the parent has a child
+ * node of a region gated below (that region's visits there could not be
+ * told apart) or too few free slots.  Probes that call the runtime
+ * (enter/exit pairs, Fortran, old objects) keep the throttled frame path
+ * above; both ways the visits after throttling are counted
+ * (untimed_visits in the profile). */
+static int gated_in(const aa_rt_node *n, int child)
+{
+    int k;
+    for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
+        if (n->gate_child[k] == child)
+            return 1;
+    return 0;
+}
+
+static void gate(aa_rt_thread *t, int node, aa_runtime_region *r)
+{
+    aa_rt_node *n = aa_rt_node_at(t, node), *p = aa_rt_node_at(t, n->parent);
+    int c, k, used = 0, inherited = 0;
+    for (c = n->first_child; c >= 0; c = aa_rt_node_at(t, c)->next_sibling)
+        if (!gated_in(n, c) || find_child(t, n->parent, aa_rt_node_at(t, c)->region) >= 0)
+            return; /* measured below, or the same region also right under the parent */
+    while (used < AA_RUNTIME_GATES && p->gates.region[used])
+        used++;
+    while (inherited < AA_RUNTIME_GATES && n->gates.region[inherited])
+        inherited++;
+    if (used + inherited + 1 > AA_RUNTIME_GATES)
+        return;
+    for (k = 0; k < inherited; k++) {
+        p->gate_child[used] = n->gate_child[k];
+        p->gates.region[used++] = n->gates.region[k];
+    }
+    p->gate_child[used] = node;
+    p->gates.region[used] = r;
+}
+
 static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
 {
-    aa_rt_node *n = aa_rt_node_at(t, f->node), *p;
-    int i;
+    aa_rt_node *n = aa_rt_node_at(t, f->node);
     if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
         n->wall >= n->visits * aa_rt_g.thr_ticks)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
-    if (n->first_child >= 0 || f->user || n->parent < 0)
-        return;
-    p = aa_rt_node_at(t, n->parent);
-    for (i = 0; i < AA_RUNTIME_GATES; i++)
-        if (!p->gates.region[i]) {
-            p->gate_child[i] = f->node;
-            p->gates.region[i] = r;
-            return;
-        }
+    if (!f->user && n->parent >= 0)
+        gate(t, f->node, r);
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -943,7 +968,7 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
-    aa_runtime_gates_now = &aa_rt_node_at(t, t->stack[d - 2].node)->gates;
+    aa_runtime_gates_now = t->stack[d - 2].gates;
     if (AA_RT_UNLIKELY(f->throttled))
         return;
     now = aa_rt_now();

@@ -89,6 +89,7 @@ typedef struct aa_rt_frame {
     int32_t user;         /* begun through the user API (not lexical) */
     uint32_t id;          /* the region's id (static-parent checks) */
     uint32_t pad_;
+    aa_runtime_gates *gates; /* its node's gates (aa_runtime_gates_now while innermost) */
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];

@@ -4,8 +4,9 @@
  * the scope form 300,000 times under hot() is throttled and then only
  * counted inline; the same leaf under heavy() (50 long visits) stays
  * measured; a tiny leaf entered through aa_runtime_enter/exit 300,000 times
- * takes the runtime's throttled path; two threads gate the leaf each in
- * their own tree; a leaf still called inside a gated context after a child
+ * takes the runtime's throttled path; a tiny function whose child is
+ * gated is gated with it in its caller once throttled; two threads gate
+ * the leaf each in their own tree; a leaf still called inside a gated context after a child
  * region appears there nests under its parent.  Every visit is counted:
  * visits + untimed_visits is exact.  Prints a checksum that must not
  * depend on the runtime.
@@ -21,6 +22,8 @@ RT_REGION(r_leaf, 4, 0, 1, 40, "leaf", "leaf");
 RT_REGION(r_pair, 5, 0, 1, 50, "pair_leaf", "pair_leaf");
 RT_REGION(r_pairs, 6, 0, 1, 60, "pairs", "pairs");
 RT_REGION(r_thr, 7, 0, 1, 70, "worker", "worker");
+RT_REGION(r_outer, 8, 0, 1, 80, "outer", "outer");
+RT_REGION(r_mid, 9, 0, 1, 90, "mid", "mid");
 
 static unsigned long acc;
 
@@ -62,6 +65,21 @@ static void pairs(void)
         acc += pair_leaf((unsigned long)i);
 }
 
+/* a tiny function whose only child (leaf) is gated in it: once throttled
+ * itself, it is gated in outer() with its child */
+static unsigned long mid(unsigned long x)
+{
+    AA_RUNTIME_SCOPE(r_mid);
+    return leaf(x, 1) + 1;
+}
+
+static void outer(void)
+{
+    AA_RUNTIME_SCOPE(r_outer);
+    for (int i = 0; i < 300000; i++)
+        acc += mid((unsigned long)i);
+}
+
 static void *worker(void *arg)
 {
     unsigned long s = 0;
@@ -82,6 +100,7 @@ int main(void)
         heavy();
         hot();
         pairs();
+        outer();
         for (int k = 0; k < 2; k++)
             pthread_create(&th[k], NULL, worker, &res[k]);
         for (int k = 0; k < 2; k++)
