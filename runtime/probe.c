@@ -873,7 +873,8 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
  * the parent is the innermost open node, only counts the visit (for the
  * node it belongs to) and calls nothing.  Not when the parent has a child
  * node of a region gated below (that region's visits there could not be
- * told apart) or too few free slots.  Probes that call the runtime
+ * told apart) or too few free slots, nor when the node made MPI or I/O
+ * calls (they are attributed to the innermost open node).  Probes that call the runtime
  * (enter/exit pairs, Fortran, old objects) keep the throttled frame path
  * above; both ways the visits after throttling are counted
  * (untimed_visits in the profile). */
@@ -890,6 +891,8 @@ static void gate(aa_rt_thread *t, int node, aa_runtime_region *r)
 {
     aa_rt_node *n = aa_rt_node_at(t, node), *p = aa_rt_node_at(t, n->parent);
     int c, k, used = 0, inherited = 0;
+    if (n->x[AA_RT_X_MPI_CALLS] > 0 || n->x[AA_RT_X_IO_CALLS] > 0)
+        return; /* its MPI and I/O calls stay attributed to it */
     for (c = n->first_child; c >= 0; c = aa_rt_node_at(t, c)->next_sibling)
         if (!gated_in(n, c) || find_child(t, n->parent, aa_rt_node_at(t, c)->region) >= 0)
             return; /* measured below, or the same region also right under the parent */

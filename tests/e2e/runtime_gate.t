@@ -37,6 +37,9 @@ is "$(total ROOT/main/outer/mid/leaf 0 0)" 300000 "its leaf: visits + untimed_vi
 is "$(grep -c ' ROOT/main/outer/leaf ' $D)" 0 "the gated subtree's leaf is not moved under outer"
 ok "mid gated too: it takes almost no time in outer after throttling (visits 100,000 timed)" \
     test "$(rt_val $D ROOT/main/outer/mid visits)" = 100000
+is "$(total ROOT/main/ios/io_leaf 0 0)" 150000 "io_leaf: visits + untimed_visits = 150,000"
+like "$(grep "^node 0 0 ROOT/main/ios/io_leaf " $D)" "throttled$" "io_leaf throttled"
+is "$(rt_val $D ROOT/main/ios/io_leaf io_calls)" 150000 "io_leaf not gated: all its 150,000 writes stay its own"
 for th in 1 2; do
     is "$(total ROOT/worker/leaf 0 $th)" 200000 "thread $th: visits + untimed_visits = 200,000"
 done

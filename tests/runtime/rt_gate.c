@@ -5,7 +5,8 @@
  * counted inline; the same leaf under heavy() (50 long visits) stays
  * measured; a tiny leaf entered through aa_runtime_enter/exit 300,000 times
  * takes the runtime's throttled path; a tiny function whose child is
- * gated is gated with it in its caller once throttled; two threads gate
+ * gated is gated with it in its caller once throttled; a tiny leaf doing
+ * I/O is throttled but not gated (its I/O stays its own); two threads gate
  * the leaf each in their own tree; a leaf still called inside a gated context after a child
  * region appears there nests under its parent.  Every visit is counted:
  * visits + untimed_visits is exact.  Prints a checksum that must not
@@ -24,6 +25,8 @@ RT_REGION(r_pairs, 6, 0, 1, 60, "pairs", "pairs");
 RT_REGION(r_thr, 7, 0, 1, 70, "worker", "worker");
 RT_REGION(r_outer, 8, 0, 1, 80, "outer", "outer");
 RT_REGION(r_mid, 9, 0, 1, 90, "mid", "mid");
+RT_REGION(r_io, 10, 0, 1, 100, "io_leaf", "io_leaf");
+RT_REGION(r_ios, 11, 0, 1, 110, "ios", "ios");
 
 static unsigned long acc;
 
@@ -80,6 +83,23 @@ static void outer(void)
         acc += mid((unsigned long)i);
 }
 
+/* a tiny leaf doing I/O: throttled, never gated (its I/O stays its own) */
+static void io_leaf(int fd)
+{
+    AA_RUNTIME_SCOPE(r_io);
+    if (write(fd, "x", 1) != 1)
+        acc++;
+}
+
+static void ios(void)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    AA_RUNTIME_SCOPE(r_ios);
+    for (int i = 0; i < 150000; i++)
+        io_leaf(fd);
+    close(fd);
+}
+
 static void *worker(void *arg)
 {
     unsigned long s = 0;
@@ -101,6 +121,7 @@ int main(void)
         hot();
         pairs();
         outer();
+        ios();
         for (int k = 0; k < 2; k++)
             pthread_create(&th[k], NULL, worker, &res[k]);
         for (int k = 0; k < 2; k++)
