@@ -48,7 +48,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset AUTOANALYZER_MODE AUTOANALYZER_FILTER AUTOANALYZER_DISABLE
-: > "$OUT/geo"; : > "$OUT/geo.pred"
+: > "$OUT/geo"; : > "$OUT/geo.pred"; : > "$OUT/geo.thr"
 
 # stats FILE -> "median min max" of the numbers in FILE
 stats() { sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'; }
@@ -69,21 +69,38 @@ report() {
 # pairs NAME VARIANT PLAINFILE EXPDIR cmd...: one untimed run of cmd with
 # throttling off into EXPDIR; prints the probe pairs per process (visits of
 # every region node but the root, summed, over the processes) and the
-# overhead they predict against the plain median
+# overhead they predict against the plain median.  Then one more untimed
+# run with the default throttling into EXPDIR.thr: the visits still timed
+# there (the first value of every node) cost a pair each; the others were
+# throttled (untimed), at AA_OVH_UNTIMED_NS_<variant> ns each (default
+# AA_OVH_UNTIMED_NS, 0.3: a visit gated at the probe; a throttled visit
+# through the runtime costs ~6 ns, bench/overhead.md): "throttled" lines.
 PROBE_NS=${AA_OVH_PROBE_NS:-20}
+pairs_count() { # EXPDIR -> "pairs-per-process"
+    awk '/<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
+        /<node / && !/region="0"/ { if (match($0, / v="[^ "]*/)) t += substr($0, RSTART + 4, RLENGTH - 4) }
+        END { if (np < 1) np = 1; printf "%.0f\n", t / np }' "$1/experiment.xml"
+}
 pairs() {
     n=$1; v=$2; pf=$3; ed=$4; shift 4
-    rm -rf "$ed"
+    rm -rf "$ed" "$ed.thr"
     (cd "$OUT" && TMPDIR="$OUT" env AUTOANALYZER_OUTPUT="$ed" AUTOANALYZER_THROTTLE=off "$@" \
         >/dev/null 2>&1) || { echo "overhead $n: $v count run failed"; return 0; }
     [ -s "$ed/experiment.xml" ] || { echo "overhead $n: $v count run wrote no experiment"; return 0; }
     pm=$(stats "$pf" | cut -d' ' -f1)
-    awk -v n="$n" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v geo="$OUT/geo.pred" '
-        /<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
-        /<node / && !/region="0"/ { if (match($0, / v="[^ "]*/)) t += substr($0, RSTART + 4, RLENGTH - 4) }
-        END { if (np < 1) np = 1; p = t / np; o = pm > 0 ? p * ns * 1e-9 / pm : 0
-              printf "pairs    %-22s %-8s %12.0f probe pairs per process  predicts %+7.1f%% at %s ns\n", n, v, p, o * 100, ns
-              print v, 1 + o >> geo }' "$ed/experiment.xml"
+    p=$(pairs_count "$ed")
+    echo "$p" | awk -v n="$n" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v geo="$OUT/geo.pred" '
+        { p = $1; o = pm > 0 ? p * ns * 1e-9 / pm : 0
+          printf "pairs    %-22s %-8s %12.0f probe pairs per process  predicts %+7.1f%% at %s ns\n", n, v, p, o * 100, ns
+          print v, 1 + o >> geo }'
+    (cd "$OUT" && TMPDIR="$OUT" env AUTOANALYZER_OUTPUT="$ed.thr" "$@" >/dev/null 2>&1) &&
+        [ -s "$ed.thr/experiment.xml" ] || { echo "overhead $n: $v throttled count run failed"; return 0; }
+    eval "uns=\${AA_OVH_UNTIMED_NS_$v:-\${AA_OVH_UNTIMED_NS:-0.3}}"
+    echo "$p $(pairs_count "$ed.thr")" | awk -v n="$n" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" \
+        -v uns="$uns" -v geo="$OUT/geo.thr" '
+        { u = $1 - $2; if (u < 0) u = 0; c = ($2 * ns + u * uns) * 1e-9; o = pm > 0 ? c / pm : 0
+          printf "throttled %-21s %-8s %12.0f timed + %12.0f untimed per process  predicts %+7.1f%% at %s + %s ns\n", n, v, $2, u, o * 100, ns, uns
+          print v, 1 + o >> geo }'
 }
 
 # ---- 1. hand-inserted probes (bench/overhead.c) -----------------------------
@@ -192,4 +209,8 @@ fi
 if [ -s "$OUT/geo.pred" ]; then
     awk -v ns="$PROBE_NS" '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
         printf "pairs    geometric mean (shapes + samples, %s): %+.1f%% predicted at %s ns per pair over %d programs\n", v, (exp(s[v] / n[v]) - 1) * 100, ns, n[v] }' "$OUT/geo.pred"
+fi
+if [ -s "$OUT/geo.thr" ]; then
+    awk '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
+        printf "throttled geometric mean (shapes + samples, %s): %+.1f%% predicted with default throttling over %d programs\n", v, (exp(s[v] / n[v]) - 1) * 100, n[v] }' "$OUT/geo.thr"
 fi

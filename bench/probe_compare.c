@@ -24,6 +24,11 @@
  * (AUTOANALYZER_THROTTLE=0, set by re-executing itself); the counter
  * backend is whatever AUTOANALYZER_COUNTERS selects (the output says how
  * many counters are read per probe).  Target: the aa pair under 50 ns.
+ * Then it re-executes itself once more with AUTOANALYZER_THROTTLE=1000,100
+ * (argument --throttled) and measures the two aa forms again once their
+ * calling context is throttled (after the warm-up's 20,000 visits): the
+ * scope form gated at the probe (aa_runtime_enter_scope counts the visit
+ * inline), the enter/exit pair through the runtime's throttled path.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -47,6 +52,7 @@
 #define NBATCH 1001
 #define MAXDEPTH 8
 #define MAXTHR 64
+#define THROTTLED "1000,100" /* the throttled rows: after 1,000 visits under 100 us */
 
 static aa_runtime_region outer[MAXDEPTH] = {
     {1, 0, 1, 1, 1, 2, 1, "outer1", "outer1", "probe_compare.c", 0},
@@ -226,15 +232,19 @@ static double measure(int m, int depth, int nthr)
 
 int main(int argc, char **argv)
 {
-    int thr[8], nthr = 0;
+    int thr[8], nthr = 0, first = 1;
     const char *t = getenv("AUTOANALYZER_THROTTLE");
-    if (!t || strcmp(t, "0") != 0) { /* the runtime reads it before main */
-        setenv("AUTOANALYZER_THROTTLE", "0", 1);
+    const int throttled = argc > 1 && strcmp(argv[1], "--throttled") == 0;
+    const char *want = throttled ? THROTTLED : "0";
+    if (!t || strcmp(t, want) != 0) { /* the runtime reads it before main */
+        setenv("AUTOANALYZER_THROTTLE", want, 1);
         execv("/proc/self/exe", argv);
         perror("execv");
         return 1;
     }
-    for (int i = 1; i < argc && nthr < 8; i++) {
+    if (throttled)
+        first = 2;
+    for (int i = first; i < argc && nthr < 8; i++) {
         int n = atoi(argv[i]);
         if (n >= 1 && n <= MAXTHR)
             thr[nthr++] = n;
@@ -250,21 +260,23 @@ int main(int argc, char **argv)
 #ifdef HAVE_CALIPER
     cali_init();
 #endif
-    printf("probe_compare: ns per begin+end pair, median of %d batches of %d; "
-           "AUTOANALYZER_COUNTERS=%s (%d counters read per probe)%s%s\n",
-           NBATCH, BATCH, be ? be : "(default)", aa_runtime_counters_available(),
-           cc ? ", CALI_CONFIG=" : "", cc ? cc : "");
-    printf("%-14s", "method");
-    for (int k = 0; k < nthr; k++)
-        for (int depth = 1; depth <= MAXDEPTH; depth += MAXDEPTH - 1)
-            printf(" %4dthr/d%d", thr[k], depth);
-    printf("\n");
-    for (int m = M_SCOPE; m < M_N; m++) {
+    if (!throttled) {
+        printf("probe_compare: ns per begin+end pair, median of %d batches of %d; "
+               "AUTOANALYZER_COUNTERS=%s (%d counters read per probe)%s%s\n",
+               NBATCH, BATCH, be ? be : "(default)", aa_runtime_counters_available(),
+               cc ? ", CALI_CONFIG=" : "", cc ? cc : "");
+        printf("%-16s", "method");
+        for (int k = 0; k < nthr; k++)
+            for (int depth = 1; depth <= MAXDEPTH; depth += MAXDEPTH - 1)
+                printf(" %4dthr/d%d", thr[k], depth);
+        printf("\n");
+    }
+    for (int m = M_SCOPE; m < (throttled ? M_PAIR + 1 : M_N); m++) {
 #ifndef HAVE_CALIPER
         if (m == M_CALIPER)
             continue;
 #endif
-        printf("%-14s", mname[m]);
+        printf("%-16s", throttled ? (m == M_SCOPE ? "aa-scope thrott" : "aa-pair thrott") : mname[m]);
         for (int k = 0; k < nthr; k++)
             for (int depth = 1; depth <= MAXDEPTH; depth += MAXDEPTH - 1) {
                 if (m == M_RDTSC || m == M_CLOCK) {
@@ -277,6 +289,20 @@ int main(int argc, char **argv)
                 fflush(stdout);
             }
         printf("\n");
+    }
+    if (!throttled) { /* the throttled rows, in a process throttling at 1,000 visits */
+        char *av[10];
+        int n = 0;
+        av[n++] = argv[0];
+        av[n++] = (char *)"--throttled";
+        for (int i = 1; i < argc && n < 9; i++)
+            av[n++] = argv[i];
+        av[n] = NULL;
+        fflush(stdout);
+        setenv("AUTOANALYZER_THROTTLE", THROTTLED, 1);
+        execv("/proc/self/exe", av);
+        perror("execv");
+        return 1;
     }
     return 0;
 }

@@ -32,6 +32,16 @@
 #   AA_FILTER_VARIANT=1  also build a "filter" variant with
 #                AUTOANALYZER_FILTER from `autoanalyzer filter --from` on
 #                one default-mode run (when the command exists)
+#   AA_COUNT=0   skip the counting runs: by default, after the timed rounds
+#                each variant runs once more with throttling off (probe
+#                pairs per process: every visit of every region node) and
+#                once with the default throttling (visits still timed, the
+#                rest untimed), and the overhead they predict against the
+#                plain median is printed ("pairs" and "throttled" lines) at
+#                AA_PROBE_NS ns per timed pair (default 20, the development
+#                VM's pair) and AA_UNTIMED_NS_<variant> (default
+#                AA_UNTIMED_NS, 0.3: a visit gated at the probe) per untimed
+#                visit -- figures the load of a shared machine does not move
 set -u
 . "$(dirname "$0")/real_lib.sh"
 real_setup real-overhead
@@ -118,9 +128,45 @@ run_once() { # APP VARIANT PROG ARGS... -> appends wall seconds
     tail -1 "$rd/t" >> "$AA_WORK/$app/times.$v"
 }
 
+# count_run APP VARIANT off|default ARGS... -> the experiment file of one
+# untimed run (throttling off, or the default throttling)
+count_run() {
+    local app=$1 v=$2 thr=$3; shift 3
+    local rd="$AA_WORK/$app/cnt-$v-$thr" lp
+    eval "lp=\${AA_LIBPATH_$v:-\${LD_LIBRARY_PATH:-}}"
+    rm -rf "$rd"; mkdir -p "$rd"
+    ( cd "$rd" && export LD_LIBRARY_PATH="$lp" &&
+      if [ "$thr" = off ]; then export AUTOANALYZER_THROTTLE=off; else unset AUTOANALYZER_THROTTLE; fi &&
+      AUTOANALYZER_OUTPUT="$rd/exp" timeout 600 mpirun --oversubscribe -np "$NP" "$AA_WORK/$app/$v/$@" \
+          >"$rd/stdout" 2>"$rd/stderr" ) </dev/null
+    [ -s "$rd/exp/experiment.xml" ] || "$AA" collect "$rd/exp" -o "$rd/exp/experiment.xml" >/dev/null 2>&1
+    [ -s "$rd/exp/experiment.xml" ] && echo "$rd/exp/experiment.xml"
+}
+# pairs_count EXPERIMENT -> visits of every node but the roots, per process
+pairs_count() {
+    awk '/<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
+        /<node / && !/region="0"/ { if (match($0, / v="[^ "]*/)) t += substr($0, RSTART + 4, RLENGTH - 4) }
+        END { if (np < 1) np = 1; printf "%.0f\n", t / np }' "$1"
+}
+PROBE_NS=${AA_PROBE_NS:-20}
+count_app() { # APP VARIANT PLAIN_MEDIAN ARGS...
+    local app=$1 v=$2 pm=$3 off dflt p t uns; shift 3
+    off=$(count_run "$app" "$v" off "$@") || { echo "real_overhead $app: $v count run failed"; return; }
+    dflt=$(count_run "$app" "$v" default "$@") || { echo "real_overhead $app: $v throttled count run failed"; return; }
+    p=$(pairs_count "$off"); t=$(pairs_count "$dflt")
+    eval "uns=\${AA_UNTIMED_NS_$v:-\${AA_UNTIMED_NS:-0.3}}"
+    echo "$p $t" | awk -v n="$app" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v uns="$uns" \
+        -v g1="$AA_WORK/geo.pairs" -v g2="$AA_WORK/geo.thr" '
+        { o = $1 * ns * 1e-9 / pm; u = $1 - $2; if (u < 0) u = 0
+          c = ($2 * ns + u * uns) * 1e-9 / pm
+          printf "pairs         %-8s %-7s %12.0f probe pairs per process  predicts %+7.2f%% at %s ns\n", n, v, $1, o * 100, ns
+          printf "throttled     %-8s %-7s %12.0f timed + %12.0f untimed   predicts %+7.2f%% at %s + %s ns\n", n, v, $2, u, c * 100, ns, uns
+          print v, 1 + o >> g1; print v, 1 + c >> g2 }'
+}
+
 printf 'AutoAnalyzer real-application overhead: %s, wrapper "%s", %d ranks, %d interleaved runs, %d CPUs, work in %s\n' \
     "$("$AA" version 2>/dev/null | head -1)" "$WRAP_CC" "$NP" "$RUNS" "$NCPU" "$AA_WORK"
-: > "$AA_WORK/geo"
+: > "$AA_WORK/geo"; : > "$AA_WORK/geo.pairs"; : > "$AA_WORK/geo.thr"
 while IFS='|' read -r app dir cmd; do
     [ -n "$app" ] || continue
     if [ -n "${AA_ONLY:-}" ] && ! printf ' %s ' "$AA_ONLY" | grep -q " $app "; then continue; fi
@@ -158,6 +204,9 @@ while IFS='|' read -r app dir cmd; do
                    n, v, $1, $2, $3, $4, $5, $6, ($4 / $1 - 1) * 100 }'
         echo "$p $i" | awk -v v="$v" '{ print v, $4 / $1 }' >> "$AA_WORK/geo"
     done
+    if [ "${AA_COUNT:-1}" != 0 ]; then
+        for v in $variants; do count_app "$app" "$v" "${p%% *}" $args; done
+    fi
 done <<EOF
 $APPS
 EOF
@@ -165,3 +214,8 @@ if [ -s "$AA_WORK/geo" ]; then
     awk '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
         printf "real_overhead geometric mean (%s): %+.1f%% over %d apps\n", v, (exp(s[v] / n[v]) - 1) * 100, n[v] }' "$AA_WORK/geo"
 fi
+for g in pairs thr; do
+    [ -s "$AA_WORK/geo.$g" ] || continue
+    awk -v g="$g" '{ s[$1] += log($2); n[$1]++ } END { for (v in s)
+        printf "%-13s geometric mean (%s): %+.2f%% predicted over %d apps\n", g == "thr" ? "throttled" : "pairs", v, (exp(s[v] / n[v]) - 1) * 100, n[v] }' "$AA_WORK/geo.$g"
+done

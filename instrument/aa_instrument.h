@@ -108,14 +108,19 @@ typedef struct aa_pfilter_opts {
  * MPI or I/O wait was preempted (a loaded machine): its regions' time per
  * visit is their busy time where that is lower than their wall time. */
 #define AA_PFILTER_PREEMPTED 0.2
+/* Cost of a visit after throttling (untimed_visits), ns: gated at the
+ * scope probe it is a thread-local load, a compare and an increment
+ * (0.3 ns measured, bench/overhead.md); rounded up. */
+#define AA_PFILTER_UNTIMED_NS 0.5
 
 typedef struct aa_pfilter_entry {
     char *function;          /* the function to exclude */
     char *file;
     double visits;           /* summed over every process and thread */
+    double untimed;          /* of which counted after throttling, not timed */
     double ns_per_visit;     /* mean inclusive wall (or busy) time per visit */
-    int throttled;           /* visits are a lower bound */
-    double saving_s;         /* visits x probe cost */
+    int throttled;           /* visits are a lower bound (throttled, untimed not counted) */
+    double saving_s;         /* timed visits x probe cost + untimed x AA_PFILTER_UNTIMED_NS */
 } aa_pfilter_entry;
 
 typedef struct aa_pfilter {

@@ -2342,12 +2342,45 @@ static const char probe_decls[] =
     "void aa_runtime_enter(aa_runtime_region *r);\n"
     "void aa_runtime_exit(aa_runtime_region *r);\n"
     "void aa_runtime_scope_end(aa_runtime_region **r);\n"
+    "#define AA_RUNTIME_GATES 4\n"
+    "#ifdef __cplusplus\n"
+    "#define AA_RUNTIME_NULL_ __null\n"
+    "#else\n"
+    "#define AA_RUNTIME_NULL_ ((void *)0)\n"
+    "#endif\n"
+    "typedef struct aa_runtime_gates {\n"
+    "    const aa_runtime_region *region[AA_RUNTIME_GATES];\n"
+    "    __UINT64_TYPE__ visits[AA_RUNTIME_GATES];\n"
+    "} aa_runtime_gates;\n"
+    "extern __thread aa_runtime_gates *aa_runtime_gates_now "
+    "__attribute__((tls_model(\"initial-exec\")));\n"
+    "static __inline__ __attribute__((always_inline, unused)) aa_runtime_region *\n"
+    "aa_runtime_enter_scope(aa_runtime_region *r)\n"
+    "{\n"
+    "    aa_runtime_gates *g = aa_runtime_gates_now;\n"
+    "    if (__builtin_expect(g && g->region[0], 0)) {\n"
+    "        int i;\n"
+    "        for (i = 0; i < AA_RUNTIME_GATES && g->region[i]; i++)\n"
+    "            if (g->region[i] == r) {\n"
+    "                g->visits[i]++;\n"
+    "                return AA_RUNTIME_NULL_;\n"
+    "            }\n"
+    "    }\n"
+    "    aa_runtime_enter(r);\n"
+    "    return r;\n"
+    "}\n"
+    "static __inline__ __attribute__((always_inline, unused)) void\n"
+    "aa_runtime_scope_close(aa_runtime_region **r)\n"
+    "{\n"
+    "    if (*r)\n"
+    "        aa_runtime_exit(*r);\n"
+    "}\n"
     "#define AA_RUNTIME_CAT_(a, b) a##b\n"
     "#define AA_RUNTIME_CAT(a, b) AA_RUNTIME_CAT_(a, b)\n"
     "#define AA_RUNTIME_SCOPE(desc) "
-    "__attribute__((cleanup(aa_runtime_scope_end), unused)) "
+    "__attribute__((cleanup(aa_runtime_scope_close), unused)) "
     "aa_runtime_region *AA_RUNTIME_CAT(aa_scope_, __LINE__) = "
-    "(aa_runtime_enter(&(desc)), &(desc))\n"
+    "aa_runtime_enter_scope(&(desc))\n"
     "#endif\n";
 
 const char *aa_instrument_probe_decls(void)
@@ -2361,7 +2394,7 @@ static void put_probe_decls(aa_buf *out, int cxx)
 {
     const char *abi = "#define AA_RUNTIME_ABI 1\n", *cat = "#define AA_RUNTIME_CAT_";
     const char *a = strstr(probe_decls, abi), *c = strstr(probe_decls, cat);
-    const char *end = strstr(probe_decls, "#endif\n");
+    const char *end = c ? strstr(c, "#endif\n") : NULL; /* the include guard's */
     if (!cxx || !a || !c || !end) {
         aa_buf_puts(out, probe_decls);
         return;
@@ -2775,8 +2808,8 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
                          "#endif\n");
     else
         aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) __attribute__((cleanup("
-                         "aa_runtime_scope_end), unused)) aa_runtime_region *d##_scope = "
-                         "(aa_runtime_enter(&d), &d)\n"
+                         "aa_runtime_scope_close), unused)) aa_runtime_region *d##_scope = "
+                         "aa_runtime_enter_scope(&d)\n"
                          "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
                          "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
                          "defined(AA_RUNTIME_SCOPE) && defined(AA_INSTRUMENT_SCOPE_)\n"

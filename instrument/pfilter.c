@@ -4,8 +4,9 @@
  * functions whose probes cost more than they tell -- visited at least
  * min_visits times (summed over every process and thread) with a mean
  * inclusive wall time per visit under max_ns_per_visit, or throttled by the
- * runtime for the same reason --, with the expected saving (visits x the
- * estimated cost of one probe pair), and formats them as a Score-P filter
+ * runtime for the same reason --, with the expected saving (timed visits x
+ * the estimated cost of one probe pair, plus the visits counted untimed
+ * after throttling x AA_PFILTER_UNTIMED_NS), and formats them as a Score-P filter
  * file that filter.c reads back.  `main` is never listed.
  *
  * On a loaded machine the wall time of a tiny region is inflated by the
@@ -25,13 +26,13 @@
 #include <unistd.h>
 
 typedef struct acc {
-    double visits, wall;
+    double visits, untimed, wall;
     int throttled;
 } acc;
 
 /* Metric indices (-1: not in the experiment). */
 typedef struct mix {
-    int visits, wall, cpu, mpi_wall, mpi_cpu, io_time;
+    int visits, untimed, wall, cpu, mpi_wall, mpi_cpu, io_time;
 } mix;
 
 /* Busy time of a node (aa_busy_time); NAN when the experiment lacks CPU
@@ -95,10 +96,12 @@ static int accumulate(const aa_experiment *e, const mix *m, acc *a, double *run_
                     w = b;
                 if (!isnan(v[m->visits]))
                     a[k].visits += v[m->visits];
+                if (m->untimed >= 0 && !isnan(v[m->untimed]))
+                    a[k].untimed += v[m->untimed];
                 if (!isnan(w))
                     a[k].wall += w;
-                if (th->nodes[i].flags & AA_NODE_THROTTLED)
-                    a[k].throttled = 1;
+                if ((th->nodes[i].flags & AA_NODE_THROTTLED) && m->untimed < 0)
+                    a[k].throttled = 1; /* its later visits were not counted */
             }
         }
         if (root > *run_s)
@@ -131,6 +134,7 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
     if ((rc = aa_experiment_read(path.data, &e, err)))
         goto out;
     m.visits = aa_experiment_metric_index(e, "visits");
+    m.untimed = aa_experiment_metric_index(e, "untimed_visits");
     m.wall = aa_experiment_metric_index(e, "wall");
     m.cpu = aa_experiment_metric_index(e, "cpu");
     m.mpi_wall = aa_experiment_metric_index(e, "mpi_wall");
@@ -152,7 +156,8 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
         double ns = a[k].visits > 0 ? a[k].wall / a[k].visits * 1e9 : INFINITY;
         aa_pfilter_entry *v;
         if (r->kind != AA_KIND_FUNCTION || !r->name || !strcmp(r->name, "main") ||
-            ns >= o->max_ns_per_visit || (a[k].visits < o->min_visits && !a[k].throttled))
+            ns >= o->max_ns_per_visit ||
+            (a[k].visits + a[k].untimed < o->min_visits && !a[k].throttled))
             continue;
         /* one entry per function name (static functions of two files share it) */
         for (v = out->v; v < out->v + out->n && strcmp(v->function, r->name); v++)
@@ -174,11 +179,14 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
                 goto out;
             }
         }
-        v->ns_per_visit = (v->visits * v->ns_per_visit + a[k].wall * 1e9) /
-                          (v->visits + a[k].visits);
-        v->visits += a[k].visits;
+        /* the time per visit is that of the timed visits */
+        v->ns_per_visit = ((v->visits - v->untimed) * v->ns_per_visit + a[k].wall * 1e9) /
+                          (v->visits - v->untimed + a[k].visits);
+        v->visits += a[k].visits + a[k].untimed;
+        v->untimed += a[k].untimed;
         v->throttled |= a[k].throttled;
-        v->saving_s = v->visits * o->probe_ns * 1e-9;
+        v->saving_s = ((v->visits - v->untimed) * o->probe_ns + v->untimed * AA_PFILTER_UNTIMED_NS) *
+                      1e-9;
     }
     for (size_t k = 0; k < out->n; k++)
         out->saving_s += out->v[k].saving_s;
@@ -211,9 +219,11 @@ void aa_pfilter_format(const aa_pfilter *f, const aa_pfilter_opts *o, aa_buf *b)
     aa_buf_puts(b, "\nSCOREP_REGION_NAMES_BEGIN\n");
     for (size_t k = 0; k < f->n; k++) {
         const aa_pfilter_entry *v = &f->v[k];
-        aa_buf_printf(b, "  EXCLUDE %s # %s%.0f visits, %.1f ns per visit, saves %.3g s\n",
-                      v->function, v->throttled ? ">= " : "", v->visits, v->ns_per_visit,
-                      v->saving_s);
+        aa_buf_printf(b, "  EXCLUDE %s # %s%.0f visits", v->function, v->throttled ? ">= " : "",
+                      v->visits);
+        if (v->untimed > 0)
+            aa_buf_printf(b, " (%.0f untimed)", v->untimed);
+        aa_buf_printf(b, ", %.1f ns per visit, saves %.3g s\n", v->ns_per_visit, v->saving_s);
     }
     aa_buf_puts(b, "SCOREP_REGION_NAMES_END\n");
 }

@@ -16,6 +16,7 @@ static const aa_metric_info known_metrics[] = {
     {"wall_excl", "s", "exclusive wall-clock time (without child regions)"},
     {"cpu", "s", "inclusive CPU time of the thread"},
     {"cpu_sq", "s2", "sum over visits of the squared CPU time of one visit (the visits' spread)"},
+    {"untimed_visits", "count", "visits after the calling context was throttled: counted, not timed"},
     {"cycles", "count", "PAPI_TOT_CYC"},
     {"instructions", "count", "PAPI_TOT_INS"},
     {"l1_dcm", "count", "PAPI_L1_DCM: L1 data cache misses"},

@@ -49,7 +49,8 @@ static double exclusive_value(const aa_experiment *e, const aa_thread *t, size_t
 {
     double v = aa_node_values(e, t, n)[m];
     size_t c;
-    if (isnan(v) || !strcmp(e->metrics[m].name, "visits"))
+    if (isnan(v) || !strcmp(e->metrics[m].name, "visits") ||
+        !strcmp(e->metrics[m].name, "untimed_visits"))
         return v; /* visits count the node's own entries */
     for (c = first_child[n]; c != (size_t)-1; c = next[c])
         v -= measured_below(e, t, c, m, first_child, next);

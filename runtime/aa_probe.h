@@ -22,6 +22,13 @@
  *
  *   { AA_RUNTIME_GUARD(aa_r_12); ...body... }
  *
+ * The scope forms enter through aa_runtime_enter_scope, inline: when the
+ * runtime has gated the region in the innermost open calling context of
+ * this thread (many visits, each too short to be worth two clock reads:
+ * docs/runtime.md, Throttling), the visit is only counted there (a
+ * thread-local load, a compare and an increment) and the runtime is not
+ * called; the cleanup (aa_runtime_scope_close) then calls no exit either.
+ *
  * Exits that do not match the innermost open region are detected and
  * counted, never crashed on.  These functions are safe to call from any
  * thread, before MPI_Init and after MPI_Finalize.
@@ -50,15 +57,57 @@ typedef struct aa_runtime_region {
 
 void aa_runtime_enter(aa_runtime_region *r);
 void aa_runtime_exit(aa_runtime_region *r);
-/* Cleanup handler of the scope form. */
+/* Cleanup handler of the scope form (before gates; kept for old objects). */
 void aa_runtime_scope_end(aa_runtime_region **r);
+
+/* Gated child regions of the innermost open calling context of the calling
+ * thread, set by the runtime (NULL while nothing is recorded): the first
+ * `region` slots in use, each with the visits counted at the probe since it
+ * was gated.  The runtime owns the storage; probes only read the slots and
+ * increment their own count. */
+#define AA_RUNTIME_GATES 4
+#ifdef __cplusplus
+#define AA_RUNTIME_NULL_ __null /* no -Wzero-as-null-pointer-constant, C++98 too */
+#else
+#define AA_RUNTIME_NULL_ ((void *)0)
+#endif
+typedef struct aa_runtime_gates {
+    const aa_runtime_region *region[AA_RUNTIME_GATES];
+    uint64_t visits[AA_RUNTIME_GATES];
+} aa_runtime_gates;
+extern __thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
+
+/* Enters r, or only counts the visit when r is gated here; returns what
+ * the cleanup must close (NULL: nothing). */
+static __inline__ __attribute__((always_inline, unused)) aa_runtime_region *
+aa_runtime_enter_scope(aa_runtime_region *r)
+{
+    aa_runtime_gates *g = aa_runtime_gates_now;
+    if (__builtin_expect(g && g->region[0], 0)) {
+        int i;
+        for (i = 0; i < AA_RUNTIME_GATES && g->region[i]; i++)
+            if (g->region[i] == r) {
+                g->visits[i]++;
+                return AA_RUNTIME_NULL_;
+            }
+    }
+    aa_runtime_enter(r);
+    return r;
+}
+
+static __inline__ __attribute__((always_inline, unused)) void
+aa_runtime_scope_close(aa_runtime_region **r)
+{
+    if (*r)
+        aa_runtime_exit(*r);
+}
 
 #define AA_RUNTIME_CAT_(a, b) a##b
 #define AA_RUNTIME_CAT(a, b) AA_RUNTIME_CAT_(a, b)
 #define AA_RUNTIME_SCOPE(desc)                                                  \
-    __attribute__((cleanup(aa_runtime_scope_end), unused))                     \
+    __attribute__((cleanup(aa_runtime_scope_close), unused))                   \
     aa_runtime_region *AA_RUNTIME_CAT(aa_scope_, __LINE__) =                    \
-        (aa_runtime_enter(&(desc)), &(desc))
+        aa_runtime_enter_scope(&(desc))
 
 #ifdef __cplusplus
 }
@@ -68,8 +117,8 @@ void aa_runtime_scope_end(aa_runtime_region **r);
  * copyable; C++98 spelling so that every dialect accepts it. */
 struct aa_runtime_guard {
     aa_runtime_region *aa_r_;
-    explicit aa_runtime_guard(aa_runtime_region *r) : aa_r_(r) { aa_runtime_enter(r); }
-    ~aa_runtime_guard() { aa_runtime_exit(aa_r_); }
+    explicit aa_runtime_guard(aa_runtime_region *r) : aa_r_(aa_runtime_enter_scope(r)) {}
+    ~aa_runtime_guard() { if (aa_r_) aa_runtime_exit(aa_r_); }
 private:
     aa_runtime_guard(const aa_runtime_guard &);
     aa_runtime_guard &operator=(const aa_runtime_guard &);

@@ -63,7 +63,7 @@ ALL_TARGETS += $(RT_LIBS)
 RT_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -I.
 RT_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 RT_MPI_TESTS := rt_mpi rt_crash rt_throttle
-RT_TESTS := rt_serial rt_pthread rt_stdio rt_settings rt_sigterm rt_load
+RT_TESTS := rt_serial rt_pthread rt_stdio rt_settings rt_sigterm rt_load rt_gate
 RT_TEST_BINS := $(addprefix $(B)/tests/,$(RT_MPI_TESTS) $(RT_TESTS) rt_serial_static rt_pthread_tsan runtime_dump)
 
 $(addprefix $(B)/tests/,$(RT_MPI_TESTS)): $(B)/tests/%: tests/runtime/%.c tests/runtime/rt_common.h runtime/aa_probe.h runtime/aa_runtime.h runtime/aa_user.h $(RT_LIBS)

@@ -51,6 +51,7 @@ static void add_metrics(aa_experiment *e)
     for (i = 0; i < AA_RT_X_COUNT_; i++)
         aa_experiment_add_metric(e, aa_rt_x_names[i], aa_rt_x_units[i]);
     aa_experiment_add_metric(e, "cpu_sq", "s2");
+    aa_experiment_add_metric(e, "untimed_visits", "count");
 }
 
 static void fmt_time(time_t t, char *out, size_t n)
@@ -285,6 +286,11 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         for (k = 0; k < AA_RT_X_COUNT_; k++)
             row[M_FIXED_ + aa_rt_g.nctr + k] = n->x[k];
         row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_] = n->cpu_sq / 1e18;
+        row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_ + 1] += (double)n->untimed;
+        for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++) /* counted at the probe */
+            if (n->gate_child[k] > i && n->gate_child[k] < nn)
+                v[(size_t)n->gate_child[k] * nm + M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_ + 1] +=
+                    (double)n->gates.visits[k];
     }
     /* frames still open: close them in the copy */
     for (k = 0; k < depth && k < AA_RT_MAX_DEPTH; k++) {
@@ -340,6 +346,26 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
     return 0;
 }
 
+/* Throttled nodes gated at the probe (named by some gate slot). */
+static uint64_t gated_contexts(aa_rt_thread *rt)
+{
+    int nn = __atomic_load_n(&rt->nnodes, __ATOMIC_ACQUIRE), i, k;
+    uint64_t g = 0;
+    char *mark = calloc((size_t)nn + 1, 1);
+    if (!mark)
+        return 0;
+    for (i = 0; i < nn; i++) {
+        aa_rt_node *n = aa_rt_node_at(rt, i);
+        for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
+            if (n->gate_child[k] > i && n->gate_child[k] < nn && !mark[n->gate_child[k]]) {
+                mark[n->gate_child[k]] = 1;
+                g++;
+            }
+    }
+    free(mark);
+    return g;
+}
+
 static int cmp_thread_id(const void *a, const void *b)
 {
     const aa_rt_thread *x = *(aa_rt_thread *const *)a, *y = *(aa_rt_thread *const *)b;
@@ -354,7 +380,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process *p;
     char buf[256];
     int nreg, i, nt = 0;
-    uint64_t mism = 0, ovf = 0, thr_nodes = 0, now;
+    uint64_t mism = 0, ovf = 0, thr_nodes = 0, gated = 0, now;
     char *thr_region = NULL; /* per registry index: some node of it is throttled */
     if (!e) {
         aa_err_set(err, AA_EENV, "out of memory");
@@ -421,6 +447,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         }
         mism += ts[i]->mismatched;
         ovf += ts[i]->overflow;
+        gated += gated_contexts(ts[i]);
     }
     /* registry index -> region id */
     for (i = 0; i < (int)p->nthreads; i++) {
@@ -441,6 +468,8 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process_set_attr(p, "unrecorded_enters", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)thr_nodes);
     aa_process_set_attr(p, "throttled_nodes", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)gated);
+    aa_process_set_attr(p, "gated_nodes", buf);
     {
         int nthr = 0;
         for (i = 0; i < nreg && thr_region; i++)

@@ -27,6 +27,8 @@
 
 aa_rt_global aa_rt_g;
 AA_RT_TLS aa_rt_thread *aa_rt_self;
+/* the gates of the innermost open node of this thread (aa_probe.h) */
+__thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
 static AA_RT_TLS int thread_dead; /* its state was closed by the key destructor */
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -598,6 +600,14 @@ static inline int child_node(aa_rt_thread *t, int parent, uint32_t region)
     return new_node(t, region, parent);
 }
 
+/* Points the probes' gate check at the innermost open node of t (none
+ * while enters are not recorded).  Called wherever depth or skip change. */
+static inline void gates_follow(aa_rt_thread *t)
+{
+    aa_runtime_gates_now =
+        AA_RT_UNLIKELY(t->skip || t->depth <= 0) ? NULL : t->stack[t->depth - 1].gates;
+}
+
 /* ---- threads ------------------------------------------------------------------------ */
 static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cpu, const uint64_t *ctr);
 
@@ -617,6 +627,7 @@ static void thread_destructor(void *arg)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
     __atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
     aa_rt_self = NULL;
+    aa_runtime_gates_now = NULL;
     thread_dead = 1; /* probes from later TLS destructors are ignored */
 }
 
@@ -646,6 +657,7 @@ aa_rt_thread *aa_rt_thread_get(void)
     aa_rt_counters_thread_start(t);
     t->stack[0].node = 0;
     t->stack[0].region = 0;
+    t->stack[0].gates = &aa_rt_node_at(t, 0)->gates;
     t->stack[0].t_enter = aa_rt_now();
     t->cpu_w_last = t->stack[0].t_enter;
     t->cpu_c_last = aa_rt_thread_cpu_ns();
@@ -654,6 +666,7 @@ aa_rt_thread *aa_rt_thread_get(void)
         aa_rt_counters_read(t, t->stack[0].ctr_enter);
     aa_rt_node_at(t, 0)->visits = 1;
     t->depth = 1;
+    gates_follow(t);
     pthread_setspecific(thread_key, t);
     t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
     while (!__atomic_compare_exchange_n(&threads, &t->next, t, 1, __ATOMIC_RELEASE,
@@ -706,6 +719,7 @@ static int close_abandoned(aa_rt_thread *t, uint32_t parent)
         t->mismatched++;
         close_frame(t, &t->stack[t->depth], now, cpu, ctr);
     }
+    gates_follow(t);
     return 1;
 }
 
@@ -737,6 +751,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->skip++;
         if (t->skip_ovf) /* deeper still: not recorded either */
             t->overflow++;
+        aa_runtime_gates_now = NULL;
         return;
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
@@ -744,6 +759,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
+            aa_runtime_gates_now = NULL;
             return;
         }
     }
@@ -762,6 +778,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
+        aa_runtime_gates_now = NULL;
         return;
     }
     c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
@@ -769,6 +786,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
+        aa_runtime_gates_now = NULL;
         return;
     }
     n = aa_rt_node_at(t, c);
@@ -780,10 +798,12 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     f->id = r->id;
     f->user = user;
     t->depth = d + 1;
+    aa_runtime_gates_now = f->gates = &n->gates;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
          * (and the matching of exits) right, but reads no clock */
         f->throttled = 1;
+        n->untimed++;
         return;
     }
     f->throttled = 0;
@@ -844,8 +864,53 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
  * this thread (its later frames read no clock); the same region in another
  * context, or in another thread, goes on being measured.  Nodes of regions
  * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
- * is flagged in the profile: its values are partial. */
-static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f)
+ * is flagged in the profile: its values are partial.
+ *
+ * A throttled node of a lexical region whose children (if any) are all
+ * gated in it is also gated in its parent node: its descriptor, and those
+ * of its gated children, take free slots of the parent's gates, so that
+ * the inline scope probe (aa_runtime_enter_scope) of these regions, while
+ * the parent is the innermost open node, only counts the visit (for the
+ * node it belongs to) and calls nothing.  Not when the parent has a child
+ * node of a region gated below (that region's visits there could not be
+ * told apart) or too few free slots, nor when the node made MPI or I/O
+ * calls (they are attributed to the innermost open node).  Probes that call the runtime
+ * (enter/exit pairs, Fortran, old objects) keep the throttled frame path
+ * above; both ways the visits after throttling are counted
+ * (untimed_visits in the profile). */
+static int gated_in(const aa_rt_node *n, int child)
+{
+    int k;
+    for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
+        if (n->gate_child[k] == child)
+            return 1;
+    return 0;
+}
+
+static void gate(aa_rt_thread *t, int node, aa_runtime_region *r)
+{
+    aa_rt_node *n = aa_rt_node_at(t, node), *p = aa_rt_node_at(t, n->parent);
+    int c, k, used = 0, inherited = 0;
+    if (n->x[AA_RT_X_MPI_CALLS] > 0 || n->x[AA_RT_X_IO_CALLS] > 0)
+        return; /* its MPI and I/O calls stay attributed to it */
+    for (c = n->first_child; c >= 0; c = aa_rt_node_at(t, c)->next_sibling)
+        if (!gated_in(n, c) || find_child(t, n->parent, aa_rt_node_at(t, c)->region) >= 0)
+            return; /* measured below, or the same region also right under the parent */
+    while (used < AA_RUNTIME_GATES && p->gates.region[used])
+        used++;
+    while (inherited < AA_RUNTIME_GATES && n->gates.region[inherited])
+        inherited++;
+    if (used + inherited + 1 > AA_RUNTIME_GATES)
+        return;
+    for (k = 0; k < inherited; k++) {
+        p->gate_child[used] = n->gate_child[k];
+        p->gates.region[used++] = n->gates.region[k];
+    }
+    p->gate_child[used] = node;
+    p->gates.region[used] = r;
+}
+
+static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
 {
     aa_rt_node *n = aa_rt_node_at(t, f->node);
     if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
@@ -853,6 +918,8 @@ static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
+    if (!f->user && n->parent >= 0)
+        gate(t, f->node, r);
 }
 
 static void exit_mismatch(aa_rt_thread *t, uint32_t h)
@@ -873,6 +940,7 @@ static void exit_mismatch(aa_rt_thread *t, uint32_t h)
         aa_rt_counters_read(t, ctr);
     while (t->depth > k)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
+    gates_follow(t);
 }
 
 void aa_runtime_exit(aa_runtime_region *r)
@@ -885,8 +953,10 @@ void aa_runtime_exit(aa_runtime_region *r)
     if (AA_RT_UNLIKELY(!t))
         return;
     if (AA_RT_UNLIKELY(t->skip)) {
-        if (--t->skip == 0)
+        if (--t->skip == 0) {
             t->skip_ovf = 0;
+            gates_follow(t);
+        }
         return;
     }
     d = t->depth;
@@ -901,6 +971,7 @@ void aa_runtime_exit(aa_runtime_region *r)
         return;
     }
     t->depth = d - 1;
+    aa_runtime_gates_now = t->stack[d - 2].gates;
     if (AA_RT_UNLIKELY(f->throttled))
         return;
     now = aa_rt_now();
@@ -908,7 +979,7 @@ void aa_runtime_exit(aa_runtime_region *r)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
     if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
-        maybe_throttle(t, f);
+        maybe_throttle(t, f, r);
 }
 
 void aa_runtime_scope_end(aa_runtime_region **r)

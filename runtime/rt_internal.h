@@ -73,8 +73,13 @@ typedef struct aa_rt_node {
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
     double cpu_sq;        /* sum over visits of the squared CPU time of a visit, ns^2 */
+    uint64_t untimed;     /* visits after throttling through the runtime (not timed) */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
+    /* throttled leaf children gated at the probe (aa_probe.h): while this
+     * node is the innermost open one, aa_runtime_gates_now points here */
+    aa_runtime_gates gates;
+    int32_t gate_child[AA_RUNTIME_GATES]; /* node index of each gated child */
 } aa_rt_node;
 
 typedef struct aa_rt_frame {
@@ -84,6 +89,7 @@ typedef struct aa_rt_frame {
     int32_t user;         /* begun through the user API (not lexical) */
     uint32_t id;          /* the region's id (static-parent checks) */
     uint32_t pad_;
+    aa_runtime_gates *gates; /* its node's gates (aa_runtime_gates_now while innermost) */
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];

@@ -67,6 +67,37 @@ expect_status 0 "--max-ns-per-visit 10000" sh -c "'$AA' filter --from run --max-
 ok "a looser time threshold adds medium (5 us per visit)" grep -q "EXCLUDE medium" lo.filter
 ok "never main, never a loop" sh -c "! grep -qE 'EXCLUDE (main|loop)' lo.filter"
 
+# a runtime that counts the visits after throttling (untimed_visits): the
+# count is exact (no ">="), the time per visit is that of the timed visits,
+# and the untimed visits save only what a gated visit costs (0.5 ns)
+mkdir run2
+cat > run2/experiment.xml <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="e2" program="p" nprocs="1">
+  <environment/>
+  <metrics>
+    <metric name="visits" unit="count"/>
+    <metric name="wall" unit="s"/>
+    <metric name="untimed_visits" unit="count"/>
+  </metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="12" kind="function" name="mix" function="mix" file="app.c" line="5"/>
+    <region id="13" kind="function" name="main" function="main" file="app.c" line="20"/>
+  </regions>
+  <process rank="0" host="h" pid="1">
+    <thread id="0">
+      <node region="0" parent="-1" v="1 10 0"/>
+      <node region="13" parent="0" v="1 10 0"/>
+      <node region="12" parent="1" v="100000 0.0005 500000" flags="throttled"/>
+    </thread>
+  </process>
+</experiment>
+X
+expect_status 0 "filter --from an experiment with untimed_visits" sh -c "'$AA' filter --from run2 > u.filter"
+is "$(grep EXCLUDE u.filter)" "  EXCLUDE mix # 600000 visits (500000 untimed), 5.0 ns per visit, saves 0.00325 s" \
+    "untimed visits counted exactly, time per timed visit, saving at 30 ns timed + 0.5 ns untimed"
+
 # the file works as a filter of the instrumenter
 cat > app.c <<'X'
 #include <stdio.h>

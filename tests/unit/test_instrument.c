@@ -301,10 +301,20 @@ static void test_prelude_agrees(void)
                             "name", "function", "file", "handle"};
     fputs("#include <stddef.h>\n"
           "#define aa_runtime_region pre_region\n#define aa_runtime_enter pre_enter\n"
-          "#define aa_runtime_exit pre_exit\n#define aa_runtime_scope_end pre_scope_end\n", f);
+          "#define aa_runtime_exit pre_exit\n#define aa_runtime_scope_end pre_scope_end\n"
+          "#define aa_runtime_gates pre_gates\n#define aa_runtime_gates_now pre_gates_now\n"
+          "#define aa_runtime_enter_scope pre_enter_scope\n"
+          "#define aa_runtime_scope_close pre_scope_close\n", f);
     fputs(aa_instrument_probe_decls(), f);
     fputs("#undef aa_runtime_region\n#undef aa_runtime_enter\n#undef aa_runtime_exit\n"
-          "#undef aa_runtime_scope_end\n#undef AA_PROBE_H\n#include \"runtime/aa_probe.h\"\n"
+          "#undef aa_runtime_scope_end\n#undef aa_runtime_gates\n#undef aa_runtime_gates_now\n"
+          "#undef aa_runtime_enter_scope\n#undef aa_runtime_scope_close\n"
+          "#undef AA_PROBE_H\n#include \"runtime/aa_probe.h\"\n"
+          "_Static_assert(sizeof(pre_gates) == sizeof(aa_runtime_gates), \"gates size\");\n"
+          "_Static_assert(offsetof(pre_gates, visits) == offsetof(aa_runtime_gates, visits), \"gates\");\n"
+          "_Static_assert(_Generic(pre_gates_now, pre_gates *: 1, default: 0), \"gates now\");\n"
+          "_Static_assert(_Generic(&pre_enter_scope, pre_region *(*)(pre_region *): 1, default: 0), \"es\");\n"
+          "_Static_assert(_Generic(&pre_scope_close, void (*)(pre_region **): 1, default: 0), \"sc\");\n"
           "_Static_assert(sizeof(pre_region) == sizeof(aa_runtime_region), \"size\");\n"
           "_Static_assert(_Alignof(pre_region) == _Alignof(aa_runtime_region), \"align\");\n"
           "#define SAME(f) _Static_assert(offsetof(pre_region, f) == offsetof(aa_runtime_region, f)"

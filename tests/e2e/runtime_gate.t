@@ -1,0 +1,54 @@
+#!/bin/bash
+# tests/e2e/runtime_gate.t -- throttled calling contexts gated at the probe
+# (tests/runtime/rt_gate, runtime/aa_probe.h aa_runtime_enter_scope): after
+# throttling, a tiny leaf entered through the scope form is only counted
+# inline in its parent's context, and so is a tiny function whose child is
+# gated (with that child, counted where it belongs), the same leaf in a heavy context stays
+# measured, enter/exit pairs keep the runtime's throttled path, each thread
+# gates in its own tree, every visit is counted (visits + untimed_visits
+# exact), and the program's output is the same as without the runtime.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/runtime_lib.sh"
+B="$AA_BUILD/tests"
+[ -x "$B/rt_gate" ] && [ -x "$RT_DUMP" ] || skip_all "runtime test programs not built (make runtime-test-progs)"
+cd "$T" || exit 1
+
+AUTOANALYZER_OUTPUT="$T/g" "$B/rt_gate" >"$T/g.out" 2>"$T/g.err"
+is "$?" 0 "rt_gate exits 0 with the runtime"
+AUTOANALYZER_DISABLE=1 "$B/rt_gate" >"$T/plain.out" 2>&1
+is "$(cat "$T/g.out")" "$(cat "$T/plain.out")" "output unchanged by measurement and gating"
+is "$(cat "$T/g.err")" "" "nothing on stderr"
+"$RT_DUMP" "$T/g/experiment.xml" >"$T/g.dump" 2>&1
+is "$?" 0 "profile valid"
+D="$T/g.dump"
+total() { local v u; v=$(rt_val $D "$1" visits "$2" "$3"); u=$(rt_val $D "$1" untimed_visits "$2" "$3"); echo $(( ${v:-0} + ${u:-0} )); }
+is "$(rt_val $D ROOT/main/hot/leaf visits)" 100000 "hot leaf: timed until throttled (100,000 visits)"
+is "$(total ROOT/main/hot/leaf 0 0)" 600000 "hot leaf: visits + untimed_visits = all 600,000 visits"
+like "$(grep "^node 0 0 ROOT/main/hot/leaf " $D)" "throttled$" "hot leaf flagged throttled (partial values)"
+is "$(rt_val $D ROOT/main/heavy/leaf visits)" 50 "the same leaf under heavy(): all 50 visits timed"
+is "$(rt_val $D ROOT/main/heavy/leaf untimed_visits)" 0 "heavy context: nothing untimed"
+is "$(grep -c "^node 0 0 ROOT/main/heavy/leaf .*throttled$" $D)" 0 "heavy context not throttled"
+ok "heavy leaf timed (cpu > 0)" rt_num "$(rt_val $D ROOT/main/heavy/leaf cpu) > 0"
+is "$(total ROOT/main/pairs/pair_leaf 0 0)" 300000 "enter/exit pairs: the runtime's throttled path counts too"
+is "$(rt_val $D ROOT/main/hot visits)" 2 "hot entered twice"
+is "$(grep -c ' ROOT/main/leaf ' $D)" 0 "no stray leaf node under main"
+is "$(total ROOT/main/outer/mid 0 0)" 300000 "mid (non-leaf, its child gated): visits + untimed_visits = 300,000"
+is "$(total ROOT/main/outer/mid/leaf 0 0)" 300000 "its leaf: visits + untimed_visits = 300,000, still under mid"
+is "$(grep -c ' ROOT/main/outer/leaf ' $D)" 0 "the gated subtree's leaf is not moved under outer"
+ok "mid gated too: it takes almost no time in outer after throttling (visits 100,000 timed)" \
+    test "$(rt_val $D ROOT/main/outer/mid visits)" = 100000
+is "$(total ROOT/main/ios/io_leaf 0 0)" 150000 "io_leaf: visits + untimed_visits = 150,000"
+like "$(grep "^node 0 0 ROOT/main/ios/io_leaf " $D)" "throttled$" "io_leaf throttled"
+is "$(rt_val $D ROOT/main/ios/io_leaf io_calls)" 150000 "io_leaf not gated: all its 150,000 writes stay its own"
+for th in 1 2; do
+    is "$(total ROOT/worker/leaf 0 $th)" 200000 "thread $th: visits + untimed_visits = 200,000"
+done
+is "$(rt_attr $D 0 gated_nodes)" 6 "gated nodes: hot/leaf, pairs/pair_leaf, outer/mid, outer/mid/leaf, one per worker"
+is "$(rt_attr $D 0 mismatched_exits)" 0 "no mismatched exit"
+
+# throttling off: nothing throttled or gated, every visit timed
+AUTOANALYZER_THROTTLE=off AUTOANALYZER_OUTPUT="$T/off" "$B/rt_gate" >"$T/off.out" 2>&1
+"$RT_DUMP" "$T/off/experiment.xml" >"$T/off.dump" 2>&1
+is "$(rt_val $T/off.dump ROOT/main/hot/leaf visits)" 600000 "THROTTLE=off: all visits timed"
+is "$(rt_attr $T/off.dump 0 gated_nodes)" 0 "THROTTLE=off: nothing gated"
+done_testing

@@ -1,0 +1,132 @@
+/*
+ * tests/runtime/rt_gate.c -- throttled calling contexts gated at the probe
+ * (runtime/aa_probe.h, aa_runtime_enter_scope): a tiny leaf entered through
+ * the scope form 300,000 times under hot() is throttled and then only
+ * counted inline; the same leaf under heavy() (50 long visits) stays
+ * measured; a tiny leaf entered through aa_runtime_enter/exit 300,000 times
+ * takes the runtime's throttled path; a tiny function whose child is
+ * gated is gated with it in its caller once throttled; a tiny leaf doing
+ * I/O is throttled but not gated (its I/O stays its own); two threads gate
+ * the leaf each in their own tree; a leaf still called inside a gated context after a child
+ * region appears there nests under its parent.  Every visit is counted:
+ * visits + untimed_visits is exact.  Prints a checksum that must not
+ * depend on the runtime.
+ */
+#include <pthread.h>
+
+#include "tests/runtime/rt_common.h"
+
+RT_REGION(r_main, 1, 0, 1, 10, "main", "main");
+RT_REGION(r_hot, 2, 0, 1, 20, "hot", "hot");
+RT_REGION(r_heavy, 3, 0, 1, 30, "heavy", "heavy");
+RT_REGION(r_leaf, 4, 0, 1, 40, "leaf", "leaf");
+RT_REGION(r_pair, 5, 0, 1, 50, "pair_leaf", "pair_leaf");
+RT_REGION(r_pairs, 6, 0, 1, 60, "pairs", "pairs");
+RT_REGION(r_thr, 7, 0, 1, 70, "worker", "worker");
+RT_REGION(r_outer, 8, 0, 1, 80, "outer", "outer");
+RT_REGION(r_mid, 9, 0, 1, 90, "mid", "mid");
+RT_REGION(r_io, 10, 0, 1, 100, "io_leaf", "io_leaf");
+RT_REGION(r_ios, 11, 0, 1, 110, "ios", "ios");
+
+static unsigned long acc;
+
+static unsigned long leaf(unsigned long x, int work)
+{
+    AA_RUNTIME_SCOPE(r_leaf);
+    for (int i = 0; i < work; i++)
+        x = x * 6364136223846793005ul + 1442695040888963407ul;
+    return x >> 7;
+}
+
+static unsigned long pair_leaf(unsigned long x)
+{
+    unsigned long y;
+    aa_runtime_enter(&r_pair);
+    y = x * 2654435761ul + 1;
+    aa_runtime_exit(&r_pair);
+    return y;
+}
+
+static void hot(void)
+{
+    AA_RUNTIME_SCOPE(r_hot);
+    for (int i = 0; i < 300000; i++)
+        acc += leaf((unsigned long)i, 1);
+}
+
+static void heavy(void)
+{
+    AA_RUNTIME_SCOPE(r_heavy);
+    for (int i = 0; i < 50; i++)
+        acc += leaf((unsigned long)i, 200000);
+}
+
+static void pairs(void)
+{
+    AA_RUNTIME_SCOPE(r_pairs);
+    for (int i = 0; i < 300000; i++)
+        acc += pair_leaf((unsigned long)i);
+}
+
+/* a tiny function whose only child (leaf) is gated in it: once throttled
+ * itself, it is gated in outer() with its child */
+static unsigned long mid(unsigned long x)
+{
+    AA_RUNTIME_SCOPE(r_mid);
+    return leaf(x, 1) + 1;
+}
+
+static void outer(void)
+{
+    AA_RUNTIME_SCOPE(r_outer);
+    for (int i = 0; i < 300000; i++)
+        acc += mid((unsigned long)i);
+}
+
+/* a tiny leaf doing I/O: throttled, never gated (its I/O stays its own) */
+static void io_leaf(int fd)
+{
+    AA_RUNTIME_SCOPE(r_io);
+    if (write(fd, "x", 1) != 1)
+        acc++;
+}
+
+static void ios(void)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    AA_RUNTIME_SCOPE(r_ios);
+    for (int i = 0; i < 150000; i++)
+        io_leaf(fd);
+    close(fd);
+}
+
+static void *worker(void *arg)
+{
+    unsigned long s = 0;
+    AA_RUNTIME_SCOPE(r_thr);
+    for (int i = 0; i < 200000; i++)
+        s += leaf((unsigned long)i, 1);
+    *(unsigned long *)arg = s;
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t th[2];
+    unsigned long res[2];
+    {
+        AA_RUNTIME_SCOPE(r_main);
+        hot();
+        heavy();
+        hot();
+        pairs();
+        outer();
+        ios();
+        for (int k = 0; k < 2; k++)
+            pthread_create(&th[k], NULL, worker, &res[k]);
+        for (int k = 0; k < 2; k++)
+            pthread_join(th[k], NULL);
+    }
+    printf("checksum %lu %lu %lu\n", acc, res[0], res[1]);
+    return 0;
+}
