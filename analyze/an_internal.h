@@ -209,6 +209,11 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 /* OPTICS on all columns of x (n x dim), through data bubbles when many */
 int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
                    int *labels, size_t *ncl);
+/* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
+ * but column skip, or column only; through the bubbles b when it has any
+ * (labels then by point of b->of); the clustering of one level. */
+int an_cluster_select(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+                      long skip, long only, const an_clust *cp, int *labels, size_t *ncl);
 
 /* disparity.c */
 int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,

@@ -966,3 +966,11 @@ int an_dissim_findings(an_ctx *c)
     free(ord);
     return rc;
 }
+
+/* cluster_sel for the parallel analysis (parallel.c): the same clustering
+ * of the points, or of the bubbles b, of one level. */
+int an_cluster_select(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+                      long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
+{
+    return cluster_sel(c, x, n, dim, b, skip, only, cp, labels, ncl);
+}
