@@ -577,8 +577,10 @@ static double bitsd(uint64_t b)
  * the values v[q * stride + col[c]] over every rank's q where use (may be
  * NULL) allows; values >= 0 (+0, finite or infinite).  A column with
  * fewer values gets 0.  The order of non-negative doubles is the order of
- * their bit patterns, so a bisection on the patterns, with one reduction
- * of the counts below the midpoints per step, finds them exactly. */
+ * their bit patterns, so a search on the patterns finds them exactly: each
+ * step splits the interval left into PA_SPLIT parts and reduces the counts
+ * of the values up to each part's top (one reduction per step, 16 steps). */
+#define PA_SPLIT 16
 static int pa_kth(pa *x, const double *v, const unsigned char *use, size_t stride,
                   const size_t *col, size_t nc, const double *k, double *out)
 {
@@ -586,7 +588,7 @@ static int pa_kth(pa *x, const double *v, const unsigned char *use, size_t strid
     uint64_t *s = malloc((L * nc + 1) * sizeof *s), *lo = malloc((2 * nc + 1) * sizeof *lo);
     uint64_t *hi = malloc((2 * nc + 1) * sizeof *hi);
     size_t *ns = calloc(nc + 1, sizeof *ns);
-    double *cnt = malloc((2 * nc + 1) * sizeof *cnt);
+    double *cnt = malloc((2 * nc * PA_SPLIT + 1) * sizeof *cnt);
     int rc = AA_OK;
     if (!s || !lo || !hi || !ns || !cnt) {
         rc = pa_nomem(x);
@@ -603,34 +605,45 @@ static int pa_kth(pa *x, const double *v, const unsigned char *use, size_t strid
         lo[j] = 0;
         hi[j] = 0x7ff0000000000000ULL;
     }
-    for (step = 0; step < 64; step++) {
+    for (step = 0; step < 20; step++) { /* 16 steps of 4 bits cover the 63 */
         int open = 0;
         for (j = 0; j < 2 * nc; j++) {
             const uint64_t *sc = s + (j / 2) * L;
-            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-            size_t a = 0, b = ns[j / 2];
-            while (a < b) { /* values <= mid */
-                size_t m = a + (b - a) / 2;
-                if (sc[m] <= mid)
-                    a = m + 1;
-                else
-                    b = m;
+            uint64_t w = (hi[j] - lo[j]) / PA_SPLIT + 1; /* part width */
+            size_t b, a = 0;
+            for (b = 0; b < PA_SPLIT; b++) {
+                /* values <= the top of part b */
+                uint64_t top = b + 1 == PA_SPLIT || lo[j] + (b + 1) * w - 1 > hi[j]
+                                   ? hi[j] : lo[j] + (b + 1) * w - 1;
+                size_t e = ns[j / 2];
+                while (a < e) {
+                    size_t m = a + (e - a) / 2;
+                    if (sc[m] <= top)
+                        a = m + 1;
+                    else
+                        e = m;
+                }
+                cnt[j * PA_SPLIT + b] = (double)a;
             }
-            cnt[j] = (double)a;
             open |= lo[j] < hi[j];
         }
         if (!open)
             break;
-        if ((rc = pa_sum(x, cnt, 2 * nc)))
+        if ((rc = pa_sum(x, cnt, 2 * nc * PA_SPLIT)))
             goto out;
         for (j = 0; j < 2 * nc; j++) {
-            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+            uint64_t w = (hi[j] - lo[j]) / PA_SPLIT + 1;
+            size_t b;
             if (lo[j] >= hi[j])
                 continue;
-            if (cnt[j] >= k[j] + 1)
-                hi[j] = mid;
-            else
-                lo[j] = mid + 1;
+            for (b = 0; b + 1 < PA_SPLIT && cnt[j * PA_SPLIT + b] < k[j] + 1; b++)
+                ;
+            {
+                uint64_t nlo = lo[j] + b * w, top = lo[j] + (b + 1) * w - 1;
+                if (b + 1 < PA_SPLIT && top < hi[j])
+                    hi[j] = top;
+                lo[j] = nlo;
+            }
         }
     }
     for (j = 0; j < 2 * nc; j++)
