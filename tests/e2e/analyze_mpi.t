@@ -1,0 +1,91 @@
+#!/bin/bash
+# tests/e2e/analyze_mpi.t -- autoanalyzer-analyze-mpi, the analysis as an
+# MPI job: on the same rank files, the serial `autoanalyzer analyze` and the
+# MPI job on 4 and 64 ranks (oversubscribed) report the same regions and
+# severity classes, the same process clusters and the same findings (region,
+# CCCR, slow and waiting ranks, where they wait); the data-bubble path (200
+# processes on 8 ranks); an experiment file as input; a --synth block run;
+# bad input (exit 3 naming the file), usage errors (exit 2).
+. "$(dirname "$0")/lib.sh"
+
+MPIA="$AA_BUILD/bin/autoanalyzer-analyze-mpi"
+SYNTH="$AA_BUILD/tests/aa_synth"
+command -v mpirun >/dev/null || skip_all "mpirun not found"
+command -v python3 >/dev/null || skip_all "python3 not found"
+
+# digest JSON: what the comparison covers (floats are left out: the sums
+# are taken in another order)
+cat > "$T/digest.py" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+d, p = a["dissimilarity"], a["disparity"]
+print("processes", a["processes"], a["rank_set"])
+print("regions", [(r["index"], r["id"], r["parent_index"], r["processes"], r["severity"])
+                  for r in a["regions"]])
+print("clusters", sorted(c["rank_set"] for c in d["clusters"]))
+for b in d["bottlenecks"]:
+    print("imbalance", b["index"], b["cccr"], b.get("slow_rank_set"),
+          b.get("waiting_rank_set"), (b.get("wait_region") or {}).get("index"))
+for b in p["bottlenecks"]:
+    print("hotspot", b["index"], b["cccr"], b["severity_class"])
+EOF
+digest() { python3 "$T/digest.py" "$1"; }
+
+# same_as_serial NAME DIR NP: the MPI job on NP ranks against the serial analysis
+same_as_serial() {
+    local name=$1 dir=$2 np=$3
+    [ -f "$dir.serial" ] || { "$AA" analyze -q --json "$dir.json" "$dir" && digest "$dir.json" > "$dir.serial"; }
+    rm -f "$T/p.json"
+    mpirun -np "$np" "$MPIA" -q --json "$T/p.json" "$dir" > "$T/p.out" 2>&1
+    is "$(digest "$T/p.json" 2>&1)" "$(cat "$dir.serial")" "$name: $np ranks find what the serial analysis finds"
+}
+
+for sc in slow-group l2 disk-io mpi-bytes none; do
+    mkdir -p "$T/$sc"
+    "$SYNTH" --scenario "$sc" --procs 64 --split "$T/$sc" >/dev/null
+done
+same_as_serial slow-group "$T/slow-group" 4
+same_as_serial slow-group "$T/slow-group" 64
+for sc in l2 disk-io mpi-bytes none; do
+    same_as_serial "$sc" "$T/$sc" 4
+done
+like "$(grep -c imbalance "$T/slow-group.serial") $(grep -c hotspot "$T/l2.serial")" '^[1-9][0-9]* 1$' \
+    "the comparisons cover imbalances and hotspots"
+
+# more processes than the exact clustering takes: data bubbles over the ranks
+mkdir -p "$T/big"
+"$SYNTH" --scenario slow-group --procs 200 --split "$T/big" >/dev/null
+same_as_serial "slow-group, 200 processes (data bubbles)" "$T/big" 8
+
+# an experiment file: every rank reads it and takes its block; text report
+"$SYNTH" --scenario l2 --procs 16 -o "$T/l2.xml" >/dev/null
+ok "an experiment file as input" mpirun -np 4 "$MPIA" --json "$T/f.json" "$T/l2.xml"
+like "$(cat "$T/.out")" 'hotspot .*loop@73' "rank 0 prints the report (the L2 hotspot)"
+is "$(digest "$T/f.json")" "$("$AA" analyze -q --json "$T/l2s.json" "$T/l2.xml" && digest "$T/l2s.json")" \
+    "the experiment file: the same findings as the serial analysis"
+
+# the scaling simulation: each rank generates its block; --stats
+ok "--synth slow-group on 4 ranks" mpirun -np 4 "$MPIA" -q --stats --json "$T/s.json" \
+    --synth slow-group --procs 1024 --regions 40
+like "$(cat "$T/.out")" 'stats: 4 ranks, 1024 processes: .*peak memory per rank' "--stats: time and memory per rank"
+like "$(digest "$T/s.json" | grep '^imbalance 7 True')" '1-1021:4' "--synth: the slow quarter found in the inner loop"
+
+# bad input and usage errors
+mkdir -p "$T/bad"
+cp "$T/l2/rank-0.xml" "$T/l2/rank-1.xml" "$T/bad/"
+printf '<?xml version="1.0"?>\n<experiment version="1"><oops' > "$T/bad/rank-2.xml"
+expect_status 3 "a malformed rank file: exit 3" mpirun -np 3 "$MPIA" -q "$T/bad"
+like "$(cat "$T/.err")" 'rank-2\.xml:[0-9]+' "the message names the file and the line"
+mkdir -p "$T/empty"
+expect_status 3 "a directory without rank files: exit 3" mpirun -np 2 "$MPIA" -q "$T/empty"
+like "$(cat "$T/.err")" 'no rank-N.xml or rank-N.aab files' "the message says what is missing"
+expect_status 3 "a missing input: exit 3" mpirun -np 1 "$MPIA" -q "$T/nothere"
+mkdir -p "$T/two"
+cp "$T/l2/rank-0.xml" "$T/l2/rank-1.xml" "$T/two/"
+expect_status 2 "more analysis ranks than rank files: exit 2" mpirun -np 3 "$MPIA" -q "$T/two"
+expect_status 2 "more analysis ranks than processes: exit 2" mpirun -np 4 "$MPIA" -q --synth l2 --procs 2
+expect_status 2 "an unknown option: exit 2" mpirun -np 1 "$MPIA" --frobnicate "$T/l2"
+expect_status 2 "no input: exit 2" mpirun -np 1 "$MPIA" -q
+expect_status 2 "a bad analysis setting: exit 2" mpirun -np 1 "$MPIA" -q --set noise_factor=x "$T/l2"
+
+done_testing
