@@ -344,6 +344,13 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static double peak_mb(void)
 {
     struct rusage ru;
@@ -405,20 +412,24 @@ static int write_outputs(const aa_analysis *a, int quiet, const char *json, cons
     return rc;
 }
 
-static void print_stats(int size, size_t nproc, double tload, double tana, const mcomm *m)
+/* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
+ * mostly waiting for a core), peak memory and traffic, max and mean over
+ * the ranks. */
+static void print_stats(int size, size_t nproc, const double *t, const mcomm *m)
 {
-    double v[4] = {tload, tana, peak_mb(), m->nbytes}, mx[4], sm[4];
+    double v[6] = {t[0], t[1], t[2], t[3], peak_mb(), m->nbytes}, mx[6], sm[6];
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Reduce(v, mx, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(v, sm, 4, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(v, mx, 6, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(v, sm, 6, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
         fprintf(stderr,
-                "stats: %d ranks, %zu processes: load %.2f s (max; mean %.2f), analysis %.2f s "
-                "(max; mean %.2f), peak memory per rank %.0f MB (max; mean %.0f), %.0f "
-                "collective calls, %.2f MB exchanged per rank (max)\n",
-                size, nproc, mx[0], sm[0] / size, mx[1], sm[1] / size, mx[2], sm[2] / size,
-                m->ncoll, mx[3] / 1e6);
+                "stats: %d ranks, %zu processes: load %.2f s [CPU %.2f s] (max; mean %.2f), "
+                "analysis %.2f s [CPU %.2f s] (max; mean %.2f [%.2f]), peak memory per rank "
+                "%.0f MB (max; mean %.0f), %.0f collective calls, %.2f MB exchanged per rank "
+                "(max)\n",
+                size, nproc, mx[0], mx[1], sm[0] / size, mx[2], mx[3], sm[2] / size,
+                sm[3] / size, mx[4], sm[4] / size, m->ncoll, mx[5] / 1e6);
 }
 
 static int run(int argc, char **argv, int rank, int size)
@@ -432,7 +443,7 @@ static int run(int argc, char **argv, int rank, int size)
     aa_pcomm cm;
     mcomm mc;
     aa_analysis *a = NULL;
-    double t0, t1, t2;
+    double t0, t1, t2, c0, c1, c2, tv[4];
     memset(&b, 0, sizeof b);
     memset(&err, 0, sizeof err);
     memset(&mc, 0, sizeof mc);
@@ -492,6 +503,7 @@ static int run(int argc, char **argv, int rank, int size)
     if (synth && so.nprocs < 1)
         return usage_error(rank, "%s", "--synth needs --procs P");
     t0 = now();
+    c0 = cpu_now();
     if (synth)
         rc = load_synth(&so, rank, size, &b, &err);
     else {
@@ -510,6 +522,7 @@ static int run(int argc, char **argv, int rank, int size)
         return code;
     }
     t1 = now();
+    c1 = cpu_now();
     cm.ctx = &mc;
     cm.rank = rank;
     cm.size = size;
@@ -521,6 +534,7 @@ static int run(int argc, char **argv, int rank, int size)
     cm.bcast = m_bcast;
     rc = aa_analyze_parallel(&cm, b.pe, b.pp, b.n, b.nexp ? b.exps[0] : NULL, &o, &a, &err);
     t2 = now();
+    c2 = cpu_now();
     if (rc) {
         /* the ranks took the same path: every one failed the same way */
         if (rank == 0)
@@ -530,8 +544,12 @@ static int run(int argc, char **argv, int rank, int size)
         fprintf(stderr, "autoanalyzer-analyze-mpi: %s\n", err.msg);
         code = exit_of(rc);
     }
+    tv[0] = t1 - t0;
+    tv[1] = c1 - c0;
+    tv[2] = t2 - t1;
+    tv[3] = c2 - c1;
     if (stats)
-        print_stats(size, a ? a->nprocesses : 0, t1 - t0, t2 - t1, &mc);
+        print_stats(size, a ? a->nprocesses : 0, tv, &mc);
     code = agree(code);
     aa_analyze_free(a);
     block_free(&b);
