@@ -26,12 +26,15 @@ const char cmd_space_usage[] =
     "results per metric and focus, and the analysis findings.\n"
     "\n"
     "subcommands:\n"
-    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--json]\n"
+    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--full] [--json]\n"
     "          [analysis options]\n"
     "        store an experiment (file, or output directory with experiment.xml\n"
     "        or rank-<N>.xml files) with the findings of its analysis, made with\n"
     "        the analysis options below (--metric is the analysis' here); prints\n"
-    "        {\"eid\":N}\n"
+    "        {\"eid\":N}.  A run of more than 64 processes is stored compact:\n"
+    "        sums, per-region distributions (<metric>:min, :median, :p90, :max,\n"
+    "        :stddev) and three representative processes, without the\n"
+    "        experiment document; --full stores every process and the document\n"
     "  list [--where K=V]... [--json]        executions matching all attributes\n"
     "  show EID [--json]                     one execution\n"
     "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"
@@ -83,6 +86,7 @@ typedef struct opts {
     strlist foci;
     const char *metric, *threshold, *agg, *name, *mapfile, *output;
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
+    int full; /* add --full */
     char **owned;
     size_t nowned;
     aa_analyze_options analysis; /* `add`: the options of its analysis */
@@ -186,6 +190,8 @@ static int parse(int argc, char **argv, opts *o)
             o->clear = 1;
         else if (strcmp(a, "--no-analysis") == 0)
             o->no_analysis = 1;
+        else if (strcmp(a, "--full") == 0)
+            o->full = 1;
         else if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++)
                 push(&o->pos, argv[i]);
@@ -269,6 +275,7 @@ static int do_add(aa_space *s, opts *o)
     ao.nattrs = o->attr_k.n;
     ao.attrs = attrs;
     ao.nfindings = nfindings;
+    ao.full = o->full;
     ao.findings = findings;
     {
         const char *fail = getenv("AA_SPACE_TEST_FAIL_AFTER");

@@ -167,10 +167,10 @@ typedef struct build {
 } build;
 
 /* vals[c * nm + m] for one process (or thread): region values, then
- * synthetic resources summed bottom-up. */
-static void fill_code_values(const build *B, double *vals)
+ * synthetic resources summed bottom-up (nm: the metrics in vals). */
+static void fill_code_stride(const build *B, double *vals, size_t nm)
 {
-    size_t nm = B->e->nmetrics, c, m;
+    size_t c, m;
     for (c = B->ncode; c-- > 0;) {
         long p = B->code_parent[c];
         if (p < 0)
@@ -191,7 +191,14 @@ static void fill_code_values(const build *B, double *vals)
                         add_val(&vals[m], vals[c * nm + m]);
 }
 
-static void thread_values(const build *B, const aa_thread *t, double *vals)
+static void fill_code_values(const build *B, double *vals)
+{
+    fill_code_stride(B, vals, B->e->nmetrics);
+}
+
+/* Thread t's values by code resource: every metric (only < 0), or metric
+ * `only` alone (vals then has one value per resource). */
+static void thread_values_of(const build *B, const aa_thread *t, double *vals, long only)
 {
     size_t nm = B->e->nmetrics, i, m;
     for (i = 0; i < t->nnodes; i++) {
@@ -201,9 +208,17 @@ static void thread_values(const build *B, const aa_thread *t, double *vals)
         if (ri < 0)
             continue;
         c = B->region_res[ri];
-        for (m = 0; m < nm; m++)
-            add_val(&vals[c * nm + m], v[m]);
+        if (only >= 0)
+            add_val(&vals[c], v[only]);
+        else
+            for (m = 0; m < nm; m++)
+                add_val(&vals[c * nm + m], v[m]);
     }
+}
+
+static void thread_values(const build *B, const aa_thread *t, double *vals)
+{
+    thread_values_of(B, t, vals, -1);
 }
 
 /* Regions with a throttled calling context (flags="throttled") have
@@ -233,6 +248,199 @@ static int partial_regions_attr(const aa_experiment *e, char **paths, sp_exec_da
         rc = sp_exec_data_attr(d, "partial_regions", b.data) ? -1 : 0;
     aa_buf_free(&b);
     free(seen);
+    return rc;
+}
+
+/* ---- compact storage of big runs --------------------------------------------------
+ * A run of more than AA_SPACE_COMPACT_MIN processes is stored, unless
+ * asked for in full (aa_space_add_options.full, `space add --full`), as
+ * what queries and comparisons of big runs use: the sums over all
+ * processes (as in full), the sums per host, the distribution of every
+ * code resource x metric over the processes (metrics "<metric>:min",
+ * ":median", ":p90", ":max", ":stddev" at the all-processes focus), and the
+ * values of three representative processes (the least, median and most
+ * whole-program wall time, rank order breaking ties).  The experiment
+ * document is not kept (it is the size of the run).  The execution
+ * attributes `storage` ("compact") and `representatives` (their ranks)
+ * say so.  Memory: one metric of all processes at a time (P x resources). */
+int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o)
+{
+    return !(o && o->full) && e->nprocesses > AA_SPACE_COMPACT_MIN;
+}
+
+static const char *const dist_name[] = {"min", "median", "p90", "max", "stddev"};
+#define NDIST 5
+
+/* Metric m of process p by code resource into col (ncode). */
+static void process_metric(const build *B, const aa_process *pr, long m, double *col)
+{
+    size_t i;
+    for (i = 0; i < B->ncode; i++)
+        col[i] = NAN;
+    for (i = 0; i < pr->nthreads; i++)
+        thread_values_of(B, &pr->threads[i], col, m);
+    fill_code_stride(B, col, 1);
+}
+
+static int cmp_dbl_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* d: min, median, p90 (nearest rank), max, stddev of the n sorted v. */
+static void dist_of(const double *v, size_t n, double *d)
+{
+    double mean = 0, ss = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        mean += v[i];
+    mean /= (double)n;
+    for (i = 0; i < n; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    d[0] = v[0];
+    d[1] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    d[2] = v[(size_t)ceil(0.9 * (double)n) - 1];
+    d[3] = v[n - 1];
+    d[4] = sqrt(ss / (double)n);
+}
+
+typedef struct rank_wall {
+    double w;
+    size_t p;
+} rank_wall;
+
+static int cmp_rank_wall(const void *a, const void *b)
+{
+    const rank_wall *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w < y->w ? -1 : 1;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* The representatives (rep[0..3): process indices) by whole-program wall. */
+static int representatives(const build *B, double *col, size_t rep[3])
+{
+    const aa_experiment *e = B->e;
+    size_t np = e->nprocesses, p;
+    int mw = aa_experiment_metric_index(e, "wall");
+    rank_wall *rw = malloc(np * sizeof *rw);
+    if (!rw)
+        return -1;
+    for (p = 0; p < np; p++) {
+        rw[p].p = p;
+        rw[p].w = 0;
+        if (mw >= 0) {
+            process_metric(B, &e->processes[p], mw, col);
+            rw[p].w = isnan(col[0]) ? 0 : col[0];
+        }
+    }
+    qsort(rw, np, sizeof *rw, cmp_rank_wall);
+    rep[0] = rw[0].p;
+    rep[1] = rw[np / 2].p;
+    rep[2] = rw[np - 1].p;
+    free(rw);
+    return 0;
+}
+
+static int compact_data(build *B, const aa_space_add_options *o, long mach_root, long proc_root)
+{
+    const aa_experiment *e = B->e;
+    sp_exec_data *d = B->d;
+    size_t np = e->nprocesses, nm = e->nmetrics, nc = B->ncode, p, c, m, k, i;
+    size_t rep[3];
+    long rres[3], *host_res = calloc(np + 1, sizeof *host_res);
+    double *buf = malloc((np * nc + 1) * sizeof *buf), *col = malloc((np + nc + 1) * sizeof *col);
+    double *hsum = malloc((np + 1) * sizeof *hsum);
+    aa_buf b;
+    int rc = -1;
+    aa_buf_init(&b);
+    if (!host_res || !buf || !col || !hsum || representatives(B, col, rep))
+        goto out;
+    for (p = 0; p < np; p++) {
+        const aa_process *pr = &e->processes[p];
+        const char *h = pr->host && *pr->host ? pr->host : "unknown";
+        aa_buf_reset(&b);
+        aa_buf_puts(&b, "/Machine");
+        put_component(&b, h, strlen(h));
+        if ((host_res[p] = sp_exec_data_resource(d, b.data, "host")) < 0)
+            goto out;
+    }
+    aa_buf_reset(&b);
+    for (k = 0; k < 3; k++) {
+        char num[32];
+        snprintf(num, sizeof num, "/Process/%d", e->processes[rep[k]].rank);
+        if ((rres[k] = sp_exec_data_resource(d, num, "process")) < 0)
+            goto out;
+        if (k == 0 || rep[k] != rep[k - 1])
+            aa_buf_printf(&b, "%s%d", b.len ? " " : "", e->processes[rep[k]].rank);
+    }
+    if (sp_exec_data_attr(d, "storage", "compact") ||
+        sp_exec_data_attr(d, "representatives", b.data))
+        goto out;
+    for (m = 0; m < nm; m++) {
+        long mi = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit), di[NDIST];
+        for (k = 0; k < NDIST; k++) {
+            aa_buf_reset(&b);
+            aa_buf_printf(&b, "%s:%s", e->metrics[m].name, dist_name[k]);
+            if ((di[k] = sp_exec_data_metric(d, b.data, e->metrics[m].unit)) < 0)
+                goto out;
+        }
+        if (mi < 0)
+            goto out;
+        for (p = 0; p < np; p++)
+            process_metric(B, &e->processes[p], (long)m, buf + p * nc);
+        /* sums and distributions over all processes */
+        for (c = 0; c < nc; c++) {
+            size_t n = 0;
+            double sum = 0, dist[NDIST];
+            for (p = 0; p < np; p++) {
+                double v = buf[p * nc + c];
+                if (!isnan(v)) {
+                    col[n++] = v;
+                    sum += v;
+                }
+            }
+            if (!n)
+                continue;
+            if (sp_exec_data_result(d, (int)mi, (long)c, mach_root, proc_root, sum))
+                goto out;
+            qsort(col, n, sizeof *col, cmp_dbl_asc);
+            dist_of(col, n, dist);
+            for (k = 0; k < NDIST; k++)
+                if (sp_exec_data_result(d, (int)di[k], (long)c, mach_root, proc_root, dist[k]))
+                    goto out;
+        }
+        /* whole program by host */
+        for (p = 0; p < np; p++)
+            hsum[p] = NAN;
+        for (p = 0; p < np; p++) {
+            for (i = 0; i <= p && host_res[i] != host_res[p]; i++)
+                ;
+            add_val(&hsum[i], buf[p * nc]);
+        }
+        for (p = 0; p < np; p++)
+            if (!isnan(hsum[p]) &&
+                sp_exec_data_result(d, (int)mi, 0, host_res[p], proc_root, hsum[p]))
+                goto out;
+        /* the representatives */
+        for (k = 0; k < 3; k++)
+            for (c = 0; c < nc && (k == 0 || rep[k] != rep[k - 1]); c++) {
+                double v = buf[rep[k] * nc + c];
+                if (!isnan(v) && sp_exec_data_result(d, (int)mi, (long)c, mach_root, rres[k], v))
+                    goto out;
+            }
+    }
+    for (i = 0; o && i < o->nfindings; i++)
+        if (sp_exec_data_finding(d, &o->findings[i]))
+            goto out;
+    rc = 0;
+out:
+    aa_buf_free(&b);
+    free(host_res);
+    free(buf);
+    free(col);
+    free(hsum);
     return rc;
 }
 
@@ -330,6 +538,12 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
         B.code_region[B.region_res[i]] = (long)i;
     mach_root = sp_exec_data_resource(d, "/Machine", "machine");
     proc_root = sp_exec_data_resource(d, "/Process", "execution");
+    if (aa_space_add_compact(e, o)) {
+        rc = mach_root < 0 || proc_root < 0 ? AA_EENV : compact_data(&B, o, mach_root, proc_root);
+        if (rc)
+            goto nomem;
+        goto out;
+    }
     proc_res = calloc(np + 1, sizeof *proc_res);
     host_res = calloc(np + 1, sizeof *host_res);
     metric_idx = calloc(nm + 1, sizeof *metric_idx);
@@ -482,7 +696,7 @@ int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options
     int rc;
     sp_exec_data_init(&d);
     rc = experiment_data(e, o, &d, err);
-    if (rc == AA_OK && !(o && o->no_document))
+    if (rc == AA_OK && !(o && o->no_document) && !aa_space_add_compact(e, o))
         rc = sp_doc_encode(e, &d.document, &d.document_size, err);
     if (rc == AA_OK) {
         a.d = &d;
