@@ -282,26 +282,65 @@ static void process_metric(const build *B, const aa_process *pr, long m, double 
     fill_code_stride(B, col, 1);
 }
 
-static int cmp_dbl_asc(const void *a, const void *b)
+/* Orders v[0..n) so that v[k] is its k-th smallest value, with no larger
+ * value before it and no smaller one after it (Hoare's selection). */
+static void select_kth(double *v, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2], t;
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
 }
 
-/* d: min, median, p90 (nearest rank), max, stddev of the n sorted v. */
-static void dist_of(const double *v, size_t n, double *d)
+/* d: min, median, p90 (nearest rank), max, stddev of the n values v
+ * (reordered). */
+static void dist_of(double *v, size_t n, double *d)
 {
-    double mean = 0, ss = 0;
-    size_t i;
-    for (i = 0; i < n; i++)
+    double mean = 0, ss = 0, mn = v[0], mx = v[0];
+    size_t i, h = n / 2, k90 = (size_t)ceil(0.9 * (double)n) - 1;
+    for (i = 0; i < n; i++) {
         mean += v[i];
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+    }
     mean /= (double)n;
     for (i = 0; i < n; i++)
         ss += (v[i] - mean) * (v[i] - mean);
-    d[0] = v[0];
-    d[1] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    d[2] = v[(size_t)ceil(0.9 * (double)n) - 1];
-    d[3] = v[n - 1];
+    select_kth(v, n, h);
+    d[1] = v[h];
+    if (n % 2 == 0) { /* the lower middle: the largest value before v[h] */
+        double lm = v[0];
+        for (i = 1; i < h; i++)
+            lm = v[i] > lm ? v[i] : lm;
+        d[1] = 0.5 * (lm + v[h]);
+    }
+    if (k90 > h)
+        select_kth(v + h, n - h, k90 - h);
+    d[2] = v[k90];
+    d[0] = mn;
+    d[3] = mx;
     d[4] = sqrt(ss / (double)n);
 }
 
@@ -405,7 +444,6 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
                 continue;
             if (sp_exec_data_result(d, (int)mi, (long)c, mach_root, proc_root, sum))
                 goto out;
-            qsort(col, n, sizeof *col, cmp_dbl_asc);
             dist_of(col, n, dist);
             for (k = 0; k < NDIST; k++)
                 if (sp_exec_data_result(d, (int)di[k], (long)c, mach_root, proc_root, dist[k]))
