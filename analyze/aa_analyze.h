@@ -242,6 +242,20 @@ typedef struct aa_pcomm {
 int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
                         const aa_process *const *procs, size_t n, const aa_experiment *info,
                         const aa_analyze_options *o, aa_analysis **out, aa_err *err);
+
+/* The distribution of one region's value over the processes that ran it
+ * (exact order statistics; p90: nearest rank). */
+typedef struct aa_region_dist {
+    size_t n;
+    double min, median, p90, max, mean, stddev;
+} aa_region_dist;
+/* The distributions of the regions of a parallel analysis a (same process
+ * blocks as aa_analyze_parallel was given): 2 x a->nregions entries, the
+ * inclusive wall time by region index, then the process metric (a->
+ * proc_metric outside MPI).  Collective: every rank calls it. */
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err);
 /* A one-rank aa_pcomm (tests, the serial check of the parallel path). */
 void aa_pcomm_single(aa_pcomm *cm);
 

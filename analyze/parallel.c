@@ -664,8 +664,8 @@ static int pa_medians(pa *x, const double *v, const unsigned char *use, size_t s
                       const size_t *col, size_t nc, double *med)
 {
     size_t L = x->L, c, q;
-    double *n = calloc(nc + 1, sizeof *n), *k = malloc((2 * nc + 1) * sizeof *k);
-    double *o = malloc((2 * nc + 1) * sizeof *o);
+    double *n = calloc(nc + 1, sizeof *n), *k = calloc(2 * nc + 1, sizeof *k);
+    double *o = calloc(2 * nc + 1, sizeof *o);
     int rc;
     if (!n || !k || !o) {
         free(n), free(k), free(o);
@@ -1976,6 +1976,111 @@ int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
         return rc;
     }
     *out = x.a;
+    return AA_OK;
+}
+
+/* ---- region distributions ------------------------------------------------------- */
+/* n, mean, stddev, min, max and the exact median and p90 of column r of the
+ * L x R values v (where ran and finite) over the ranks, into d[r]. */
+static int dist_of(pa *x, const double *v, aa_region_dist *d)
+{
+    size_t L = x->L, R = x->R, q, r;
+    double *s = calloc(5 * R + 1, sizeof *s), *k = calloc(2 * R + 1, sizeof *k);
+    double *o = calloc(2 * R + 1, sizeof *o), *med = calloc(R + 1, sizeof *med);
+    size_t *col = malloc((R + 1) * sizeof *col);
+    unsigned char *use = malloc(L * R + 1);
+    int rc;
+    if (!s || !k || !o || !med || !col || !use) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (r = 0; r < R; r++) {
+        col[r] = r;
+        s[3 * R + r] = -INFINITY; /* max */
+        s[4 * R + r] = -INFINITY; /* -min */
+    }
+    for (q = 0; q < L; q++)
+        for (r = 0; r < R; r++) {
+            size_t i = q * R + r;
+            double y = v[i];
+            use[i] = x->ran[i] && isfinite(y) && y >= 0;
+            if (!use[i])
+                continue;
+            s[r] += 1;
+            s[R + r] += y;
+            s[2 * R + r] += y * y;
+            s[3 * R + r] = fmax(s[3 * R + r], y);
+            s[4 * R + r] = fmax(s[4 * R + r], -y);
+        }
+    if ((rc = pa_sum(x, s, 3 * R)) || (rc = pa_max(x, s + 3 * R, 2 * R)) ||
+        (rc = pa_medians(x, v, use, R, col, R, med)))
+        goto out;
+    for (r = 0; r < R; r++) {
+        size_t n = (size_t)s[r];
+        k[2 * r] = k[2 * r + 1] = n ? ceil(0.9 * (double)n) - 1 : -1;
+    }
+    if ((rc = pa_kth(x, v, use, R, col, R, k, o)))
+        goto out;
+    for (r = 0; r < R; r++) {
+        double n = s[r], mean = n > 0 ? s[R + r] / n : 0;
+        d[r].n = (size_t)n;
+        d[r].mean = mean;
+        d[r].stddev = n > 0 ? sqrt(fmax(0, s[2 * R + r] / n - mean * mean)) : 0;
+        d[r].max = n > 0 ? s[3 * R + r] : 0;
+        d[r].min = n > 0 ? -s[4 * R + r] : 0;
+        d[r].median = med[r];
+        d[r].p90 = n > 0 ? o[2 * r] : 0;
+    }
+out:
+    free(s), free(k), free(o), free(med), free(col), free(use);
+    return rc;
+}
+
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+{
+    pa x;
+    aa_analyze_options defo;
+    aa_region_dist *d = NULL;
+    int rc;
+    *dist = NULL;
+    if (!o) {
+        aa_analyze_options_init(&defo);
+        o = &defo;
+    }
+    memset(&x, 0, sizeof x);
+    x.cm = cm;
+    x.o = o;
+    x.err = err;
+    x.le = exps;
+    x.lp = procs;
+    x.L = n;
+    x.P = a->nprocesses;
+    if (!(x.a = calloc(1, sizeof *x.a)))
+        return aa_err_set(err, AA_EENV, "analyze: out of memory");
+    x.a->exp = a->exp;
+    x.dc.err = err;
+    x.dc.o = o;
+    x.dc.a = x.a;
+    /* the phases the distributions need, as aa_analyze_parallel ran them */
+    if (!(rc = build_tree(&x)) && !(rc = build_regions(&x)) && !(rc = gather_values(&x)) &&
+        !(rc = main_metric(&x))) {
+        if (x.R != a->nregions)
+            rc = aa_err_set(err, AA_EUSAGE, "analyze: the distributions' processes are not the "
+                            "analysis' (%zu regions, %zu)", x.R, a->nregions);
+        else if (!(d = calloc(2 * x.R + 1, sizeof *d)))
+            rc = pa_nomem(&x);
+        else if (!(rc = dist_of(&x, x.M[M_WALL], d)))
+            rc = dist_of(&x, x.MM, d + x.R);
+    }
+    pa_free(&x);
+    aa_analyze_free(x.a);
+    if (rc) {
+        free(d);
+        return rc;
+    }
+    *dist = d;
     return AA_OK;
 }
 

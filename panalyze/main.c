@@ -42,6 +42,9 @@ static const char usage_text[] =
     "  --json FILE     write the JSON report ('-' = stdout)\n"
     "  --xml FILE      write the XML report ('-' = stdout)\n"
     "  -q, --quiet     no text report\n"
+    "  --regions-json FILE  per-region distributions over the processes (n, min,\n"
+    "                  median, p90, max, mean, stddev) of the inclusive wall time\n"
+    "                  and of the process metric, computed with collectives\n"
     "  --stats         per-rank time, peak memory and collective traffic (stderr)\n"
     "\n" CLI_ANALYSIS_OPTIONS_HELP
     "\n"
@@ -415,6 +418,71 @@ static int write_outputs(const aa_analysis *a, int quiet, const char *json, cons
 /* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
  * mostly waiting for a core), peak memory and traffic, max and mean over
  * the ranks. */
+static void json_dist(aa_json *j, const char *key, const aa_region_dist *d)
+{
+    aa_json_key(j, key);
+    aa_json_obj_begin(j);
+    aa_json_key(j, "n");
+    aa_json_int(j, (long long)d->n);
+    aa_json_key(j, "min");
+    aa_json_num(j, d->min);
+    aa_json_key(j, "median");
+    aa_json_num(j, d->median);
+    aa_json_key(j, "p90");
+    aa_json_num(j, d->p90);
+    aa_json_key(j, "max");
+    aa_json_num(j, d->max);
+    aa_json_key(j, "mean");
+    aa_json_num(j, d->mean);
+    aa_json_key(j, "stddev");
+    aa_json_num(j, d->stddev);
+    aa_json_obj_end(j);
+}
+
+/* --regions-json: the regions' distributions (rank 0). */
+static int write_dist(const aa_analysis *a, const aa_region_dist *d, const char *path,
+                      aa_err *err)
+{
+    aa_buf b;
+    aa_json j;
+    size_t r;
+    int rc;
+    aa_buf_init(&b);
+    aa_json_init(&j, &b, 1);
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "processes");
+    aa_json_int(&j, (long long)a->nprocesses);
+    aa_json_key(&j, "process_metric");
+    aa_json_str(&j, a->proc_metric);
+    aa_json_key(&j, "regions");
+    aa_json_arr_begin(&j);
+    for (r = 0; r < a->nregions; r++) {
+        const aa_an_region *ar = &a->regions[r];
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "index");
+        aa_json_int(&j, (long long)ar->index);
+        aa_json_key(&j, "id");
+        aa_json_int(&j, ar->id);
+        aa_json_key(&j, "name");
+        aa_json_str(&j, ar->info && ar->info->name ? ar->info->name : "");
+        aa_json_key(&j, "parent_index");
+        if (ar->parent < 0)
+            aa_json_null(&j);
+        else
+            aa_json_int(&j, ar->parent + 1);
+        json_dist(&j, "wall", &d[r]);
+        json_dist(&j, "process_metric", &d[a->nregions + r]);
+        aa_json_obj_end(&j);
+    }
+    aa_json_arr_end(&j);
+    aa_json_obj_end(&j);
+    aa_buf_putc(&b, '\n');
+    rc = strcmp(path, "-") == 0 ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
+                                : aa_write_file_atomic(path, b.data, b.len, err);
+    aa_buf_free(&b);
+    return rc;
+}
+
 static void print_stats(int size, size_t nproc, const double *t, const mcomm *m)
 {
     double v[6] = {t[0], t[1], t[2], t[3], peak_mb(), m->nbytes}, mx[6], sm[6];
@@ -436,7 +504,8 @@ static int run(int argc, char **argv, int rank, int size)
 {
     aa_analyze_options o;
     aa_synth_options so;
-    const char *json = NULL, *xml = NULL, *input = NULL;
+    const char *json = NULL, *xml = NULL, *input = NULL, *rjson = NULL;
+    aa_region_dist *dist = NULL;
     int quiet = 0, stats = 0, synth = 0, i, rc = 0, code;
     block b;
     aa_err err;
@@ -468,6 +537,7 @@ static int run(int argc, char **argv, int rank, int size)
             stats = 1;
         else if ((strcmp(arg, "--json") == 0 || strcmp(arg, "--xml") == 0 ||
                   strcmp(arg, "--synth") == 0 || strcmp(arg, "--procs") == 0 ||
+                  strcmp(arg, "--regions-json") == 0 ||
                   strcmp(arg, "--regions") == 0 || strcmp(arg, "--seed") == 0) &&
                  i + 1 >= argc)
             return usage_error(rank, "%s needs a value", arg);
@@ -475,6 +545,8 @@ static int run(int argc, char **argv, int rank, int size)
             json = argv[++i];
         else if (strcmp(arg, "--xml") == 0)
             xml = argv[++i];
+        else if (strcmp(arg, "--regions-json") == 0)
+            rjson = argv[++i];
         else if (strcmp(arg, "--synth") == 0) {
             synth = 1;
             if (aa_synth_scenario_parse(argv[++i], &so.scenario))
@@ -533,6 +605,8 @@ static int run(int argc, char **argv, int rank, int size)
     cm.recv = m_recv;
     cm.bcast = m_bcast;
     rc = aa_analyze_parallel(&cm, b.pe, b.pp, b.n, b.nexp ? b.exps[0] : NULL, &o, &a, &err);
+    if (!rc && rjson)
+        rc = aa_analyze_parallel_dist(&cm, b.pe, b.pp, b.n, a, &o, &dist, &err);
     t2 = now();
     c2 = cpu_now();
     if (rc) {
@@ -540,7 +614,8 @@ static int run(int argc, char **argv, int rank, int size)
         if (rank == 0)
             fprintf(stderr, "autoanalyzer-analyze-mpi: %s\n", err.msg);
         code = exit_of(rc);
-    } else if (rank == 0 && (rc = write_outputs(a, quiet, json, xml, &err))) {
+    } else if (rank == 0 && ((rc = write_outputs(a, quiet, json, xml, &err)) ||
+                             (rjson && (rc = write_dist(a, dist, rjson, &err))))) {
         fprintf(stderr, "autoanalyzer-analyze-mpi: %s\n", err.msg);
         code = exit_of(rc);
     }
@@ -551,6 +626,7 @@ static int run(int argc, char **argv, int rank, int size)
     if (stats)
         print_stats(size, a ? a->nprocesses : 0, tv, &mc);
     code = agree(code);
+    free(dist);
     aa_analyze_free(a);
     block_free(&b);
     cli_analysis_free(&o);

@@ -57,6 +57,33 @@ mkdir -p "$T/big"
 "$SYNTH" --scenario slow-group --procs 200 --split "$T/big" >/dev/null
 same_as_serial "slow-group, 200 processes (data bubbles)" "$T/big" 8
 
+# per-region distributions: exact order statistics on 8 ranks, checked
+# against the sorted values of the same run written as one file
+ok "--regions-json on 8 ranks" mpirun -np 8 "$MPIA" -q --regions-json "$T/rj.json" "$T/big"
+"$SYNTH" --scenario slow-group --procs 200 -o "$T/big.xml" >/dev/null
+cat > "$T/distcheck.py" <<'EOF'
+import json, sys, math
+import xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+root = ET.parse(sys.argv[2]).getroot()
+ns = root.tag.split('}')[0] + '}' if root.tag.startswith('{') else ''
+names = [m.get('name') for m in root.iter(ns + 'metric')]
+wi = names.index('wall')
+vals = {}
+for n in root.iter(ns + 'node'):
+    vals.setdefault(int(n.get('region')), []).append(float(n.get('v').split()[wi]))
+bad = 0
+for r in d['regions']:
+    v = sorted(vals[r['id']]); n = len(v)
+    med = v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+    w = r['wall']
+    if (w['n'], w['min'], w['max'], w['median'], w['p90']) != (n, v[0], v[-1], med, v[math.ceil(0.9 * n) - 1]):
+        bad += 1
+print(len(d['regions']), bad)
+EOF
+like "$(python3 "$T/distcheck.py" "$T/rj.json" "$T/big.xml" 2>&1)" '^21 0$' \
+    "the distributions are the exact order statistics of the processes' values"
+
 # an experiment file: every rank reads it and takes its block; text report
 "$SYNTH" --scenario l2 --procs 16 -o "$T/l2.xml" >/dev/null
 ok "an experiment file as input" mpirun -np 4 "$MPIA" --json "$T/f.json" "$T/l2.xml"

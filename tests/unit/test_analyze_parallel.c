@@ -63,6 +63,39 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
     ok(!bad, "%s: the same findings in the same order", what);
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distributions of the wall time of the root and of region id 6 (the
+ * inner loop) against the values sorted here. */
+static void check_dist(const char *what, const aa_experiment *e, const aa_analysis *p,
+                       const aa_region_dist *d)
+{
+    size_t r, q, i, n;
+    int bad = 0;
+    double *v = malloc(e->nprocesses * sizeof *v);
+    int mw = aa_experiment_metric_index(e, "wall");
+    for (r = 0; r < p->nregions; r++) {
+        if (p->regions[r].id != 0 && p->regions[r].id != 6)
+            continue;
+        for (q = 0, n = 0; q < e->nprocesses; q++) {
+            const aa_thread *t = &e->processes[q].threads[0];
+            for (i = 0; i < t->nnodes; i++)
+                if (t->nodes[i].region == p->regions[r].id)
+                    v[n++] = aa_node_values(e, t, i)[mw];
+        }
+        qsort(v, n, sizeof *v, cmp_d);
+        bad += d[r].n != n || d[r].min != v[0] || d[r].max != v[n - 1] ||
+               d[r].median != (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) ||
+               d[r].p90 != v[(size_t)ceil(0.9 * (double)n) - 1];
+    }
+    ok(!bad, "%s: exact wall distributions of the root and the inner loop", what);
+    free(v);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
     aa_synth_options so;
@@ -92,8 +125,15 @@ static void one(aa_synth_scenario sc, const char *name, int np)
     aa_pcomm_single(&cm);
     if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
         ok(0, "%s: parallel analysis: %s", what, err.msg);
-    else
+    else {
+        aa_region_dist *d = NULL;
         compare(what, s, p);
+        if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
+            ok(0, "%s: distributions: %s", what, err.msg);
+        else
+            check_dist(what, e, p, d);
+        free(d);
+    }
     aa_analyze_free(s);
     aa_analyze_free(p);
     free(ex);
