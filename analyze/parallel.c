@@ -196,6 +196,7 @@ typedef struct pa {
     size_t R;
     long *t2r;
     size_t *cstart, *clist, *send;
+    unsigned char *rkind; /* by region: RK_* */
     long **map;        /* by local process: node (thread-major) -> tree index */
     /* L x R each */
     unsigned char *ran;
@@ -234,9 +235,24 @@ static int pa_max(pa *x, double *v, size_t n)
     return n ? pa_comm(x, x->cm->max(x->cm->ctx, v, n)) : AA_OK;
 }
 
-static const aa_region *pa_info(const pa *x, size_t r)
+/* What the phases ask of a region's static details, the same on every
+ * rank (x->rkind: agreed by region_kinds): the rank files of a run need
+ * not all list every region. */
+enum { RK_KNOWN = 1, RK_FUNCTION = 2, RK_SETUP = 4 };
+
+static int r_known(const pa *x, size_t r)
 {
-    return x->a->regions[r].info;
+    return x->rkind[r] & RK_KNOWN;
+}
+
+static int r_function(const pa *x, size_t r)
+{
+    return (x->rkind[r] & RK_FUNCTION) != 0;
+}
+
+static int r_setup(const pa *x, size_t r)
+{
+    return (x->rkind[r] & RK_SETUP) != 0;
 }
 
 /* ---- binomial tree reduction of byte blobs -------------------------------------- */
@@ -443,6 +459,31 @@ out:
     free(cst);
     free(cl);
     free(stack);
+    return rc;
+}
+
+/* x->rkind: every rank's view of the regions' details, or-ed. */
+static int region_kinds(pa *x)
+{
+    size_t R = x->R, r, k;
+    double *f = calloc(3 * R + 1, sizeof *f);
+    int rc;
+    if (!f || !(x->rkind = calloc(R + 1, 1))) {
+        free(f);
+        return pa_nomem(x);
+    }
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = x->a->regions[r].info;
+        f[r] = ri != NULL;
+        f[R + r] = ri && ri->kind == AA_KIND_FUNCTION;
+        f[2 * R + r] = an_is_mpi_setup(ri);
+    }
+    if (!(rc = pa_max(x, f, 3 * R)))
+        for (r = 0; r < R; r++)
+            for (k = 0; k < 3; k++)
+                if (f[k * R + r] > 0)
+                    x->rkind[r] |= (unsigned char)(1u << k);
+    free(f);
     return rc;
 }
 
@@ -763,8 +804,7 @@ static int whole_chain(pa *x)
     while (changed) {
         memset(sub, 0, L * sizeof *sub);
         for (r = 0; r < R && have_mpi; r++) {
-            const aa_region *ri = pa_info(x, r);
-            if (!x->whole[r] || (r > 0 && (!ri || ri->kind != AA_KIND_FUNCTION)))
+            if (!x->whole[r] || (r > 0 && !r_function(x, r)))
                 continue;
             for (q = 0; q < L; q++) {
                 double ex = T[q * R + r];
@@ -784,9 +824,8 @@ static int whole_chain(pa *x)
         }
         memset(fs, 0, R * sizeof *fs);
         for (r = 1; r < R; r++) {
-            const aa_region *ri = pa_info(x, r);
             if (x->whole[r] || !x->whole[a->regions[r].parent] ||
-                (a->regions[r].parent != 0 && (!ri || ri->kind == AA_KIND_FUNCTION)))
+                (a->regions[r].parent != 0 && (!r_known(x, r) || r_function(x, r))))
                 continue;
             for (q = 0; q < L; q++) {
                 double w = W[q * R + r];
@@ -870,7 +909,7 @@ static int self_wall(pa *x)
     for (r = 0; r < R; r++)
         for (q = 0; q < L; q++) {
             double *v = &x->SW[q * R + r];
-            if (an_is_mpi_setup(pa_info(x, r)))
+            if (r_setup(x, r))
                 *v = 0;
             else if (x->whole[r] && have_mpi)
                 *v = fmax(0, *v - ms[q * R + r]);
@@ -901,7 +940,7 @@ static int self_wall(pa *x)
             cnt[1] += u;
             for (r = 0; r < R; r++) {
                 double v = sc[k + r] + (have_io ? sio[k + r] : 0);
-                if (an_is_mpi_setup(pa_info(x, r)))
+                if (r_setup(x, r))
                     v = 0;
                 else if (x->whole[r])
                     v = fmax(0, v - smc[k + r]);
@@ -972,7 +1011,7 @@ static int disparity_classes(pa *x)
     for (r = 0; r < R; r++)
         a->region_value[r] /= (double)x->P;
     for (r = 1; r < R; r++)
-        if (!an_is_mpi_setup(pa_info(x, r)))
+        if (!r_setup(x, r))
             x->dobj[x->ndobj++] = r;
     if (!x->ndobj)
         return AA_OK;
@@ -1356,8 +1395,8 @@ static int noise_model(pa *x, size_t *nused)
     size_t L = x->L, R = x->R, r, q, n = 0, nq = 0;
     double *S = malloc((L * R + 1) * sizeof *S), *med = malloc((R + 1) * sizeof *med);
     double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
-    size_t *col = malloc((R + 1) * sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
-    unsigned char *use = malloc(L * R + 1);
+    size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
+    unsigned char *use = calloc(L * R + 1, 1);
     int rc;
     x->pre = malloc((R + 1) * sizeof *x->pre);
     if (!S || !med || !all || !mad || !col || !qc || !use || !x->pre) {
@@ -1645,7 +1684,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
     nf = s[2 * R];
     ns = s[2 * R + 1];
     for (r = 1; r < R; r++) {
-        if (x->whole[r] || an_is_mpi_setup(pa_info(x, r)))
+        if (x->whole[r] || r_setup(x, r))
             continue;
         if (nf > 0 && ns > 0 && s[r] / nf - s[R + r] / ns > best) {
             best = s[r] / nf - s[R + r] / ns;
@@ -1893,7 +1932,8 @@ static int run(pa *x)
     free(rk);
     x->a->nprocesses = x->P;
     if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = build_regions(x)) ||
-        (rc = gather_values(x)) || (rc = wall_wpwt(x)) || (rc = whole_chain(x)) ||
+        (rc = region_kinds(x)) || (rc = gather_values(x)) || (rc = wall_wpwt(x)) ||
+        (rc = whole_chain(x)) ||
         (rc = main_metric(x)) || (rc = disparity_classes(x)))
         return rc;
     if (x->P == 1 && (rc = an_note(&x->dc, "single process: no dissimilarity analysis")))
@@ -1924,6 +1964,7 @@ static void pa_free(pa *x)
     free(x->cstart);
     free(x->clist);
     free(x->send);
+    free(x->rkind);
     free(x->ran);
     for (i = 0; i < M_N; i++)
         free(x->M[i]);
