@@ -39,7 +39,9 @@ typedef struct aa_analyze_options {
     char **attributes;         /* attribute names (l1_miss_rate, ...) */
     /* the analysis' thresholds: defaults, ranges and the suite figures that
      * justify them are in aa_analyze_tunables() (analyze/options.c) */
-    double noise_factor;       /* differences count beyond this x the noise */
+    double noise_factor;       /* OPTICS eps of a level: this x the noise distance there */
+    double separation_t;       /* two clusters of a level differ when their means are this
+                                  many standard errors apart (0: OPTICS alone decides) */
     double resolution_s;       /* smallest per-process CPU difference (s) */
     double disparity_min_share; /* smallest self share of the run of a hotspot */
     double finding_min_share;  /* smallest impact share of the run of any finding */

@@ -408,6 +408,7 @@ static int dissim_conditions(an_ctx *c, const double *cols, const int *labels, s
     for (j = 0; j < nattr && !rc; j++) {
         const double *col = cols + j * P;
         an_clust acp;
+        memset(&acp, 0, sizeof acp);
         size_t kk = 0, ns = 0, no = 0;
         double ss = 0, so = 0;
         aa_cluster_optics_defaults(col, P, 1, &acp.min_pts, &acp.eps);

@@ -128,10 +128,165 @@ static int bub_build(an_ctx *c, const double *x, size_t n, size_t dim, double r,
 static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
                         int *labels, size_t *ncl);
 
+/* ---- significance of clusters ------------------------------------------------ */
+/* OPTICS cuts where the points thin out: at an eps small enough to separate
+ * groups whose members lie a few noise deviations apart it also cuts a
+ * noisy continuum, and at an eps large enough not to, it chains groups whose
+ * means differ by many standard errors (three groups of 5 processes 25%
+ * apart, each spread by 5%).  So a level is cut at a small eps and the
+ * clusters are then tested the way a difference of means is tested: two
+ * clusters a and b differ when, along the direction u joining their means,
+ * |mean_a - mean_b| >= sig * s_u * sqrt(1/n_a + 1/n_b), with s_u^2 the
+ * within-cluster variance along u (pooled over a and b, per column, at least
+ * the noise model's variance of one process there: a singleton or two
+ * identical processes have no spread of their own), and by at least res.
+ * The least separated pair is merged until every pair differs. */
+typedef struct sep_groups {
+    size_t k, d;
+    size_t *n;         /* by group: points */
+    double *sum, *sq;  /* k x d */
+    int *rep;          /* by group: the smallest original label merged into it */
+} sep_groups;
+
+/* How many standard errors apart the means of groups a and b are
+ * (0 when closer than res; INFINITY when no spread at all). */
+static double sep_score(const sep_groups *g, const double *floor2, size_t a, size_t b, double res)
+{
+    size_t j, d = g->d;
+    double na = (double)g->n[a], nb = (double)g->n[b], D2 = 0, su2 = 0, df = na + nb - 2;
+    for (j = 0; j < d; j++) {
+        double dj = g->sum[a * d + j] / na - g->sum[b * d + j] / nb;
+        D2 += dj * dj;
+    }
+    if (!(sqrt(D2) >= res) || D2 == 0)
+        return 0;
+    for (j = 0; j < d; j++) {
+        double ma = g->sum[a * d + j] / na, mb = g->sum[b * d + j] / nb, dj = ma - mb;
+        double w = df > 0 ? (g->sq[a * d + j] - na * ma * ma + g->sq[b * d + j] - nb * mb * mb) /
+                                df
+                          : 0;
+        w = w > floor2[j] ? w : floor2[j];
+        su2 += dj * dj / D2 * w;
+    }
+    if (!(su2 > 0))
+        return INFINITY;
+    return sqrt(D2 / (su2 * (1 / na + 1 / nb)));
+}
+
+static void sep_merge(sep_groups *g, int *owner, size_t k0, size_t a, size_t b)
+{
+    size_t j, d = g->d, last = g->k - 1;
+    for (j = 0; j < k0; j++)
+        if (owner[j] == (int)b)
+            owner[j] = (int)a;
+        else if (owner[j] == (int)last)
+            owner[j] = (int)b;
+    g->n[a] += g->n[b];
+    for (j = 0; j < d; j++) {
+        g->sum[a * d + j] += g->sum[b * d + j];
+        g->sq[a * d + j] += g->sq[b * d + j];
+    }
+    if (g->rep[b] < g->rep[a])
+        g->rep[a] = g->rep[b];
+    if (b != last) {
+        g->n[b] = g->n[last];
+        g->rep[b] = g->rep[last];
+        memcpy(g->sum + b * d, g->sum + last * d, d * sizeof *g->sum);
+        memcpy(g->sq + b * d, g->sq + last * d, d * sizeof *g->sq);
+    }
+    g->k--;
+}
+
+/* Merges the clusters (labels, *ncl) of the points x (n x dim, columns as
+ * cluster_sel selects them) that do not differ significantly; relabels
+ * 0..k-1 in the order of their smallest original label.  When the bubbles
+ * bub carry their points' sums of squares (bub->sq: the parallel
+ * analysis), x holds the bubble means themselves and each row counts
+ * bub->count points. */
+static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
+                               const an_bub *bub, long skip, long only, const an_clust *cp,
+                               int *labels, size_t *ncl, double *separation)
+{
+    size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
+    sep_groups g;
+    double *floor2 = malloc((d ? d : 1) * sizeof *floor2);
+    int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK;
+    memset(&g, 0, sizeof g);
+    g.k = k0;
+    g.d = d;
+    g.n = calloc(k0 ? k0 : 1, sizeof *g.n);
+    g.sum = calloc((k0 ? k0 : 1) * (d ? d : 1), sizeof *g.sum);
+    g.sq = calloc((k0 ? k0 : 1) * (d ? d : 1), sizeof *g.sq);
+    g.rep = malloc((k0 ? k0 : 1) * sizeof *g.rep);
+    if (!floor2 || !group_of || !g.n || !g.sum || !g.sq || !g.rep) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    for (j = 0, o = 0; j < dim; j++) {
+        if ((only >= 0 && (long)j != only) || (long)j == skip)
+            continue;
+        floor2[o] = cp->sd_floor ? cp->sd_floor[j] * cp->sd_floor[j] : 0;
+        o++;
+    }
+    for (i = 0; i < k0; i++)
+        g.rep[i] = group_of[i] = (int)i;
+    for (i = 0; i < n; i++) {
+        size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
+        g.n[l] += w;
+        for (j = 0, o = 0; j < dim; j++) {
+            double v;
+            if ((only >= 0 && (long)j != only) || (long)j == skip)
+                continue;
+            v = x[i * dim + j];
+            g.sum[l * d + o] += bub && bub->sq ? (double)w * v : v;
+            g.sq[l * d + o] += bub && bub->sq ? bub->sq[i * dim + j] : v * v;
+            o++;
+        }
+    }
+    while (g.k >= 2) {
+        double worst = INFINITY;
+        size_t wa = 0, wb = 1;
+        for (a = 0; a < g.k; a++)
+            for (b = a + 1; b < g.k; b++) {
+                double t = sep_score(&g, floor2, a, b, cp->res);
+                if (t < worst) {
+                    worst = t;
+                    wa = a;
+                    wb = b;
+                }
+            }
+        if (worst >= cp->sig) {
+            if (separation)
+                *separation = worst;
+            break;
+        }
+        sep_merge(&g, group_of, k0, wa, wb);
+    }
+    /* new label of a group: how many surviving groups have a smaller rep */
+    for (a = 0; a < g.k; a++) {
+        size_t rank = 0;
+        for (b = 0; b < g.k; b++)
+            rank += g.rep[b] < g.rep[a];
+        g.n[a] = rank;
+    }
+    for (i = 0; i < n; i++)
+        labels[i] = (int)g.n[group_of[labels[i]]];
+    *ncl = g.k;
+out:
+    free(floor2);
+    free(group_of);
+    free(g.n);
+    free(g.sum);
+    free(g.sq);
+    free(g.rep);
+    return rc;
+}
+
 /* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
  * but column skip, or column only; through the bubbles b when it has any. */
 static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
-                       long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
+                       long skip, long only, const an_clust *cp, int *labels, size_t *ncl,
+                       double *separation)
 {
     size_t nd = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, npts = 0, i, k, l, w;
     const double *src = b->nb ? b->mean : x;
@@ -183,6 +338,10 @@ static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const a
                 labels[i] = lab[first[b->of[i]]];
         else
             memcpy(labels, lab, n * sizeof *labels);
+        if (separation)
+            *separation = 0;
+        if (cp->sig > 0 && *ncl >= 2)
+            rc = merge_insignificant(c, x, n, dim, b, skip, only, cp, labels, ncl, separation);
     }
     free(first);
     free(Y);
@@ -196,7 +355,7 @@ int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_cl
     an_bub tb;
     int rc = bub_build(c, x, n, dim, 0.1 * cp->eps, &tb);
     if (!rc)
-        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl);
+        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl, NULL);
     bub_free(&tb);
     return rc;
 }
@@ -292,23 +451,88 @@ static int between_ss(an_ctx *c, const double *X, size_t m, const int *ref, size
     return AA_OK;
 }
 
+static an_clust level_params(const dis_state *s, const size_t *set, size_t m);
+
+/* A level being clustered (an_level, an_internal.h): the partitions of its
+ * components taken one at a time are computed when first needed. */
+void an_level_free(an_level *L)
+{
+    free(L->cols_lab);
+    free(L->cols_k);
+    free(L->cols_sep);
+    L->cols_lab = NULL;
+    L->cols_k = NULL;
+    L->cols_sep = NULL;
+    L->cols_ready = 0;
+}
+
+/* Each component alone, clustered at its own noise eps (a difference in one
+ * component of many is diluted by the noise of the others in the distance
+ * between whole vectors: a function among ten siblings whose three groups
+ * of processes lie ten standard errors apart). */
+static int lvl_columns(an_level *L)
+{
+    an_ctx *c = L->c;
+    const aa_analyze_options *o = c->o;
+    size_t P = L->n, j;
+    int rc;
+    L->cols_ready = 1;
+    L->cols_lab = malloc(L->m * P * sizeof *L->cols_lab);
+    L->cols_k = calloc(L->m, sizeof *L->cols_k);
+    L->cols_sep = calloc(L->m, sizeof *L->cols_sep);
+    if (!L->cols_lab || !L->cols_k || !L->cols_sep)
+        return an_nomem(c);
+    for (j = 0; j < L->m; j++) {
+        an_clust cj = *L->cp; /* sig > 0: the noise model is there, eps not fixed */
+        cj.eps = an_level_eps(L->spread, L->set + j, 1, L->send, c->a->noise_rel,
+                              o->noise_factor, o->resolution_s);
+        if ((rc = cluster_sel(c, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
+                              &L->cols_k[j], &L->cols_sep[j])))
+            return rc;
+    }
+    return AA_OK;
+}
+
+/* The partition of the level on all its components but skip (-1: all), or
+ * on component only: OPTICS at the level's eps, clusters that do not
+ * differ significantly merged; when that leaves one cluster, the most
+ * separated partition of a single component (not skip), if it holds on
+ * the components clustered. */
+int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
+{
+    an_ctx *c = L->c;
+    size_t P = L->n, j, best = L->m;
+    int rc = cluster_sel(c, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
+    if (rc || *k >= 2 || only >= 0 || !(L->cp->sig > 0) || L->m < 2)
+        return rc;
+    if (!L->cols_ready && (rc = lvl_columns(L)))
+        return rc;
+    for (j = 0; j < L->m; j++)
+        if ((long)j != skip && L->cols_k[j] >= 2 &&
+            (best == L->m || L->cols_sep[j] > L->cols_sep[best]))
+            best = j;
+    if (best == L->m)
+        return AA_OK;
+    memcpy(labels, L->cols_lab + best * P, P * sizeof *labels);
+    *k = L->cols_k[best];
+    return merge_insignificant(c, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
+}
+
 /* The CCR tests of every component j of the level (isccr[j]): the
  * partition changes without it, or it alone gives the same partition.
  * lab: P scratch. */
-static int ccr_tests(dis_state *s, const double *X, size_t m, const an_bub *bub,
-                     const an_clust *cp, const int *ref, size_t k, int *lab, int *isccr)
+int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr)
 {
-    an_ctx *c = s->c;
-    size_t P = c->P, j, kk;
+    size_t P = L->n, j, kk;
     int rc;
-    for (j = 0; j < m; j++) {
+    for (j = 0; j < L->m; j++) {
         int changed, alone_same;
         /* without component j */
-        if ((rc = cluster_sel(c, X, P, m, bub, (long)j, -1, cp, lab, &kk)))
+        if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
             return rc;
         changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
         /* component j alone */
-        if ((rc = cluster_sel(c, X, P, m, bub, -1, (long)j, cp, lab, &kk)))
+        if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
             return rc;
         alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
         isccr[j] = changed || alone_same;
@@ -346,6 +570,7 @@ static int add_ccr(dis_state *s, long level, const an_clust *cp, size_t r, doubl
     f->effect = effect;
     f->level = level;
     f->cp = *cp;
+    f->cp.sd_floor = NULL;
     f->labels = malloc(P * sizeof *f->labels);
     if (!f->labels)
         return an_nomem(c);
@@ -370,6 +595,31 @@ static an_clust level_params(const dis_state *s, const size_t *set, size_t m)
         cp.eps = an_level_eps(s->spread, set, m, c->send, c->a->noise_rel, o->noise_factor,
                               o->resolution_s);
     return cp;
+}
+
+/* The significance test of the level's clusters (merge_insignificant): on
+ * unless the user fixed eps; the noise model's standard deviation of one
+ * process in each component (its subtree's median self values, noise.c:
+ * the prefix sums spread, subtrees ending at send). */
+int an_level_significance(an_ctx *c, const double *spread, const size_t *send, int fixed_eps,
+                          const size_t *set, size_t m, an_clust *cp)
+{
+    double *sd;
+    size_t j;
+    cp->sig = 0;
+    cp->sd_floor = NULL;
+    if (fixed_eps || !spread || !(c->o->separation_t > 0))
+        return AA_OK;
+    if (!(sd = malloc((m ? m : 1) * sizeof *sd)))
+        return an_nomem(c);
+    for (j = 0; j < m; j++) {
+        double var = spread[send[set[j]]] - spread[set[j]];
+        sd[j] = c->a->noise_rel * sqrt(var > 0 ? var : 0);
+    }
+    cp->sig = c->o->separation_t;
+    cp->res = c->o->resolution_s;
+    cp->sd_floor = sd;
+    return AA_OK;
 }
 
 /* 1 when no two processes can be farther apart than eps on the level: the
@@ -413,7 +663,9 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     int *isccr = NULL;
     an_bub bub;
     an_clust cp;
+    an_level L;
     memset(&bub, 0, sizeof bub);
+    memset(&L, 0, sizeof L);
     *any_ccr = 0;
     if (m == 0 || P < 2)
         return AA_OK;
@@ -425,7 +677,8 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     lab = malloc(P * sizeof *lab);
     B = calloc(m, sizeof *B);
     isccr = calloc(m, sizeof *isccr);
-    if (!X || !ref || !lab || !B || !isccr) {
+    if (!X || !ref || !lab || !B || !isccr || (rc = an_level_significance(c, s->spread, c->send, s->fixed_eps, set, m, &cp))) {
+        rc = rc ? rc : an_nomem(c);
         rc = an_nomem(c);
         goto out;
     }
@@ -434,11 +687,20 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
             double v = s->MM[q * c->R + set[j]];
             X[q * m + j] = isnan(v) ? 0 : v;
         }
+    L.c = c;
+    L.n = P;
+    L.m = m;
+    L.X = X;
+    L.bub = &bub;
+    L.cp = &cp;
+    L.spread = s->spread;
+    L.send = c->send;
+    L.set = set;
     if ((rc = bub_build(c, X, P, m, 0.1 * cp.eps, &bub)) ||
-        (rc = cluster_sel(c, X, P, m, &bub, -1, -1, &cp, ref, &k)))
+        (rc = an_level_cluster(&L, -1, -1, ref, &k)))
         goto out;
     if (k >= 2 && ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
-                   (rc = ccr_tests(s, X, m, &bub, &cp, ref, k, lab, isccr))))
+                   (rc = an_level_ccr_tests(&L, ref, k, lab, isccr))))
         goto out;
     for (j = 0; j < m && !rc && k >= 2; j++)
         if (isccr[j]) {
@@ -448,12 +710,14 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     if (!rc && searching && !*any_ccr)
         rc = dis_search_below(s, set, m);
 out:
+    an_level_free(&L);
     bub_free(&bub);
     free(X);
     free(ref);
     free(lab);
     free(B);
     free(isccr);
+    free((double *)cp.sd_floor);
     return rc;
 }
 
@@ -965,12 +1229,4 @@ int an_dissim_findings(an_ctx *c)
             rc = dis_finding(c, ord[x]);
     free(ord);
     return rc;
-}
-
-/* cluster_sel for the parallel analysis (parallel.c): the same clustering
- * of the points, or of the bubbles b, of one level. */
-int an_cluster_select(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
-                      long skip, long only, const an_clust *cp, int *labels, size_t *ncl)
-{
-    return cluster_sel(c, x, n, dim, b, skip, only, cp, labels, ncl);
 }

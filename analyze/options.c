@@ -15,12 +15,21 @@
     {name, offsetof(aa_analyze_options, field), def, lo, hi, unit, why}
 
 static const aa_analyze_tunable tunables[] = {
-    T("noise_factor", noise_factor, 5.0, 1.0, 100.0, "x noise",
-      "processes differ when their distance on a level exceeds this multiple of the "
-      "distance the measured noise of balanced regions gives there; on 110 suite cases "
-      "3: right partitions 86, cases with a false CCCR 17; 4: 89, 12; 5: 93, 8; "
-      "6: 93, 7; 8: 95, 5 but 3-10% imbalances found 6/11 instead of 8/11 "
-      "(bench/diagnosis.md)"),
+    T("noise_factor", noise_factor, 1.5, 1.0, 100.0, "x noise",
+      "OPTICS eps of a level: this multiple of the distance the measured noise of balanced "
+      "regions gives there -- small, so that groups a few noise deviations apart are cut; "
+      "separation_t then decides which cuts are differences.  With separation_t 5 on 260 "
+      "suite runs: 1: right partitions 208, innermost CCCRs 46/80, cases with a false CCCR "
+      "29; 1.5: 207, 45, 30 (bench/diagnosis.md, sixth step).  OPTICS alone needed 5: "
+      "202, 37, 25"),
+    T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
+      "two clusters of a level differ when their means are this many standard errors apart "
+      "(within-cluster spread, at least the noise model's spread of one process; and by at "
+      "least the resolution); the least separated are merged first.  Right partitions, "
+      "innermost CCCRs, cases with a false CCCR on 260 runs without cpu_sq / 144 runs with "
+      "it: off (OPTICS alone at noise_factor 5): 202, 37/80, 25 / 119, 23/43, 7; 4: 204, "
+      "47, 36 / -; 5: 207, 45, 30 / 122, 28, 8; 6: 207, 43, 27 / 122, 26, 7; 8: - / 62, "
+      "11, 3 of the first 72 (bench/diagnosis.md, sixth step)"),
     T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
       "smallest CPU-time difference per process that is a difference at all: CPU "
       "time is interpolated between clock reads 100 us apart"),

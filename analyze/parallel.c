@@ -14,12 +14,14 @@
  *    counts per step (64 steps), each rank counting in its sorted columns;
  *  - the clustering of a level: each rank groups its processes into data
  *    bubbles (leaders within eps/10, as dissim.c), the leaders are merged
- *    up the binomial tree and broadcast, the bubbles' counts and sums are
- *    reduced, and every rank runs OPTICS on the same bubbles (dissim.c's
- *    an_cluster_select); with few processes (<= 64) or bubbles that do not
- *    compress (more than a quarter of the processes), the level's vectors
- *    (P x the level's regions, not the profiles) are gathered and
- *    clustered exactly, as the serial analysis does.
+ *    up the binomial tree and broadcast, the bubbles' counts, sums and sums
+ *    of squares are reduced, and every rank clusters the same bubbles with
+ *    dissim.c's an_level_cluster (OPTICS, then the significance merge on
+ *    the bubbles' sums, then single components) and an_level_ccr_tests;
+ *    with few processes (<= 64) or bubbles that do not compress (more than
+ *    a quarter of the processes), the level's vectors (P x the level's
+ *    regions, not the profiles) are gathered and clustered by the same
+ *    functions exactly as the serial analysis does.
  * The decisions (CCR tests, severity classes, CCCRs, the reported level,
  * the waits of imbalances) are then the serial analysis' own, taken on
  * every rank from the same reduced numbers, so every rank takes the same
@@ -1048,6 +1050,7 @@ static void items_free(pa_items *it)
     free(it->of);
     free(it->bub.of);
     free(it->bub.count);
+    free(it->bub.sq);
     memset(it, 0, sizeof *it);
 }
 
@@ -1095,7 +1098,8 @@ static int lead_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t ni
 }
 
 /* The level's points X (L x m, local) as items: bubbles of radius r when
- * they compress, else all P points gathered in rank order. */
+ * they compress (with their points' counts, sums and sums of squares, for
+ * the significance of clusters), else all P points gathered in rank order. */
 static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
 {
     size_t L = x->L, P = x->P, q, l, k, nl = 0;
@@ -1128,7 +1132,8 @@ static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
         }
     }
     if (lead) {
-        double *acc = calloc(nl * (m + 1) + 1, sizeof *acc);
+        size_t row = 2 * m + 1; /* count, sums, sums of squares */
+        double *acc = calloc(nl * row + 1, sizeof *acc);
         size_t *newi = malloc((nl + 1) * sizeof *newi), n = 0;
         if (!acc || !newi) {
             free(acc), free(newi), free(lead);
@@ -1139,12 +1144,14 @@ static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
             if (l == nl)
                 l = lead_find(lead, nl, X + q * m, m, la.r2, 1);
             it->of[q] = l;
-            acc[l * (m + 1)] += 1;
-            for (k = 0; k < m; k++)
-                acc[l * (m + 1) + 1 + k] += X[q * m + k];
+            acc[l * row] += 1;
+            for (k = 0; k < m; k++) {
+                acc[l * row + 1 + k] += X[q * m + k];
+                acc[l * row + 1 + m + k] += X[q * m + k] * X[q * m + k];
+            }
         }
         free(lead);
-        if ((rc = pa_sum(x, acc, nl * (m + 1)))) {
+        if ((rc = pa_sum(x, acc, nl * row))) {
             free(acc), free(newi);
             return rc;
         }
@@ -1152,17 +1159,20 @@ static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
         it->w = malloc((nl + 1) * sizeof *it->w);
         it->bub.count = malloc((nl + 1) * sizeof *it->bub.count);
         it->bub.of = malloc((nl + 1) * sizeof *it->bub.of);
-        if (!it->x || !it->w || !it->bub.count || !it->bub.of) {
-            free(acc), free(newi), free(it->bub.count);
+        it->bub.sq = malloc((nl * m + 1) * sizeof *it->bub.sq);
+        if (!it->x || !it->w || !it->bub.count || !it->bub.of || !it->bub.sq) {
+            free(acc), free(newi);
             return pa_nomem(x);
         }
         for (l = 0; l < nl; l++) {
-            double c = acc[l * (m + 1)];
+            double c = acc[l * row];
             newi[l] = n;
             if (!(c > 0))
                 continue;
-            for (k = 0; k < m; k++)
-                it->x[n * m + k] = acc[l * (m + 1) + 1 + k] / c;
+            for (k = 0; k < m; k++) {
+                it->x[n * m + k] = acc[l * row + 1 + k] / c;
+                it->bub.sq[n * m + k] = acc[l * row + 1 + m + k];
+            }
             it->w[n] = c;
             it->bub.count[n] = (size_t)c;
             it->bub.of[n] = n;
@@ -1192,17 +1202,6 @@ static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
             it->of[q] = x->off + q;
     }
     return AA_OK;
-}
-
-static int items_cluster(pa *x, const pa_items *it, long skip, long only, const an_clust *cp,
-                         int *lab, size_t *k)
-{
-    an_bub empty;
-    memset(&empty, 0, sizeof empty);
-    empty.n = it->n;
-    empty.dim = it->dim;
-    return an_cluster_select(&x->dc, it->x, it->n, it->dim, it->bub.nb ? &it->bub : &empty, skip,
-                             only, cp, lab, k);
 }
 
 static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any);
@@ -1266,6 +1265,7 @@ static int add_ccr(pa *x, long level, const an_clust *cp, size_t r, double effec
     f->effect = effect;
     f->level = level;
     f->cp = *cp;
+    f->cp.sd_floor = NULL; /* the level's, freed with it */
     f->k = k;
     if (!(f->lab = malloc((x->L + 1) * sizeof *f->lab)))
         return pa_nomem(x);
@@ -1298,19 +1298,25 @@ static int search_below(pa *x, const size_t *set, size_t m)
     return AA_OK;
 }
 
-/* dissim.c's dis_level over the ranks. */
+/* dissim.c's dis_level over the ranks: the level's items (points or
+ * bubbles, the same on every rank) clustered and tested by dissim.c's own
+ * an_level_cluster and an_level_ccr_tests. */
 static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any)
 {
-    size_t L = x->L, R = x->R, q, j, i, k = 1, kk;
+    size_t L = x->L, R = x->R, q, j, i, k = 1;
     double *X = NULL, *B = NULL, btot = 0, d2 = 0;
-    int *ref = NULL, *lab = NULL, *loc = NULL, rc = AA_OK;
+    int *ref = NULL, *lab = NULL, *loc = NULL, *isccr = NULL, rc = AA_OK;
     pa_items it;
     an_clust cp;
+    an_level lv;
     memset(&it, 0, sizeof it);
+    memset(&lv, 0, sizeof lv);
     *any = 0;
     if (m == 0 || x->P < 2)
         return AA_OK;
     cp = level_params(x, set, m);
+    cp.sig = 0;
+    cp.sd_floor = NULL;
     for (j = 0; j < m; j++)
         d2 += x->range[set[j]] * x->range[set[j]];
     if (sqrt(d2) <= cp.eps)
@@ -1318,10 +1324,13 @@ static int dis_level(pa *x, long level, const size_t *set, size_t m, int searchi
     X = malloc((L * m + 1) * sizeof *X);
     B = calloc(m, sizeof *B);
     loc = malloc((L + 1) * sizeof *loc);
-    if (!X || !B || !loc) {
+    isccr = calloc(m, sizeof *isccr);
+    if (!X || !B || !loc || !isccr) {
         rc = pa_nomem(x);
         goto out;
     }
+    if ((rc = an_level_significance(&x->dc, x->pre, x->send, x->fixed_eps, set, m, &cp)))
+        goto out;
     for (q = 0; q < L; q++)
         for (j = 0; j < m; j++) {
             double v = x->MM[q * R + set[j]];
@@ -1335,7 +1344,16 @@ static int dis_level(pa *x, long level, const size_t *set, size_t m, int searchi
         rc = pa_nomem(x);
         goto out;
     }
-    if ((rc = items_cluster(x, &it, -1, -1, &cp, ref, &k)))
+    lv.c = &x->dc;
+    lv.n = it.n;
+    lv.m = m;
+    lv.X = it.x;
+    lv.bub = &it.bub;
+    lv.cp = &cp;
+    lv.spread = x->pre;
+    lv.send = x->send;
+    lv.set = set;
+    if ((rc = an_level_cluster(&lv, -1, -1, ref, &k)))
         goto out;
     if (k >= 2) {
         /* between-cluster sums of squares by component (dissim.c's between_ss) */
@@ -1366,25 +1384,20 @@ static int dis_level(pa *x, long level, const size_t *set, size_t m, int searchi
         free(cs), free(cw);
         for (q = 0; q < L; q++)
             loc[q] = ref[it.of[q]];
-        for (j = 0; j < m && !rc; j++) {
-            int changed, alone;
-            if ((rc = items_cluster(x, &it, (long)j, -1, &cp, lab, &kk)))
-                break;
-            changed = kk != k || !aa_cluster_same_partition(lab, ref, it.n);
-            if ((rc = items_cluster(x, &it, -1, (long)j, &cp, lab, &kk)))
-                break;
-            alone = kk == k && aa_cluster_same_partition(lab, ref, it.n);
-            if (changed || alone) {
+        rc = an_level_ccr_tests(&lv, ref, k, lab, isccr);
+        for (j = 0; j < m && !rc; j++)
+            if (isccr[j]) {
                 *any = 1;
                 rc = add_ccr(x, level, &cp, set[j], btot > 0 ? B[j] / btot : 0, loc, k);
             }
-        }
     }
     if (!rc && searching && !*any)
         rc = search_below(x, set, m);
 out:
+    an_level_free(&lv);
     items_free(&it);
-    free(X), free(B), free(ref), free(lab), free(loc);
+    free(X), free(B), free(ref), free(lab), free(loc), free(isccr);
+    free((double *)cp.sd_floor);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 /*
  * cli/cmd_import.c -- `autoanalyzer import`: reads the profiles of another
- * tool (TAU's profile.N.C.T files, report/import_tau.c) and writes them as
- * an experiment, which `autoanalyzer space add` stores and `report
+ * tool (TAU's profile.N.C.T files, report/import_tau.c; an mpiP report,
+ * report/import_mpip.c) and writes them as an experiment, which `autoanalyzer space add` stores and `report
  * --baseline` compares like any other run.
  */
 #include "cli/cli.h"
@@ -11,20 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_import_summary[] = "read TAU profiles into an experiment file";
+const char cmd_import_summary[] = "read TAU profiles or an mpiP report into an experiment file";
 const char cmd_import_usage[] =
     "usage: autoanalyzer import --format tau DIR -o EXPERIMENT.xml\n"
+    "       autoanalyzer import --format mpip REPORT.mpiP -o EXPERIMENT.xml\n"
     "\n"
     "Reads every TAU profile profile.N.C.T in DIR (node N = rank, thread T;\n"
     "context 0) and writes one experiment (docs/profile-format.md): a region per\n"
     "function (file and line from TAU's [{file} {line,col}] suffix), the calling\n"
     "contexts of TAU's callpath entries (a => b), visits and inclusive wall time.\n"
+    "mpiP: reads the report's tasks (MPI Time), callsites (their stacks become\n"
+    "calling contexts of function and MPI call regions) and callsite time and\n"
+    "sent-bytes statistics: visits, wall, mpi_wall, mpi_bytes_sent.\n"
     "Store it with `autoanalyzer space add`, compare with `report --baseline`.\n"
     "\n"
-    "  --format tau       the input format (TAU profiles)\n"
+    "  --format tau|mpip  the input format (TAU profiles, an mpiP report)\n"
     "  -o FILE            the experiment to write (atomically)\n"
     "\n"
-    "Exit status: 0 ok, 2 usage, 3 malformed profile, 4 environment.\n";
+    "Exit status: 0 ok, 2 usage, 3 malformed profile or report, 4 environment.\n";
 
 int cmd_import(int argc, char **argv)
 {
@@ -49,18 +53,18 @@ int cmd_import(int argc, char **argv)
         } else if (!dir) {
             dir = a;
         } else {
-            return cli_usage_error("import", "more than one directory given");
+            return cli_usage_error("import", "more than one input given");
         }
     }
     if (!dir)
-        return cli_usage_error("import", "no directory given");
-    if (!fmt || strcmp(fmt, "tau"))
-        return cli_usage_error("import", "%s (--format tau)",
+        return cli_usage_error("import", "no input given (a TAU directory or an mpiP report)");
+    if (!fmt || (strcmp(fmt, "tau") && strcmp(fmt, "mpip")))
+        return cli_usage_error("import", "%s (--format tau or mpip)",
                                fmt ? "unknown format" : "no --format given");
     if (!out)
         return cli_usage_error("import", "no output given (-o EXPERIMENT.xml)");
     aa_err_clear(&err);
-    if ((rc = aa_import_tau(dir, &e, &err)))
+    if ((rc = !strcmp(fmt, "tau") ? aa_import_tau(dir, &e, &err) : aa_import_mpip(dir, &e, &err)))
         return cli_fail(&err);
     rc = aa_experiment_write(e, out, &err);
     if (rc == AA_OK)

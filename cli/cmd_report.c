@@ -134,6 +134,13 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
             fprintf(stderr, "autoanalyzer report: no earlier comparable run in the Program "
                             "Space; writing the report without a comparison\n");
     }
+    if (rc == AA_OK && r.cmp) {
+        /* history-guided: the run-to-run noise of this configuration's stored runs */
+        const char *name = aa_experiment_attr(r.exp, "name");
+        rc = aa_engine_compare_history(&r, db, name, name ? NULL : r.exp->program, -1, 0, &err);
+        if (rc == AA_OK && r.cmp->history)
+            printf("history: %s\n", r.cmp->history);
+    }
     if (rc) {
         aa_engine_result_free(&r);
         return cli_fail(&err);

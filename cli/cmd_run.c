@@ -153,6 +153,8 @@ int cmd_run(int argc, char **argv)
             printf("\nCompared with %s: %zu new, %zu gone, %zu changed core bottleneck%s.\n",
                    r.cmp->baseline_label, r.cmp->nnew, r.cmp->ngone, r.cmp->nchanged,
                    r.cmp->nnew + r.cmp->ngone + r.cmp->nchanged == 1 ? "" : "s");
+        if (r.cmp && r.cmp->history)
+            printf("history: %s\n", r.cmp->history);
         printf("\nexperiment: %s\n", r.dir);
         if (r.eid >= 0)
             printf("stored as execution %lld\n", r.eid);

@@ -13,51 +13,91 @@
 #include <sys/stat.h>
 
 #include "analyze/aa_analyze.h"
+#include "cli/space_print.h"
 #include "engine/aa_engine.h"
 #include "profile/aa_profile.h"
 #include "space/aa_space.h"
 
 const char cmd_space_summary[] = "store and compare executions in the Program Space";
+/* One help text per subcommand (`space SUB --help`); the command's usage
+ * is their concatenation. */
+#define U_ADD                                                                                    \
+    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--full] [--json]\n"                 \
+    "          [analysis options]\n"                                                             \
+    "        store an experiment (file, or output directory with experiment.xml\n"              \
+    "        or rank-<N>.xml files) with the findings of its analysis, made with\n"             \
+    "        the analysis options below (--metric is the analysis' here); prints\n"             \
+    "        'added execution N (K findings)', or {\"eid\":N} with --json.\n"                  \
+    "        A run of more than 64 processes is stored compact: sums, per-region\n"            \
+    "        distributions (<metric>:min, :median, :p90, :max, :stddev) and three\n"           \
+    "        representative processes, without the experiment document; --full\n"             \
+    "        stores every process and the document\n"
+#define U_LIST "  list [--where K=V]... [--json]        executions matching all attributes\n"
+#define U_SHOW "  show EID [--json]                     one execution\n"
+#define U_QUERY                                                                                  \
+    "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"                         \
+    "        [--where K=V]... [--agg max|min|mean|sum] [--json]\n"                               \
+    "        results at foci (one PATH per hierarchy; others at the root),\n"                    \
+    "        optionally aggregated across the selected executions, with units\n"
+#define U_DIFF "  diff EID EID... [--map FILE] [--json]  structural difference\n"
+#define U_PERFDIFF                                                                               \
+    "  perfdiff A B --metric M --threshold T[%] [--min-size V] [--exhaustive]\n"                \
+    "           [--map FILE] [--json]\n"                                                         \
+    "        performance difference: every focus common to A and B is compared\n"               \
+    "        once (so a change under a parent that moved less than T is found,\n"              \
+    "        marked hidden); the foci differing by more than T, largest |delta| first;\n"      \
+    "        --min-size hides those whose |delta| is below V (metric units);\n"                 \
+    "        --exhaustive lists every common focus, differing or not\n"
+#define U_MAP                                                                                    \
+    "  map OLD NEW | map --map FILE | map --list | map --clear\n"                                \
+    "        mapping directives (resource path prefix rewrites) applied before\n"               \
+    "        diff and perfdiff\n"
+#define U_EXPORT "  export EID|--all -o FILE              the text format of docs/space.md\n"
+#define U_IMPORT "  import FILE [--json]                  load an export (one transaction)\n"
+#define U_MIGRATE "  migrate                               apply pending schema migrations\n"
+#define U_DB                                                                                     \
+    "  --db LOCATION  file path, sqlite:PATH or postgresql://... URL, before or\n"               \
+    "                 after the subcommand (default: $AUTOANALYZER_DB, else\n"                  \
+    "                 ./autoanalyzer-space.db); only add, import and map create\n"              \
+    "                 a SQLite file, the other subcommands need an existing one\n"
+#define U_EXIT "exit status: 0 ok, 2 usage, 3 bad input or unknown EID, 4 database unavailable\n"
+
 const char cmd_space_usage[] =
-    "usage: autoanalyzer space <subcommand> [--db LOCATION] ...\n"
+    "usage: autoanalyzer space [--db LOCATION] <subcommand> ...\n"
     "\n"
     "The Program Space keeps every execution of an application: its SpaceMap\n"
     "attributes, resource hierarchies (/Code, /Machine, /Process), performance\n"
     "results per metric and focus, and the analysis findings.\n"
     "\n"
-    "subcommands:\n"
-    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--full] [--json]\n"
-    "          [analysis options]\n"
-    "        store an experiment (file, or output directory with experiment.xml\n"
-    "        or rank-<N>.xml files) with the findings of its analysis, made with\n"
-    "        the analysis options below (--metric is the analysis' here); prints\n"
-    "        {\"eid\":N}.  A run of more than 64 processes is stored compact:\n"
-    "        sums, per-region distributions (<metric>:min, :median, :p90, :max,\n"
-    "        :stddev) and three representative processes, without the\n"
-    "        experiment document; --full stores every process and the document\n"
-    "  list [--where K=V]... [--json]        executions matching all attributes\n"
-    "  show EID [--json]                     one execution\n"
-    "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"
-    "        [--where K=V]... [--agg max|min|mean|sum] [--json]\n"
-    "        results at foci (one PATH per hierarchy; others at the root),\n"
-    "        optionally aggregated across the selected executions\n"
-    "  diff EID EID... [--map FILE] [--json]  structural difference\n"
-    "  perfdiff A B --metric M --threshold T[%] [--exhaustive] [--map FILE] [--json]\n"
-    "        performance difference, breadth-first from the root focus\n"
-    "  map OLD NEW | map --map FILE | map --list | map --clear\n"
-    "        mapping directives (resource path prefix rewrites) applied before\n"
-    "        diff and perfdiff\n"
-    "  export EID|--all -o FILE              the text format of docs/space.md\n"
-    "  import FILE [--json]                  load an export (one transaction)\n"
-    "  migrate                               apply pending schema migrations\n"
+    "subcommands (`autoanalyzer space SUB --help` shows one):\n"
+    U_ADD U_LIST U_SHOW U_QUERY U_DIFF U_PERFDIFF U_MAP U_EXPORT U_IMPORT U_MIGRATE
     "\n"
     "options:\n"
-    "  --db LOCATION  file path, sqlite:PATH or postgresql://... URL\n"
-    "                 (default: $AUTOANALYZER_DB, else ./autoanalyzer-space.db)\n"
+    U_DB
     "\n"
     CLI_ANALYSIS_OPTIONS_HELP
     "\n"
-    "exit status: 0 ok, 2 usage, 3 bad input or unknown EID, 4 database unavailable\n";
+    U_EXIT;
+
+static const struct {
+    const char *name, *help;
+    int writes; /* may create the database */
+} subcommands[] = {
+    {"add", U_ADD, 1},           {"list", U_LIST, 0},     {"show", U_SHOW, 0},
+    {"query", U_QUERY, 0},       {"diff", U_DIFF, 0},     {"perfdiff", U_PERFDIFF, 0},
+    {"map", U_MAP, 1},           {"export", U_EXPORT, 0}, {"import", U_IMPORT, 1},
+    {"migrate", U_MIGRATE, 0},   {NULL, NULL, 0},
+};
+
+static int print_sub_help(int i)
+{
+    printf("usage: autoanalyzer space [--db LOCATION] %s ...\n\n%s\noptions:\n%s",
+           subcommands[i].name, subcommands[i].help, U_DB);
+    if (strcmp(subcommands[i].name, "add") == 0)
+        fputs("\n" CLI_ANALYSIS_OPTIONS_HELP, stdout);
+    fputs("\n" U_EXIT, stdout);
+    return EXIT_OK;
+}
 
 #define NAME "space"
 
@@ -84,7 +124,7 @@ typedef struct opts {
     strlist where_k, where_v;
     strlist attr_k, attr_v;
     strlist foci;
-    const char *metric, *threshold, *agg, *name, *mapfile, *output;
+    const char *metric, *threshold, *agg, *name, *mapfile, *output, *min_size;
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
     int full; /* add --full */
     char **owned;
@@ -168,6 +208,8 @@ static int parse(int argc, char **argv, opts *o)
             VAL(o->metric);
         else if (strcmp(a, "--threshold") == 0)
             VAL(o->threshold);
+        else if (strcmp(a, "--min-size") == 0)
+            VAL(o->min_size);
         else if (strcmp(a, "--agg") == 0)
             VAL(o->agg);
         else if (strcmp(a, "--name") == 0)
@@ -319,16 +361,26 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
     aa_buf_init(&out);
     if (strcmp(sub, "list") == 0) {
         aa_space_where w = {o->where_k.n, o->where_k.v, o->where_v.v};
+        aa_space_execution *v = NULL;
+        size_t n = 0;
         if (o->pos.n)
             return cli_usage_error(NAME, "list takes no arguments");
-        rc = aa_space_list(s, &w, o->json, &out, &err);
+        rc = aa_space_executions(s, &w, &v, &n, &err);
+        if (rc == AA_OK)
+            space_print_list(&out, v, n, o->json);
+        aa_space_executions_free(v, n);
     } else if (strcmp(sub, "show") == 0) {
         long long eid = 0;
         if (o->pos.n != 1)
             return cli_usage_error(NAME, "show takes one execution id");
+        aa_space_shown x;
         if (parse_eid(o->pos.v[0], &eid))
             return EXIT_USAGE;
-        rc = aa_space_show(s, eid, o->json, &out, &err);
+        rc = aa_space_show(s, eid, &x, &err);
+        if (rc == AA_OK) {
+            space_print_show(&out, &x, o->json);
+            aa_space_shown_free(&x);
+        }
     } else if (strcmp(sub, "query") == 0) {
         aa_space_query q;
         if (!o->metric)
@@ -347,7 +399,14 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
         q.where.keys = o->where_k.v;
         q.where.values = o->where_v.v;
         q.agg = o->agg;
-        rc = aa_space_run_query(s, &q, o->json, &out, &err);
+        {
+            aa_space_query_result r;
+            rc = aa_space_run_query(s, &q, &r, &err);
+            if (rc == AA_OK) {
+                space_print_query(&out, &q, &r, o->json);
+                aa_space_query_free(&r);
+            }
+        }
     } else if (strcmp(sub, "diff") == 0) {
         long long eids[8];
         aa_space_map m;
@@ -358,8 +417,14 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
             if (parse_eid(o->pos.v[i], &eids[i]))
                 return EXIT_USAGE;
         rc = load_mapfile(o, &m, &err);
-        if (rc == AA_OK)
-            rc = aa_space_diff(s, eids, o->pos.n, &m, o->json, &out, &err);
+        if (rc == AA_OK) {
+            aa_space_diff_result r;
+            rc = aa_space_diff(s, eids, o->pos.n, &m, &r, &err);
+            if (rc == AA_OK) {
+                space_print_diff(&out, &r, o->json);
+                aa_space_diff_free(&r);
+            }
+        }
         aa_space_map_free(&m);
     } else if (strcmp(sub, "perfdiff") == 0) {
         aa_space_perfdiff_options po;
@@ -386,12 +451,21 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
                                          "with %%");
         }
         free(t);
+        if (o->min_size && (aa_parse_double(o->min_size, &po.min_size) || po.min_size < 0))
+            return cli_usage_error(NAME, "--min-size takes a non-negative number (in the "
+                                         "metric's unit)");
         po.metric = o->metric;
         po.exhaustive = o->exhaustive;
         rc = load_mapfile(o, &m, &err);
         po.extra = &m;
-        if (rc == AA_OK)
-            rc = aa_space_perfdiff(s, a, b, &po, o->json, &out, NULL, &err);
+        if (rc == AA_OK) {
+            aa_space_perfdiff_result r;
+            rc = aa_space_perfdiff(s, a, b, &po, &r, &err);
+            if (rc == AA_OK) {
+                space_print_perfdiff(&out, a, b, &po, &r, o->json);
+                aa_space_perfdiff_free(&r);
+            }
+        }
         aa_space_map_free(&m);
     } else if (strcmp(sub, "map") == 0) {
         aa_space_map m;
@@ -480,33 +554,72 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
 
 int cmd_space(int argc, char **argv)
 {
-    static const char *const subs[] = {"add",    "list",   "show",   "query",  "diff", "perfdiff",
-                                       "map",    "export", "import", "migrate", NULL};
-    const char *sub;
+    const char *sub = NULL, *db = NULL;
+    char **args = NULL;
     opts o;
     aa_space *s = NULL;
     aa_err err;
-    int rc, i;
-    if (argc < 2)
+    int rc, i, k, json = 0, nargs = 0, sub_i = -1;
+    /* Options before the subcommand (git-style): --db, --json, --help. */
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db = argv[++i];
+        else if (strncmp(argv[i], "--db=", 5) == 0)
+            db = argv[i] + 5;
+        else if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return cli_print_help(NAME);
+        else if (strcmp(argv[i], "--db") == 0)
+            return cli_usage_error(NAME, "--db needs a value");
+        else
+            return cli_usage_error(NAME, "unknown option '%s' before the subcommand", argv[i]);
+    }
+    if (i >= argc)
         return cli_usage_error(NAME, "missing subcommand");
-    sub = argv[1];
-    for (i = 0; subs[i]; i++)
-        if (strcmp(sub, subs[i]) == 0)
-            break;
-    if (!subs[i])
+    sub = argv[i];
+    for (k = 0; subcommands[k].name; k++)
+        if (strcmp(sub, subcommands[k].name) == 0)
+            sub_i = k;
+    if (sub_i < 0)
         return cli_usage_error(NAME, "unknown subcommand '%s'", sub);
-    rc = parse(argc, argv, &o);
+    if (cli_wants_help(argc - i, argv + i))
+        return print_sub_help(sub_i);
+    /* The subcommand and its arguments, as parse() expects them. */
+    args = calloc((size_t)(argc - i) + 2, sizeof *args);
+    if (!args)
+        return cli_usage_error(NAME, "out of memory");
+    args[nargs++] = argv[0];
+    for (k = i; k < argc; k++)
+        args[nargs++] = argv[k];
+    rc = parse(nargs, args, &o);
     if (rc) {
         opts_free(&o);
+        free(args);
         return rc;
     }
+    if (!o.db)
+        o.db = db;
+    o.json |= json;
     aa_err_clear(&err);
-    if (aa_space_open(o.db, &s, &err) != AA_OK) {
+    /* Reading subcommands never create a database (a mistyped --db is an
+     * error, not a new empty file); of `map`, only storing directives may. */
+    if (subcommands[sub_i].writes &&
+        !(strcmp(sub, "map") == 0 && (o.list || o.clear || (!o.mapfile && !o.pos.n))))
+        rc = aa_space_open(o.db, &s, &err);
+    else
+        rc = aa_space_open_existing(o.db, &s, &err);
+    if (rc != AA_OK) {
         opts_free(&o);
+        free(args);
         return cli_fail(&err);
     }
     rc = strcmp(sub, "add") == 0 ? do_add(s, &o) : do_sub(s, sub, &o);
-    aa_space_close(s);
+    if (rc == EXIT_OK)
+        aa_space_close(s);
+    else
+        aa_space_close_failed(s);
     opts_free(&o);
+    free(args);
     return rc;
 }

@@ -181,9 +181,10 @@ int main(int argc, char **argv)
     c = cli_find(argv[1]);
     if (!c)
         return unknown_command(argv[1]);
-    /* `cc` and `run` pass everything after them to another program. */
+    /* `cc` and `run` pass everything after them to another program;
+     * `space` has one help per subcommand. */
     if (strcmp(c->name, "cc") != 0 && strcmp(c->name, "run") != 0 &&
-        cli_wants_help(argc - 1, argv + 1))
+        strcmp(c->name, "space") != 0 && cli_wants_help(argc - 1, argv + 1))
         return cli_print_help(c->name);
     return c->run(argc - 1, argv + 1);
 }

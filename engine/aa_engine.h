@@ -137,6 +137,18 @@ int aa_engine_learn_noise(const char *db, const char *name, const char *program,
 void aa_engine_noise_free(aa_engine_noise *nz);
 /* The region's noise, or NAN when not known. */
 double aa_engine_noise_of(const aa_engine_noise *nz, uint32_t region_id);
+/* History-guided comparison: learns the run-to-run noise of the
+ * configuration (name, or without a name program) from the stored runs
+ * (exclude_eid left out: the run being judged) and applies it to r->cmp:
+ * each difference of a region with known noise gets it (aa_report_diff.
+ * noise) and is within_noise when |relative| <= factor x noise (factor <= 0:
+ * AA_ENGINE_NOISE_FACTOR), so the report and aa_report_slowdowns treat it
+ * as no change; r->cmp->history says what was learned and from which runs
+ * (or that too few are stored).  No Program Space: no history, none
+ * created.  Nothing to do without r->cmp. */
+int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *name,
+                              const char *program, long long exclude_eid, double factor,
+                              aa_err *err);
 
 /* ---- nightly gates ---------------------------------------------------------------- */
 typedef struct aa_engine_gate {

@@ -182,7 +182,7 @@ int aa_engine_load_stored(const char *db, long long eid, aa_experiment **e, char
     *e = NULL;
     if (dirp)
         *dirp = NULL;
-    if ((rc = aa_space_open(db, &s, err)))
+    if ((rc = aa_space_open_existing(db, &s, err)))
         return rc;
     rc = find_execution(s, eid, &v, &n, &x, err);
     if (rc == AA_OK) {
@@ -289,7 +289,7 @@ int aa_engine_refine_from_space(const char *db, const char *name, uint32_t **ids
     *ids = NULL;
     *n = 0;
     *eid = -1;
-    if ((rc = aa_space_open(db, &s, err)))
+    if ((rc = aa_space_open_existing(db, &s, err)))
         return rc;
     for (t = 0; t < 2 && rc == AA_OK && *eid < 0; t++) {
         const char *keys[1] = {by[t]}, *vals[1] = {name};
@@ -415,7 +415,12 @@ int aa_engine_learn_noise(const char *db, const char *name, const char *program,
     size_t n = 0, i, nacc = 0, cap = 0;
     int rc;
     memset(nz, 0, sizeof *nz);
-    if ((rc = aa_space_open(db, &s, err)))
+    /* no Program Space yet: no history (and none created) */
+    if ((rc = aa_space_open_existing(db, &s, err)) == AA_EINPUT) {
+        aa_err_clear(err);
+        return AA_OK;
+    }
+    if (rc)
         return rc;
     keys[0] = name ? "name" : "application";
     vals[0] = name ? name : program;
@@ -470,6 +475,51 @@ int aa_engine_learn_noise(const char *db, const char *name, const char *program,
     if (rc != AA_OK)
         aa_engine_noise_free(nz);
     return rc;
+}
+
+int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *name,
+                              const char *program, long long exclude_eid, double factor,
+                              aa_err *err)
+{
+    aa_engine_noise nz;
+    aa_buf b;
+    size_t i, known = 0, within = 0;
+    int rc;
+    if (!r->cmp)
+        return AA_OK;
+    if (!(factor > 0))
+        factor = AA_ENGINE_NOISE_FACTOR;
+    if ((rc = aa_engine_learn_noise(db, name, program, "wall", exclude_eid, &nz, err)))
+        return rc;
+    for (i = 0; i < r->cmp->ndiffs; i++) {
+        aa_report_diff *d = &r->cmp->diffs[i];
+        double sp = aa_engine_noise_of(&nz, d->region_id);
+        if (isnan(sp))
+            continue;
+        known++;
+        d->noise = sp;
+        d->within_noise = !d->partial && isfinite(d->relative) &&
+                          fabs(d->relative) <= factor * sp;
+        within += (size_t)d->within_noise;
+    }
+    aa_buf_init(&b);
+    if (nz.n) {
+        aa_buf_printf(&b, "run-to-run noise of %zu region%s learned from %zu stored runs of %s (",
+                      nz.n, nz.n == 1 ? "" : "s", nz.nruns, name ? name : program);
+        for (i = 0; i < nz.nruns; i++)
+            aa_buf_printf(&b, "%s%lld", i ? ", " : "EIDs ", nz.eids[i]);
+        aa_buf_printf(&b, "); %zu of the %zu region differences lie within %g times their "
+                          "noise and count as no change",
+                      within, known, factor);
+    } else {
+        aa_buf_printf(&b, "no run-to-run noise known: %zu good stored run%s of %s, %d needed",
+                      nz.nruns, nz.nruns == 1 ? "" : "s", name ? name : program,
+                      AA_ENGINE_NOISE_MIN_RUNS);
+    }
+    free(r->cmp->history);
+    r->cmp->history = aa_buf_detach(&b);
+    aa_engine_noise_free(&nz);
+    return r->cmp->history ? AA_OK : aa_err_set(err, AA_EENV, "out of memory");
 }
 
 /* ---- comparing ------------------------------------------------------------------- */

@@ -340,6 +340,13 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     }
     if (!o->no_store && (rc = aa_engine_store(r, store_db, err)))
         goto out;
+    if (r->cmp) { /* history-guided: changes within the stored runs' noise are none */
+        aa_err e2;
+        aa_err_clear(&e2);
+        if (aa_engine_compare_history(r, store_db, o->name, o->name ? NULL : r->exp->program,
+                                      r->eid, 0, &e2) != AA_OK)
+            en_note(r, "no history used: %s", e2.msg);
+    }
     rc = aa_engine_write_outputs(r, o->report, err);
 out:
     free(note);

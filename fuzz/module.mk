@@ -100,6 +100,7 @@ UNIT_TESTS += $(B)/tests/fuzz_instrument_regress
 #   cc_args    the argument handling of `autoanalyzer cc` (wrap/args.c)
 #   regionmap  region maps as collect reads and merges them
 #   binary     binary experiments (profile/binary.c), checksums fixed up too
+#   mpip       mpiP reports (report/import_mpip.c, `import --format mpip`)
 # `make fuzz` runs each for FUZZ_SECONDS and prints one line per target:
 # executions, executions per second and findings (crash-*/leak-*/timeout-*
 # files written under $(B)/fuzz/).
@@ -110,9 +111,11 @@ FUZZ_SRCS_pack      := runtime/pack.c $(wildcard profile/*.c) $(wildcard common/
 FUZZ_SRCS_cc_args   := wrap/args.c wrap/mpi.c $(wildcard common/*.c)
 FUZZ_SRCS_regionmap := $(wildcard collect/*.c) $(wildcard profile/*.c) $(wildcard common/*.c)
 FUZZ_SRCS_binary    := $(wildcard profile/*.c) $(wildcard common/*.c)
+FUZZ_SRCS_mpip      := report/import_mpip.c report/import_tau.c $(wildcard profile/*.c) $(wildcard common/*.c)
 FUZZ_OBJS_nightly   := $(B)/obj/cli/nightly_cfg.o
 FUZZ_OBJS_pack      := $(B)/obj/runtime/pack.o
 FUZZ_NEW_TARGETS    := nightly plan pack cc_args regionmap binary
+FUZZ_NEW_TARGETS    += mpip
 
 define fuzz_target
 $(B)/fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/fuzz_file.h $$(FUZZ_SRCS_$(1)) $(B)/config.mk

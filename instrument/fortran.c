@@ -6,7 +6,9 @@
  * positions; .F/.F90 sources (and any source compiled with -cpp) go through
  * the compiler's preprocessor first (`COMPILER -E` with the user's -D/-U/-I
  * flags), as the build will.  This file reads that description strictly,
- * selects regions by mode and filter, checks that each one can be wrapped
+ * selects regions by mode and filter, the region plan (--refine, split,
+ * eliminate, --filter-from) and the size rules (tiny leaf procedures, tiny
+ * loops: C's rules on what the parser sees), checks that each can be wrapped
  * (its statements begin and end their lines, no jump leaves it in a way a
  * probe cannot follow), and inserts whole probe lines into the original
  * text: `call aa_runtime_enter_f(ID, 'name')` before a region and
@@ -75,6 +77,23 @@ typedef struct f_label {
     int line;
 } f_label;
 
+/* What the size rules read (E, A and T records). */
+typedef struct f_exec {
+    int unit, line;
+    char kind;      /* s statement, c CALL, i I/O, f function reference or array element */
+    char name[64];
+} f_exec;
+
+typedef struct f_array {
+    int unit;
+    char name[64];
+} f_array;
+
+typedef struct f_trip {
+    int loop;
+    long long lo, hi, step;
+} f_trip;
+
 typedef struct fctx {
     const aa_instrument_opts *o;
     unsigned modes;
@@ -93,6 +112,13 @@ typedef struct fctx {
     size_t ns;
     f_label *lab;
     size_t nlab;
+    f_exec *e;
+    size_t ne;
+    f_array *a;
+    size_t na;
+    f_trip *t;
+    size_t nt;
+    int *tiny;      /* per unit index: left out by the size rules */
     int nskipped;
     int oom;
 } fctx;
@@ -249,7 +275,7 @@ static int parse_failure(const char *errtext, const char *display, aa_err *err)
 
 static int read_description(fctx *X, char *d, aa_err *err)
 {
-    size_t cu = 0, cl = 0, cs = 0, cb = 0;
+    size_t cu = 0, cl = 0, cs = 0, cb = 0, ce = 0, ca = 0, ct = 0;
     int lineno = 0;
     char *save = NULL, *ln;
     for (ln = strtok_r(d, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
@@ -307,6 +333,28 @@ static int read_description(fctx *X, char *d, aa_err *err)
                  !ln[n];
             if (ok)
                 X->lab[X->nlab++] = b;
+        } else if (ln[0] == 'E' && ln[1] == ' ') {
+            f_exec e;
+            GROW(X, X->e, X->ne, ce);
+            ok = !X->oom &&
+                 sscanf(ln, "E %d %d %c %63s%n", &e.unit, &e.line, &e.kind, e.name, &n) == 4 &&
+                 !ln[n] && strchr("scif", e.kind);
+            if (ok)
+                X->e[X->ne++] = e;
+        } else if (ln[0] == 'A' && ln[1] == ' ') {
+            f_array a;
+            GROW(X, X->a, X->na, ca);
+            ok = !X->oom && sscanf(ln, "A %d %63s%n", &a.unit, a.name, &n) == 2 && !ln[n];
+            if (ok)
+                X->a[X->na++] = a;
+        } else if (ln[0] == 'T' && ln[1] == ' ') {
+            f_trip t;
+            GROW(X, X->t, X->nt, ct);
+            ok = !X->oom &&
+                 sscanf(ln, "T %d %lld %lld %lld%n", &t.loop, &t.lo, &t.hi, &t.step, &n) == 4 &&
+                 !ln[n];
+            if (ok)
+                X->t[X->nt++] = t;
         }
         if (X->oom)
             return aa_err_set(err, AA_EENV, "out of memory");
@@ -633,13 +681,315 @@ static void warn_at(fctx *X, int line, int col, const char *what, const char *wh
                 X->display, line, col > 0 ? col : 1, what, why);
 }
 
+/* ---- the plan: --refine / a plan's split, eliminate, --filter-from ---------------------- */
+static int split_names(fctx *X, uint32_t id, const char *name)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    for (size_t k = 0; pl && k < pl->nsplit; k++)
+        if (instr_plan_names(pl->split[k], id, name))
+            return 1;
+    return 0;
+}
+
+/* A refined loop: named itself, or inside a named loop or procedure. */
+static int refined_loop(fctx *X, const f_loop *l)
+{
+    const f_unit *u = unit_of(X, l->unit);
+    for (const f_loop *q = l; q; q = q->parent ? loop_of(X, q->parent) : NULL)
+        if (split_names(X, q->rid, q->rname))
+            return 1;
+    return u && split_names(X, u->rid, u->name);
+}
+
+/* A refined call site: named itself, or inside a named loop or procedure. */
+static int refined_call(fctx *X, const f_stmt *s)
+{
+    const f_unit *u = unit_of(X, s->unit);
+    if (split_names(X, s->rid, s->rname) || (u && split_names(X, u->rid, u->name)))
+        return 1;
+    for (size_t k = 0; k < X->nl; k++)
+        if (X->l[k].unit == s->unit && loop_contains_line(&X->l[k], s->line) &&
+            split_names(X, X->l[k].rid, X->l[k].rname))
+            return 1;
+    return 0;
+}
+
+/* 1 when a split names the unit or one of its regions (never filtered). */
+static int refined_in_unit(fctx *X, const f_unit *u)
+{
+    if (split_names(X, u->rid, u->name))
+        return 1;
+    for (size_t k = 0; k < X->nl; k++)
+        if (X->l[k].unit == u->id && split_names(X, X->l[k].rid, X->l[k].rname))
+            return 1;
+    for (size_t k = 0; k < X->ns; k++)
+        if (X->s[k].unit == u->id && X->s[k].rname[0] && split_names(X, X->s[k].rid, X->s[k].rname))
+            return 1;
+    return 0;
+}
+
+static int plan_ref_found(fctx *X, const char *ref)
+{
+    for (size_t i = 0; i < X->nu; i++)
+        if (instr_plan_names(ref, X->u[i].rid, X->u[i].name))
+            return 1;
+    for (size_t i = 0; i < X->nl; i++)
+        if (instr_plan_names(ref, X->l[i].rid, X->l[i].rname))
+            return 1;
+    for (size_t i = 0; i < X->ns; i++)
+        if (X->s[i].rname[0] && instr_plan_names(ref, X->s[i].rid, X->s[i].rname))
+            return 1;
+    return 0;
+}
+
+/* A plan's eliminate entries drop the regions they name; the profile filter
+ * (--filter-from) drops every region of a procedure measured as tiny and
+ * hot, unless a refinement names it or one of its regions. */
+static void apply_plan(fctx *X)
+{
+    const aa_instr_plan *pl = X->o->plan;
+    static const char hot[] = "tiny and hot in the measured profile (--filter-from)";
+    if (!pl)
+        return;
+    for (size_t k = 0; k < pl->nelim; k++) {
+        for (size_t i = 0; i < X->nu; i++)
+            if (instr_plan_names(pl->elim[k], X->u[i].rid, X->u[i].name))
+                X->u[i].sel = 0;
+        for (size_t i = 0; i < X->nl; i++)
+            if (instr_plan_names(pl->elim[k], X->l[i].rid, X->l[i].rname))
+                X->l[i].sel = 0;
+        for (size_t i = 0; i < X->ns; i++)
+            if (X->s[i].rname[0] && instr_plan_names(pl->elim[k], X->s[i].rid, X->s[i].rname))
+                X->s[i].sel = 0;
+    }
+    for (size_t i = 0; i < X->nu; i++) {
+        f_unit *u = &X->u[i];
+        int hit = 0;
+        for (size_t k = 0; k < pl->npfilter && !hit; k++)
+            hit = !strcmp(pl->pfilter[k], u->name);
+        if (!hit || refined_in_unit(X, u))
+            continue;
+        if (u->sel) {
+            u->sel = 0;
+            u->why = hot;
+            X->nskipped++;
+        }
+        for (size_t k = 0; k < X->nl; k++)
+            if (X->l[k].unit == u->id)
+                skip_loop(X, &X->l[k], hot);
+        for (size_t k = 0; k < X->ns; k++)
+            if (X->s[k].unit == u->id && X->s[k].sel) {
+                X->s[k].sel = 0;
+                X->s[k].why = hot;
+                X->nskipped++;
+            }
+    }
+    if (X->o->warn_unmatched && X->o->diag) {
+        static const char fmt[] = "%s:%d: warning: %s '%s' matches no region of %s\n";
+        for (size_t k = 0; k < pl->nelim; k++)
+            if (!plan_ref_found(X, pl->elim[k]))
+                fprintf(X->o->diag, fmt, pl->elim_at[k].file, pl->elim_at[k].line, "eliminate",
+                        pl->elim[k], X->display);
+        for (size_t k = 0; k < pl->nsplit; k++)
+            if (!plan_ref_found(X, pl->split[k]))
+                fprintf(X->o->diag, fmt, pl->split_at[k].file, pl->split_at[k].line, "split",
+                        pl->split[k], X->display);
+    }
+}
+
+/* ---- size rules (docs/instrument.md, "Small regions"; C's rules in Fortran terms) ------ */
+/* Intrinsics that cost about an arithmetic operation: a reference to one is
+ * no call (array intrinsics such as SUM or MATMUL are loops and stay calls). */
+static int cheap_intrinsic(const char *n)
+{
+    static const char *const v[] = {
+        "abs", "achar", "acos", "adjustl", "adjustr", "aimag", "aint", "allocated", "amax0",
+        "amax1", "amin0", "amin1", "anint", "asin", "associated", "atan", "atan2", "btest",
+        "cabs", "ccos", "ceiling", "cexp", "char", "clog", "cmplx", "conjg", "cos", "cosh",
+        "csin", "csqrt", "dabs", "dacos", "dasin", "datan", "datan2", "dble", "dcmplx", "dconjg",
+        "dcos", "dcosh", "ddim", "dexp", "dfloat", "dim", "dimag", "dint", "dlog", "dlog10",
+        "dmax1", "dmin1", "dmod", "dnint", "dprod", "dreal", "dsign", "dsin", "dsinh", "dsqrt",
+        "dtan", "dtanh", "epsilon", "exp", "exponent", "float", "floor", "fraction", "huge",
+        "iabs", "iachar", "iand", "ibclr", "ibits", "ibset", "ichar", "idim", "idint", "idnint",
+        "ieor", "ifix", "index", "int", "ior", "isign", "ishft", "ishftc", "kind", "lbound",
+        "len", "len_trim", "lge", "lgt", "lle", "llt", "log", "log10", "logical", "max", "max0",
+        "max1", "merge", "min", "min0", "min1", "mod", "modulo", "nint", "not", "present",
+        "real", "scale", "sign", "sin", "sinh", "size", "sngl", "sqrt", "tan", "tanh", "tiny",
+        "trim", "ubound"};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (!strcmp(n, v[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 when `name` is an array or statement function of the unit or a host. */
+static int local_array(fctx *X, int unit, const char *name)
+{
+    for (const f_unit *u = unit_of(X, unit); u; u = u->parent ? unit_of(X, u->parent) : NULL)
+        for (size_t i = 0; i < X->na; i++)
+            if (X->a[i].unit == u->id && !strcmp(X->a[i].name, name))
+                return 1;
+    return 0;
+}
+
+/* 1 when the procedure `name` of this file is left out by the size rules. */
+static int tiny_unit_named(fctx *X, const char *name)
+{
+    for (size_t i = 0; i < X->nu; i++)
+        if (X->tiny[i] && !strcmp(X->u[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* A CALL, an I/O statement or a reference to a procedure that is neither
+ * an array, a cheap intrinsic nor a tiny procedure of this file. */
+static int costly(fctx *X, const f_exec *e)
+{
+    if (e->kind == 'i')
+        return 1;
+    if (e->kind == 'c')
+        return !tiny_unit_named(X, e->name);
+    if (e->kind == 'f')
+        return !local_array(X, e->unit, e->name) && !cheap_intrinsic(e->name) &&
+               !tiny_unit_named(X, e->name);
+    return 0;
+}
+
+/* A statement that jumps or stops (GOTO, computed GOTO, STOP, ...). */
+static int jumps_in(fctx *X, int unit, int from, int to)
+{
+    for (size_t i = 0; i < X->ns; i++) {
+        const f_stmt *s = &X->s[i];
+        if (s->unit == unit && s->line >= from && s->line <= to &&
+            (!strcmp(s->kind, "goto") || !strcmp(s->kind, "branch") || !strcmp(s->kind, "stop")))
+            return 1;
+    }
+    return 0;
+}
+
+/* The tiny-loop rule: integer-literal bounds, at most AA_TINY_MAX_TRIPS
+ * iterations, a straight-line body (no loop, no costly call, no jump). */
+static int tiny_loop(fctx *X, const f_loop *l)
+{
+    const f_trip *t = NULL;
+    long long trips;
+    for (size_t i = 0; i < X->nt && !t; i++)
+        if (X->t[i].loop == l->id)
+            t = &X->t[i];
+    if (!t || !t->step || !l->line || !l->eline)
+        return 0;
+    trips = (t->hi - t->lo + t->step) / t->step;
+    if (trips > AA_TINY_MAX_TRIPS)
+        return 0;
+    for (size_t i = 0; i < X->nl; i++)
+        if (&X->l[i] != l && X->l[i].unit == l->unit && loop_contains_line(l, X->l[i].line))
+            return 0;
+    for (size_t i = 0; i < X->ne; i++)
+        if (X->e[i].unit == l->unit && loop_contains_line(l, X->e[i].line) && costly(X, &X->e[i]))
+            return 0;
+    return !jumps_in(X, l->unit, l->line, l->eline);
+}
+
+/* The tiny-leaf rule: not the main program, at most AA_TINY_MAX_STATEMENTS
+ * executable statements, no loop but tiny ones, no costly call, no jump. */
+static int tiny_unit(fctx *X, const f_unit *u)
+{
+    int n = 0;
+    if (!strcmp(u->kind, "program") || u->entry || !u->execline)
+        return 0;
+    for (size_t i = 0; i < X->ne; i++)
+        if (X->e[i].unit == u->id && ((X->e[i].kind == 's' && ++n > AA_TINY_MAX_STATEMENTS) ||
+                                      costly(X, &X->e[i])))
+            return 0;
+    for (size_t i = 0; i < X->nl; i++)
+        if (X->l[i].unit == u->id && !tiny_loop(X, &X->l[i]))
+            return 0;
+    return !jumps_in(X, u->id, u->line, u->endline);
+}
+
+/* Small regions are left out (listed in the map with the reason) unless
+ * the modes hold `tiny`, a filter names the procedure literally, or a
+ * refinement names the region: the procedures first, to a fixed point (a
+ * procedure calling only tiny ones of this file is tiny too), then their
+ * loops and calls, then tiny loops elsewhere. */
+static void size_rules(fctx *X)
+{
+    const aa_instr_filter *flt = X->o->filter;
+    static const char in_tiny[] = "in a tiny leaf function";
+    static const char loop_why[] = "tiny loop (constant trip count, straight-line body)";
+    if (X->modes & AA_MODE_TINY)
+        return;
+    X->tiny = calloc(X->nu + 1, sizeof *X->tiny);
+    if (!X->tiny) {
+        X->oom = 1;
+        return;
+    }
+    for (int pass = 0, changed = 1; pass < 6 && changed; pass++) {
+        changed = 0;
+        for (size_t i = 0; i < X->nu; i++)
+            if (!X->tiny[i] && tiny_unit(X, &X->u[i]))
+                X->tiny[i] = changed = 1;
+    }
+    for (size_t i = 0; i < X->nu; i++) {
+        f_unit *u = &X->u[i];
+        if (!X->tiny[i] || refined_in_unit(X, u) ||
+            (flt && aa_instr_filter_names(flt, X->display, u->name))) {
+            X->tiny[i] = 0;
+            continue;
+        }
+        if (u->sel) {
+            u->sel = 0;
+            u->why = "tiny leaf function";
+            X->nskipped++;
+        }
+        for (size_t k = 0; k < X->nl; k++)
+            if (X->l[k].unit == u->id)
+                skip_loop(X, &X->l[k], in_tiny);
+        for (size_t k = 0; k < X->ns; k++)
+            if (X->s[k].unit == u->id && X->s[k].sel) {
+                X->s[k].sel = 0;
+                X->s[k].why = in_tiny;
+                X->nskipped++;
+            }
+    }
+    for (size_t k = 0; k < X->nl; k++) {
+        f_loop *l = &X->l[k];
+        if (l->sel && !split_names(X, l->rid, l->rname) && tiny_loop(X, l))
+            skip_loop(X, l, loop_why);
+    }
+}
+
+/* 1 when the text before (line, col) is only a directive sentinel
+ * (`!$OMP `, `C$OMP `, `!$acc `, `!DIR$ `): a unit whose first executable
+ * construct is a directive gets its enter line before the directive. */
+static int directive_starts(fctx *X, int line, int col)
+{
+    const char *t;
+    int i = 0;
+    if (line < 1 || line > X->nlines || col < 2 || col - 1 > line_len(X, line))
+        return 0;
+    t = X->lines[line];
+    while (i < col - 1 && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    if (i >= col - 1 || !(t[i] == '!' || (X->fixed && i == 0 && strchr("cC*", t[i]))))
+        return 0;
+    i++;
+    if (t[i] != '$' && !(t[i] && strchr("dD", t[i]))) /* !$omp, !dir$ */
+        return 0;
+    while (i < col - 1 && t[i] != ' ' && t[i] != '\t')
+        i++;
+    while (i < col - 1 && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    return i == col - 1 && strchr(t, '$') && strchr(t, '$') < t + i;
+}
+
 static void select_units(fctx *X)
 {
     const aa_instr_filter *flt = X->o->filter;
     for (size_t i = 0; i < X->nu; i++) {
         f_unit *u = &X->u[i];
         const char *why = NULL;
-        if (!(X->modes & AA_MODE_FUNCTIONS))
+        if (!(X->modes & AA_MODE_FUNCTIONS) && !split_names(X, u->rid, u->name))
             continue;
         if (flt && !aa_instr_filter_accepts(flt, X->display, u->name))
             continue;
@@ -649,7 +999,8 @@ static void select_units(fctx *X)
             why = "it has ENTRY statements (an entry would bypass the region's start)";
         else if (!u->execline)
             why = "no executable statements";
-        else if (!begins_line(X, u->execline, u->execcol) || !u->fall_line ||
+        else if ((!begins_line(X, u->execline, u->execcol) &&
+                  !directive_starts(X, u->execline, u->execcol)) || !u->fall_line ||
                  !begins_line(X, u->fall_line, u->fall_col))
             why = "its first executable statement or its END does not begin a line";
         else if (X->cond && X->cond[u->execline] != X->cond[u->fall_line])
@@ -671,8 +1022,8 @@ static void select_loops(fctx *X)
         f_loop *l = &X->l[i], *p = l->parent ? loop_of(X, l->parent) : NULL;
         f_unit *u = unit_of(X, l->unit);
         const char *why = NULL;
-        snprintf(l->rname, sizeof l->rname, "loop@%d", l->line);
-        if (!(X->modes & (p ? AA_MODE_INNER_LOOPS : (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))))
+        if (!(X->modes & (p ? AA_MODE_INNER_LOOPS : (AA_MODE_OUTER_LOOPS | AA_MODE_INNER_LOOPS))) &&
+            !refined_loop(X, l))
             continue;
         if (!u || (flt && !aa_instr_filter_accepts(flt, X->display, u->name)))
             continue;
@@ -708,20 +1059,10 @@ static void select_calls(fctx *X)
         f_stmt *s = &X->s[i];
         f_unit *u = unit_of(X, s->unit);
         const char *why = NULL;
-        char name[64];
-        if (strcmp(s->kind, "call") || !(X->modes & AA_MODE_MPI))
+        if (strcmp(s->kind, "call") || (!(X->modes & AA_MODE_MPI) && !refined_call(X, s)))
             continue;
         if (!u || (flt && !aa_instr_filter_accepts(flt, X->display, u->name)))
             continue;
-        /* MPI_Send from mpi_send: the C spelling of the routine */
-        sscanf(s->args, "%63s", name);
-        {
-            size_t pre = name[0] == 'p' ? 5 : 4; /* "pmpi_" or "mpi_" */
-            for (size_t c = 0; name[c]; c++)
-                if ((c < pre || c == pre) && name[c] >= 'a' && name[c] <= 'z')
-                    name[c] = (char)(name[c] - 'a' + 'A');
-        }
-        snprintf(s->rname, sizeof s->rname, "%s@%d", name, s->line);
         if (u->pure)
             why = "in a PURE or ELEMENTAL procedure";
         else if (strstr(s->args, " alt"))
@@ -796,6 +1137,27 @@ static void loop_path(fctx *X, const f_loop *l, char *out, size_t n)
     }
 }
 
+/* Region names: loop@LINE, MPI_Send@LINE (the C spelling of the routine). */
+static void name_regions(fctx *X)
+{
+    for (size_t i = 0; i < X->nl; i++)
+        snprintf(X->l[i].rname, sizeof X->l[i].rname, "loop@%d", X->l[i].line);
+    for (size_t i = 0; i < X->ns; i++) {
+        f_stmt *s = &X->s[i];
+        char name[64];
+        if (strcmp(s->kind, "call"))
+            continue;
+        sscanf(s->args, "%63s", name);
+        {
+            size_t pre = name[0] == 'p' ? 5 : 4; /* "pmpi_" or "mpi_" */
+            for (size_t c = 0; name[c]; c++)
+                if ((c < pre || c == pre) && name[c] >= 'a' && name[c] <= 'z')
+                    name[c] = (char)(name[c] - 'a' + 'A');
+        }
+        snprintf(s->rname, sizeof s->rname, "%s@%d", name, s->line);
+    }
+}
+
 /* Unique ids: re-hash with a salt on a clash (or 0), in source order. */
 typedef struct idset {
     uint32_t *v;
@@ -821,14 +1183,46 @@ static uint32_t unique_id(fctx *X, idset *ids, const char *fn, const char *kind,
     return id;
 }
 
-static int assign_ids(fctx *X, aa_regionmap *map)
+/* Ids of every region, selected or not (the plan names regions by id):
+ * the C hash of (file, procedure, kind, ordinal path), units first, then
+ * loops, then call sites ("call MPI_Send#k" per unit). */
+static void number_regions(fctx *X)
 {
     idset ids = {0};
     char path[160];
+    for (size_t i = 0; i < X->nu; i++)
+        X->u[i].rid = unique_id(X, &ids, X->u[i].name, "function", "");
+    for (size_t i = 0; i < X->nl; i++) {
+        f_loop *l = &X->l[i];
+        f_unit *u = unit_of(X, l->unit);
+        loop_path(X, l, path, sizeof path);
+        l->rid = unique_id(X, &ids, u ? u->name : "", "loop", path);
+    }
+    for (size_t i = 0; i < X->ns; i++) {
+        f_stmt *s = &X->s[i];
+        f_unit *u = unit_of(X, s->unit);
+        int k = 1;
+        char routine[sizeof s->rname];
+        if (strcmp(s->kind, "call") || !s->rname[0])
+            continue;
+        snprintf(routine, sizeof routine, "%s", s->rname);
+        *strchr(routine, '@') = 0;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(X->s[j].kind, "call") && X->s[j].unit == s->unit &&
+                !strncmp(X->s[j].rname, routine, strlen(routine)) &&
+                X->s[j].rname[strlen(routine)] == '@')
+                k++;
+        snprintf(path, sizeof path, "call %s#%d", routine, k);
+        s->rid = unique_id(X, &ids, u ? u->name : "", "call", path);
+    }
+    free(ids.v);
+}
+
+static int assign_ids(fctx *X, aa_regionmap *map)
+{
     for (size_t i = 0; i < X->nu; i++) {
         f_unit *u = &X->u[i];
         aa_region r;
-        u->rid = unique_id(X, &ids, u->name, "function", "");
         memset(&r, 0, sizeof r);
         r.id = u->rid;
         r.kind = AA_KIND_FUNCTION;
@@ -846,8 +1240,6 @@ static int assign_ids(fctx *X, aa_regionmap *map)
         f_loop *l = &X->l[i];
         f_unit *u = unit_of(X, l->unit);
         aa_region r;
-        loop_path(X, l, path, sizeof path);
-        l->rid = unique_id(X, &ids, u ? u->name : "", "loop", path);
         memset(&r, 0, sizeof r);
         r.id = l->rid;
         r.kind = AA_KIND_LOOP;
@@ -876,19 +1268,8 @@ static int assign_ids(fctx *X, aa_regionmap *map)
             f_stmt *s = &X->s[i];
             f_unit *u = unit_of(X, s->unit);
             aa_region r;
-            int k = 1;
-            char routine[sizeof s->rname];
-            if (strcmp(s->kind, "call") || !s->rname[0])
+            if (strcmp(s->kind, "call") || !s->rname[0] || (!s->sel && !s->why))
                 continue;
-            snprintf(routine, sizeof routine, "%s", s->rname);
-            *strchr(routine, '@') = 0;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(X->s[j].kind, "call") && X->s[j].unit == s->unit &&
-                    !strncmp(X->s[j].rname, routine, strlen(routine)) &&
-                    X->s[j].rname[strlen(routine)] == '@')
-                    k++;
-            snprintf(path, sizeof path, "call %s#%d", routine, k);
-            s->rid = unique_id(X, &ids, u ? u->name : "", "call", path);
             memset(&r, 0, sizeof r);
             r.id = s->rid;
             r.kind = AA_KIND_CALL;
@@ -914,7 +1295,6 @@ static int assign_ids(fctx *X, aa_regionmap *map)
                 X->oom = 1;
         }
     }
-    free(ids.v);
     return X->oom ? -1 : 0;
 }
 
@@ -1325,6 +1705,10 @@ static void free_ctx(fctx *X)
     free(X->l);
     free(X->s);
     free(X->lab);
+    free(X->e);
+    free(X->a);
+    free(X->t);
+    free(X->tiny);
     free(X->text);
 }
 
@@ -1368,9 +1752,13 @@ int instr_fortran_file(const char *path, int argc, const char *const *argv,
         free(X.cond);
         X.cond = NULL;
     }
+    name_regions(&X);
+    number_regions(&X);
     select_units(&X);
     select_loops(&X);
     select_calls(&X);
+    apply_plan(&X);
+    size_rules(&X);
     branch_rules(&X);
     res->map = aa_regionmap_new(X.display);
     if (!res->map) {

@@ -1736,16 +1736,21 @@ typedef struct lambdas {
 } lambdas;
 
 /* C++: the lambda at node i is in an unevaluated operand (sizeof,
- * decltype, noexcept, typeid, alignof, requires) or a constant context
- * (a constexpr variable's initializer): a probe there cannot run or would
- * make the expression non-constant. */
+ * decltype, noexcept, typeid, alignof, requires) or a constant context (a
+ * constexpr variable's initializer, an `if constexpr` condition, alignas,
+ * explicit(...), a template argument, an array bound): a probe there
+ * cannot run or would make the expression non-constant.  A template
+ * argument is a `<` right after a name (a comparison `x < f()` is taken for
+ * one too, and a subscript `a[f()]` for a bound: those lambdas are only
+ * left out, which is safe). */
 static const char *lambda_context_problem(ctx *X, int i, unsigned body_s)
 {
     static const char *const uneval[] = {"sizeof", "decltype", "noexcept", "typeid", "alignof",
                                          "_Alignof", "__typeof__", "typeof", "requires",
-                                         "static_assert", NULL};
+                                         "static_assert", "constexpr", "alignas", "explicit",
+                                         NULL};
     const char *t = X->S.text;
-    int depth = 0;
+    int depth = 0, angle = 0;
     for (long k = (long)X->n[i].s - 1; k > (long)body_s; k--) {
         if (!X->S.code[k])
             continue;
@@ -1753,7 +1758,19 @@ static const char *lambda_context_problem(ctx *X, int i, unsigned body_s)
             depth++;
         else if ((t[k] == '(' || t[k] == '[') && depth > 0)
             depth--;
-        else if (t[k] == '(' && depth == 0) {
+        else if (t[k] == '>' && depth == 0 && t[k + 1] != '=' && (k == 0 || t[k - 1] != '-'))
+            angle++; /* a template argument list closed before the lambda */
+        else if (t[k] == '<' && depth == 0 && angle > 0 && t[k + 1] != '<' && t[k + 1] != '=')
+            angle--;
+        else if ((t[k] == '<' || t[k] == '[') && depth == 0) {
+            long q = prev_code(&X->S, (size_t)k);
+            int shift = t[k] == '<' && ((q >= 0 && t[q] == '<') || t[k + 1] == '<' || t[k + 1] == '=');
+            if (t[k] == '<' && q >= 0 && t[q] == '<')
+                k = q; /* the whole << */
+            if (!shift && q >= 0 && (ident_char(t[q]) || t[q] == '>' || (t[k] == '[' && (t[q] == ']' || t[q] == ')'))))
+                return t[k] == '<' ? "lambda in a template argument (a constant expression)"
+                                   : "lambda in an array bound or subscript (maybe a constant expression)";
+        } else if (t[k] == '(' && depth == 0) {
             long q = prev_code(&X->S, (size_t)k), b = q;
             while (b >= 0 && ident_char(t[b]))
                 b--;
@@ -1917,6 +1934,44 @@ static void process_function(ctx *X, CXCursor fn)
     process_function_as(X, fn, NULL, NULL, NULL);
 }
 
+/* C++: the lambdas in the initializer of a namespace-scope (or static
+ * member) variable, `auto twice = [](int x) { ... };`: each is a function
+ * region of its own, "twice/lambda@16", its loops and calls its own; in a
+ * constant context (a constexpr variable, a template argument of the type)
+ * it is listed with the reason and left alone, as in a function. */
+static void namespace_lambdas(ctx *X, CXCursor var)
+{
+    char *vname = instr_cxx_name(var), *vident = instr_cxx_ident(var);
+    int root = -1;
+    lambdas L = {NULL, 0};
+    if (!vname || !vident) {
+        X->oom = 1;
+        goto out;
+    }
+    collect_function(X, var, &root);
+    for (size_t i = root >= 0 ? (size_t)root : X->nn; i < X->nn && !X->oom; i++)
+        if (X->n[i].kind == CXCursor_LambdaExpr) {
+            if (X->n[i].in_main && !macro_made(X, (int)i))
+                add_lambda(X, &L, (int)i, X->n[root].s);
+            i = subtree_end(X, (int)i) - 1;
+        }
+    for (size_t i = 0; i < X->nn; i++)
+        free(X->n[i].loop_path);
+    X->nn = 0;
+    for (size_t k = 0; k < L.n && !X->oom; k++) {
+        char nm[600], id[700];
+        int line, col;
+        offset_linecol(&X->S, L.v[k].s, &line, &col);
+        snprintf(nm, sizeof nm, "%s/lambda@%d", vname, line);
+        snprintf(id, sizeof id, "%s/lambda#%zu", vident, k + 1);
+        process_function_as(X, L.v[k].c, nm, id, L.v[k].never);
+    }
+out:
+    free(L.v);
+    free(vname);
+    free(vident);
+}
+
 /* small_prescan's view of one function: only the size rule. */
 static void prescan_function(ctx *X, CXCursor fn)
 {
@@ -2017,6 +2072,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor p, CXClientData da
         else
             process_function(X, c);
     }
+    if (X->cxx && !X->prescan && k == CXCursor_VarDecl)
+        namespace_lambdas(X, c);
     return CXChildVisit_Continue;
 }
 

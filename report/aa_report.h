@@ -48,6 +48,10 @@ typedef struct aa_report_diff {
                            * are partial, the difference is no speed-up or
                            * slowdown (never counted by aa_report_slowdowns) */
     uint32_t region_id;   /* the region's stable id (SPEC §3.4) */
+    double noise;         /* the region's run-to-run noise learned from stored runs
+                           * (relative standard deviation); 0 = not known */
+    int within_noise;     /* |relative| is within what runs of this configuration
+                           * vary by: no change (never counted by aa_report_slowdowns) */
 } aa_report_diff;
 
 typedef struct aa_report_comparison {
@@ -60,6 +64,8 @@ typedef struct aa_report_comparison {
     size_t ndiffs;
     aa_report_diff *diffs;        /* regions common to both, |relative| desc */
     size_t nonly_current, nonly_baseline; /* regions present in one run only */
+    char *history;          /* the historical knowledge the comparison used (one
+                             * sentence), NULL none */
 } aa_report_comparison;
 
 /* Compares cur (the new run) with base (the baseline).  Both analyses must
@@ -94,16 +100,27 @@ void aa_report_escape(aa_buf *out, const char *s);
 typedef enum aa_export_format {
     AA_EXPORT_CSV = 0,  /* tidy CSV: rank x thread x node x metric, RFC 4180 */
     AA_EXPORT_HATCHET,  /* Hatchet's literal format (JSON), merged tree, means */
+    AA_EXPORT_CUBE,     /* CUBE4 .cubex (tar): merged tree, per thread, exclusive */
 } aa_export_format;
 
 int aa_export_format_parse(const char *s, aa_export_format *out); /* 0 ok, -1 unknown */
 int aa_export(const aa_experiment *e, aa_export_format f, aa_buf *out, aa_err *err);
 int aa_export_csv(const aa_experiment *e, aa_buf *out, aa_err *err);
 int aa_export_hatchet(const aa_experiment *e, aa_buf *out, aa_err *err);
+/* Binary (a tar archive): out->len bytes, not a C string. */
+int aa_export_cube(const aa_experiment *e, aa_buf *out, aa_err *err);
 
 /* Reads the TAU profiles profile.N.C.T of dir (report/import_tau.c) into a
  * new experiment: rank N, thread T, regions per function, visits and wall
  * (inclusive) per calling context.  Bad input: AA_EINPUT, "FILE:LINE: ...". */
 int aa_import_tau(const char *dir, aa_experiment **out, aa_err *err);
+
+/* Reads an mpiP report (report/import_mpip.c) into a new experiment: a
+ * process per task, the whole program (AppTime, MPITime), functions and
+ * MPI call sites along the callsite stacks with visits, wall, mpi_wall and
+ * mpi_bytes_sent.  Bad input: AA_EINPUT, "NAME:LINE: ...". */
+int aa_import_mpip(const char *path, aa_experiment **out, aa_err *err);
+int aa_import_mpip_text(const char *name, const char *text, size_t len, aa_experiment **out,
+                        aa_err *err);
 
 #endif

@@ -224,6 +224,8 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
         d->region = rp_region_label(cur, i);
         d->path = focus_path(cur, i);
         d->region_id = cur->regions[i].id;
+        d->noise = 0;
+        d->within_noise = 0;
         if (!d->region || !d->path) {
             free(d->region);
             free(d->path);
@@ -272,6 +274,7 @@ void aa_report_comparison_free(aa_report_comparison *c)
     if (!c)
         return;
     free(c->baseline_label);
+    free(c->history);
     free_changes(c->new_cccrs, c->nnew);
     free_changes(c->gone, c->ngone);
     free_changes(c->changed, c->nchanged);
@@ -289,7 +292,8 @@ size_t aa_report_slowdowns(const aa_report_comparison *c, double limit, double m
     size_t i, n = 0;
     for (i = 0; i < c->ndiffs; i++) {
         const aa_report_diff *d = &c->diffs[i];
-        if (d->partial || (d->share < min_share && d->share_after < min_share) ||
+        if (d->partial || d->within_noise ||
+            (d->share < min_share && d->share_after < min_share) ||
             !(d->relative > limit))
             continue;
         if (idx && n < nidx)

@@ -1041,6 +1041,11 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
     }
     aa_buf_printf(o, "<p>Regions only in this run: %zu; only in the baseline: %zu.</p>",
                   c->nonly_current, c->nonly_baseline);
+    if (c->history) { /* what the history of earlier runs contributed */
+        aa_buf_puts(o, "<p class=\"history\">History: ");
+        ESC(c->history);
+        aa_buf_puts(o, "</p>");
+    }
     n = c->ndiffs < MAX_DIFFS ? c->ndiffs : MAX_DIFFS;
     aa_buf_puts(o, "<h3>Largest performance differences (mean inclusive wall time per process)"
                    "</h3><div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>region</th><th>focus</th>"
@@ -1059,13 +1064,16 @@ static void section_compare(aa_buf *o, const aa_report_comparison *c)
         aa_buf_printf(o, "</td><td class=\"num\" data-v=\"%.9g\">", d->delta);
         put_time(o, d->delta);
         aa_buf_printf(o, "</td><td class=\"num %s\" data-v=\"%.9g\">",
-                      d->partial             ? ""
+                      d->partial || d->within_noise ? ""
                       : d->relative > 0.1    ? "warn"
                       : d->relative < -0.1   ? "ok"
                                              : "",
                       isfinite(d->relative) ? d->relative : 1e300);
         if (d->partial) /* throttled: a drop is fewer measured visits, not a speed-up */
             aa_buf_printf(o, "partial (throttled)");
+        else if (isfinite(d->relative) && d->within_noise)
+            aa_buf_printf(o, "%+.1f%% (within run-to-run noise, &#177;%.1f%%)",
+                          d->relative * 100, d->noise * 100);
         else if (isfinite(d->relative))
             aa_buf_printf(o, "%+.1f%%", d->relative * 100);
         else

@@ -12,7 +12,7 @@
  * program.  Metrics: visits (calls) and wall (inclusive time, TAU's
  * microseconds as seconds).  Aggregates and user events are skipped.
  */
-#include "report/aa_report.h"
+#include "report/report_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -49,8 +49,9 @@ static int tau_name(const char *s, int *n, int *c, int *t)
     return sscanf(s, "profile.%d.%d.%d%c", n, c, t, &tail) == 3 && *n >= 0 && *c >= 0 && *t >= 0;
 }
 
-/* Next line of text (without its end) or NULL; *lineno counts. */
-static char *next_line(char **p, size_t *lineno)
+/* Next line of text (without its end) or NULL; *lineno counts.  Shared
+ * with the mpiP reader (report_int.h). */
+char *rp_next_line(char **p, size_t *lineno)
 {
     char *s = *p, *e;
     if (!s || !*s)
@@ -73,13 +74,13 @@ static int parse_file(tau_file *f, char *text, aa_err *err)
     size_t ln = 0, i, count;
     char *p = text, *l, word[64];
     int used;
-    if (!(l = next_line(&p, &ln)) || sscanf(l, "%zu %63s%n", &count, word, &used) != 2 ||
+    if (!(l = rp_next_line(&p, &ln)) || sscanf(l, "%zu %63s%n", &count, word, &used) != 2 ||
         strncmp(word, "templated_functions", 19))
         return aa_err_set(err, AA_EINPUT, "%s:%zu: not a TAU profile: expected "
                                           "'<count> templated_functions'", f->path, ln);
     if (count > 10000000)
         return aa_err_set(err, AA_EINPUT, "%s:%zu: %zu functions is too many", f->path, ln, count);
-    if (!(l = next_line(&p, &ln)) || strncmp(l, "# Name Calls Subrs Excl Incl", 28))
+    if (!(l = rp_next_line(&p, &ln)) || strncmp(l, "# Name Calls Subrs Excl Incl", 28))
         return aa_err_set(err, AA_EINPUT, "%s:%zu: expected the header "
                                           "'# Name Calls Subrs Excl Incl ...'", f->path, ln);
     f->e = calloc(count ? count : 1, sizeof *f->e);
@@ -88,7 +89,7 @@ static int parse_file(tau_file *f, char *text, aa_err *err)
     for (i = 0; i < count; i++) {
         char *q;
         double subrs, excl;
-        if (!(l = next_line(&p, &ln)))
+        if (!(l = rp_next_line(&p, &ln)))
             return aa_err_set(err, AA_EINPUT, "%s:%zu: %zu function lines promised, %zu found",
                               f->path, ln, count, i);
         if (l[0] != '"' || !(q = strchr(l + 1, '"')) || q == l + 1)

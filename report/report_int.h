@@ -20,6 +20,10 @@ typedef struct rp_values {
     const char *main_label; /* "CPU time outside MPI", ... */
 } rp_values;
 
+/* Next line of text (without its end, "\r\n" or "\n") or NULL; *lineno
+ * counts (report/import_tau.c; the TAU and mpiP readers). */
+char *rp_next_line(char **p, size_t *lineno);
+
 int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *out,
                       aa_err *err);
 void rp_values_free(rp_values *v);

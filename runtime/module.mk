@@ -96,6 +96,11 @@ RT_TEST_BINS += $(B)/tests/rt_fortran
 $(B)/tests/rt_fortran: tests/runtime/rt_fortran.f90 $(RT_LIBS)
 	@mkdir -p $(@D)
 	mpifort -O2 -fallow-argument-mismatch -J $(@D) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer-mpi -lautoanalyzer
+# the same through `use mpi_f08` (the generated mpi_*_f08_ bindings)
+RT_TEST_BINS += $(B)/tests/rt_fortran08
+$(B)/tests/rt_fortran08: tests/runtime/rt_fortran08.f90 $(RT_LIBS)
+	@mkdir -p $(@D)
+	mpifort -O2 -J $(@D) -o $@ $< -L$(RT_LIBDIR) $(RT_RPATH) -lautoanalyzer-mpi -lautoanalyzer
 endif
 
 runtime-test-progs: $(RT_TEST_BINS)

@@ -284,7 +284,7 @@ void mpi_pcontrol_(MPI_Fint *level)
 /* ---- `use mpi_f08` (Open MPI's mpi_*_f08_ names): the calls that make the
  * process known to the runtime.  Their ierror is OPTIONAL, so it may be
  * NULL; handles are one-integer derived types, passed by reference like an
- * integer.  Other f08 routines are not wrapped (docs/runtime.md). ---- */
+ * integer.  The other f08 routines are generated (mpi_wrappers.c). ---- */
 void mpi_init_f08_(MPI_Fint *ierr);
 void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
 void mpi_finalize_f08_(MPI_Fint *ierr);

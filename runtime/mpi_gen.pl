@@ -21,6 +21,7 @@ print "#include <stdlib.h>\n\n#include \"runtime/rt_mpi.h\"\n\n";
 my $n = 0;
 my $nf = 0;
 my @fortran;
+my @f08;
 while (my $line = <$fh>) {
     chomp $line;
     next if $line =~ /^\s*(#|$)/;
@@ -54,13 +55,21 @@ while (my $line = <$fh>) {
     $n++;
     if ($opts =~ /\bf\b/) {
         push @fortran, fortran_wrapper($name, $params, $.);
+        push @f08, f08_wrapper($name, $params, $class{$cls}, $sent, $recv, $opts, $.);
         $nf++;
     }
 }
 print "/* ---- Fortran bindings (mpif.h / use mpi, gfortran names): convert the\n";
 print " * handles and call the C wrappers above, so they are measured alike ---- */\n\n";
 print @fortran;
-print "/* $n wrappers, $nf Fortran bindings */\n";
+print "/* ---- `use mpi_f08` bindings (Open MPI's mpi_*_f08_ names): the f08 layer\n";
+print " * calls PMPI directly, so these wrap its profiling entry points\n";
+print " * (pmpi_*_f08_, referenced weakly: only f08 programs load them), pass the\n";
+print " * arguments through unchanged and count the call's time and bytes from C\n";
+print " * views of its integer and handle arguments.  ierror is OPTIONAL: it may\n";
+print " * be NULL. ---- */\n\n";
+print @f08;
+print "/* $n wrappers, $nf Fortran bindings, $nf mpi_f08 bindings */\n";
 
 # Fortran binding: every argument by reference, handles as MPI_Fint, a
 # trailing ierror.  Returns the C text.
@@ -140,5 +149,72 @@ sub fortran_wrapper {
     $out .= "    rc_ = $name(" . join(', ', @args) . ");\n";
     $out .= "    $_\n" for @post;
     $out .= "    *ierr = (MPI_Fint)rc_;\n}\n\n";
+    return $out;
+}
+
+# mpi_f08 binding of a line with the "f" option: same parameters as the C
+# prototype, all by reference (handles are one-integer derived types, LOGICAL
+# and integer outputs are passed on untouched), a trailing OPTIONAL ierror.
+# The byte expressions are evaluated over C views (count, datatype, comm,
+# counts arrays, status) declared only for the names they use.
+sub f08_wrapper {
+    my ($name, $params, $cls, $sent, $recv, $opts, $lineno) = @_;
+    my (@fparams, @args, @views);
+    my $exprs = "$sent $recv";
+    my $status;
+    for my $p (split /,/, $params) {
+        $p =~ s/^\s+|\s+$//g;
+        my $arr = $p =~ s/\s*\[\s*\]$//;
+        $p =~ /^(.*?)\s*\b(\w+)$/ or die "$in:$lineno: bad parameter '$p'\n";
+        my ($t, $v) = ($1, $2);
+        $t =~ s/\s+/ /g;
+        $t =~ s/ \*/*/g;
+        my $fv = "${v}_f";
+        my $used = $exprs =~ /\b$v\b/;
+        if ($t =~ /^(const )?void\*$/ && !$arr) {
+            push @fparams, "void *$fv";
+            push @views, "void *$v = aa_fbuf($fv);" if $used;
+        } elsif ($t =~ /^MPI_(Aint|Offset)$/ && !$arr) {
+            push @fparams, "MPI_$1 *$fv";
+            push @views, "MPI_$1 $v = *$fv;" if $used;
+        } else {
+            push @fparams, "MPI_Fint *$fv";
+            if (!$used) {
+            } elsif ($t eq 'int' && !$arr) {
+                push @views, "int $v = (int)*$fv;";
+            } elsif ($t eq 'const int' && $arr) {
+                push @views, "const int *$v = (const int *)$fv;";
+            } elsif ($t =~ /^MPI_(Datatype|Comm|Op)$/ && !$arr) {
+                my $k = $1 eq 'Datatype' ? 'Type' : $1;
+                push @views, "MPI_$1 $v = PMPI_${k}_f2c(*$fv);";
+            } elsif ($t eq 'MPI_Status*' && !$arr) {
+                push @views, "MPI_Status ${v}_c, *$v = &${v}_c;", "PMPI_Status_f2c($fv, $v);";
+            } else {
+                die "$in:$lineno: no mpi_f08 view for parameter type '$t'" . ($arr ? '[]' : '') . "\n";
+            }
+        }
+        push @args, $fv;
+        $status = $fv if $t eq 'MPI_Status*' && !$arr && $opts =~ /\bstatus\b/;
+    }
+    my $lc = lc $name;
+    my $proto = join(', ', @fparams, 'MPI_Fint *ierror');
+    my $call = "p${lc}_f08_(" . join(', ', @args, '&e_') . ")";
+    my $out = "extern void p${lc}_f08_($proto) __attribute__((weak));\n";
+    $out .= "void ${lc}_f08_($proto);\n";
+    $out .= "void ${lc}_f08_($proto)\n{\n";
+    $out .= "    aa_mpi_call c_;\n    MPI_Fint e_ = MPI_SUCCESS;\n";
+    $out .= "    if (!p${lc}_f08_) {\n        if (ierror)\n            *ierror = MPI_ERR_INTERN;\n        return;\n    }\n";
+    if ($status) {
+        $out .= "    MPI_Fint st_[AA_F_STATUS_SIZE];\n";
+        $out .= "    if (aa_fstatus_ignore($status))\n        $status = st_;\n";
+    }
+    $out .= "    if (!aa_mpi_begin(&c_)) {\n        $call;\n";
+    $out .= "        if (ierror)\n            *ierror = e_;\n        return;\n    }\n";
+    $out .= "    $call;\n";
+    $out .= "    if (e_ == MPI_SUCCESS) {\n";
+    $out .= "        $_\n" for @views;
+    $out .= "        aa_mpi_end(&c_, $cls, (double)($sent), (double)($recv));\n";
+    $out .= "    } else {\n        aa_mpi_end(&c_, $cls, 0.0, 0.0);\n    }\n";
+    $out .= "    if (ierror)\n        *ierror = e_;\n}\n\n";
     return $out;
 }

@@ -29,7 +29,14 @@ typedef struct aa_space aa_space;
 /* location: NULL = $AUTOANALYZER_DB or AA_SPACE_DEFAULT_DB.  A bad URL or an
  * unreachable server gives AA_EENV; a file that is not a database AA_EINPUT. */
 int aa_space_open(const char *location, aa_space **out, aa_err *err);
+/* The same for a space that must exist already (reading commands): a SQLite
+ * file that does not exist gives AA_EINPUT instead of a new empty database. */
+int aa_space_open_existing(const char *location, aa_space **out, aa_err *err);
 void aa_space_close(aa_space *s);
+/* Closes s after a write that failed: a SQLite file created by this open
+ * that holds no execution and no mapping is removed, so a rejected first
+ * `add` or `import` leaves no empty database behind. */
+void aa_space_close_failed(aa_space *s);
 const char *aa_space_backend(const aa_space *s); /* "sqlite" / "postgresql" */
 /* Schema version in the database (after the migrations applied on open). */
 int aa_space_schema_version(aa_space *s, int *version, aa_err *err);
@@ -110,10 +117,19 @@ const char *aa_space_execution_attr(const aa_space_execution *x, const char *nam
  * executions imported from the text format or stored before schema 3. */
 int aa_space_load_experiment(aa_space *s, long long eid, aa_experiment **e, aa_err *err);
 
-/* JSON / text renderings of the operators, appended to out.  Unknown EIDs
- * give AA_EINPUT with "unknown execution N". */
-int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err);
-int aa_space_show(aa_space *s, long long eid, int json, aa_buf *out, aa_err *err);
+/* One execution in full: its record, counts, metrics with their units and
+ * its findings.  Unknown EIDs give AA_EINPUT "unknown execution N".  Free
+ * with aa_space_shown_free. */
+typedef struct aa_space_shown {
+    aa_space_execution *x;     /* one */
+    long long nresources, nresults;
+    size_t nmetrics;
+    char **metrics, **units;   /* sorted by name */
+    size_t nfindings;
+    aa_space_finding *findings; /* in stored order */
+} aa_space_shown;
+int aa_space_show(aa_space *s, long long eid, aa_space_shown *out, aa_err *err);
+void aa_space_shown_free(aa_space_shown *x);
 /* Number of executions (all applications). */
 int aa_space_count(aa_space *s, long long *n, aa_err *err);
 
@@ -132,8 +148,25 @@ typedef struct aa_space_query {
     const char *agg;           /* NULL, "max", "min", "mean", "sum" */
 } aa_space_query;
 
-int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *out,
+/* One result of a query: one execution's value at a focus, or (agg) the
+ * aggregate over the selected executions. */
+typedef struct aa_space_query_row {
+    long long eid;        /* 0 when aggregated */
+    char *focus[3];       /* code, machine, process resource paths */
+    double value;
+    long long executions; /* aggregated over this many executions (1 otherwise) */
+} aa_space_query_row;
+
+typedef struct aa_space_query_result {
+    char *unit;           /* the metric's unit, "" unknown */
+    size_t n;
+    aa_space_query_row *rows; /* by focus (code, machine, process), then EID */
+} aa_space_query_result;
+
+/* Free r with aa_space_query_free. */
+int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_result *r,
                        aa_err *err);
+void aa_space_query_free(aa_space_query_result *r);
 
 /* History (SPEC §6, history-guided analysis): the findings stored with
  * the latest execution (highest EID) matching w, e.g. application=NAME,
@@ -171,22 +204,58 @@ int aa_space_map_clear(aa_space *s, aa_err *err);
 /* Rewrites path by the directives (prefix on whole components, in order). */
 char *aa_space_map_apply(const aa_space_map *m, const char *path);
 
-/* Structural difference of two or more executions (stored mappings plus
- * extra, which may be NULL). */
+/* Structural difference of 2 to 8 executions (stored mappings plus extra,
+ * which may be NULL): per execution, the resources (after mapping) it has
+ * and at least one other lacks, sorted with a resource before its
+ * descendants.  Free with aa_space_diff_free. */
+typedef struct aa_space_diff_side {
+    long long eid;
+    size_t n;
+    char **only;
+} aa_space_diff_side;
+typedef struct aa_space_diff_result {
+    size_t n;
+    aa_space_diff_side *sides; /* in the order of eids */
+} aa_space_diff_result;
 int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_map *extra,
-                  int json, aa_buf *out, aa_err *err);
+                  aa_space_diff_result *r, aa_err *err);
+void aa_space_diff_free(aa_space_diff_result *r);
 
 typedef struct aa_space_perfdiff_options {
     const char *metric;
     double threshold;
     int relative;   /* threshold is a percentage of a's value */
-    int exhaustive; /* also refine foci that do not differ */
+    int exhaustive; /* list every common focus, differing or not */
     const aa_space_map *extra;
+    double min_size; /* leave out differences with |delta| below this (metric units) */
 } aa_space_perfdiff_options;
 
-/* Number of differing foci in *ndiff (may be NULL). */
+/* One focus compared by perfdiff. */
+typedef struct aa_space_difference {
+    char *focus[3];  /* code, machine, process resource paths (after mapping) */
+    double a, b, delta; /* delta = b - a */
+    int differs;     /* beyond the threshold */
+    int hidden;      /* differs although no focus it refines does: the top-down
+                      * search (Karavanic Fig. 11) would not have reached it */
+} aa_space_difference;
+
+typedef struct aa_space_perfdiff_result {
+    char *unit;          /* the metric's unit, "" unknown */
+    size_t compared;     /* foci common to both executions, each compared once */
+    size_t ndiffering;   /* of them, beyond the threshold */
+    size_t nhidden;      /* of those, missed by a top-down search */
+    size_t n;            /* rows listed: the differing foci (every common focus
+                          * with exhaustive) whose |delta| >= min_size ... */
+    aa_space_difference *rows; /* ... largest |delta| first, then breadth-first */
+} aa_space_perfdiff_result;
+
+/* Performance difference of executions a and b (Karavanic 1999, Fig. 11,
+ * computed bottom-up: every common focus once, so a change below a parent
+ * that moved less than the threshold is found).  Free r with
+ * aa_space_perfdiff_free. */
 int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *o,
-                      int json, aa_buf *out, size_t *ndiff, aa_err *err);
+                      aa_space_perfdiff_result *r, aa_err *err);
+void aa_space_perfdiff_free(aa_space_perfdiff_result *r);
 
 /* ---- export / import -------------------------------------------------------- */
 /* eid < 0: all executions.  Appends the text format to out. */

@@ -74,13 +74,15 @@ struct sp_db {
 
 struct aa_space {
     sp_db *db;
+    char *created;  /* the SQLite file this open created, NULL otherwise */
 };
 
 /* Runs fn inside a write transaction, retrying serialization failures. */
 int sp_write_tx(aa_space *s, int (*fn)(aa_space *s, void *arg, aa_err *err), void *arg,
                 aa_err *err);
 
-int sp_sqlite_open(const char *path, sp_db **out, aa_err *err);
+/* create = 0: the file must exist (AA_EINPUT otherwise). */
+int sp_sqlite_open(const char *path, int create, sp_db **out, aa_err *err);
 int sp_pg_open(const char *url, sp_db **out, aa_err *err);
 
 /* Convenience wrappers. */
@@ -163,7 +165,12 @@ int sp_exec_data_result(sp_exec_data *d, int metric, long code, long machine, lo
 int sp_exec_data_finding(sp_exec_data *d, const aa_space_finding *f);
 /* Records the stable region id of resource res. */
 int sp_exec_data_region_id(sp_exec_data *d, long res, long long id);
-/* Stores d inside the current write transaction. */
+/* The first metric of d that the space stores with another unit: *which =
+ * its index and unit = the stored unit; *which = -1 when there is none. */
+int sp_metric_conflict(aa_space *s, const sp_exec_data *d, long *which, char *unit, size_t n,
+                       aa_err *err);
+/* Stores d inside the current write transaction (AA_EINPUT for a metric the
+ * space has in another unit). */
 int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid, aa_err *err);
 /* Hierarchy name ("Code") of a path; NULL for a malformed path. */
 int sp_path_valid(const char *path);

@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct sq_db {
     sp_db base;
@@ -202,7 +203,7 @@ static const sp_ops sq_ops = {
     sq_bulk_begin, sq_bulk_row,  sq_bulk_end,
 };
 
-int sp_sqlite_open(const char *path, sp_db **out, aa_err *err)
+int sp_sqlite_open(const char *path, int create, sp_db **out, aa_err *err)
 {
     sq_db *d = calloc(1, sizeof *d);
     int rc;
@@ -211,7 +212,16 @@ int sp_sqlite_open(const char *path, sp_db **out, aa_err *err)
     d->base.ops = &sq_ops;
     d->base.location = aa_strdup(path);
     d->base.without_rowid = " WITHOUT ROWID";
-    rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    rc = sqlite3_open_v2(path, &d->h, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+                         NULL);
+    if (rc == SQLITE_CANTOPEN && !create && access(path, F_OK) != 0) {
+        rc = aa_err_set(err, AA_EINPUT,
+                        "%s: no Program Space there (no such file; 'space add' or 'space "
+                        "import' creates one)",
+                        path);
+        sq_close(&d->base);
+        return rc;
+    }
     if (rc != SQLITE_OK) {
         rc = aa_err_set(err, AA_EENV, "%s: cannot open database: %s", path,
                         d->h ? sqlite3_errmsg(d->h) : sqlite3_errstr(rc));

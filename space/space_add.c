@@ -5,9 +5,9 @@
  * attributes (the experiment's environment plus overrides), and the
  * performance results at foci: every code region x every process, code
  * region x all processes (sums), whole program x each host, and code region
- * x thread when a process has several threads.  Region values are summed
- * over the calling contexts a region occurs in; files and directories get
- * the sum of their functions.
+ * x thread when a process has several threads.  Every code resource
+ * (region, file, directory) gets the inclusive value of its outermost
+ * calling-context nodes, so nothing is counted twice (docs/space.md).
  */
 #include "space/sp_internal.h"
 
@@ -166,59 +166,65 @@ typedef struct build {
     long *region_res;  /* code resource of each region */
 } build;
 
-/* vals[c * nm + m] for one process (or thread): region values, then
- * synthetic resources summed bottom-up (nm: the metrics in vals). */
-static void fill_code_stride(const build *B, double *vals, size_t nm)
+/* vals[c * nm + m] += one thread's value of every code resource c: the
+ * inclusive values of its outermost calling-context nodes, i.e. the nodes
+ * whose region is c or lies below c, with no such node above them.  A
+ * region, a function known only as a parent, a file or a directory thus
+ * counts the time during which some of its code is on the stack once:
+ * main calling the file's other functions is not counted twice, nor a
+ * recursive call, and no aggregate exceeds the program.  A node without a
+ * value for a metric (not measured) leaves that metric to its children.
+ * Returns -1 when out of memory. */
+static int thread_values(const build *B, const aa_thread *t, double *vals)
 {
-    size_t c, m;
-    for (c = B->ncode; c-- > 0;) {
-        long p = B->code_parent[c];
-        if (p < 0)
-            continue;
-        if (B->code_region[p] >= 0 && p != 0)
-            continue; /* regions are inclusive already */
-        if (p == 0 && B->code_region[0] >= 0)
-            continue; /* resolved below */
-        for (m = 0; m < nm; m++)
-            add_val(&vals[p * nm + m], vals[c * nm + m]);
+    size_t nm = B->e->nmetrics, n = t->nnodes, i, m, sp = 0;
+    long *first = malloc((n + 1) * sizeof *first), *next = malloc((n + 1) * sizeof *next),
+         *res = malloc((n + 1) * sizeof *res), *stack = malloc((2 * n + 1) * sizeof *stack);
+    int *active = calloc(B->ncode * (nm ? nm : 1) + 1, sizeof *active);
+    long roots = -1;
+    if (!first || !next || !res || !stack || !active) {
+        free(first), free(next), free(res), free(stack), free(active);
+        return -1;
     }
-    /* /Code backed by the program region but unmeasured: sum its children. */
-    if (B->code_region[0] >= 0)
-        for (m = 0; m < nm; m++)
-            if (isnan(vals[m]))
-                for (c = 1; c < B->ncode; c++)
-                    if (B->code_parent[c] == 0)
-                        add_val(&vals[m], vals[c * nm + m]);
-}
-
-static void fill_code_values(const build *B, double *vals)
-{
-    fill_code_stride(B, vals, B->e->nmetrics);
-}
-
-/* Thread t's values by code resource: every metric (only < 0), or metric
- * `only` alone (vals then has one value per resource). */
-static void thread_values_of(const build *B, const aa_thread *t, double *vals, long only)
-{
-    size_t nm = B->e->nmetrics, i, m;
-    for (i = 0; i < t->nnodes; i++) {
+    for (i = 0; i < n; i++) {
         long ri = region_index(B->e, t->nodes[i].region);
-        const double *v = aa_node_values(B->e, t, i);
-        long c;
-        if (ri < 0)
-            continue;
-        c = B->region_res[ri];
-        if (only >= 0)
-            add_val(&vals[c], v[only]);
-        else
-            for (m = 0; m < nm; m++)
-                add_val(&vals[c * nm + m], v[m]);
+        first[i] = -1;
+        res[i] = ri >= 0 ? B->region_res[ri] : -1;
     }
-}
-
-static void thread_values(const build *B, const aa_thread *t, double *vals)
-{
-    thread_values_of(B, t, vals, -1);
+    /* children lists; nodes whose parent is missing are roots.  Only trees
+     * hanging from a root are walked, so a malformed cycle is ignored. */
+    for (i = n; i-- > 0;) {
+        int32_t p = t->nodes[i].parent;
+        if (p >= 0 && (size_t)p < n && (size_t)p != i) {
+            next[i] = first[p];
+            first[p] = (long)i;
+        } else {
+            next[i] = roots;
+            roots = (long)i;
+        }
+    }
+    for (; roots >= 0; roots = next[roots])
+        stack[sp++] = roots;
+    while (sp) {
+        long x = stack[--sp], node = x >= 0 ? x : -x - 1, c;
+        const double *v = aa_node_values(B->e, t, (size_t)node);
+        if (x >= 0) { /* enter: count it where nothing above is counted yet */
+            for (c = res[node]; c >= 0; c = B->code_parent[c])
+                for (m = 0; m < nm; m++)
+                    if (!isnan(v[m]) && active[c * nm + m]++ == 0)
+                        add_val(&vals[c * nm + m], v[m]);
+            stack[sp++] = -node - 1;
+            for (c = first[node]; c >= 0; c = next[c])
+                stack[sp++] = c;
+        } else { /* leave */
+            for (c = res[node]; c >= 0; c = B->code_parent[c])
+                for (m = 0; m < nm; m++)
+                    if (!isnan(v[m]))
+                        active[c * nm + m]--;
+        }
+    }
+    free(first), free(next), free(res), free(stack), free(active);
+    return 0;
 }
 
 /* Regions with a throttled calling context (flags="throttled") have
@@ -262,7 +268,8 @@ static int partial_regions_attr(const aa_experiment *e, char **paths, sp_exec_da
  * whole-program wall time, rank order breaking ties).  The experiment
  * document is not kept (it is the size of the run).  The execution
  * attributes `storage` ("compact") and `representatives` (their ranks)
- * say so.  Memory: one metric of all processes at a time (P x resources). */
+ * say so.  Memory: the metrics go in groups of about 256 MB of
+ * P x resources values, one pass over the processes per group. */
 int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o)
 {
     return !(o && o->full) && e->nprocesses > AA_SPACE_COMPACT_MIN;
@@ -271,15 +278,17 @@ int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o)
 static const char *const dist_name[] = {"min", "median", "p90", "max", "stddev"};
 #define NDIST 5
 
-/* Metric m of process p by code resource into col (ncode). */
-static void process_metric(const build *B, const aa_process *pr, long m, double *col)
+/* Every metric of process pr by code resource into row[c * nm + m] (the
+ * sum of its threads' values, as the full storage has them). */
+static int process_row(const build *B, const aa_process *pr, double *row)
 {
-    size_t i;
-    for (i = 0; i < B->ncode; i++)
-        col[i] = NAN;
+    size_t i, n = B->ncode * B->e->nmetrics;
+    for (i = 0; i < n; i++)
+        row[i] = NAN;
     for (i = 0; i < pr->nthreads; i++)
-        thread_values_of(B, &pr->threads[i], col, m);
-    fill_code_stride(B, col, 1);
+        if (thread_values(B, &pr->threads[i], row))
+            return -1;
+    return 0;
 }
 
 /* Orders v[0..n) so that v[k] is its k-th smallest value, with no larger
@@ -357,8 +366,9 @@ static int cmp_rank_wall(const void *a, const void *b)
     return x->p < y->p ? -1 : x->p > y->p;
 }
 
-/* The representatives (rep[0..3): process indices) by whole-program wall. */
-static int representatives(const build *B, double *col, size_t rep[3])
+/* The representatives (rep[0..3): process indices) by whole-program wall;
+ * row: scratch of ncode x nmetrics. */
+static int representatives(const build *B, double *row, size_t rep[3])
 {
     const aa_experiment *e = B->e;
     size_t np = e->nprocesses, p;
@@ -370,8 +380,11 @@ static int representatives(const build *B, double *col, size_t rep[3])
         rw[p].p = p;
         rw[p].w = 0;
         if (mw >= 0) {
-            process_metric(B, &e->processes[p], mw, col);
-            rw[p].w = isnan(col[0]) ? 0 : col[0];
+            if (process_row(B, &e->processes[p], row)) {
+                free(rw);
+                return -1;
+            }
+            rw[p].w = isnan(row[mw]) ? 0 : row[mw];
         }
     }
     qsort(rw, np, sizeof *rw, cmp_rank_wall);
@@ -382,19 +395,27 @@ static int representatives(const build *B, double *col, size_t rep[3])
     return 0;
 }
 
+/* Bytes of per-process values held at once: the metrics are processed in
+ * groups of this many doubles over all processes and resources. */
+#define COMPACT_GROUP_BYTES ((size_t)256 << 20)
+
 static int compact_data(build *B, const aa_space_add_options *o, long mach_root, long proc_root)
 {
     const aa_experiment *e = B->e;
     sp_exec_data *d = B->d;
-    size_t np = e->nprocesses, nm = e->nmetrics, nc = B->ncode, p, c, m, k, i;
-    size_t rep[3];
+    size_t np = e->nprocesses, nm = e->nmetrics, nc = B->ncode, p, c, m, k, i, j;
+    size_t rep[3], per_metric = np * nc * sizeof(double), group, g0;
     long rres[3], *host_res = calloc(np + 1, sizeof *host_res);
-    double *buf = malloc((np * nc + 1) * sizeof *buf), *col = malloc((np + nc + 1) * sizeof *col);
-    double *hsum = malloc((np + 1) * sizeof *hsum);
+    double *buf = NULL, *row = malloc((nc * nm + 1) * sizeof *row);
+    double *col = malloc((np + nc + 1) * sizeof *col), *hsum = malloc((np + 1) * sizeof *hsum);
     aa_buf b;
     int rc = -1;
     aa_buf_init(&b);
-    if (!host_res || !buf || !col || !hsum || representatives(B, col, rep))
+    group = per_metric ? COMPACT_GROUP_BYTES / per_metric : nm;
+    group = group < 1 ? 1 : group > nm ? nm : group;
+    if (nm)
+        buf = malloc((group * np * nc + 1) * sizeof *buf);
+    if (!host_res || (nm && !buf) || !row || !col || !hsum || representatives(B, row, rep))
         goto out;
     for (p = 0; p < np; p++) {
         const aa_process *pr = &e->processes[p];
@@ -417,57 +438,71 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
     if (sp_exec_data_attr(d, "storage", "compact") ||
         sp_exec_data_attr(d, "representatives", b.data))
         goto out;
-    for (m = 0; m < nm; m++) {
-        long mi = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit), di[NDIST];
-        for (k = 0; k < NDIST; k++) {
-            aa_buf_reset(&b);
-            aa_buf_printf(&b, "%s:%s", e->metrics[m].name, dist_name[k]);
-            if ((di[k] = sp_exec_data_metric(d, b.data, e->metrics[m].unit)) < 0)
-                goto out;
-        }
-        if (mi < 0)
-            goto out;
-        for (p = 0; p < np; p++)
-            process_metric(B, &e->processes[p], (long)m, buf + p * nc);
-        /* sums and distributions over all processes */
-        for (c = 0; c < nc; c++) {
-            size_t n = 0;
-            double sum = 0, dist[NDIST];
-            for (p = 0; p < np; p++) {
-                double v = buf[p * nc + c];
-                if (!isnan(v)) {
-                    col[n++] = v;
-                    sum += v;
-                }
-            }
-            if (!n)
-                continue;
-            if (sp_exec_data_result(d, (int)mi, (long)c, mach_root, proc_root, sum))
-                goto out;
-            dist_of(col, n, dist);
-            for (k = 0; k < NDIST; k++)
-                if (sp_exec_data_result(d, (int)di[k], (long)c, mach_root, proc_root, dist[k]))
-                    goto out;
-        }
-        /* whole program by host */
-        for (p = 0; p < np; p++)
-            hsum[p] = NAN;
+    for (g0 = 0; g0 < nm; g0 += group) {
+        size_t gn = nm - g0 < group ? nm - g0 : group;
+        /* one pass over the processes: the group's columns, metric-major */
         for (p = 0; p < np; p++) {
-            for (i = 0; i <= p && host_res[i] != host_res[p]; i++)
-                ;
-            add_val(&hsum[i], buf[p * nc]);
-        }
-        for (p = 0; p < np; p++)
-            if (!isnan(hsum[p]) &&
-                sp_exec_data_result(d, (int)mi, 0, host_res[p], proc_root, hsum[p]))
+            if (process_row(B, &e->processes[p], row))
                 goto out;
-        /* the representatives */
-        for (k = 0; k < 3; k++)
-            for (c = 0; c < nc && (k == 0 || rep[k] != rep[k - 1]); c++) {
-                double v = buf[rep[k] * nc + c];
-                if (!isnan(v) && sp_exec_data_result(d, (int)mi, (long)c, mach_root, rres[k], v))
+            for (j = 0; j < gn; j++)
+                for (c = 0; c < nc; c++)
+                    buf[(j * np + p) * nc + c] = row[c * nm + g0 + j];
+        }
+        for (j = 0; j < gn; j++) {
+            const double *mv = buf + j * np * nc; /* mv[p * nc + c] */
+            long mi, di[NDIST];
+            m = g0 + j;
+            mi = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit);
+            for (k = 0; k < NDIST; k++) {
+                aa_buf_reset(&b);
+                aa_buf_printf(&b, "%s:%s", e->metrics[m].name, dist_name[k]);
+                if ((di[k] = sp_exec_data_metric(d, b.data, e->metrics[m].unit)) < 0)
                     goto out;
             }
+            if (mi < 0)
+                goto out;
+            /* sums and distributions over all processes */
+            for (c = 0; c < nc; c++) {
+                size_t n = 0;
+                double sum = 0, dist[NDIST];
+                for (p = 0; p < np; p++) {
+                    double v = mv[p * nc + c];
+                    if (!isnan(v)) {
+                        col[n++] = v;
+                        sum += v;
+                    }
+                }
+                if (!n)
+                    continue;
+                if (sp_exec_data_result(d, (int)mi, (long)c, mach_root, proc_root, sum))
+                    goto out;
+                dist_of(col, n, dist);
+                for (k = 0; k < NDIST; k++)
+                    if (sp_exec_data_result(d, (int)di[k], (long)c, mach_root, proc_root,
+                                            dist[k]))
+                        goto out;
+            }
+            /* whole program by host */
+            for (p = 0; p < np; p++)
+                hsum[p] = NAN;
+            for (p = 0; p < np; p++) {
+                for (i = 0; i <= p && host_res[i] != host_res[p]; i++)
+                    ;
+                add_val(&hsum[i], mv[p * nc]);
+            }
+            for (p = 0; p < np; p++)
+                if (!isnan(hsum[p]) &&
+                    sp_exec_data_result(d, (int)mi, 0, host_res[p], proc_root, hsum[p]))
+                    goto out;
+            /* the representatives */
+            for (k = 0; k < 3; k++)
+                for (c = 0; c < nc && (k == 0 || rep[k] != rep[k - 1]); c++) {
+                    double v = mv[rep[k] * nc + c];
+                    if (!isnan(v) &&
+                        sp_exec_data_result(d, (int)mi, (long)c, mach_root, rres[k], v))
+                        goto out;
+                }
+        }
     }
     for (i = 0; o && i < o->nfindings; i++)
         if (sp_exec_data_finding(d, &o->findings[i]))
@@ -477,6 +512,7 @@ out:
     aa_buf_free(&b);
     free(host_res);
     free(buf);
+    free(row);
     free(col);
     free(hsum);
     return rc;
@@ -631,8 +667,8 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
         const aa_process *pr = &e->processes[p];
         double *pv = vals + p * B.ncode * nm;
         for (i = 0; i < pr->nthreads; i++)
-            thread_values(&B, &pr->threads[i], pv);
-        fill_code_values(&B, pv);
+            if (thread_values(&B, &pr->threads[i], pv))
+                goto nomem;
         for (i = 0; i < B.ncode * nm; i++)
             add_val(&agg[i], pv[i]);
         /* per host: hostagg indexed by the first process of that host */
@@ -677,8 +713,8 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
             size_t k;
             for (k = 0; k < B.ncode * nm; k++)
                 tvals[k] = NAN;
-            thread_values(&B, &pr->threads[i], tvals);
-            fill_code_values(&B, tvals);
+            if (thread_values(&B, &pr->threads[i], tvals))
+                goto nomem;
             aa_buf_init(&b);
             aa_buf_printf(&b, "/Process/%d/%d", pr->rank, pr->threads[i].id);
             if (!sp_strmap_get(&d->res_index, b.data, &tr))
@@ -726,6 +762,24 @@ static int add_tx(aa_space *s, void *arg, aa_err *err)
     return sp_store_execution(s, a->d, &a->eid, err);
 }
 
+/* Every stored value is a finite number: a sum that overflows (values
+ * near 1e308) is refused rather than stored as inf, which no export could
+ * carry. */
+static int check_finite(const sp_exec_data *d, aa_err *err)
+{
+    size_t i;
+    for (i = 0; i < d->nresults; i++) {
+        const sp_result *r = &d->results[i];
+        if (!isfinite(r->value))
+            return aa_err_set(err, AA_EINPUT,
+                              "metric '%s' at (%s, %s, %s): the value is not a finite number "
+                              "(a sum over the calling contexts or processes overflows)",
+                              d->metric_names[r->metric], d->res_path[r->code],
+                              d->res_path[r->machine], d->res_path[r->process]);
+    }
+    return AA_OK;
+}
+
 int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options *o,
                  long long *eid, aa_err *err)
 {
@@ -734,6 +788,8 @@ int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options
     int rc;
     sp_exec_data_init(&d);
     rc = experiment_data(e, o, &d, err);
+    if (rc == AA_OK)
+        rc = check_finite(&d, err);
     if (rc == AA_OK && !(o && o->no_document) && !aa_space_add_compact(e, o))
         rc = sp_doc_encode(e, &d.document, &d.document_size, err);
     if (rc == AA_OK) {

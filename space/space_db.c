@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 /* Ordered migrations: index i brings the schema to version i + 1. */
@@ -208,42 +209,66 @@ int aa_space_schema_version(aa_space *s, int *version, aa_err *err)
     return AA_OK;
 }
 
-int aa_space_open(const char *location, aa_space **out, aa_err *err)
+/* The SQLite file a location names, NULL for other backends. */
+static const char *sqlite_path(const char *location)
+{
+    if (strncmp(location, "postgresql://", 13) == 0 || strncmp(location, "postgres://", 11) == 0)
+        return NULL;
+    if (strncmp(location, "sqlite:", 7) == 0)
+        return location + 7;
+    return strstr(location, "://") ? NULL : location;
+}
+
+static int open_space(const char *location, int create, aa_space **out, aa_err *err)
 {
     aa_space *s;
     sp_db *db = NULL;
-    int rc;
+    const char *file;
+    int rc, existed = 1;
     if (!location || !*location)
         location = getenv("AUTOANALYZER_DB");
     if (!location || !*location)
         location = AA_SPACE_DEFAULT_DB;
+    file = sqlite_path(location);
+    if (file && *file && strcmp(file, ":memory:") != 0)
+        existed = access(file, F_OK) == 0;
     if (strncmp(location, "postgresql://", 13) == 0 || strncmp(location, "postgres://", 11) == 0)
         rc = sp_pg_open(location, &db, err);
-    else if (strncmp(location, "sqlite:", 7) == 0)
-        rc = location[7] ? sp_sqlite_open(location + 7, &db, err)
-                         : aa_err_set(err, AA_EENV, "%s: missing file name", location);
-    else if (strstr(location, "://"))
+    else if (file && !*file)
+        rc = aa_err_set(err, AA_EENV, "%s: missing file name", location);
+    else if (file)
+        rc = sp_sqlite_open(file, create, &db, err);
+    else
         rc = aa_err_set(err, AA_EENV,
                         "%s: unsupported database URL (use a file path, sqlite:PATH or "
                         "postgresql://...)",
                         location);
-    else
-        rc = sp_sqlite_open(location, &db, err);
     if (rc != AA_OK)
         return rc;
     s = calloc(1, sizeof *s);
-    if (!s) {
+    if (!s || (!existed && !(s->created = aa_strdup(file)))) {
+        free(s);
         db->ops->close(db);
         return aa_err_set(err, AA_EENV, "out of memory");
     }
     s->db = db;
     rc = aa_space_migrate(s, NULL, err);
     if (rc != AA_OK) {
-        aa_space_close(s);
+        aa_space_close_failed(s);
         return rc;
     }
     *out = s;
     return AA_OK;
+}
+
+int aa_space_open(const char *location, aa_space **out, aa_err *err)
+{
+    return open_space(location, 1, out, err);
+}
+
+int aa_space_open_existing(const char *location, aa_space **out, aa_err *err)
+{
+    return open_space(location, 0, out, err);
 }
 
 void aa_space_close(aa_space *s)
@@ -251,7 +276,37 @@ void aa_space_close(aa_space *s)
     if (!s)
         return;
     s->db->ops->close(s->db);
+    free(s->created);
     free(s);
+}
+
+void aa_space_close_failed(aa_space *s)
+{
+    long long n = 1, m = 1;
+    char *file;
+    aa_err err;
+    if (!s)
+        return;
+    file = s->created;
+    s->created = NULL;
+    aa_err_clear(&err);
+    if (file && aa_space_count(s, &n, &err) == AA_OK &&
+        sp_query_int(s->db, "SELECT COUNT(*) FROM mappings", NULL, 0, 1, &m, &err) != AA_OK)
+        m = 1;
+    aa_space_close(s);
+    if (file && n == 0 && m == 0) {
+        static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+        size_t i;
+        for (i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+            aa_buf b;
+            aa_buf_init(&b);
+            aa_buf_printf(&b, "%s%s", file, sfx[i]);
+            if (b.data)
+                unlink(b.data);
+            aa_buf_free(&b);
+        }
+    }
+    free(file);
 }
 
 const char *aa_space_backend(const aa_space *s) { return s->db->ops->name; }

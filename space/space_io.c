@@ -227,11 +227,77 @@ static int split_fields(char *s, char **f, int max)
     return n;
 }
 
+/* What one execution block declared, with the line of each declaration,
+ * so a repeated or conflicting one names both lines. */
+typedef struct block_seen {
+    sp_strmap decl;      /* "a\tNAME" attr, "r\tPATH" resource, "m\tNAME" metric -> line */
+    size_t nmetrics;
+    sp_trimap *results;  /* per metric: (code, machine, process) -> line */
+} block_seen;
+
+static void block_seen_free(block_seen *b)
+{
+    size_t i;
+    sp_strmap_free(&b->decl);
+    for (i = 0; i < b->nmetrics; i++)
+        sp_trimap_free(&b->results[i]);
+    free(b->results);
+    memset(b, 0, sizeof *b);
+}
+
+/* The line of declaration kind:name in b (0 = not declared), and records it at
+ * line when new.  -1: out of memory. */
+static long declared(block_seen *b, char kind, const char *name, int line)
+{
+    aa_buf k;
+    long long prev = 0;
+    int found;
+    aa_buf_init(&k);
+    aa_buf_printf(&k, "%c\t%s", kind, name);
+    found = sp_strmap_get(&b->decl, k.data, &prev);
+    if (!found && sp_strmap_put(&b->decl, k.data, line))
+        prev = -1;
+    aa_buf_free(&k);
+    return found || prev < 0 ? (long)prev : 0;
+}
+
+/* The resource types of each hierarchy (the types space add stores, and
+ * "group" for a level declared only as an ancestor). */
+static int type_valid(const char *path, const char *type)
+{
+    static const char *const code[] = {"program", "file", "function", "group", NULL};
+    static const char *const machine[] = {"machine", "host", "group", NULL};
+    static const char *const process[] = {"execution", "process", "thread", "group", NULL};
+    const char *const *v = strncmp(path, "/Code", 5) == 0 ? code
+                           : strncmp(path, "/Machine", 8) == 0 ? machine
+                                                               : process;
+    aa_region_kind k;
+    for (; *v; v++)
+        if (strcmp(*v, type) == 0)
+            return 1;
+    return strncmp(path, "/Code", 5) == 0 && aa_region_kind_parse(type, &k) == 0;
+}
+
+/* "/Code", "/Code/..." and likewise for /Machine and /Process. */
+static int known_hierarchy(const char *path)
+{
+    static const char *const roots[] = {"/Code", "/Machine", "/Process"};
+    int i;
+    for (i = 0; i < 3; i++) {
+        size_t n = strlen(roots[i]);
+        if (strncmp(path, roots[i], n) == 0 && (path[n] == 0 || path[n] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
 typedef struct import_arg {
     sp_exec_data *ex;
     size_t n;
     long long *eids;
     const aa_space_map *maps;
+    const char *name;     /* the file, for messages */
+    block_seen *seen;     /* per execution: the lines of its declarations */
 } import_arg;
 
 static int import_tx(aa_space *s, void *arg, aa_err *err)
@@ -242,8 +308,21 @@ static int import_tx(aa_space *s, void *arg, aa_err *err)
     aa_space_map have, add;
     memset(&have, 0, sizeof have);
     memset(&add, 0, sizeof add);
-    for (i = 0; rc == AA_OK && i < a->n; i++)
-        rc = sp_store_execution(s, &a->ex[i], &a->eids[i], err);
+    for (i = 0; rc == AA_OK && i < a->n; i++) {
+        /* a metric the space already has in another unit: the file's line */
+        long which = -1;
+        char unit[128];
+        rc = sp_metric_conflict(s, &a->ex[i], &which, unit, sizeof unit, err);
+        if (rc == AA_OK && which >= 0) {
+            long line = declared(&a->seen[i], 'm', a->ex[i].metric_names[which], 0);
+            return aa_err_set(err, AA_EINPUT,
+                              "%s:%ld: metric '%s' has unit '%s' here but '%s' in the space",
+                              a->name, line, a->ex[i].metric_names[which],
+                              a->ex[i].metric_units[which], unit);
+        }
+        if (rc == AA_OK)
+            rc = sp_store_execution(s, &a->ex[i], &a->eids[i], err);
+    }
     /* Mapping directives not yet in the space. */
     if (rc == AA_OK && a->maps->n)
         rc = aa_space_map_load(s, &have, err);
@@ -268,6 +347,7 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
 {
     char *copy = aa_strdup(text), *line, *f[8];
     sp_exec_data *ex = NULL, *cur = NULL;
+    block_seen *seen = NULL, *bs = NULL;
     size_t n = 0, i;
     int lineno = 0, rc = AA_OK, header = 0;
     import_arg a;
@@ -314,6 +394,15 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
             if (!q)
                 BAD("out of memory");
             ex = q;
+            {
+                block_seen *qs = realloc(seen, (n + 1) * sizeof *qs);
+                if (!qs)
+                    BAD("out of memory");
+                seen = qs;
+            }
+            bs = &seen[n];
+            memset(bs, 0, sizeof *bs);
+            sp_strmap_init(&bs->decl);
             cur = &ex[n++];
             sp_exec_data_init(cur);
         } else if (!cur && strcmp(kw, "map") == 0) {
@@ -339,21 +428,57 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
             if (nf != 1 || aa_parse_long(f[0], &cur->nprocs) || cur->nprocs < 0)
                 BAD("'nprocs' takes a non-negative integer");
         } else if (strcmp(kw, "attr") == 0) {
+            long prev;
             if (nf != 2 || !*f[0])
                 BAD("'attr' takes NAME and VALUE");
+            if ((prev = declared(bs, 'a', f[0], lineno)) < 0)
+                BAD("out of memory");
+            if (prev)
+                BAD("attribute '%s' given twice (first at line %ld)", f[0], prev);
             if (sp_exec_data_attr(cur, f[0], f[1]))
                 BAD("out of memory");
         } else if (strcmp(kw, "resource") == 0) {
+            long prev;
             if (nf != 2 || !sp_path_valid(f[0]) || !*f[1])
                 BAD("'resource' takes PATH (absolute, no empty components) and TYPE");
+            if (!known_hierarchy(f[0]))
+                BAD("resource '%s' is in no hierarchy (paths start with /Code, /Machine or "
+                    "/Process)", f[0]);
+            if (!type_valid(f[0], f[1]))
+                BAD("resource '%s' has type '%s', which is no type of its hierarchy", f[0],
+                    f[1]);
+            if ((prev = declared(bs, 'r', f[0], lineno)) < 0)
+                BAD("out of memory");
+            if (prev)
+                BAD("resource '%s' declared twice (first at line %ld)", f[0], prev);
             if (sp_exec_data_resource(cur, f[0], f[1]) < 0)
                 BAD("bad resource path '%s'", f[0]);
         } else if (strcmp(kw, "metric") == 0) {
+            long prev, mi;
             if (nf != 2 || !*f[0])
                 BAD("'metric' takes NAME and UNIT");
-            sp_exec_data_metric(cur, f[0], f[1]);
+            if ((prev = declared(bs, 'm', f[0], lineno)) < 0)
+                BAD("out of memory");
+            if (prev) {
+                for (i = 0; i < cur->nmetrics; i++)
+                    if (strcmp(cur->metric_names[i], f[0]) == 0 &&
+                        strcmp(cur->metric_units[i], f[1]) != 0)
+                        BAD("metric '%s' declared again with unit '%s' (line %ld says '%s')",
+                            f[0], f[1], prev, cur->metric_units[i]);
+                BAD("metric '%s' declared twice (first at line %ld)", f[0], prev);
+            }
+            if ((mi = sp_exec_data_metric(cur, f[0], f[1])) < 0)
+                BAD("out of memory");
+            if ((size_t)mi >= bs->nmetrics) {
+                sp_trimap *q = realloc(bs->results, ((size_t)mi + 1) * sizeof *q);
+                if (!q)
+                    BAD("out of memory");
+                bs->results = q;
+                while (bs->nmetrics <= (size_t)mi)
+                    sp_trimap_init(&bs->results[bs->nmetrics++]);
+            }
         } else if (strcmp(kw, "result") == 0) {
-            long long idx[3];
+            long long idx[3], prev;
             long mi = -1;
             double v;
             int k;
@@ -371,7 +496,14 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
                 strncmp(f[3], "/Process", 8))
                 BAD("a focus is CODE MACHINE PROCESS resources, in that order");
             if (aa_parse_double(f[4], &v))
-                BAD("bad value '%s'", f[4]);
+                BAD("bad value '%s' (a finite number)", f[4]);
+            if (v < 0)
+                BAD("negative value %s (metrics measure times, counts and sizes)", f[4]);
+            if (sp_trimap_get(&bs->results[mi], idx[0], idx[1], idx[2], &prev))
+                BAD("a second result for metric '%s' at (%s, %s, %s) (first at line %lld)",
+                    f[0], f[1], f[2], f[3], prev);
+            if (sp_trimap_put(&bs->results[mi], idx[0], idx[1], idx[2], lineno))
+                BAD("out of memory");
             if (sp_exec_data_result(cur, (int)mi, (long)idx[0], (long)idx[1], (long)idx[2], v))
                 BAD("out of memory");
         } else if (strcmp(kw, "finding") == 0) {
@@ -384,9 +516,15 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
             memset(&g, 0, sizeof g);
             g.kind = f[0];
             g.region = f[1];
+            if (strncmp(f[1], "/Code", 5) != 0 || (f[1][5] && f[1][5] != '/') ||
+                !sp_strmap_get(&cur->res_index, f[1], NULL))
+                BAD("finding at '%s', which is no declared /Code resource", f[1]);
             if (aa_parse_double(f[2], &g.severity) || aa_parse_long(f[3], &cls) ||
                 aa_parse_double(f[4], &g.confidence))
                 BAD("bad number in 'finding'");
+            if (g.severity < 0 || g.severity > 1 || g.confidence < 0 || g.confidence > 1 ||
+                cls < -1 || cls > 4)
+                BAD("finding: severity and confidence lie in [0, 1], the class in -1..4");
             g.severity_class = (int)cls;
             for (c = f[5]; *c && nc < 64;) {
                 char *comma = strchr(c, ',');
@@ -414,6 +552,8 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
     a.ex = ex;
     a.n = n;
     a.maps = &maps;
+    a.name = name;
+    a.seen = seen;
     a.eids = calloc(n + 1, sizeof *a.eids);
     if (!a.eids) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
@@ -428,9 +568,12 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
     }
 #undef BAD
 out:
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         sp_exec_data_free(&ex[i]);
+        block_seen_free(&seen[i]);
+    }
     free(ex);
+    free(seen);
     free(copy);
     aa_space_map_free(&maps);
     return rc;

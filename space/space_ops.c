@@ -4,9 +4,10 @@
  * queries with ancestors/descendants through the closure table and
  * aggregation across executions, mapping directives (prefix rewrites of
  * resource paths, stored in the space), the structural difference of two
- * or more executions and the breadth-first performance difference of two
- * (Karavanic 1999, Fig. 11, with an exhaustive variant).  Every ordering
- * is done here in C (byte order), so both backends print the same thing.
+ * or more executions and the performance difference of two (Karavanic
+ * 1999, Fig. 11, every common focus compared once so no change hides below
+ * a parent that moved less).  Each returns data (cli/ formats it); every
+ * ordering is done here in C (byte order), so both backends agree.
  */
 #include "space/sp_internal.h"
 
@@ -17,11 +18,6 @@
 #define OPS(s) ((s)->db->ops)
 
 static int fail_rc(aa_err *err) { return err && err->code ? err->code : AA_EENV; }
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Byte order with '/' first, so a resource is followed by its descendants. */
 static int cmp_path(const void *a, const void *b)
@@ -151,8 +147,9 @@ const char *aa_space_execution_attr(const aa_space_execution *x, const char *nam
     return NULL;
 }
 
-int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution **out,
-                        size_t *n, aa_err *err)
+/* The executions matching w, or (only > 0) execution only alone. */
+static int executions_where(aa_space *s, const aa_space_where *w, long long only,
+                            aa_space_execution **out, size_t *n, aa_err *err)
 {
     aa_buf sql;
     sp_stmt *st;
@@ -164,6 +161,8 @@ int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution
     aa_buf_puts(&sql, "SELECT e.eid, e.started, e.nprocs, a.name, e.experiment,"
                       " (SELECT COUNT(*) FROM experiment_documents d WHERE d.eid = e.eid)"
                       " FROM executions e JOIN applications a ON a.id = e.app WHERE 1 = 1");
+    if (only > 0)
+        aa_buf_printf(&sql, " AND e.eid = %lld", only);
     where_sql(&sql, w, "e.eid");
     aa_buf_puts(&sql, " ORDER BY e.eid");
     rc = OPS(s)->prepare(s->db, sql.data, &st, err);
@@ -221,224 +220,96 @@ int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution
     return rc;
 }
 
-int aa_space_list(aa_space *s, const aa_space_where *w, int json, aa_buf *out, aa_err *err)
+int aa_space_executions(aa_space *s, const aa_space_where *w, aa_space_execution **out,
+                        size_t *n, aa_err *err)
 {
-    aa_space_execution *v;
-    size_t n, i, k;
-    aa_json j;
-    int rc = aa_space_executions(s, w, &v, &n, err);
-    if (rc != AA_OK)
-        return rc;
-    if (json) {
-        aa_json_init(&j, out, 0);
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "executions");
-        aa_json_arr_begin(&j);
-    } else {
-        aa_buf_printf(out, "%-6s %-20s %6s  %-16s %s\n", "EID", "STARTED", "PROCS", "APPLICATION",
-                      "ATTRIBUTES");
-    }
-    for (i = 0; i < n; i++) {
-        const aa_space_execution *x = &v[i];
-        if (json) {
-            aa_json_obj_begin(&j);
-            aa_json_key(&j, "eid");
-            aa_json_int(&j, x->eid);
-            aa_json_key(&j, "application");
-            aa_json_str(&j, x->application);
-            aa_json_key(&j, "experiment");
-            aa_json_str(&j, x->experiment);
-            aa_json_key(&j, "processes");
-            aa_json_int(&j, x->nprocs);
-            aa_json_key(&j, "started");
-            aa_json_str(&j, x->started);
-            aa_json_key(&j, "attrs");
-            aa_json_obj_begin(&j);
-            for (k = 0; k < x->nattrs; k++) {
-                aa_json_key(&j, x->attrs[k].name);
-                aa_json_str(&j, x->attrs[k].value);
-            }
-            aa_json_obj_end(&j);
-            aa_json_obj_end(&j);
-        } else {
-            aa_buf_printf(out, "%-6lld %-20s %6ld  %-16s", x->eid, x->started, x->nprocs,
-                          x->application);
-            for (k = 0; k < x->nattrs; k++)
-                aa_buf_printf(out, " %s=%s", x->attrs[k].name, x->attrs[k].value);
-            aa_buf_putc(out, '\n');
-        }
-    }
-    aa_space_executions_free(v, n);
-    if (json) {
-        aa_json_arr_end(&j);
-        aa_json_obj_end(&j);
-        aa_buf_putc(out, '\n');
-    }
-    return AA_OK;
+    return executions_where(s, w, 0, out, n, err);
 }
 
-int aa_space_show(aa_space *s, long long eid, int json, aa_buf *out, aa_err *err)
+void aa_space_shown_free(aa_space_shown *x)
+{
+    if (!x)
+        return;
+    aa_space_executions_free(x->x, 1);
+    aa_space_free_strings(x->metrics, x->nmetrics);
+    aa_space_free_strings(x->units, x->nmetrics);
+    aa_space_findings_free(x->findings, x->nfindings);
+    memset(x, 0, sizeof *x);
+}
+
+static int load_findings(aa_space *s, long long eid, aa_space_finding **out, size_t *n,
+                         aa_err *err);
+
+int aa_space_show(aa_space *s, long long eid, aa_space_shown *out, aa_err *err)
 {
     sp_stmt *st;
-    aa_json j;
-    kv *a = NULL;
-    size_t n = 0, i;
-    long long nres = 0, nresults = 0;
-    char *app = NULL, *started = NULL, *expid = NULL;
-    long long nprocs = 0;
-    char **metrics = NULL;
-    size_t nmetrics = 0;
+    aa_space_execution *all = NULL;
+    size_t nall = 0, i;
     char b[24];
     const char *p[1] = {b};
     int rc = exec_exists(s, eid, err), r;
+    memset(out, 0, sizeof *out);
     if (rc != AA_OK)
         return rc;
     snprintf(b, sizeof b, "%lld", eid);
-    rc = OPS(s)->prepare(s->db,
-                         "SELECT a.name, e.started, e.nprocs, e.experiment FROM executions e"
-                         " JOIN applications a ON a.id = e.app WHERE e.eid = ?",
-                         &st, err);
-    if (rc != AA_OK)
+    rc = executions_where(s, NULL, eid, &all, &nall, err);
+    if (rc == AA_OK && nall != 1)
+        rc = aa_err_set(err, AA_EINPUT, "unknown execution %lld", eid);
+    if (rc != AA_OK) {
+        aa_space_executions_free(all, nall);
         return rc;
-    OPS(s)->bind_int(st, 1, eid);
-    if (OPS(s)->step(st, err) == 1) {
-        app = aa_strdup(OPS(s)->col_text(st, 0));
-        started = aa_strdup(OPS(s)->col_text(st, 1));
-        nprocs = OPS(s)->col_int(st, 2);
-        expid = aa_strdup(OPS(s)->col_text(st, 3));
     }
-    OPS(s)->finalize(st);
-    rc = load_attrs(s, eid, &a, &n, err);
+    out->x = all;
+    rc = sp_query_int(s->db, "SELECT COUNT(*) FROM execution_resources WHERE eid = ?", p, 1, 0,
+                      &out->nresources, err);
     if (rc == AA_OK)
-        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM execution_resources WHERE eid = ?", p, 1, 0,
-                          &nres, err);
-    if (rc == AA_OK)
-        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM results WHERE eid = ?", p, 1, 0, &nresults,
-                          err);
+        rc = sp_query_int(s->db, "SELECT COUNT(*) FROM results WHERE eid = ?", p, 1, 0,
+                          &out->nresults, err);
     if (rc == AA_OK)
         rc = OPS(s)->prepare(s->db,
-                             "SELECT m.name FROM metrics m WHERE m.id IN"
+                             "SELECT m.name, m.unit FROM metrics m WHERE m.id IN"
                              " (SELECT DISTINCT metric FROM results WHERE eid = ?)",
                              &st, err);
     if (rc == AA_OK) {
+        kv *mv = NULL;
+        size_t nm = 0;
         OPS(s)->bind_int(st, 1, eid);
         while ((r = OPS(s)->step(st, err)) == 1) {
-            char **q = realloc(metrics, (nmetrics + 1) * sizeof *q);
-            if (!q)
+            kv *q = realloc(mv, (nm + 1) * sizeof *q);
+            if (!q) {
+                r = -1;
+                aa_err_set(err, AA_EENV, "out of memory");
                 break;
-            metrics = q;
-            metrics[nmetrics++] = aa_strdup(OPS(s)->col_text(st, 0));
+            }
+            mv = q;
+            mv[nm].k = aa_strdup(OPS(s)->col_text(st, 0));
+            mv[nm++].v = aa_strdup(OPS(s)->col_text(st, 1));
         }
         OPS(s)->finalize(st);
         if (r < 0)
             rc = fail_rc(err);
-        if (nmetrics)
-            qsort(metrics, nmetrics, sizeof *metrics, cmp_str);
-    }
-    if (rc != AA_OK)
-        goto out;
-    if (json) {
-        aa_json_init(&j, out, 0);
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "eid");
-        aa_json_int(&j, eid);
-        aa_json_key(&j, "application");
-        aa_json_str(&j, app ? app : "");
-        aa_json_key(&j, "experiment");
-        aa_json_str(&j, expid ? expid : "");
-        aa_json_key(&j, "started");
-        aa_json_str(&j, started ? started : "");
-        aa_json_key(&j, "processes");
-        aa_json_int(&j, nprocs);
-        aa_json_key(&j, "attrs");
-        aa_json_obj_begin(&j);
-        for (i = 0; i < n; i++) {
-            aa_json_key(&j, a[i].k);
-            aa_json_str(&j, a[i].v);
+        if (nm)
+            qsort(mv, nm, sizeof *mv, cmp_kv);
+        out->metrics = calloc(nm + 1, sizeof *out->metrics);
+        out->units = calloc(nm + 1, sizeof *out->units);
+        if (!out->metrics || !out->units) {
+            free_kv(mv, nm);
+            nm = 0;
+            mv = NULL;
+            if (rc == AA_OK)
+                rc = aa_err_set(err, AA_EENV, "out of memory");
         }
-        aa_json_obj_end(&j);
-        aa_json_key(&j, "metrics");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < nmetrics; i++)
-            aa_json_str(&j, metrics[i]);
-        aa_json_arr_end(&j);
-        aa_json_key(&j, "resources");
-        aa_json_int(&j, nres);
-        aa_json_key(&j, "results");
-        aa_json_int(&j, nresults);
-        aa_json_key(&j, "findings");
-        aa_json_arr_begin(&j);
-    } else {
-        aa_buf_printf(out,
-                      "execution %lld\n  application  %s\n  experiment   %s\n  started      %s\n"
-                      "  processes    %lld\n  resources    %lld\n  results      %lld\n"
-                      "  metrics     ",
-                      eid, app ? app : "", expid ? expid : "", started ? started : "", nprocs,
-                      nres, nresults);
-        for (i = 0; i < nmetrics; i++)
-            aa_buf_printf(out, " %s", metrics[i]);
-        aa_buf_puts(out, "\n  attributes\n");
-        for (i = 0; i < n; i++)
-            aa_buf_printf(out, "    %s = %s\n", a[i].k, a[i].v);
-        aa_buf_puts(out, "  findings\n");
-    }
-    rc = OPS(s)->prepare(s->db,
-                         "SELECT kind, region, severity, severity_class, confidence, causes,"
-                         " suggestion FROM findings WHERE eid = ? ORDER BY seq",
-                         &st, err);
-    if (rc != AA_OK)
-        goto out;
-    OPS(s)->bind_int(st, 1, eid);
-    while ((r = OPS(s)->step(st, err)) == 1) {
-        const char *causes = OPS(s)->col_text(st, 5);
-        if (json) {
-            const char *c = causes;
-            aa_json_obj_begin(&j);
-            aa_json_key(&j, "kind");
-            aa_json_str(&j, OPS(s)->col_text(st, 0));
-            aa_json_key(&j, "region");
-            aa_json_str(&j, OPS(s)->col_text(st, 1));
-            aa_json_key(&j, "severity");
-            aa_json_num(&j, OPS(s)->col_double(st, 2));
-            aa_json_key(&j, "severity_class");
-            aa_json_int(&j, OPS(s)->col_int(st, 3));
-            aa_json_key(&j, "confidence");
-            aa_json_num(&j, OPS(s)->col_double(st, 4));
-            aa_json_key(&j, "causes");
-            aa_json_arr_begin(&j);
-            while (*c) {
-                const char *e = strchr(c, ',');
-                size_t len = e ? (size_t)(e - c) : strlen(c);
-                char *one = strndup(c, len);
-                aa_json_str(&j, one ? one : "");
-                free(one);
-                c += len + (e ? 1 : 0);
-            }
-            aa_json_arr_end(&j);
-            aa_json_key(&j, "suggestion");
-            aa_json_str(&j, OPS(s)->col_text(st, 6));
-            aa_json_obj_end(&j);
-        } else {
-            aa_buf_printf(out, "    %-13s %s severity %.2f confidence %.2f causes: %s\n",
-                          OPS(s)->col_text(st, 0), OPS(s)->col_text(st, 1),
-                          OPS(s)->col_double(st, 2), OPS(s)->col_double(st, 4),
-                          *causes ? causes : "-");
+        for (i = 0; i < nm; i++) {
+            out->metrics[i] = mv[i].k;
+            out->units[i] = mv[i].v;
         }
+        out->nmetrics = nm;
+        free(mv);
     }
-    OPS(s)->finalize(st);
-    if (r < 0)
-        rc = fail_rc(err);
-    if (json) {
-        aa_json_arr_end(&j);
-        aa_json_obj_end(&j);
-        aa_buf_putc(out, '\n');
-    }
-out:
-    free_kv(a, n);
-    free(app);
-    free(started);
-    free(expid);
-    aa_space_free_strings(metrics, nmetrics);
+    if (rc == AA_OK)
+        rc = load_findings(s, eid, &out->findings, &out->nfindings, err);
+    if (rc != AA_OK)
+        aa_space_shown_free(out);
     return rc;
 }
 
@@ -461,7 +332,6 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
 {
     aa_buf sql;
     sp_stmt *st;
-    size_t cap = 0;
     int rc, r;
     *eid = 0;
     *out = NULL;
@@ -482,6 +352,19 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
         return fail_rc(err);
     if (!*eid)
         return AA_OK;
+    return load_findings(s, *eid, out, n, err);
+}
+
+/* The findings stored with eid, in order, with the stable region id of
+ * each finding's region. */
+static int load_findings(aa_space *s, long long eid, aa_space_finding **out, size_t *n,
+                         aa_err *err)
+{
+    sp_stmt *st;
+    size_t cap = 0;
+    int rc, r;
+    *out = NULL;
+    *n = 0;
     rc = OPS(s)->prepare(s->db,
                          "SELECT f.kind, f.region, f.severity, f.severity_class, f.confidence,"
                          " f.causes, f.suggestion, (SELECT xr.region FROM execution_regions xr"
@@ -490,7 +373,7 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
                          &st, err);
     if (rc != AA_OK)
         return rc;
-    OPS(s)->bind_int(st, 1, *eid);
+    OPS(s)->bind_int(st, 1, eid);
     while ((r = OPS(s)->step(st, err)) == 1) {
         aa_space_finding *f;
         const char *c = OPS(s)->col_text(st, 5);
@@ -586,12 +469,7 @@ int aa_space_region_values(aa_space *s, long long eid, const char *metric,
 }
 
 /* ---- query -------------------------------------------------------------------- */
-typedef struct qrow {
-    long long eid;
-    char *focus[3];
-    double value;
-    long long count;
-} qrow;
+typedef aa_space_query_row qrow;
 
 static int cmp_qrow(const void *a, const void *b)
 {
@@ -618,7 +496,22 @@ static const char *hier_of(const char *path, char *buf, size_t n)
     return buf;
 }
 
-int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *out, aa_err *err)
+void aa_space_query_free(aa_space_query_result *r)
+{
+    size_t i;
+    int k;
+    if (!r)
+        return;
+    for (i = 0; i < r->n; i++)
+        for (k = 0; k < 3; k++)
+            free(r->rows[i].focus[k]);
+    free(r->rows);
+    free(r->unit);
+    memset(r, 0, sizeof *r);
+}
+
+int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_result *res,
+                       aa_err *err)
 {
     static const char *const hiers[3] = {"Code", "Machine", "Process"};
     static const char *const cols[3] = {"f.code", "f.machine", "f.process"};
@@ -632,6 +525,7 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *o
     const char *fn = NULL;
     char hb[64];
 
+    memset(res, 0, sizeof *res);
     if (agg) {
         if (strcmp(q->agg, "max") == 0)
             fn = "MAX";
@@ -729,7 +623,7 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *o
         for (k = 0; k < 3; k++)
             rows[nrows].focus[k] = aa_strdup(OPS(s)->col_text(st, 1 + (int)k));
         rows[nrows].value = OPS(s)->col_double(st, 4);
-        rows[nrows].count = OPS(s)->col_int(st, 5);
+        rows[nrows].executions = OPS(s)->col_int(st, 5);
         nrows++;
     }
     OPS(s)->finalize(st);
@@ -739,53 +633,19 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, int json, aa_buf *o
     }
     if (nrows)
         qsort(rows, nrows, sizeof *rows, cmp_qrow);
-    if (json) {
-        aa_json j;
-        aa_json_init(&j, out, 0);
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "metric");
-        aa_json_str(&j, q->metric);
-        if (agg) {
-            aa_json_key(&j, "agg");
-            aa_json_str(&j, q->agg);
-        }
-        aa_json_key(&j, "results");
-        aa_json_arr_begin(&j);
-        for (i = 0; i < nrows; i++) {
-            aa_json_obj_begin(&j);
-            if (!agg) {
-                aa_json_key(&j, "eid");
-                aa_json_int(&j, rows[i].eid);
-            }
-            aa_json_key(&j, "focus");
-            aa_json_arr_begin(&j);
-            for (k = 0; k < 3; k++)
-                aa_json_str(&j, rows[i].focus[k]);
-            aa_json_arr_end(&j);
-            aa_json_key(&j, "value");
-            aa_json_num(&j, rows[i].value);
-            if (agg) {
-                aa_json_key(&j, "executions");
-                aa_json_int(&j, rows[i].count);
-            }
-            aa_json_obj_end(&j);
-        }
-        aa_json_arr_end(&j);
-        aa_json_obj_end(&j);
-        aa_buf_putc(out, '\n');
-    } else {
-        for (i = 0; i < nrows; i++) {
-            char v[32];
-            aa_format_double(v, rows[i].value);
-            if (agg)
-                aa_buf_printf(out, "%s(%s) %s %s %s = %s over %lld executions\n", q->agg,
-                              q->metric, rows[i].focus[0], rows[i].focus[1], rows[i].focus[2], v,
-                              rows[i].count);
-            else
-                aa_buf_printf(out, "%lld %s %s %s %s = %s\n", rows[i].eid, q->metric,
-                              rows[i].focus[0], rows[i].focus[1], rows[i].focus[2], v);
-        }
+    {
+        const char *p[1] = {q->metric};
+        sp_stmt *u;
+        rc = OPS(s)->prepare(s->db, "SELECT unit FROM metrics WHERE name = ?", &u, err);
+        if (rc != AA_OK)
+            goto out;
+        OPS(s)->bind_text(u, 1, p[0]);
+        res->unit = aa_strdup(OPS(s)->step(u, err) == 1 ? OPS(s)->col_text(u, 0) : "");
+        OPS(s)->finalize(u);
     }
+    res->rows = rows;
+    res->n = nrows;
+    return AA_OK;
 out:
     for (i = 0; i < nrows; i++)
         for (k = 0; k < 3; k++)
@@ -1164,8 +1024,19 @@ static int load_exec_resources(aa_space *s, long long eid, const ident_map *im,
     return AA_OK;
 }
 
+void aa_space_diff_free(aa_space_diff_result *r)
+{
+    size_t i;
+    if (!r)
+        return;
+    for (i = 0; i < r->n; i++)
+        aa_space_free_strings(r->sides[i].only, r->sides[i].n);
+    free(r->sides);
+    memset(r, 0, sizeof *r);
+}
+
 int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_map *extra,
-                  int json, aa_buf *out, aa_err *err)
+                  aa_space_diff_result *res, aa_err *err)
 {
     aa_space_map m;
     pathset ps;
@@ -1174,8 +1045,8 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
     int rc = AA_OK;
     unsigned char all;
     size_t *order = NULL;
-    aa_json j;
 
+    memset(res, 0, sizeof *res);
     if (n < 2 || n > 8)
         return aa_err_set(err, AA_EUSAGE, "diff takes 2 to 8 executions");
     for (i = 0; i < n; i++)
@@ -1202,10 +1073,12 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
         goto out;
     all = (unsigned char)((1u << n) - 1);
     order = malloc((ps.n + 1) * sizeof *order);
-    if (!order) {
+    res->sides = calloc(n, sizeof *res->sides);
+    if (!order || !res->sides) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
+    res->n = n;
     {
         /* sort intern ids by path */
         char **sorted = malloc((ps.n + 1) * sizeof *sorted);
@@ -1222,72 +1095,29 @@ int aa_space_diff(aa_space *s, const long long *eids, size_t n, const aa_space_m
         }
         free(sorted);
     }
-    if (json) {
-        aa_json_init(&j, out, 0);
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "only_in");
-        aa_json_obj_begin(&j);
-    }
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < n && rc == AA_OK; k++) {
         unsigned char bit = (unsigned char)(1u << k);
-        size_t count = 0;
-        const char *prev = NULL;
-        char key[24];
-        snprintf(key, sizeof key, "%lld", eids[k]);
-        for (i = 0; i < ps.n; i++)
-            if ((masks[order[i]] & bit) && masks[order[i]] != all)
-                count++;
-        if (json) {
-            aa_json_key(&j, key);
-            aa_json_arr_begin(&j);
-        } else {
-            aa_buf_printf(out, "only in execution %lld (%zu resource%s):\n", eids[k], count,
-                          count == 1 ? "" : "s");
+        aa_space_diff_side *d = &res->sides[k];
+        d->eid = eids[k];
+        d->only = calloc(ps.n + 1, sizeof *d->only);
+        if (!d->only) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            break;
         }
         for (i = 0; i < ps.n; i++) {
             unsigned char mk = masks[order[i]];
-            const char *path = ps.paths[order[i]];
             if (!(mk & bit) || mk == all)
                 continue;
-            if (json) {
-                aa_json_str(&j, path);
-                continue;
+            if (!(d->only[d->n] = aa_strdup(ps.paths[order[i]]))) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                break;
             }
-            {
-                /* Placeholders for common ancestors not shown yet. */
-                const char *p = path + 1;
-                int depth = 0;
-                while ((p = strchr(p, '/'))) {
-                    size_t alen = (size_t)(p - path);
-                    int shown = prev && strncmp(prev, path, alen) == 0 &&
-                                (prev[alen] == 0 || prev[alen] == '/');
-                    if (!shown) {
-                        /* the ancestor's last component: path[start, alen) */
-                        size_t start = alen;
-                        while (start > 0 && path[start - 1] != '/')
-                            start--;
-                        aa_buf_printf(out, "  %*s[%.*s]\n", depth * 2, "", (int)(alen - start),
-                                      path + start);
-                    }
-                    depth++;
-                    p++;
-                }
-                aa_buf_printf(out, "  %*s+ %s\n", depth * 2, "",
-                              depth ? strrchr(path, '/') + 1 : path);
-                prev = path;
-            }
+            d->n++;
         }
-        if (json)
-            aa_json_arr_end(&j);
-        else if (!count)
-            aa_buf_puts(out, "  (nothing)\n");
-    }
-    if (json) {
-        aa_json_obj_end(&j);
-        aa_json_obj_end(&j);
-        aa_buf_putc(out, '\n');
     }
 out:
+    if (rc != AA_OK)
+        aa_space_diff_free(res);
     free(order);
     free(masks);
     pathset_free(&ps);
@@ -1473,21 +1303,134 @@ static int build_children(const pathset *ps, children *ch)
     return 0;
 }
 
+void aa_space_perfdiff_free(aa_space_perfdiff_result *r)
+{
+    size_t i;
+    int k;
+    for (i = 0; r && i < r->n; i++)
+        for (k = 0; k < 3; k++)
+            free(r->rows[i].focus[k]);
+    if (r) {
+        free(r->rows);
+        free(r->unit);
+        memset(r, 0, sizeof *r);
+    }
+}
+
+/* One listed focus. */
+typedef struct pd_visit {
+    int32_t f[3];
+    double va, vb;
+    int differs, hidden;
+    int level;       /* depth below the root focus, summed over hierarchies */
+    double key;      /* |delta|, rounded (size_key) */
+} pd_visit;
+
+/* |delta| rounded to 36 bits of mantissa (about 11 digits), so changes
+ * equal but for rounding (a parent's 11.999999999999996 and its child's
+ * 12) tie, and ties go root first. */
+static double size_key(double delta)
+{
+    int e;
+    double m = frexp(fabs(delta), &e);
+    return ldexp(round(m * 68719476736.0) / 68719476736.0, e);
+}
+
+static const pathset *sort_paths;
+static int cmp_visit(const void *x, const void *y)
+{
+    const pd_visit *a = x, *b = y;
+    int k, c;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    if (a->level != b->level)
+        return a->level < b->level ? -1 : 1;
+    for (k = 0; k < 3; k++)
+        if ((c = strcmp(sort_paths->paths[a->f[k]], sort_paths->paths[b->f[k]])))
+            return c;
+    return 0;
+}
+
+/* What the search needs to judge a focus. */
+typedef struct pd_ctx {
+    const pd_side *A, *B;
+    const children *ch;
+    const aa_space_perfdiff_options *o;
+    long long root[3];
+    sp_trimap memo;  /* focus -> 1 reached top-down, 2 not */
+} pd_ctx;
+
+/* The focus is common to both executions; *differs says whether it
+ * differs by more than the threshold. */
+static int pd_judge(const pd_ctx *x, long long f0, long long f1, long long f2, double *va,
+                    double *vb, int *differs)
+{
+    long long ia, ib;
+    double d;
+    if (!sp_trimap_get(&x->A->foci, f0, f1, f2, &ia) || !sp_trimap_get(&x->B->foci, f0, f1, f2, &ib))
+        return 0;
+    *va = x->A->vals[ia];
+    *vb = x->B->vals[ib];
+    d = *vb - *va;
+    if (x->o->relative)
+        *differs = *va == 0 ? *vb != 0 : fabs(d) / fabs(*va) * 100.0 > x->o->threshold;
+    else
+        *differs = fabs(d) > x->o->threshold;
+    return 1;
+}
+
+/* Whether Karavanic's top-down search reaches the focus: the root focus,
+ * or one refined (one resource replaced by a child) from a common focus
+ * that it reaches and that differs.  -1: out of memory. */
+static int pd_reached(pd_ctx *x, long long f0, long long f1, long long f2)
+{
+    long long f[3] = {f0, f1, f2}, m;
+    int k, r = 0;
+    if (f0 == x->root[0] && f1 == x->root[1] && f2 == x->root[2])
+        return 1;
+    if (sp_trimap_get(&x->memo, f0, f1, f2, &m))
+        return m == 1;
+    for (k = 0; k < 3 && !r; k++) {
+        long long p[3] = {f[0], f[1], f[2]};
+        double va, vb;
+        int differs = 0;
+        if (f[k] < 0 || x->ch->parent[f[k]] == (size_t)-1)
+            continue;
+        p[k] = (long long)x->ch->parent[f[k]];
+        if (pd_judge(x, p[0], p[1], p[2], &va, &vb, &differs) && differs)
+            r = pd_reached(x, p[0], p[1], p[2]);
+        if (r < 0)
+            return r;
+    }
+    if (sp_trimap_put(&x->memo, f0, f1, f2, r ? 1 : 2))
+        return -1;
+    return r;
+}
+
+/* Depth of a path below its hierarchy's root. */
+static int path_depth(const char *p)
+{
+    int d = 0;
+    for (p++; *p; p++)
+        d += *p == '/';
+    return d;
+}
+
 int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *o,
-                      int json, aa_buf *out, size_t *ndiff, aa_err *err)
+                      aa_space_perfdiff_result *res, aa_err *err)
 {
     aa_space_map m;
     ident_map im;
     pathset ps;
     pd_side A, B;
     children ch = {NULL, NULL, NULL};
-    sp_trimap seen, hc[3];
-    long long *queue = NULL, root[3];
-    size_t qh = 0, qt = 0, qcap = 0, count = 0;
+    pd_ctx x;
+    pd_visit *vis = NULL;
+    size_t nvis = 0, vcap = 0, z, i;
     static const char *const roots[3] = {"/Code", "/Machine", "/Process"};
     int rc, k;
-    aa_json j;
 
+    memset(res, 0, sizeof *res);
     if ((rc = exec_exists(s, a, err)) != AA_OK || (rc = exec_exists(s, b, err)) != AA_OK)
         return rc;
     memset(&ps, 0, sizeof ps);
@@ -1496,9 +1439,8 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
     memset(&B, 0, sizeof B);
     sp_trimap_init(&A.foci);
     sp_trimap_init(&B.foci);
-    sp_trimap_init(&seen);
-    for (k = 0; k < 3; k++)
-        sp_trimap_init(&hc[k]);
+    memset(&x, 0, sizeof x);
+    sp_trimap_init(&x.memo);
     memset(&im, 0, sizeof im);
     sp_strmap_init(&im.idx);
     rc = load_maps(s, o->extra, &m, err);
@@ -1525,159 +1467,99 @@ int aa_space_perfdiff(aa_space *s, long long a, long long b, const aa_space_perf
                            err);
         free(foci);
     }
+    if (rc == AA_OK) {
+        sp_stmt *st;
+        rc = OPS(s)->prepare(s->db, "SELECT unit FROM metrics WHERE name = ?", &st, err);
+        if (rc == AA_OK) {
+            OPS(s)->bind_text(st, 1, o->metric);
+            res->unit = aa_strdup(OPS(s)->step(st, err) == 1 ? OPS(s)->col_text(st, 0) : "");
+            OPS(s)->finalize(st);
+        }
+    }
     if (rc != AA_OK)
         goto out;
     if (build_children(&ps, &ch)) {
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
+    x.A = &A;
+    x.B = &B;
+    x.ch = &ch;
+    x.o = o;
     for (k = 0; k < 3; k++)
-        if (!sp_strmap_get(&ps.index, roots[k], &root[k]))
-            root[k] = -3;
-    /* hc[h] holds every focus that has a child focus along hierarchy h (in
-     * a), so magnifying skips hierarchies with nothing below. */
-    {
-        size_t z;
-        for (z = 0; z < A.foci.cap; z++) {
-            const sp_trislot *t = &A.foci.slots[z];
-            const long long key[3] = {t->a, t->b, t->c};
-            if (t->a == INT32_MIN)
-                continue;
-            for (k = 0; k < 3; k++) {
-                long long pk[3] = {key[0], key[1], key[2]};
-                if (key[k] < 0 || ch.parent[key[k]] == (size_t)-1)
-                    continue;
-                pk[k] = (long long)ch.parent[key[k]];
-                if (sp_trimap_put(&hc[k], pk[0], pk[1], pk[2], 1)) {
-                    rc = aa_err_set(err, AA_EENV, "out of memory");
-                    goto out;
-                }
-            }
-        }
-    }
-    if (json) {
-        aa_json_init(&j, out, 0);
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "metric");
-        aa_json_str(&j, o->metric);
-        aa_json_key(&j, "threshold");
-        aa_json_num(&j, o->threshold);
-        aa_json_key(&j, "relative");
-        aa_json_bool(&j, o->relative);
-        aa_json_key(&j, "exhaustive");
-        aa_json_bool(&j, o->exhaustive);
-        aa_json_key(&j, "a");
-        aa_json_int(&j, a);
-        aa_json_key(&j, "b");
-        aa_json_int(&j, b);
-        aa_json_key(&j, "differences");
-        aa_json_arr_begin(&j);
-    } else {
-        aa_buf_printf(out, "performance difference of %s between executions %lld and %lld "
-                           "(threshold %g%s%s)\n",
-                      o->metric, a, b, o->threshold, o->relative ? "%" : "",
-                      o->exhaustive ? ", exhaustive" : "");
-    }
-    /* Breadth-first from the root focus, only foci common to both. */
-#define PD_PUSH(c0, c1, c2)                                                                      \
-    do {                                                                                         \
-        if (sp_trimap_get(&A.foci, c0, c1, c2, NULL) && sp_trimap_get(&B.foci, c0, c1, c2, NULL) && \
-            !sp_trimap_get(&seen, c0, c1, c2, NULL)) {                                           \
-            if (qt + 3 > qcap) {                                                                 \
-                long long *q_ = realloc(queue, (qcap = qcap ? qcap * 2 : 3072) * sizeof *q_);    \
-                if (!q_) {                                                                       \
-                    rc = aa_err_set(err, AA_EENV, "out of memory");                              \
-                    goto done;                                                                   \
-                }                                                                                \
-                queue = q_;                                                                      \
-            }                                                                                    \
-            queue[qt++] = c0;                                                                    \
-            queue[qt++] = c1;                                                                    \
-            queue[qt++] = c2;                                                                    \
-            if (sp_trimap_put(&seen, c0, c1, c2, 1)) {                                           \
-                rc = aa_err_set(err, AA_EENV, "out of memory");                                  \
-                goto done;                                                                       \
-            }                                                                                    \
-        }                                                                                        \
-    } while (0)
-    PD_PUSH(root[0], root[1], root[2]);
-    while (qh < qt) {
-        long long f[3] = {queue[qh], queue[qh + 1], queue[qh + 2]}, ia, ib;
-        double va, vb, delta;
-        int differs;
-        size_t c;
-        qh += 3;
-        sp_trimap_get(&A.foci, f[0], f[1], f[2], &ia);
-        sp_trimap_get(&B.foci, f[0], f[1], f[2], &ib);
-        va = A.vals[ia];
-        vb = B.vals[ib];
-        delta = vb - va;
-        if (o->relative)
-            differs = va == 0 ? vb != 0 : fabs(delta) / fabs(va) * 100.0 > o->threshold;
-        else
-            differs = fabs(delta) > o->threshold;
-        if (differs) {
-            count++;
-            if (json) {
-                aa_json_obj_begin(&j);
-                aa_json_key(&j, "focus");
-                aa_json_arr_begin(&j);
-                for (k = 0; k < 3; k++)
-                    aa_json_str(&j, ps.paths[f[k]]);
-                aa_json_arr_end(&j);
-                aa_json_key(&j, "a");
-                aa_json_num(&j, va);
-                aa_json_key(&j, "b");
-                aa_json_num(&j, vb);
-                aa_json_key(&j, "delta");
-                aa_json_num(&j, delta);
-                aa_json_obj_end(&j);
-            } else {
-                char sa[32], sb[32], sd[32];
-                aa_format_double(sa, va);
-                aa_format_double(sb, vb);
-                aa_format_double(sd, delta);
-                aa_buf_printf(out, "  <%s, %s, %s>  a=%s b=%s delta=%s", ps.paths[f[0]],
-                              ps.paths[f[1]], ps.paths[f[2]], sa, sb, sd);
-                if (va != 0)
-                    aa_buf_printf(out, " (%+.1f%%)", delta / fabs(va) * 100.0);
-                aa_buf_putc(out, '\n');
-            }
-        }
-        if (!differs && !o->exhaustive)
+        if (!sp_strmap_get(&ps.index, roots[k], &x.root[k]))
+            x.root[k] = -3;
+    /* Every focus common to both executions, compared once (no search: a
+     * change below a parent that moved less than the threshold is found);
+     * a differing one that the top-down search would not reach is hidden. */
+    for (z = 0; z < A.foci.cap; z++) {
+        const sp_trislot *t = &A.foci.slots[z];
+        double va, vb;
+        int differs = 0, reached = 1;
+        if (t->a == INT32_MIN || !pd_judge(&x, t->a, t->b, t->c, &va, &vb, &differs))
             continue;
-        /* magnify: refine one hierarchy at a time */
-        if (sp_trimap_get(&hc[0], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[0]]; c < ch.start[f[0] + 1]; c++)
-                PD_PUSH((long long)ch.list[c], f[1], f[2]);
-        if (sp_trimap_get(&hc[1], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[1]]; c < ch.start[f[1] + 1]; c++)
-                PD_PUSH(f[0], (long long)ch.list[c], f[2]);
-        if (sp_trimap_get(&hc[2], f[0], f[1], f[2], NULL))
-            for (c = ch.start[f[2]]; c < ch.start[f[2] + 1]; c++)
-                PD_PUSH(f[0], f[1], (long long)ch.list[c]);
-    }
-#undef PD_PUSH
-done:
-    if (rc == AA_OK) {
-        if (json) {
-            aa_json_arr_end(&j);
-            aa_json_obj_end(&j);
-            aa_buf_putc(out, '\n');
-        } else if (!count) {
-            aa_buf_puts(out, "  no differences\n");
+        res->compared++;
+        if (differs) {
+            res->ndiffering++;
+            if ((reached = pd_reached(&x, t->a, t->b, t->c)) < 0) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            res->nhidden += !reached;
         }
-        if (ndiff)
-            *ndiff = count;
+        if ((!differs && !o->exhaustive) || fabs(vb - va) < o->min_size)
+            continue;
+        if (nvis == vcap) {
+            pd_visit *q = realloc(vis, (vcap = vcap ? vcap * 2 : 1024) * sizeof *q);
+            if (!q) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+            vis = q;
+        }
+        vis[nvis].f[0] = t->a;
+        vis[nvis].f[1] = t->b;
+        vis[nvis].f[2] = t->c;
+        vis[nvis].va = va;
+        vis[nvis].vb = vb;
+        vis[nvis].differs = differs;
+        vis[nvis].hidden = differs && !reached;
+        vis[nvis].key = size_key(vb - va);
+        vis[nvis].level = path_depth(ps.paths[t->a]) + path_depth(ps.paths[t->b]) +
+                          path_depth(ps.paths[t->c]);
+        nvis++;
+    }
+    /* largest change first; equal ones root first, then by path */
+    sort_paths = &ps;
+    if (nvis)
+        qsort(vis, nvis, sizeof *vis, cmp_visit);
+    res->rows = calloc(nvis + 1, sizeof *res->rows);
+    if (!res->rows) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
+    for (i = 0; i < nvis; i++) {
+        const pd_visit *v = &vis[i];
+        aa_space_difference *d = &res->rows[res->n++];
+        for (k = 0; k < 3; k++)
+            if (!(d->focus[k] = aa_strdup(ps.paths[v->f[k]]))) {
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+                goto out;
+            }
+        d->a = v->va;
+        d->b = v->vb;
+        d->delta = v->vb - v->va;
+        d->differs = v->differs;
+        d->hidden = v->hidden;
     }
 out:
-    free(queue);
+    if (rc != AA_OK)
+        aa_space_perfdiff_free(res);
+    free(vis);
     free(ch.start);
     free(ch.list);
     free(ch.parent);
-    sp_trimap_free(&seen);
-    for (k = 0; k < 3; k++)
-        sp_trimap_free(&hc[k]);
+    sp_trimap_free(&x.memo);
     pd_side_free(&A);
     pd_side_free(&B);
     ident_free(&im);

@@ -267,6 +267,30 @@ static int run(sp_db *db, const char *sql, const char *const *p, int n, aa_err *
     return rc;
 }
 
+int sp_metric_conflict(aa_space *s, const sp_exec_data *d, long *which, char *unit, size_t n,
+                       aa_err *err)
+{
+    sp_stmt *st;
+    size_t i;
+    int rc = AA_OK, r;
+    *which = -1;
+    for (i = 0; rc == AA_OK && i < d->nmetrics && *which < 0; i++) {
+        rc = s->db->ops->prepare(s->db, "SELECT unit FROM metrics WHERE name = ?", &st, err);
+        if (rc != AA_OK)
+            break;
+        s->db->ops->bind_text(st, 1, d->metric_names[i]);
+        r = s->db->ops->step(st, err);
+        if (r == 1 && strcmp(s->db->ops->col_text(st, 0), d->metric_units[i]) != 0) {
+            *which = (long)i;
+            snprintf(unit, n, "%s", s->db->ops->col_text(st, 0));
+        }
+        if (r < 0)
+            rc = err->code ? err->code : AA_EENV;
+        s->db->ops->finalize(st);
+    }
+    return rc;
+}
+
 int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, aa_err *err)
 {
     sp_db *db = s->db;
@@ -363,7 +387,17 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         if (rc != AA_OK)
             goto out;
     }
-    /* Metrics. */
+    /* Metrics: one unit per name across the space. */
+    {
+        long which;
+        char unit[128];
+        rc = sp_metric_conflict(s, d, &which, unit, sizeof unit, err);
+        if (rc == AA_OK && which >= 0)
+            rc = aa_err_set(err, AA_EINPUT, "metric '%s' has unit '%s' here but '%s' in the space",
+                            d->metric_names[which], d->metric_units[which], unit);
+        if (rc != AA_OK)
+            goto out;
+    }
     rc = load_ids(db, "SELECT id, name FROM metrics", &mmap, &maxm, err);
     for (i = 0; rc == AA_OK && i < d->nmetrics; i++)
         if (!sp_strmap_get(&mmap, d->metric_names[i], &mid[i])) {

@@ -99,6 +99,41 @@ static void child_say(int fd, const char *msg)
     }
 }
 
+/* An already-instrumented Fortran source (`autoanalyzer instrument -o
+ * x.f`, e.g. a --refine round 2) cannot carry its map in its text: the map
+ * written beside it (x.f.regions.xml) becomes its companion C file, so the
+ * program's regions keep their procedure, file and line.  Returns
+ * CHILD_OK with the source copied to tmppath, CHILD_QUIET when there is
+ * no map beside it (compiled as it is). */
+static int fortran_premade(const char *path, const char *tmppath)
+{
+    aa_buf mp, cm;
+    aa_regionmap *m = NULL;
+    aa_err err;
+    char *text = NULL, *cp = NULL;
+    size_t len = 0;
+    int rc = CHILD_QUIET;
+    aa_buf_init(&mp);
+    aa_buf_init(&cm);
+    aa_buf_printf(&mp, "%s.regions.xml", path);
+    if (mp.failed || access(mp.data, R_OK) || aa_regionmap_read(mp.data, &m, &err) ||
+        wrap_embed_map(m, &cm, &err) || cm.failed || !(cp = wrap_fortran_map_name(tmppath)) ||
+        aa_read_file(path, &text, &len, &err) ||
+        aa_write_file_atomic(cp, cm.data ? cm.data : "", cm.len, &err) ||
+        aa_write_file_atomic(tmppath, text, len, &err))
+        goto out;
+    rc = CHILD_OK;
+out:
+    if (rc != CHILD_OK && cp)
+        unlink(cp);
+    aa_regionmap_free(m);
+    aa_buf_free(&mp);
+    aa_buf_free(&cm);
+    free(text);
+    free(cp);
+    return rc;
+}
+
 static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
                       char *const *flags, int embed, const char *path, const char *tmppath,
                       int fd)
@@ -120,7 +155,7 @@ static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
     io.compiler = cmd->compiler;
     if (aa_instrument_file(path, nflags, (const char *const *)flags, &io, &res, &err)) {
         if (strstr(err.msg, "already instrumented"))
-            return CHILD_QUIET;
+            return fortran && embed ? fortran_premade(path, tmppath) : CHILD_QUIET;
         child_say(fd, err.msg);
         return CHILD_DECLINED;
     }

@@ -315,6 +315,40 @@ static void fortran_attach_maps(const aa_wrap_cmd *cmd, const aa_wrap_opts *o,
     }
 }
 
+/* Compile and link in one command: each Fortran source's map is compiled
+ * to an object by the C compiler first (<companion>.o) and that object
+ * goes on the command beside the source -- a Fortran driver may not
+ * compile C (flang-new runs no C front end).  On failure the program is
+ * built without that map (one warning). */
+static void fortran_compile_maps(const aa_wrap_cmd *cmd, const aa_wrap_opts *o,
+                                 const wrap_source *src, int nsrc)
+{
+    for (int k = 0; k < nsrc; k++) {
+        char *m, *mo;
+        aa_buf b;
+        aa_err err;
+        int st = 1;
+        if (!src[k].tmppath || !is_fortran(cmd, &src[k]) || cmd->mode != AA_WRAP_LINK)
+            continue;
+        m = wrap_fortran_map_name(src[k].tmppath);
+        aa_buf_init(&b);
+        aa_buf_printf(&b, "%s.o", m ? m : "");
+        mo = aa_buf_detach(&b);
+        if (m && mo && access(m, R_OK) == 0) {
+            char *cc[] = {"cc", "-c", m, "-o", mo, NULL};
+            if (aa_wrap_spawn(cc, &st, &err) != AA_OK)
+                st = 1;
+            if (st) {
+                unlink(mo);
+                warnf(o, "%s: its region map could not be compiled (%s); the program has none",
+                      cmd->argv[src[k].argi].text, "cc -c");
+            }
+        }
+        free(m);
+        free(mo);
+    }
+}
+
 static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
                     const wrap_argv *rt, wrap_argv *out)
 {
@@ -341,12 +375,16 @@ static int assemble(const aa_wrap_cmd *cmd, const wrap_source *src, int nsrc,
                 a = src[k].tmppath;
         if (!rc)
             rc = wrap_argv_push(out, a);
-        /* a Fortran source's region map, compiled and linked beside it */
+        /* a Fortran source's region map, its object linked beside it */
         for (int k = 0; k < nsrc && !rc; k++)
             if (src[k].argi == i && src[k].tmppath && is_fortran(cmd, &src[k]) &&
                 cmd->mode == AA_WRAP_LINK) {
                 char *m = wrap_fortran_map_name(src[k].tmppath);
-                rc = !m || wrap_argv_push(out, m);
+                aa_buf mo;
+                aa_buf_init(&mo);
+                aa_buf_printf(&mo, "%s.o", m ? m : "");
+                rc = !m || mo.failed || (access(mo.data, R_OK) == 0 && wrap_argv_push(out, mo.data));
+                aa_buf_free(&mo);
                 free(m);
             }
     }
@@ -408,8 +446,17 @@ static void remove_temporaries(wrap_source *src, int nsrc)
     for (int k = 0; k < nsrc; k++) {
         if (src[k].tmppath) {
             char *m = wrap_fortran_map_name(src[k].tmppath);
-            if (m)
+            if (m) {
+                size_t n = strlen(m);
                 unlink(m);
+                char *mo = malloc(n + 3);
+                if (mo) {
+                    memcpy(mo, m, n);
+                    memcpy(mo + n, ".o", 3);
+                    unlink(mo);
+                    free(mo);
+                }
+            }
             free(m);
             unlink(src[k].tmppath);
         }
@@ -438,6 +485,7 @@ int aa_wrap_build(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int *status, aa
             src[nsrc++].argi = i;
     instrument_sources(cmd, o, src, nsrc);
     runtime_args(cmd, o, &rt);
+    fortran_compile_maps(cmd, o, src, nsrc);
     if (assemble(cmd, src, nsrc, &rt, &c)) {
         /* out of memory: the original command still builds */
         rc = aa_wrap_spawn(cmd->orig_argv, status, err);

@@ -35,6 +35,17 @@
  *       loop id of the target DO, or c<line> for a named non-DO construct
  *       (exit), or ?; goto/branch: target labels (branch: * for unknown);
  *       call: the routine name, then alt when it has alternate returns.
+ *   E unit line kind name                  for the size rules, one per
+ *       executable statement (kind s, name -; END DO/END IF/ELSE/CASE and
+ *       the like are not counted), CALL (kind c, the routine; % for a
+ *       type-bound call), I/O statement (kind i, name -) and function
+ *       reference or array element (kind f, the name; the parser cannot
+ *       tell them apart without semantics), all in execution parts
+ *   A unit name                            a name the unit declares as an
+ *       array (DIMENSION, array spec in a type declaration or COMMON) or
+ *       as a statement function
+ *   T loop lower upper step                a DO whose bounds (and step) are
+ *       integer literals
  */
 #include "flang/Common/Fortran-features.h"
 #include "flang/Parser/parse-tree-visitor.h"
@@ -76,6 +87,7 @@ struct Unit {
     int execline = 0, execcol = 0;
     bool want_exec = false;
     bool pure = false, entry = false;
+    bool in_exec = false;
 };
 
 /* The first source range inside a node (a directive's position). */
@@ -137,6 +149,12 @@ public:
         cur_label_ = s.label ? *s.label : 0;
         if (s.label && !units_.empty())
             out("L %d %llu %d\n", units_.back().id, (unsigned long long)*s.label, p.line);
+        if constexpr (!std::is_same_v<T, parser::EndDoStmt> && !std::is_same_v<T, parser::EndIfStmt> &&
+                      !std::is_same_v<T, parser::ElseStmt> && !std::is_same_v<T, parser::EndSelectStmt> &&
+                      !std::is_same_v<T, parser::CaseStmt> && !std::is_same_v<T, parser::EndBlockStmt> &&
+                      !std::is_same_v<T, parser::EndAssociateStmt>)
+            if (in_exec())
+                out("E %d %d s -\n", units_.back().id, p.line);
         return true;
     }
     template <typename T> void Post(const parser::Statement<T> &s)
@@ -191,8 +209,15 @@ public:
     /* interface bodies have no execution part: nothing in them is a region */
     bool Pre(const parser::InterfaceBody &) { return false; }
 
+    void Post(const parser::ExecutionPart &)
+    {
+        if (!units_.empty())
+            units_.back().in_exec = false;
+    }
     bool Pre(const parser::ExecutionPart &)
     {
+        if (!units_.empty())
+            units_.back().in_exec = true;
         if (!units_.empty() && depth_of_exec_ == 0)
             units_.back().want_exec = true;
         want_exec_ = true;
@@ -229,6 +254,7 @@ public:
         f.label = std::get<parser::Label>(x.t);
         f.form = form_of(std::get<std::optional<parser::LoopControl>>(x.t), "label");
         frames_.push_back(f);
+        print_bounds(f.id, std::get<std::optional<parser::LoopControl>>(x.t));
         return true;
     }
     bool Pre(const parser::NonLabelDoStmt &x)
@@ -237,6 +263,59 @@ public:
         Frame f = new_loop(Frame::DO_BLOCK, n ? n->ToString() : "");
         f.form = form_of(std::get<std::optional<parser::LoopControl>>(x.t), "block");
         frames_.push_back(f);
+        print_bounds(f.id, std::get<std::optional<parser::LoopControl>>(x.t));
+        return true;
+    }
+
+    /* ---- what the size rules need: calls, I/O, function references, arrays ------ */
+    bool Pre(const parser::FunctionReference &x)
+    {
+        if (in_exec()) {
+            const auto &pd = std::get<parser::ProcedureDesignator>(x.v.t);
+            const auto *n = std::get_if<parser::Name>(&pd.u);
+            out("E %d %d f %s\n", units_.back().id, cur_.line, n ? n->ToString().c_str() : "%");
+        }
+        return true;
+    }
+    bool Pre(const parser::ReadStmt &) { io(); return true; }
+    bool Pre(const parser::WriteStmt &) { io(); return true; }
+    bool Pre(const parser::PrintStmt &) { io(); return true; }
+    bool Pre(const parser::OpenStmt &) { io(); return true; }
+    bool Pre(const parser::CloseStmt &) { io(); return true; }
+    bool Pre(const parser::InquireStmt &) { io(); return true; }
+    bool Pre(const parser::BackspaceStmt &) { io(); return true; }
+    bool Pre(const parser::EndfileStmt &) { io(); return true; }
+    bool Pre(const parser::RewindStmt &) { io(); return true; }
+    bool Pre(const parser::FlushStmt &) { io(); return true; }
+    bool Pre(const parser::WaitStmt &) { io(); return true; }
+    bool Pre(const parser::EntityDecl &x)
+    {
+        if (std::get<std::optional<parser::ArraySpec>>(x.t))
+            array(std::get<parser::ObjectName>(x.t));
+        return true;
+    }
+    bool Pre(const parser::TypeDeclarationStmt &x)
+    {
+        for (const auto &a : std::get<std::list<parser::AttrSpec>>(x.t))
+            if (std::holds_alternative<parser::ArraySpec>(a.u))
+                for (const auto &e : std::get<std::list<parser::EntityDecl>>(x.t))
+                    array(std::get<parser::ObjectName>(e.t));
+        return true;
+    }
+    bool Pre(const parser::DimensionStmt::Declaration &x)
+    {
+        array(std::get<parser::Name>(x.t));
+        return true;
+    }
+    bool Pre(const parser::CommonBlockObject &x)
+    {
+        if (std::get<std::optional<parser::ArraySpec>>(x.t))
+            array(std::get<parser::Name>(x.t));
+        return true;
+    }
+    bool Pre(const parser::StmtFunctionStmt &x)
+    {
+        array(std::get<parser::Name>(x.t));
         return true;
     }
     void Post(const parser::DoConstruct &x)
@@ -308,6 +387,10 @@ public:
                 alts += (alts.empty() ? "" : " ") + std::to_string(ar->v);
         if (!alts.empty())
             stmt("branch", alts);
+        if (in_exec()) {
+            const auto *cn = std::get_if<parser::Name>(&pd.u);
+            out("E %d %d c %s\n", units_.back().id, cur_.line, cn ? cn->ToString().c_str() : "%");
+        }
         if (const auto *n = std::get_if<parser::Name>(&pd.u)) {
             std::string s = n->ToString();
             if (s.rfind("mpi_", 0) == 0 || s.rfind("pmpi_", 0) == 0)
@@ -329,6 +412,46 @@ private:
     bool want_exec_ = false, directive_pending_ = false, in_if_ = false;
     Pos cur_, if_, action_;
     unsigned long long cur_label_ = 0;
+
+    bool in_exec() const { return !units_.empty() && units_.back().in_exec; }
+    void io()
+    {
+        if (in_exec())
+            out("E %d %d i -\n", units_.back().id, cur_.line);
+    }
+    void array(const parser::Name &n)
+    {
+        if (!units_.empty())
+            out("A %d %s\n", units_.back().id, n.ToString().c_str());
+    }
+    static bool int_literal(const parser::Expr &e, long long &v)
+    {
+        if (const auto *lc = std::get_if<parser::LiteralConstant>(&e.u)) {
+            if (const auto *il = std::get_if<parser::IntLiteralConstant>(&lc->u)) {
+                v = std::strtoll(std::get<parser::CharBlock>(il->t).ToString().c_str(), nullptr, 10);
+                return true;
+            }
+        } else if (const auto *ng = std::get_if<parser::Expr::Negate>(&e.u)) {
+            if (int_literal(ng->v.value(), v)) {
+                v = -v;
+                return true;
+            }
+        } else if (const auto *pa = std::get_if<parser::Expr::Parentheses>(&e.u)) {
+            return int_literal(pa->v.value(), v);
+        }
+        return false;
+    }
+    void print_bounds(int id, const std::optional<parser::LoopControl> &lc)
+    {
+        if (!lc)
+            return;
+        const auto *b = std::get_if<parser::LoopControl::Bounds>(&lc->u);
+        long long lo, hi, st = 1;
+        if (!b || !int_literal(b->lower.thing.value(), lo) || !int_literal(b->upper.thing.value(), hi) ||
+            (b->step && !int_literal(b->step->thing.value(), st)))
+            return;
+        out("T %d %lld %lld %lld\n", id, lo, hi, st);
+    }
 
     void out(const char *fmt, ...) __attribute__((format(printf, 2, 3)))
     {

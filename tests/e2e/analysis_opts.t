@@ -29,7 +29,7 @@ is "$(printf '%s\n' "$listing" | sed 1d | wc -l)" "$(printf '%s\n' "$want" | wc 
 like "$(printf '%s\n' "$listing" | head -1)" "^name +default +range +unit +justification" \
     "header names the columns"
 like "$(printf '%s\n' "$listing" | grep '^noise_factor ')" \
-    '^noise_factor +[0-9.e+-]+ +[0-9.e+-]+\.\.[0-9.e+-]+ +x noise +processes differ' \
+    '^noise_factor +[0-9.e+-]+ +[0-9.e+-]+\.\.[0-9.e+-]+ +x noise +OPTICS eps of a level' \
     "noise_factor: default, range, unit, justification"
 # an out-of-range value for the first tunable, from its listed range
 read -r tname tmax < <(printf '%s\n' "$listing" | sed -n 2p |

@@ -64,5 +64,5 @@ expect_status 3 "no profile in the directory" "$AA" import --format tau "$T/empt
 expect_status 4 "missing directory" "$AA" import --format tau "$T/nonexistent" -o "$T/b.xml"
 expect_status 2 "no format" "$AA" import "$T/tau1" -o "$T/b.xml"
 expect_status 2 "no output" "$AA" import --format tau "$T/tau1"
-expect_status 2 "unknown format" "$AA" import --format mpip "$T/tau1" -o "$T/b.xml"
+expect_status 2 "unknown format" "$AA" import --format hpctoolkit "$T/tau1" -o "$T/b.xml"
 done_testing

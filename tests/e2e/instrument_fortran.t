@@ -11,7 +11,9 @@
 # free-form line length (132) and that every user line keeps its number.
 # Then bad input: a file flang cannot parse is exit 3 with file:line and no
 # output written.  Header lines: FLAGS, EXPECT: NAME COUNT, WARN: ERE,
-# MPI: NP (build with mpif90, run under mpirun -np NP).
+# MPI: NP (build with mpif90, run under mpirun -np NP), DEFMAP: NAME REASON
+# (the default mode's region map lists NAME left out with that reason, or
+# instrumented when REASON is the word instrumented: the size rules).
 . "$(dirname "$0")/lib.sh"
 
 D="$TOP/tests/instrument/fortran"
@@ -105,6 +107,19 @@ for f in "$D"/*.f "$D"/*.F "$D"/*.f90; do
     else
         _tap_result 1 "$n: default mode builds"
     fi
+    hdr DEFMAP "$f" | while read -r name reason; do
+        r=$(grep -o "<region [^>]*name=\"$name\"[^>]*>" "$T/$n.i/def.$ext.regions.xml" | head -1)
+        if [ "$reason" = instrumented ]; then
+            case "$r" in *'instrumented="no"'*|'') echo "not ok - $n: $name instrumented by default  # ${r:-absent}" ;;
+                *) echo "ok - $n: $name instrumented by default" ;; esac
+        else
+            case "$r" in *"instrumented=\"no\" reason=\"$reason\""*) echo "ok - $n: $name left out by default: $reason" ;;
+                *) echo "not ok - $n: $name left out by default: $reason  # ${r:-absent}" ;; esac
+        fi
+    done > "$T/$n.dm"
+    while read -r line; do
+        case "$line" in ok*) _tap_result 0 "${line#ok - }" ;; *) _tap_result 1 "${line#not ok - }" ;; esac
+    done < "$T/$n.dm"
 done
 
 # bad input: flang's message with file:line, exit 3, nothing written

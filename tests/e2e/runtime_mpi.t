@@ -115,6 +115,31 @@ else
     ok "no mpifort: Fortran bindings not tested # SKIP" true
 fi
 
+# ---- use mpi_f08: the generated mpi_*_f08_ bindings measure like C ----
+if [ -x "$B/rt_fortran08" ]; then
+    AUTOANALYZER_OUTPUT="$T/f8" AUTOANALYZER_COUNTERS=none timeout 120 $MPIRUN "$B/rt_fortran08" >"$T/f8.out" 2>"$T/f8.err"
+    is "$?" 0 "mpi_f08 program exits 0"
+    "$RT_DUMP" "$T/f8/experiment.xml" >"$T/f8.dump" 2>&1
+    for r in 0 1 2 3; do
+        is "$(rt_val $T/f8.dump ROOT/main/comm mpi_bytes_sent $r)" 1264 "mpi_f08 rank $r: bytes sent through mpi_*_f08_ bindings"
+        is "$(rt_val $T/f8.dump ROOT/main/comm mpi_bytes_recv $r)" 1264 "mpi_f08 rank $r: bytes received"
+        is "$(rt_val $T/f8.dump ROOT/main/comm mpi_calls $r)" 6 "mpi_f08 rank $r: 6 MPI calls"
+        if [ $((r % 2)) = 0 ]; then s=800 g=0; else s=0 g=800; fi
+        is "$(rt_val $T/f8.dump ROOT/main/p2p mpi_bytes_sent $r)/$(rt_val $T/f8.dump ROOT/main/p2p mpi_bytes_recv $r)" "$s/$g" \
+            "mpi_f08 rank $r: Send/Recv bytes (received with MPI_STATUS_IGNORE counted)"
+        if [ $r = 0 ]; then s=40 g=0; else s=0 g=40; fi
+        is "$(rt_val $T/f8.dump ROOT/main/bcast mpi_bytes_sent $r)/$(rt_val $T/f8.dump ROOT/main/bcast mpi_bytes_recv $r)" "$s/$g" \
+            "mpi_f08 rank $r: Bcast bytes by root"
+        ok "mpi_f08 rank $r: MPI time measured" rt_num "$(rt_val $T/f8.dump ROOT/main/comm mpi_wall $r) > 0"
+        left=$(( (r + 3) % 4 ))
+        if [ $((r % 2)) = 0 ]; then pv=$r; else pv=$((r - 1)); fi
+        is "$(grep "^ *check $r " "$T/f8.out" | tr -s ' ' | sed 's/^ //')" "check $r 16 $left $left $pv 7" \
+            "mpi_f08 rank $r: MPI_IN_PLACE, requests, statuses and data unchanged"
+    done
+else
+    ok "no mpifort: mpi_f08 bindings not tested # SKIP" true
+fi
+
 # ---- abnormal ends: each rank leaves rank-<N>.xml ----
 for mode in segv term exit; do
     AUTOANALYZER_OUTPUT="$T/c-$mode" AUTOANALYZER_COUNTERS=none timeout 120 \

@@ -14,4 +14,32 @@ ok "the env database exists" test -s "$T/env.db"
 mkdir -p "$T/wd"
 (cd "$T/wd" && unset AUTOANALYZER_DB && "$AA" space add "$T/b.xml" --json >/dev/null 2>&1)
 ok "default ./autoanalyzer-space.db" test -s "$T/wd/autoanalyzer-space.db"
+
+# A mistyped --db: reading subcommands refuse it instead of creating an
+# empty database; a rejected first add or import leaves no file behind.
+for sub in "list" "show 1" "query --metric wall" "diff 1 2" "perfdiff 1 2 --metric wall --threshold 1" "export --all -o $T/x.txt" "migrate" "map --list" "map --clear"; do
+    expect_status 3 "space $sub on a missing database exits 3" "$AA" space $sub --db "$T/typo.db"
+done
+like "$(cat "$T/.err")" 'typo.db: no Program Space there' "the message says there is no Program Space there"
+ok "no database was created" test ! -e "$T/typo.db"
+"$AA_BUILD/tests/space_mkexp" huge "$T/huge.xml"
+expect_status 3 "a rejected first add exits 3" "$AA" space add "$T/huge.xml" --db "$T/new.db"
+ok "and leaves no empty database file" test ! -e "$T/new.db"
+printf 'format autoanalyzer-space 1\nexecution 1\napplication a\nresource /Code\tbogus\nend\n' > "$T/bad.txt"
+expect_status 3 "a rejected first import exits 3" "$AA" space --db "$T/new2.db" import "$T/bad.txt"
+ok "and leaves no empty database file" test ! -e "$T/new2.db"
+expect_status 4 "add of a missing experiment exits 4 (as analyze does)" "$AA" space add "$T/nothing.xml" --db "$T/new3.db"
+ok "and creates no database" test ! -e "$T/new3.db"
+
+# History-guided comparison: report --baseline EID learns the run-to-run
+# noise of the configuration from the stored runs and says what it used.
+for x in base moved cancel slow; do "$AA_BUILD/tests/space_mkexp" $x "$T/h-$x.xml"; done
+out=$("$AA" report "$T/h-slow.xml" --baseline 1 --db "$T/h.db" -o "$T/h0.html" 2>&1)
+ok "report --baseline EID on a missing database fails" test $? -ne 0
+ok "and creates no database" test ! -e "$T/h.db"
+for x in base moved cancel; do "$AA" space add "$T/h-$x.xml" --db "$T/h.db" >/dev/null 2>&1; done
+out=$("$AA" report "$T/h-slow.xml" --baseline 1 --db "$T/h.db" -o "$T/h.html" 2>&1)
+like "$out" 'history: run-to-run noise of [0-9]+ regions learned from 3 stored runs of solver \(EIDs 3, 2, 1\); [0-9]+ of the [0-9]+ region differences lie within 3 times their noise' "report says which stored runs its noise came from"
+like "$(grep -o '<p class="history">[^<]*' "$T/h.html")" 'History: run-to-run noise of [0-9]+ regions learned from 3 stored runs' "and the HTML report too"
+like "$(cat "$T/h.html")" 'within run-to-run noise, &#177;' "a difference within the noise is marked as such"
 done_testing

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
     aa_err err;
     long np = 0;
     if (argc < 3 || argc > 4 || (argc == 4 && aa_parse_long(argv[3], &np))) {
-        fprintf(stderr, "usage: space_mkexp base|renamed|slow|cancel|evil|moved OUT.xml [NPROCS]\n");
+        fprintf(stderr, "usage: space_mkexp base|renamed|slow|cancel|evil|moved|onefile|huge OUT.xml [NPROCS]\n");
         return 2;
     }
     e = space_fixture(argv[1], (int)np);

@@ -1129,6 +1129,82 @@ static void test_wait_no_hotspot(void)
     aa_experiment_free(e);
 }
 
+/* Deterministic noise: about normal, mean 0, standard deviation 1. */
+static double noise_draw(unsigned *state)
+{
+    double u = 0;
+    int i;
+    for (i = 0; i < 12; i++) {
+        *state = *state * 1103515245u + 12345u;
+        u += (double)((*state >> 8) & 0xffff) / 65536.0;
+    }
+    return u - 6.0;
+}
+
+/* Three groups of processes (6, 5 and 5 of 16) whose `smooth` takes 38, 48
+ * and 58 ms, spread by 2.5%, next to ten phases of 50 ms spread by 4%
+ * (the run's noise): the groups' nearest members lie a few noise
+ * deviations apart, so
+ * a threshold on the distance between neighbours (OPTICS alone) either
+ * chains them into one cluster or cuts the noise too; their means are more
+ * than 10 standard errors apart, and they are found.  The same processes
+ * with one `smooth` of 48 ms spread by 2.5% are one cluster. */
+static void test_separated_groups(void)
+{
+    int grouped;
+    for (grouped = 0; grouped < 2; grouped++) {
+        aa_experiment *e = new_exp(0);
+        aa_analysis *a = NULL;
+        aa_err err;
+        unsigned st = 12345u;
+        int r, j;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 10; j++)
+            add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+        add_region(e, 30, 1, "smooth", AA_KIND_FUNCTION);
+        for (r = 0; r < 16; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double base = grouped ? (r % 3 == 0 ? 0.038 : r % 3 == 1 ? 0.048 : 0.058) : 0.048;
+            double sm = base * (1 + 0.025 * noise_draw(&st)), tot = sm;
+            long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+            for (j = 0; j < 10; j++) {
+                double w = 0.05 * (1 + 0.04 * noise_draw(&st));
+                node(e, t, (uint32_t)(10 + j), m, w, 0, 0);
+                tot += w;
+            }
+            node(e, t, 30, m, sm, 0, 0);
+            aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] =
+                tot;
+            aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+        }
+        e->nprocs = 16;
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "separated groups %d: analysed", grouped);
+        if (a && grouped) {
+            size_t k, nd = 0;
+            int found = 0, right = 1;
+            is_int(a->nclusters, 3, "three groups of processes found");
+            for (k = 0; k < a->nclusters; k++) {
+                size_t i;
+                for (i = 0; i < a->cluster_size[k]; i++)
+                    right &= a->cluster_ranks[k][i] % 3 == a->cluster_ranks[k][0] % 3;
+            }
+            ok(right, "each cluster is one group (rank mod 3)");
+            for (k = 0; k < a->nfindings; k++)
+                if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
+                    nd++;
+                    found |= a->findings[k].region == region_by_id(a, 30);
+                }
+            ok(found && nd == 1, "the one dissimilarity CCCR is smooth");
+        } else if (a) {
+            is_int(a->nclusters, 1, "the same spread without groups is one cluster");
+        }
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -1149,5 +1225,6 @@ int main(void)
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();
+    test_separated_groups();
     return tap_done();
 }

@@ -9,7 +9,9 @@
  * experiment is loaded back identical, one imported from the text format
  * says it has no experiment, and the last comparable run skips failed and
  * incomplete runs.  Run-to-run noise learned from stored runs raises a
- * region's slowdown limit, and a failed run is not learned from.
+ * region's slowdown limit, and a failed run is not learned from; applied to
+ * a report's comparison it turns a change within 3x the noise into none and
+ * says which stored runs it learned from.
  */
 #include "engine/aa_engine.h"
 #include "space/aa_space.h"
@@ -186,6 +188,76 @@ static void scale_region(aa_experiment *e, uint32_t id, double f)
         }
 }
 
+/* The diff of region id in r's comparison, or NULL. */
+static const aa_report_diff *diff_of(const aa_engine_result *r, uint32_t id)
+{
+    size_t i;
+    for (i = 0; r->cmp && i < r->cmp->ndiffs; i++)
+        if (r->cmp->diffs[i].region_id == id)
+            return &r->cmp->diffs[i];
+    return NULL;
+}
+
+/* A report's comparison judged with the noise of the stored runs (db holds
+ * four good runs of "solver" whose loop@10 varies by 8.2%). */
+static void compare_history(const char *db)
+{
+    static const double f[2] = {1.2, 1.5};
+    int i;
+    for (i = 0; i < 2; i++) {
+        aa_engine_result r;
+        aa_err err;
+        const aa_report_diff *d;
+        aa_engine_result_init(&r);
+        aa_err_clear(&err);
+        r.exp = space_fixture("base", 4);
+        scale_region(r.exp, 3, f[i]);
+        if (aa_engine_analyze(r.exp, NULL, &r.an, &err) != AA_OK ||
+            aa_engine_compare(&r, space_fixture("base", 4), NULL, NULL, &err) != AA_OK) {
+            ok(0, "compare: %s", err.msg);
+            aa_engine_result_free(&r);
+            continue;
+        }
+        is_int(aa_engine_compare_history(&r, db, NULL, "solver", -1, 0, &err), AA_OK,
+               "history applied to the comparison");
+        d = diff_of(&r, 3);
+        ok(d && fabs(d->noise - 0.0816497) < 1e-4, "loop@10 carries its learned noise (8.2%%)");
+        if (i == 0) {
+            ok(d && d->within_noise, "20%% slower is within 3x its noise: no change");
+            is_int((int)aa_report_slowdowns(r.cmp, 0.10, 0.0, NULL, 0), 0,
+                   "and no slowdown beyond 10%% is counted");
+            ok(r.cmp->history && strstr(r.cmp->history, "learned from 4 stored runs of solver") &&
+                   strstr(r.cmp->history, "EIDs 4, 3, 2, 1"),
+               "the comparison says which stored runs it learned from: %s",
+               r.cmp->history ? r.cmp->history : "(none)");
+        } else {
+            ok(d && !d->within_noise, "50%% slower is beyond 3x its noise");
+            is_int((int)aa_report_slowdowns(r.cmp, 0.10, 0.0, NULL, 0), 1,
+                   "and counts as a slowdown");
+        }
+        aa_engine_result_free(&r);
+    }
+    {
+        aa_engine_result r;
+        aa_err err;
+        char none[] = "/tmp/aa-test-engine-nodb-XXXXXX";
+        int fd = mkstemp(none);
+        close(fd);
+        unlink(none);
+        aa_engine_result_init(&r);
+        r.exp = space_fixture("base", 4);
+        if (aa_engine_analyze(r.exp, NULL, &r.an, &err) == AA_OK &&
+            aa_engine_compare(&r, space_fixture("base", 4), NULL, NULL, &err) == AA_OK) {
+            is_int(aa_engine_compare_history(&r, none, NULL, "solver", -1, 0, &err), AA_OK,
+                   "no Program Space: no history, no error");
+            ok(r.cmp->history && strstr(r.cmp->history, "no run-to-run noise known: 0 good stored runs"),
+               "and the comparison says so");
+            ok(access(none, F_OK) != 0, "no database created");
+        }
+        aa_engine_result_free(&r);
+    }
+}
+
 static void noise(void)
 {
     char db[] = "/tmp/aa-test-engine-noise-XXXXXX";
@@ -261,6 +333,7 @@ static void noise(void)
            "no runs of a configuration");
     is_int((int)nz.n, 0, "no noise without history");
     aa_engine_noise_free(&nz);
+    compare_history(db);
     unlink(db);
 }
 

@@ -7,6 +7,7 @@
  * AA_SPACE_PG_URL is set (tests/e2e/space_pg.t does that with a throwaway
  * server; AA_SPACE_PG_ONLY=1 skips the SQLite pass).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,12 +68,25 @@ static long long count(aa_space *s)
     return n;
 }
 
+/* perfdiff, and the number of differing foci. */
+static int perfdiff_n(aa_space *s, long long a, long long b, const aa_space_perfdiff_options *po,
+                      size_t *nd, aa_space_perfdiff_result *pd)
+{
+    aa_err err;
+    int rc = aa_space_perfdiff(s, a, b, po, pd, &err);
+    *nd = rc == AA_OK ? pd->ndiffering : 99;
+    if (rc != AA_OK)
+        diag("perfdiff: %s", err.msg);
+    return rc;
+}
+
 static void test_backend(const char *loc, const char *label)
 {
     aa_space *s = NULL;
     aa_experiment *base = space_fixture("base", 4), *slow = space_fixture("slow", 4);
     aa_space_add_options o;
     aa_space_perfdiff_options po;
+    aa_space_perfdiff_result pd;
     aa_err err;
     long long ea = 0, eb = 0, ex = 0, before, *eids = NULL;
     size_t nd = 99, neids = 0;
@@ -109,21 +123,38 @@ static void test_backend(const char *loc, const char *label)
     po.threshold = 10;
     po.relative = 1;
     aa_buf_init(&out);
-    ok(aa_space_perfdiff(s, ea, eb, &po, 1, &out, &nd, &err) == AA_OK, "perfdiff");
+    ok(perfdiff_n(s, ea, eb, &po, &nd, &pd) == AA_OK, "perfdiff");
     is_int(nd, 27, "perfdiff: 27 differing foci (root, files, hosts, ranks, main, compute)");
-    /* (a stored mapping may have renamed compute to compute_v2) */
-    ok(strstr(out.data, "\"/Code/solver.c/compute\",\"/Machine\",\"/Process\"],\"a\":6,\"b\":18") ||
-           strstr(out.data, "\"/Code/solver.c/compute_v2\",\"/Machine\",\"/Process\"],\"a\":6,\"b\":18"),
-       "perfdiff finds compute");
-    aa_buf_reset(&out);
-    ok(aa_space_perfdiff(s, ea, ea, &po, 1, &out, &nd, &err) == AA_OK && nd == 0,
+    is_str(pd.unit, "s", "perfdiff: the metric's unit");
+    {
+        /* (a stored mapping may have renamed compute to compute_v2) */
+        size_t i, found = 0, sorted = 1;
+        for (i = 0; i < pd.n; i++) {
+            if (strncmp(pd.rows[i].focus[0], "/Code/solver.c/compute", 22) == 0 &&
+                !pd.rows[i].focus[0][22 + (pd.rows[i].focus[0][22] == '_' ? 3 : 0)] &&
+                strcmp(pd.rows[i].focus[2], "/Process") == 0 && pd.rows[i].a == 6 &&
+                pd.rows[i].b == 18)
+                found = 1;
+            if (i && fabs(pd.rows[i].delta) > fabs(pd.rows[i - 1].delta) * (1 + 1e-9))
+                sorted = 0;
+        }
+        ok(found, "perfdiff finds compute");
+        ok(sorted, "perfdiff rows: largest |delta| first");
+    }
+    aa_space_perfdiff_free(&pd);
+    ok(perfdiff_n(s, ea, ea, &po, &nd, &pd) == AA_OK && nd == 0,
        "an execution does not differ from itself");
-    aa_buf_reset(&out);
-    ok(aa_space_show(s, ea, 1, &out, &err) == AA_OK &&
-           strstr(out.data, "\"causes\":[\"l1_miss_rate\",\"mpi_bytes\"]"),
-       "findings stored with their causes");
-    aa_buf_reset(&out);
-    is_int(aa_space_show(s, 987654, 0, &out, &err), AA_EINPUT, "unknown EID is bad input");
+    aa_space_perfdiff_free(&pd);
+    {
+        aa_space_shown x;
+        ok(aa_space_show(s, ea, &x, &err) == AA_OK && x.nfindings == 1 &&
+               x.findings[0].ncauses == 2 && strcmp(x.findings[0].causes[1], "mpi_bytes") == 0,
+           "findings stored with their causes");
+        ok(x.nmetrics == 3 && strcmp(x.metrics[2], "wall") == 0 && strcmp(x.units[2], "s") == 0,
+           "show: metrics with their units");
+        aa_space_shown_free(&x);
+        is_int(aa_space_show(s, 987654, &x, &err), AA_EINPUT, "unknown EID is bad input");
+    }
     /* history: the findings of the latest matching execution */
     {
         const char *keys[1] = {"version"}, *vals[1] = {"1.0"};
@@ -151,6 +182,7 @@ static void test_backend(const char *loc, const char *label)
         long n0 = aa_thread_add_node(t, th, 0, -1), n1 = aa_thread_add_node(t, th, 2, (int32_t)n0);
         const char *foci[2] = {"/Code/solver.c/solve", "/Process/0/1"};
         aa_space_query q;
+        aa_space_query_result qr;
         long long et = 0;
         space_fx_set(t, th, n0, 1.25, 1);
         space_fx_set(t, th, n1, 1.0, 1);
@@ -160,11 +192,11 @@ static void test_backend(const char *loc, const char *label)
         q.nfoci = 2;
         q.foci = foci;
         q.agg = "sum";
-        aa_buf_reset(&out);
-        ok(aa_space_run_query(s, &q, 1, &out, &err) == AA_OK &&
-               strstr(out.data, "\"focus\":[\"/Code/solver.c/solve\",\"/Machine\",\"/Process/0/1\"],"
-                                "\"value\":1,\"executions\":1"),
+        ok(aa_space_run_query(s, &q, &qr, &err) == AA_OK && qr.n == 1 &&
+               strcmp(qr.rows[0].focus[2], "/Process/0/1") == 0 && qr.rows[0].value == 1 &&
+               qr.rows[0].executions == 1,
            "per-thread result");
+        aa_space_query_free(&qr);
         foci[1] = "/Process/0";
         aa_buf_reset(&out);
         /* solve on rank 0: 5.5 (thread 0) + 1.0 (thread 1) */
@@ -177,9 +209,10 @@ static void test_backend(const char *loc, const char *label)
             q.where.keys = keys;
             q.where.values = vals;
             q.agg = "max";
-            ok(aa_space_run_query(s, &q, 1, &out, &err) == AA_OK &&
-                   strstr(out.data, "\"value\":6.5,"),
+            ok(aa_space_run_query(s, &q, &qr, &err) == AA_OK && qr.n == 1 &&
+                   qr.rows[0].value == 6.5,
                "process value sums its threads");
+            aa_space_query_free(&qr);
         }
         aa_experiment_free(t);
     }
@@ -194,9 +227,9 @@ static void test_backend(const char *loc, const char *label)
         /* identical but for the execution line */
         const char *a = strstr(exp1.data, "\napplication "), *b = strstr(exp2.data, "\napplication ");
         ok(a && b && strcmp(a, b) == 0, "round trip identical");
-        aa_buf_reset(&out);
-        ok(aa_space_perfdiff(s, ea, eids[0], &po, 1, &out, &nd, &err) == AA_OK && nd == 0,
+        ok(perfdiff_n(s, ea, eids[0], &po, &nd, &pd) == AA_OK && nd == 0,
            "the copy has the same results");
+        aa_space_perfdiff_free(&pd);
     }
     free(eids);
     eids = NULL;
