@@ -96,7 +96,10 @@ static void check_dist(const char *what, const aa_experiment *e, const aa_analys
     free(v);
 }
 
-static void one(aa_synth_scenario sc, const char *name, int np)
+/* One scenario at np processes with the synthetic noise and seed; the last
+ * nslow processes then run everything `factor` times slower. */
+static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
+                     int nslow, double factor)
 {
     aa_synth_options so;
     aa_experiment *e = NULL;
@@ -110,9 +113,25 @@ static void one(aa_synth_scenario sc, const char *name, int np)
     aa_synth_options_init(&so);
     so.scenario = sc;
     so.nprocs = np;
-    snprintf(what, sizeof what, "%s, %d processes", name, np);
+    so.noise = noise;
+    so.seed = seed;
+    if (nslow)
+        snprintf(what, sizeof what, "%s, %d processes, %d of them %g x slower (noise %g)", name,
+                 np, nslow, factor, noise);
+    else
+        snprintf(what, sizeof what, "%s, %d processes", name, np);
     memset(&err, 0, sizeof err);
-    if (aa_synth_generate(&so, &e, NULL, NULL, &err) || aa_analyze_run(e, NULL, &s, &err)) {
+    if (aa_synth_generate(&so, &e, NULL, NULL, &err)) {
+        ok(0, "%s: synthetic experiment: %s", what, err.msg);
+        return;
+    }
+    for (i = e->nprocesses - (size_t)nslow; i < e->nprocesses; i++) {
+        size_t t, v;
+        for (t = 0; t < e->processes[i].nthreads; t++)
+            for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
+                e->processes[i].threads[t].values[v] *= factor;
+    }
+    if (aa_analyze_run(e, NULL, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
     }
@@ -141,6 +160,11 @@ static void one(aa_synth_scenario sc, const char *name, int np)
     aa_experiment_free(e);
 }
 
+static void one(aa_synth_scenario sc, const char *name, int np)
+{
+    one_case(sc, name, np, 0.02, 1, 0, 1);
+}
+
 int main(void)
 {
     static const struct {
@@ -158,6 +182,11 @@ int main(void)
         one(sc[i].sc, sc[i].name, 64);
         one(sc[i].sc, sc[i].name, 400); /* data bubbles */
     }
+    /* two halves a few percent apart, through data bubbles: the test of the
+     * clusters' separation counts each bubble's processes (sums of squares
+     * reduced with the bubbles), as the serial test counts the points */
+    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
