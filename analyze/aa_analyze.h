@@ -210,4 +210,55 @@ int aa_synth_scenario_parse(const char *s, aa_synth_scenario *out); /* 0 ok */
 int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *expect_region,
                       const char **expect_cause, aa_err *err);
 
+/* ---- the analysis as a parallel job (analyze/parallel.c) ----------------
+ * The same analysis over processes spread across the ranks of a job: each
+ * rank holds the profiles of a contiguous block of the processes (in rank
+ * order) and never sees the others'; what the phases need of all processes
+ * (the region tree, sums and extremes per region, exact medians, the
+ * processes' data bubbles, the clusters' sums) comes through the
+ * collectives of `aa_pcomm`, which the MPI driver (panalyze/) implements
+ * with MPI and tests implement for one rank.  Every rank gets the same
+ * aa_analysis (ranks lists included); rank 0 writes it. */
+typedef struct aa_pcomm {
+    void *ctx;
+    int rank, size;
+    /* element-wise over all ranks, in place, the result on every rank */
+    int (*sum)(void *ctx, double *v, size_t n);
+    int (*max)(void *ctx, double *v, size_t n);
+    /* every rank's n bytes, concatenated in rank order, on every rank
+     * (*all malloc'd); sizes are allowed to differ */
+    int (*allgather)(void *ctx, const void *buf, size_t n, void **all, size_t *nall);
+    /* point to point (the tree reductions) and a broadcast from rank 0 of
+     * a malloc'd buffer whose size only rank 0 knows */
+    int (*send)(void *ctx, int dest, const void *buf, size_t n);
+    int (*recv)(void *ctx, int src, void **buf, size_t *n);
+    int (*bcast)(void *ctx, void **buf, size_t *n);
+} aa_pcomm;
+
+/* One rank's processes: procs[i] of exps[i] (several may share one
+ * experiment), in increasing rank order; nprocs_total: all ranks' sum.
+ * info: an experiment naming the static regions (its region table) and
+ * the run (id, program).  Options the parallel analysis does not support
+ * (excluded ranks or regions, an automatic master exclusion that would
+ * exclude) give a note; root causes are not computed (no rough sets). */
+int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
+                        const aa_process *const *procs, size_t n, const aa_experiment *info,
+                        const aa_analyze_options *o, aa_analysis **out, aa_err *err);
+
+/* The distribution of one region's value over the processes that ran it
+ * (exact order statistics; p90: nearest rank). */
+typedef struct aa_region_dist {
+    size_t n;
+    double min, median, p90, max, mean, stddev;
+} aa_region_dist;
+/* The distributions of the regions of a parallel analysis a (same process
+ * blocks as aa_analyze_parallel was given): 2 x a->nregions entries, the
+ * inclusive wall time by region index, then the process metric (a->
+ * proc_metric outside MPI).  Collective: every rank calls it. */
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err);
+/* A one-rank aa_pcomm (tests, the serial check of the parallel path). */
+void aa_pcomm_single(aa_pcomm *cm);
+
 #endif

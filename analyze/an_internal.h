@@ -71,6 +71,9 @@ typedef struct an_bub {
     size_t *of;    /* by point: bubble */
     size_t *count; /* by bubble */
     double *mean;  /* nb x dim */
+    double *sq;    /* nb x dim: sums of squares of each bubble's points, or NULL; set by
+                      the parallel analysis, which clusters the bubble means themselves
+                      (n = nb, of the identity) and tests significance on them */
 } an_bub;
 
 typedef struct dis_found {
@@ -215,6 +218,37 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 /* OPTICS on all columns of x (n x dim), through data bubbles when many */
 int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
                    int *labels, size_t *ncl);
+/* One level being clustered: n rows of m components (the processes, or in
+ * the parallel analysis its gathered points or bubble means), their bubbles
+ * (nb 0: none), the level's parameters with its significance test
+ * (an_level_significance), and what each component's own eps comes from
+ * (an_level_eps on spread, send; set: the level's regions).  The partitions
+ * of single components (cols_*) are computed when first needed: zero them
+ * at the start, an_level_free at the end. */
+typedef struct an_level {
+    an_ctx *c;
+    size_t n, m;
+    const double *X; /* n x m */
+    const an_bub *bub;
+    const an_clust *cp;
+    const double *spread;
+    const size_t *send, *set;
+    int cols_ready;
+    int *cols_lab;    /* m x n */
+    size_t *cols_k;   /* by component: clusters alone */
+    double *cols_sep; /* by component: their separation (standard errors) */
+} an_level;
+/* cp->sig, res and sd_floor (allocated: the caller frees it) of a level
+ * with regions set (m) under the noise model spread (NULL: none). */
+int an_level_significance(an_ctx *c, const double *spread, const size_t *send, int fixed_eps,
+                          const size_t *set, size_t m, an_clust *cp);
+/* The partition (labels by row, *k clusters) of the level on all its
+ * components but skip (-1: all), or on component only. */
+int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k);
+/* The CCR tests of every component j (isccr[j]) against the partition ref
+ * (k clusters); lab: n scratch. */
+int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr);
+void an_level_free(an_level *L);
 
 /* disparity.c */
 int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,

@@ -199,10 +199,13 @@ static void sep_merge(sep_groups *g, int *owner, size_t k0, size_t a, size_t b)
 
 /* Merges the clusters (labels, *ncl) of the points x (n x dim, columns as
  * cluster_sel selects them) that do not differ significantly; relabels
- * 0..k-1 in the order of their smallest original label. */
-static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim, long skip,
-                               long only, const an_clust *cp, int *labels, size_t *ncl,
-                               double *separation)
+ * 0..k-1 in the order of their smallest original label.  When the bubbles
+ * bub carry their points' sums of squares (bub->sq: the parallel
+ * analysis), x holds the bubble means themselves and each row counts
+ * bub->count points. */
+static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
+                               const an_bub *bub, long skip, long only, const an_clust *cp,
+                               int *labels, size_t *ncl, double *separation)
 {
     size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
     sep_groups g;
@@ -228,15 +231,15 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
     for (i = 0; i < k0; i++)
         g.rep[i] = group_of[i] = (int)i;
     for (i = 0; i < n; i++) {
-        size_t l = (size_t)labels[i];
-        g.n[l]++;
+        size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
+        g.n[l] += w;
         for (j = 0, o = 0; j < dim; j++) {
             double v;
             if ((only >= 0 && (long)j != only) || (long)j == skip)
                 continue;
             v = x[i * dim + j];
-            g.sum[l * d + o] += v;
-            g.sq[l * d + o] += v * v;
+            g.sum[l * d + o] += bub && bub->sq ? (double)w * v : v;
+            g.sq[l * d + o] += bub && bub->sq ? bub->sq[i * dim + j] : v * v;
             o++;
         }
     }
@@ -338,7 +341,7 @@ static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const a
         if (separation)
             *separation = 0;
         if (cp->sig > 0 && *ncl >= 2)
-            rc = merge_insignificant(c, x, n, dim, skip, only, cp, labels, ncl, separation);
+            rc = merge_insignificant(c, x, n, dim, b, skip, only, cp, labels, ncl, separation);
     }
     free(first);
     free(Y);
@@ -450,38 +453,28 @@ static int between_ss(an_ctx *c, const double *X, size_t m, const int *ref, size
 
 static an_clust level_params(const dis_state *s, const size_t *set, size_t m);
 
-/* One level being clustered: its points, bubbles, parameters, and the
- * partitions of its components taken one at a time (cols_*: computed when
- * first needed). */
-typedef struct dis_lvl {
-    dis_state *s;
-    const size_t *set;
-    size_t m;
-    const double *X; /* P x m */
-    const an_bub *bub;
-    const an_clust *cp;
-    int cols_ready;
-    int *cols_lab;     /* m x P */
-    size_t *cols_k;    /* by component: clusters alone */
-    double *cols_sep;  /* by component: their separation (standard errors) */
-} dis_lvl;
-
-static void lvl_free(dis_lvl *L)
+/* A level being clustered (an_level, an_internal.h): the partitions of its
+ * components taken one at a time are computed when first needed. */
+void an_level_free(an_level *L)
 {
     free(L->cols_lab);
     free(L->cols_k);
     free(L->cols_sep);
+    L->cols_lab = NULL;
+    L->cols_k = NULL;
+    L->cols_sep = NULL;
+    L->cols_ready = 0;
 }
 
 /* Each component alone, clustered at its own noise eps (a difference in one
  * component of many is diluted by the noise of the others in the distance
  * between whole vectors: a function among ten siblings whose three groups
  * of processes lie ten standard errors apart). */
-static int lvl_columns(dis_lvl *L)
+static int lvl_columns(an_level *L)
 {
-    dis_state *s = L->s;
-    an_ctx *c = s->c;
-    size_t P = c->P, j;
+    an_ctx *c = L->c;
+    const aa_analyze_options *o = c->o;
+    size_t P = L->n, j;
     int rc;
     L->cols_ready = 1;
     L->cols_lab = malloc(L->m * P * sizeof *L->cols_lab);
@@ -490,10 +483,9 @@ static int lvl_columns(dis_lvl *L)
     if (!L->cols_lab || !L->cols_k || !L->cols_sep)
         return an_nomem(c);
     for (j = 0; j < L->m; j++) {
-        an_clust cj = level_params(s, L->set + j, 1);
-        cj.sig = L->cp->sig;
-        cj.res = L->cp->res;
-        cj.sd_floor = L->cp->sd_floor;
+        an_clust cj = *L->cp; /* sig > 0: the noise model is there, eps not fixed */
+        cj.eps = an_level_eps(L->spread, L->set + j, 1, L->send, c->a->noise_rel,
+                              o->noise_factor, o->resolution_s);
         if ((rc = cluster_sel(c, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
                               &L->cols_k[j], &L->cols_sep[j])))
             return rc;
@@ -506,10 +498,10 @@ static int lvl_columns(dis_lvl *L)
  * differ significantly merged; when that leaves one cluster, the most
  * separated partition of a single component (not skip), if it holds on
  * the components clustered. */
-static int lvl_cluster(dis_lvl *L, long skip, long only, int *labels, size_t *k)
+int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
 {
-    an_ctx *c = L->s->c;
-    size_t P = c->P, j, best = L->m;
+    an_ctx *c = L->c;
+    size_t P = L->n, j, best = L->m;
     int rc = cluster_sel(c, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
     if (rc || *k >= 2 || only >= 0 || !(L->cp->sig > 0) || L->m < 2)
         return rc;
@@ -523,24 +515,24 @@ static int lvl_cluster(dis_lvl *L, long skip, long only, int *labels, size_t *k)
         return AA_OK;
     memcpy(labels, L->cols_lab + best * P, P * sizeof *labels);
     *k = L->cols_k[best];
-    return merge_insignificant(c, L->X, P, L->m, skip, -1, L->cp, labels, k, NULL);
+    return merge_insignificant(c, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
 }
 
 /* The CCR tests of every component j of the level (isccr[j]): the
  * partition changes without it, or it alone gives the same partition.
  * lab: P scratch. */
-static int ccr_tests(dis_lvl *L, const int *ref, size_t k, int *lab, int *isccr)
+int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr)
 {
-    size_t P = L->s->c->P, j, kk;
+    size_t P = L->n, j, kk;
     int rc;
     for (j = 0; j < L->m; j++) {
         int changed, alone_same;
         /* without component j */
-        if ((rc = lvl_cluster(L, (long)j, -1, lab, &kk)))
+        if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
             return rc;
         changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
         /* component j alone */
-        if ((rc = lvl_cluster(L, -1, (long)j, lab, &kk)))
+        if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
             return rc;
         alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
         isccr[j] = changed || alone_same;
@@ -607,20 +599,21 @@ static an_clust level_params(const dis_state *s, const size_t *set, size_t m)
 
 /* The significance test of the level's clusters (merge_insignificant): on
  * unless the user fixed eps; the noise model's standard deviation of one
- * process in each component (its subtree's median self values, noise.c). */
-static int level_significance(const dis_state *s, const size_t *set, size_t m, an_clust *cp)
+ * process in each component (its subtree's median self values, noise.c:
+ * the prefix sums spread, subtrees ending at send). */
+int an_level_significance(an_ctx *c, const double *spread, const size_t *send, int fixed_eps,
+                          const size_t *set, size_t m, an_clust *cp)
 {
-    const an_ctx *c = s->c;
     double *sd;
     size_t j;
     cp->sig = 0;
     cp->sd_floor = NULL;
-    if (s->fixed_eps || !s->spread || !(c->o->separation_t > 0))
+    if (fixed_eps || !spread || !(c->o->separation_t > 0))
         return AA_OK;
     if (!(sd = malloc((m ? m : 1) * sizeof *sd)))
-        return an_nomem(s->c);
+        return an_nomem(c);
     for (j = 0; j < m; j++) {
-        double var = s->spread[c->send[set[j]]] - s->spread[set[j]];
+        double var = spread[send[set[j]]] - spread[set[j]];
         sd[j] = c->a->noise_rel * sqrt(var > 0 ? var : 0);
     }
     cp->sig = c->o->separation_t;
@@ -670,7 +663,7 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     int *isccr = NULL;
     an_bub bub;
     an_clust cp;
-    dis_lvl L;
+    an_level L;
     memset(&bub, 0, sizeof bub);
     memset(&L, 0, sizeof L);
     *any_ccr = 0;
@@ -684,7 +677,7 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     lab = malloc(P * sizeof *lab);
     B = calloc(m, sizeof *B);
     isccr = calloc(m, sizeof *isccr);
-    if (!X || !ref || !lab || !B || !isccr || (rc = level_significance(s, set, m, &cp))) {
+    if (!X || !ref || !lab || !B || !isccr || (rc = an_level_significance(c, s->spread, c->send, s->fixed_eps, set, m, &cp))) {
         rc = rc ? rc : an_nomem(c);
         rc = an_nomem(c);
         goto out;
@@ -694,17 +687,20 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
             double v = s->MM[q * c->R + set[j]];
             X[q * m + j] = isnan(v) ? 0 : v;
         }
-    L.s = s;
-    L.set = set;
+    L.c = c;
+    L.n = P;
     L.m = m;
     L.X = X;
     L.bub = &bub;
     L.cp = &cp;
+    L.spread = s->spread;
+    L.send = c->send;
+    L.set = set;
     if ((rc = bub_build(c, X, P, m, 0.1 * cp.eps, &bub)) ||
-        (rc = lvl_cluster(&L, -1, -1, ref, &k)))
+        (rc = an_level_cluster(&L, -1, -1, ref, &k)))
         goto out;
     if (k >= 2 && ((rc = between_ss(c, X, m, ref, k, B, &btot)) ||
-                   (rc = ccr_tests(&L, ref, k, lab, isccr))))
+                   (rc = an_level_ccr_tests(&L, ref, k, lab, isccr))))
         goto out;
     for (j = 0; j < m && !rc && k >= 2; j++)
         if (isccr[j]) {
@@ -714,7 +710,7 @@ static int dis_level(dis_state *s, long level, const size_t *set, size_t m, int 
     if (!rc && searching && !*any_ccr)
         rc = dis_search_below(s, set, m);
 out:
-    lvl_free(&L);
+    an_level_free(&L);
     bub_free(&bub);
     free(X);
     free(ref);

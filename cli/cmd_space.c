@@ -22,12 +22,16 @@ const char cmd_space_summary[] = "store and compare executions in the Program Sp
 /* One help text per subcommand (`space SUB --help`); the command's usage
  * is their concatenation. */
 #define U_ADD                                                                                    \
-    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--json]\n"                          \
+    "  add EXP [--attr K=V]... [--name APP] [--no-analysis] [--full] [--json]\n"                 \
     "          [analysis options]\n"                                                             \
     "        store an experiment (file, or output directory with experiment.xml\n"              \
     "        or rank-<N>.xml files) with the findings of its analysis, made with\n"             \
     "        the analysis options below (--metric is the analysis' here); prints\n"             \
-    "        'added execution N (K findings)', or {\"eid\":N} with --json\n"
+    "        'added execution N (K findings)', or {\"eid\":N} with --json.\n"                  \
+    "        A run of more than 64 processes is stored compact: sums, per-region\n"            \
+    "        distributions (<metric>:min, :median, :p90, :max, :stddev) and three\n"           \
+    "        representative processes, without the experiment document; --full\n"             \
+    "        stores every process and the document\n"
 #define U_LIST "  list [--where K=V]... [--json]        executions matching all attributes\n"
 #define U_SHOW "  show EID [--json]                     one execution\n"
 #define U_QUERY                                                                                  \
@@ -122,6 +126,7 @@ typedef struct opts {
     strlist foci;
     const char *metric, *threshold, *agg, *name, *mapfile, *output, *min_size;
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
+    int full; /* add --full */
     char **owned;
     size_t nowned;
     aa_analyze_options analysis; /* `add`: the options of its analysis */
@@ -227,6 +232,8 @@ static int parse(int argc, char **argv, opts *o)
             o->clear = 1;
         else if (strcmp(a, "--no-analysis") == 0)
             o->no_analysis = 1;
+        else if (strcmp(a, "--full") == 0)
+            o->full = 1;
         else if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++)
                 push(&o->pos, argv[i]);
@@ -310,6 +317,7 @@ static int do_add(aa_space *s, opts *o)
     ao.nattrs = o->attr_k.n;
     ao.attrs = attrs;
     ao.nfindings = nfindings;
+    ao.full = o->full;
     ao.findings = findings;
     {
         const char *fail = getenv("AA_SPACE_TEST_FAIL_AFTER");

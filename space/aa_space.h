@@ -66,7 +66,16 @@ typedef struct aa_space_add_options {
     int no_document;          /* do not keep the experiment document (see
                                * aa_space_load_experiment) */
     long fail_after_rows;     /* testing: fail after this many result rows (0 = off) */
+    int full;                 /* every process's values and the document, however many
+                               * processes (see aa_space_add_compact) */
 } aa_space_add_options;
+
+/* Runs of more processes than this are stored compact unless `full`:
+ * distributions per region and metric, sums, representative processes
+ * (space/space_add.c describes the content). */
+#define AA_SPACE_COMPACT_MIN 64
+/* 1 when aa_space_add stores e compact under options o. */
+int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o);
 
 /* Stores one execution in one transaction (all or nothing). */
 int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options *o,

@@ -36,3 +36,8 @@ fuzz-space: $(B)/fuzz/fuzz_space
 	$(call fuzz_run,space,-max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 	    $(B)/fuzz/corpus-space tests/data/space/fuzz-corpus)
 .PHONY: fuzz-space
+
+# `make bench-space-big`: the Program Space with two 16,384 x 500 runs (bench/space_big.sh).
+bench-space-big: $(B)/bin/autoanalyzer $(B)/tests/aa_synth
+	sh bench/space_big.sh $(B)
+.PHONY: bench-space-big

@@ -257,6 +257,267 @@ static int partial_regions_attr(const aa_experiment *e, char **paths, sp_exec_da
     return rc;
 }
 
+/* ---- compact storage of big runs --------------------------------------------------
+ * A run of more than AA_SPACE_COMPACT_MIN processes is stored, unless
+ * asked for in full (aa_space_add_options.full, `space add --full`), as
+ * what queries and comparisons of big runs use: the sums over all
+ * processes (as in full), the sums per host, the distribution of every
+ * code resource x metric over the processes (metrics "<metric>:min",
+ * ":median", ":p90", ":max", ":stddev" at the all-processes focus), and the
+ * values of three representative processes (the least, median and most
+ * whole-program wall time, rank order breaking ties).  The experiment
+ * document is not kept (it is the size of the run).  The execution
+ * attributes `storage` ("compact") and `representatives` (their ranks)
+ * say so.  Memory: the metrics go in groups of about 256 MB of
+ * P x resources values, one pass over the processes per group. */
+int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o)
+{
+    return !(o && o->full) && e->nprocesses > AA_SPACE_COMPACT_MIN;
+}
+
+static const char *const dist_name[] = {"min", "median", "p90", "max", "stddev"};
+#define NDIST 5
+
+/* Every metric of process pr by code resource into row[c * nm + m] (the
+ * sum of its threads' values, as the full storage has them). */
+static int process_row(const build *B, const aa_process *pr, double *row)
+{
+    size_t i, n = B->ncode * B->e->nmetrics;
+    for (i = 0; i < n; i++)
+        row[i] = NAN;
+    for (i = 0; i < pr->nthreads; i++)
+        if (thread_values(B, &pr->threads[i], row))
+            return -1;
+    return 0;
+}
+
+/* Orders v[0..n) so that v[k] is its k-th smallest value, with no larger
+ * value before it and no smaller one after it (Hoare's selection). */
+static void select_kth(double *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2], t;
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+}
+
+/* d: min, median, p90 (nearest rank), max, stddev of the n values v
+ * (reordered). */
+static void dist_of(double *v, size_t n, double *d)
+{
+    double mean = 0, ss = 0, mn = v[0], mx = v[0];
+    size_t i, h = n / 2, k90 = (size_t)ceil(0.9 * (double)n) - 1;
+    for (i = 0; i < n; i++) {
+        mean += v[i];
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+    }
+    mean /= (double)n;
+    for (i = 0; i < n; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    select_kth(v, n, h);
+    d[1] = v[h];
+    if (n % 2 == 0) { /* the lower middle: the largest value before v[h] */
+        double lm = v[0];
+        for (i = 1; i < h; i++)
+            lm = v[i] > lm ? v[i] : lm;
+        d[1] = 0.5 * (lm + v[h]);
+    }
+    if (k90 > h)
+        select_kth(v + h, n - h, k90 - h);
+    d[2] = v[k90];
+    d[0] = mn;
+    d[3] = mx;
+    d[4] = sqrt(ss / (double)n);
+}
+
+typedef struct rank_wall {
+    double w;
+    size_t p;
+} rank_wall;
+
+static int cmp_rank_wall(const void *a, const void *b)
+{
+    const rank_wall *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w < y->w ? -1 : 1;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* The representatives (rep[0..3): process indices) by whole-program wall;
+ * row: scratch of ncode x nmetrics. */
+static int representatives(const build *B, double *row, size_t rep[3])
+{
+    const aa_experiment *e = B->e;
+    size_t np = e->nprocesses, p;
+    int mw = aa_experiment_metric_index(e, "wall");
+    rank_wall *rw = malloc(np * sizeof *rw);
+    if (!rw)
+        return -1;
+    for (p = 0; p < np; p++) {
+        rw[p].p = p;
+        rw[p].w = 0;
+        if (mw >= 0) {
+            if (process_row(B, &e->processes[p], row)) {
+                free(rw);
+                return -1;
+            }
+            rw[p].w = isnan(row[mw]) ? 0 : row[mw];
+        }
+    }
+    qsort(rw, np, sizeof *rw, cmp_rank_wall);
+    rep[0] = rw[0].p;
+    rep[1] = rw[np / 2].p;
+    rep[2] = rw[np - 1].p;
+    free(rw);
+    return 0;
+}
+
+/* Bytes of per-process values held at once: the metrics are processed in
+ * groups of this many doubles over all processes and resources. */
+#define COMPACT_GROUP_BYTES ((size_t)256 << 20)
+
+static int compact_data(build *B, const aa_space_add_options *o, long mach_root, long proc_root)
+{
+    const aa_experiment *e = B->e;
+    sp_exec_data *d = B->d;
+    size_t np = e->nprocesses, nm = e->nmetrics, nc = B->ncode, p, c, m, k, i, j;
+    size_t rep[3], per_metric = np * nc * sizeof(double), group, g0;
+    long rres[3], *host_res = calloc(np + 1, sizeof *host_res);
+    double *buf = NULL, *row = malloc((nc * nm + 1) * sizeof *row);
+    double *col = malloc((np + nc + 1) * sizeof *col), *hsum = malloc((np + 1) * sizeof *hsum);
+    aa_buf b;
+    int rc = -1;
+    aa_buf_init(&b);
+    group = per_metric ? COMPACT_GROUP_BYTES / per_metric : nm;
+    group = group < 1 ? 1 : group > nm ? nm : group;
+    if (nm)
+        buf = malloc((group * np * nc + 1) * sizeof *buf);
+    if (!host_res || (nm && !buf) || !row || !col || !hsum || representatives(B, row, rep))
+        goto out;
+    for (p = 0; p < np; p++) {
+        const aa_process *pr = &e->processes[p];
+        const char *h = pr->host && *pr->host ? pr->host : "unknown";
+        aa_buf_reset(&b);
+        aa_buf_puts(&b, "/Machine");
+        put_component(&b, h, strlen(h));
+        if ((host_res[p] = sp_exec_data_resource(d, b.data, "host")) < 0)
+            goto out;
+    }
+    aa_buf_reset(&b);
+    for (k = 0; k < 3; k++) {
+        char num[32];
+        snprintf(num, sizeof num, "/Process/%d", e->processes[rep[k]].rank);
+        if ((rres[k] = sp_exec_data_resource(d, num, "process")) < 0)
+            goto out;
+        if (k == 0 || rep[k] != rep[k - 1])
+            aa_buf_printf(&b, "%s%d", b.len ? " " : "", e->processes[rep[k]].rank);
+    }
+    if (sp_exec_data_attr(d, "storage", "compact") ||
+        sp_exec_data_attr(d, "representatives", b.data))
+        goto out;
+    for (g0 = 0; g0 < nm; g0 += group) {
+        size_t gn = nm - g0 < group ? nm - g0 : group;
+        /* one pass over the processes: the group's columns, metric-major */
+        for (p = 0; p < np; p++) {
+            if (process_row(B, &e->processes[p], row))
+                goto out;
+            for (j = 0; j < gn; j++)
+                for (c = 0; c < nc; c++)
+                    buf[(j * np + p) * nc + c] = row[c * nm + g0 + j];
+        }
+        for (j = 0; j < gn; j++) {
+            const double *mv = buf + j * np * nc; /* mv[p * nc + c] */
+            long mi, di[NDIST];
+            m = g0 + j;
+            mi = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit);
+            for (k = 0; k < NDIST; k++) {
+                aa_buf_reset(&b);
+                aa_buf_printf(&b, "%s:%s", e->metrics[m].name, dist_name[k]);
+                if ((di[k] = sp_exec_data_metric(d, b.data, e->metrics[m].unit)) < 0)
+                    goto out;
+            }
+            if (mi < 0)
+                goto out;
+            /* sums and distributions over all processes */
+            for (c = 0; c < nc; c++) {
+                size_t n = 0;
+                double sum = 0, dist[NDIST];
+                for (p = 0; p < np; p++) {
+                    double v = mv[p * nc + c];
+                    if (!isnan(v)) {
+                        col[n++] = v;
+                        sum += v;
+                    }
+                }
+                if (!n)
+                    continue;
+                if (sp_exec_data_result(d, (int)mi, (long)c, mach_root, proc_root, sum))
+                    goto out;
+                dist_of(col, n, dist);
+                for (k = 0; k < NDIST; k++)
+                    if (sp_exec_data_result(d, (int)di[k], (long)c, mach_root, proc_root,
+                                            dist[k]))
+                        goto out;
+            }
+            /* whole program by host */
+            for (p = 0; p < np; p++)
+                hsum[p] = NAN;
+            for (p = 0; p < np; p++) {
+                for (i = 0; i <= p && host_res[i] != host_res[p]; i++)
+                    ;
+                add_val(&hsum[i], mv[p * nc]);
+            }
+            for (p = 0; p < np; p++)
+                if (!isnan(hsum[p]) &&
+                    sp_exec_data_result(d, (int)mi, 0, host_res[p], proc_root, hsum[p]))
+                    goto out;
+            /* the representatives */
+            for (k = 0; k < 3; k++)
+                for (c = 0; c < nc && (k == 0 || rep[k] != rep[k - 1]); c++) {
+                    double v = mv[rep[k] * nc + c];
+                    if (!isnan(v) &&
+                        sp_exec_data_result(d, (int)mi, (long)c, mach_root, rres[k], v))
+                        goto out;
+                }
+        }
+    }
+    for (i = 0; o && i < o->nfindings; i++)
+        if (sp_exec_data_finding(d, &o->findings[i]))
+            goto out;
+    rc = 0;
+out:
+    aa_buf_free(&b);
+    free(host_res);
+    free(buf);
+    free(row);
+    free(col);
+    free(hsum);
+    return rc;
+}
+
 static int experiment_data(const aa_experiment *e, const aa_space_add_options *o,
                            sp_exec_data *d, aa_err *err)
 {
@@ -351,6 +612,12 @@ static int experiment_data(const aa_experiment *e, const aa_space_add_options *o
         B.code_region[B.region_res[i]] = (long)i;
     mach_root = sp_exec_data_resource(d, "/Machine", "machine");
     proc_root = sp_exec_data_resource(d, "/Process", "execution");
+    if (aa_space_add_compact(e, o)) {
+        rc = mach_root < 0 || proc_root < 0 ? AA_EENV : compact_data(&B, o, mach_root, proc_root);
+        if (rc)
+            goto nomem;
+        goto out;
+    }
     proc_res = calloc(np + 1, sizeof *proc_res);
     host_res = calloc(np + 1, sizeof *host_res);
     metric_idx = calloc(nm + 1, sizeof *metric_idx);
@@ -523,7 +790,7 @@ int aa_space_add(aa_space *s, const aa_experiment *e, const aa_space_add_options
     rc = experiment_data(e, o, &d, err);
     if (rc == AA_OK)
         rc = check_finite(&d, err);
-    if (rc == AA_OK && !(o && o->no_document))
+    if (rc == AA_OK && !(o && o->no_document) && !aa_space_add_compact(e, o))
         rc = sp_doc_encode(e, &d.document, &d.document_size, err);
     if (rc == AA_OK) {
         a.d = &d;

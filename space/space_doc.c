@@ -134,8 +134,9 @@ int aa_space_load_experiment(aa_space *s, long long eid, aa_experiment **e, aa_e
     if (r == 0)
         return aa_err_set(err, AA_EINPUT,
                           "execution %lld has no stored experiment (imported from the text "
-                          "format or stored by an older version): analyse its experiment "
-                          "directory instead", eid);
+                          "format, stored by an older version, or a run of more than %d "
+                          "processes stored compact without --full): analyse its experiment "
+                          "directory instead", eid, AA_SPACE_COMPACT_MIN);
     snprintf(name, sizeof name, "execution %lld", eid);
     if (!enc || !body || strcmp(enc, SP_DOC_ENCODING) != 0 || size < 0) {
         rc = aa_err_set(err, AA_EINPUT, "%s: stored experiment in unknown encoding '%s'", name,

@@ -1,0 +1,2188 @@
+/*
+ * analyze/parallel.c -- the analysis as a parallel job (aa_analyze_parallel):
+ * the phases of analyze.c over processes spread across the ranks of a job,
+ * each rank holding a contiguous block of them (in rank order).  No rank
+ * ever holds another rank's profiles; what a phase needs of all processes
+ * comes through the collectives of aa_pcomm:
+ *  - the region tree: the ranks' trees merged up a binomial tree, then
+ *    broadcast (one tree of R nodes, not P);
+ *  - sums and extremes per region (whole-program chain, region values of
+ *    the disparity analysis, value ranges, cluster sums): element-wise
+ *    reductions of R (or k) numbers;
+ *  - exact medians (the noise model, the median program time): bisection
+ *    on the bit patterns of the non-negative values, one reduction of
+ *    counts per step (64 steps), each rank counting in its sorted columns;
+ *  - the clustering of a level: each rank groups its processes into data
+ *    bubbles (leaders within eps/10, as dissim.c), the leaders are merged
+ *    up the binomial tree and broadcast, the bubbles' counts, sums and sums
+ *    of squares are reduced, and every rank clusters the same bubbles with
+ *    dissim.c's an_level_cluster (OPTICS, then the significance merge on
+ *    the bubbles' sums, then single components) and an_level_ccr_tests;
+ *    with few processes (<= 64) or bubbles that do not compress (more than
+ *    a quarter of the processes), the level's vectors (P x the level's
+ *    regions, not the profiles) are gathered and clustered by the same
+ *    functions exactly as the serial analysis does.
+ * The decisions (CCR tests, severity classes, CCCRs, the reported level,
+ * the waits of imbalances) are then the serial analysis' own, taken on
+ * every rank from the same reduced numbers, so every rank takes the same
+ * path through the collectives and ends with the same aa_analysis.  Not
+ * done in parallel: root causes (rough sets), the spike test of
+ * imbalances (cpu_sq), master detection, excluded ranks and regions, the
+ * disparity confidence; a note says so when they would apply.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+#include "cluster/aa_cluster.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the region tree ----------------------------------------------------------- */
+typedef struct pa_tree {
+    size_t n, cap, hcap;
+    uint32_t *id;
+    long *par;
+    uint64_t *hk;
+    long *hv;
+} pa_tree;
+
+/* a tree on the wire: per node its id and its parent's index (parents first) */
+typedef struct pa_wnode {
+    uint32_t id;
+    int32_t parent;
+} pa_wnode;
+
+static uint64_t pt_key(long parent, uint32_t id)
+{
+    return ((uint64_t)(parent + 1) << 32 | id) + 1;
+}
+
+static size_t pt_slot(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+static void pt_free(pa_tree *t)
+{
+    free(t->id);
+    free(t->par);
+    free(t->hk);
+    free(t->hv);
+    memset(t, 0, sizeof *t);
+}
+
+static int pt_rehash(pa_tree *t)
+{
+    size_t ncap = t->hcap ? t->hcap * 2 : 256, i;
+    uint64_t *nk = calloc(ncap, sizeof *nk);
+    long *nv = malloc(ncap * sizeof *nv);
+    if (!nk || !nv) {
+        free(nk);
+        free(nv);
+        return -1;
+    }
+    for (i = 0; i < t->hcap; i++)
+        if (t->hk[i]) {
+            size_t s = pt_slot(t->hk[i], ncap);
+            while (nk[s])
+                s = (s + 1) & (ncap - 1);
+            nk[s] = t->hk[i];
+            nv[s] = t->hv[i];
+        }
+    free(t->hk);
+    free(t->hv);
+    t->hk = nk;
+    t->hv = nv;
+    t->hcap = ncap;
+    return 0;
+}
+
+/* Index of child `id` of `parent` (-1: the root itself), created when
+ * missing; -1 on no memory. */
+static long pt_child(pa_tree *t, long parent, uint32_t id)
+{
+    uint64_t k = pt_key(parent, id);
+    size_t s;
+    if ((t->n + 1) * 2 > t->hcap && pt_rehash(t))
+        return -1;
+    s = pt_slot(k, t->hcap);
+    while (t->hk[s]) {
+        if (t->hk[s] == k)
+            return t->hv[s];
+        s = (s + 1) & (t->hcap - 1);
+    }
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 64;
+        uint32_t *ni = realloc(t->id, nc * sizeof *ni);
+        long *np;
+        if (!ni)
+            return -1;
+        t->id = ni;
+        if (!(np = realloc(t->par, nc * sizeof *np)))
+            return -1;
+        t->par = np;
+        t->cap = nc;
+    }
+    t->id[t->n] = id;
+    t->par[t->n] = parent;
+    t->hk[s] = k;
+    t->hv[s] = (long)t->n;
+    return (long)t->n++;
+}
+
+/* Adds the n wire nodes w to t; map (optional, n) gets their indices in t. */
+static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
+{
+    long *m = map ? map : malloc((n ? n : 1) * sizeof *m);
+    size_t i;
+    int rc = 0;
+    if (!m)
+        return -1;
+    for (i = 0; i < n && !rc; i++) {
+        long par = i == 0 ? -1 : (w[i].parent >= 0 && (size_t)w[i].parent < i) ? m[w[i].parent] : -2;
+        if (par == -2 || (m[i] = i == 0 ? pt_child(t, -1, AA_REGION_ROOT)
+                                        : pt_child(t, par, w[i].id)) < 0)
+            rc = -1;
+    }
+    if (!map)
+        free(m);
+    return rc;
+}
+
+static pa_wnode *pt_wire(const pa_tree *t)
+{
+    pa_wnode *w = malloc((t->n ? t->n : 1) * sizeof *w);
+    size_t i;
+    if (!w)
+        return NULL;
+    for (i = 0; i < t->n; i++) {
+        w[i].id = t->id[i];
+        w[i].parent = (int32_t)t->par[i];
+    }
+    return w;
+}
+
+/* ---- the job's state ------------------------------------------------------------- */
+enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_N };
+static const char *const pa_metric[M_N] = {"wall", "mpi_wall", "cpu", "mpi_cpu",
+                                           "cycles", "instructions", "io_time"};
+
+typedef struct pa_found {
+    size_t region;
+    long level;
+    an_clust cp;
+    double effect, severity, confidence, impact;
+    int dropped, cccr;
+    size_t k;
+    int *lab; /* by local process */
+    size_t slow;
+} pa_found;
+
+typedef struct pa {
+    const aa_pcomm *cm;
+    const aa_analyze_options *o;
+    aa_err *err;
+    an_ctx dc;      /* for the serial kernels: err (and a, for notes) only */
+    aa_analysis *a;
+    const aa_experiment *const *le;
+    const aa_process *const *lp;
+    size_t L, P, off;
+    /* region tree */
+    pa_tree t;
+    size_t R;
+    long *t2r;
+    size_t *cstart, *clist, *send;
+    unsigned char *rkind; /* by region: RK_* */
+    long **map;        /* by local process: node (thread-major) -> tree index */
+    /* L x R each */
+    unsigned char *ran;
+    double *M[M_N];
+    int usable[M_N];   /* in some process's experiment and measured by it */
+    int have[M_N];     /* usable, with some finite value anywhere */
+    double *MM, *SW;
+    double *wpwt, *dwpwt;
+    unsigned char *whole, *preempted;
+    size_t *dobj, ndobj;
+    int cpi_ok;
+    double *pre, *range, wmed, mmed;
+    an_clust cp;
+    int fixed_eps;
+    pa_found *found;
+    size_t nfound;
+} pa;
+
+static int pa_nomem(pa *x)
+{
+    return aa_err_set(x->err, AA_EENV, "analyze: out of memory");
+}
+
+static int pa_comm(pa *x, int rc)
+{
+    return rc ? aa_err_set(x->err, AA_EENV, "analyze: a collective operation failed") : AA_OK;
+}
+
+static int pa_sum(pa *x, double *v, size_t n)
+{
+    return n ? pa_comm(x, x->cm->sum(x->cm->ctx, v, n)) : AA_OK;
+}
+
+static int pa_max(pa *x, double *v, size_t n)
+{
+    return n ? pa_comm(x, x->cm->max(x->cm->ctx, v, n)) : AA_OK;
+}
+
+/* What the phases ask of a region's static details, the same on every
+ * rank (x->rkind: agreed by region_kinds): the rank files of a run need
+ * not all list every region. */
+enum { RK_KNOWN = 1, RK_FUNCTION = 2, RK_SETUP = 4 };
+
+static int r_known(const pa *x, size_t r)
+{
+    return x->rkind[r] & RK_KNOWN;
+}
+
+static int r_function(const pa *x, size_t r)
+{
+    return (x->rkind[r] & RK_FUNCTION) != 0;
+}
+
+static int r_setup(const pa *x, size_t r)
+{
+    return (x->rkind[r] & RK_SETUP) != 0;
+}
+
+/* ---- binomial tree reduction of byte blobs -------------------------------------- */
+typedef int (*pa_mergefn)(pa *x, void **acc, size_t *nacc, const void *in, size_t nin, void *arg);
+
+/* Every rank's blob merged (merge(acc, in)) up a binomial tree to rank 0,
+ * then broadcast: *blob is the result on every rank. */
+static int pa_reduce(pa *x, void **blob, size_t *n, pa_mergefn merge, void *arg)
+{
+    const aa_pcomm *cm = x->cm;
+    int step, rc = AA_OK;
+    for (step = 1; step < cm->size; step <<= 1) {
+        if (cm->rank & step) {
+            rc = pa_comm(x, cm->send(cm->ctx, cm->rank - step, *blob, *n));
+            break;
+        }
+        if (cm->rank + step < cm->size) {
+            void *in = NULL;
+            size_t nin = 0;
+            if ((rc = pa_comm(x, cm->recv(cm->ctx, cm->rank + step, &in, &nin))))
+                break;
+            rc = merge(x, blob, n, in, nin, arg);
+            free(in);
+            if (rc)
+                break;
+        }
+    }
+    if (rc)
+        return rc;
+    if (cm->size > 1) {
+        if (cm->rank != 0) {
+            free(*blob);
+            *blob = NULL;
+            *n = 0;
+        }
+        rc = pa_comm(x, cm->bcast(cm->ctx, blob, n));
+    }
+    return rc;
+}
+
+static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t nin, void *arg)
+{
+    pa_tree t;
+    int rc;
+    (void)arg;
+    memset(&t, 0, sizeof t);
+    rc = pt_merge(&t, *acc, *nacc / sizeof(pa_wnode), NULL) ||
+         pt_merge(&t, in, nin / sizeof(pa_wnode), NULL);
+    if (!rc) {
+        pa_wnode *w = pt_wire(&t);
+        if (!w)
+            rc = 1;
+        else {
+            free(*acc);
+            *acc = w;
+            *nacc = t.n * sizeof *w;
+        }
+    }
+    pt_free(&t);
+    return rc ? pa_nomem(x) : AA_OK;
+}
+
+/* The local processes' nodes into a local tree, merged over the ranks into
+ * x->t; x->map by local process. */
+static int build_tree(pa *x)
+{
+    pa_tree lt;
+    long *ltog = NULL;
+    size_t q, th, i, nb;
+    void *blob = NULL;
+    int rc = AA_OK;
+    memset(&lt, 0, sizeof lt);
+    x->map = calloc(x->L + 1, sizeof *x->map);
+    if (!x->map || pt_child(&lt, -1, AA_REGION_ROOT) != 0)
+        goto oom;
+    for (q = 0; q < x->L; q++) {
+        const aa_process *pr = x->lp[q];
+        size_t n = 0, o = 0;
+        for (th = 0; th < pr->nthreads; th++)
+            n += pr->threads[th].nnodes;
+        if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
+            goto oom;
+        for (th = 0; th < pr->nthreads; th++) {
+            const aa_thread *tt = &pr->threads[th];
+            long *m = x->map[q] + o;
+            for (i = 0; i < tt->nnodes; i++) {
+                const aa_node *nd = &tt->nodes[i];
+                long par;
+                if (nd->parent < 0) {
+                    if (nd->region == AA_REGION_ROOT) {
+                        m[i] = 0;
+                        continue;
+                    }
+                    par = 0;
+                } else if (nd->parent >= (int32_t)i) {
+                    rc = aa_err_set(x->err, AA_EINPUT, "rank %d thread %d node %zu: parent does "
+                                    "not precede it", pr->rank, tt->id, i);
+                    goto out;
+                } else
+                    par = m[nd->parent];
+                if ((m[i] = pt_child(&lt, par, nd->region)) < 0)
+                    goto oom;
+            }
+            o += tt->nnodes;
+        }
+    }
+    if (!(blob = pt_wire(&lt)))
+        goto oom;
+    nb = lt.n * sizeof(pa_wnode);
+    if ((rc = pa_reduce(x, &blob, &nb, tree_merge, NULL)))
+        goto out;
+    if (pt_merge(&x->t, blob, nb / sizeof(pa_wnode), NULL))
+        goto oom;
+    /* local tree index -> global */
+    if (!(ltog = malloc(lt.n * sizeof *ltog)))
+        goto oom;
+    for (i = 0; i < lt.n; i++)
+        ltog[i] = i == 0 ? 0 : pt_child(&x->t, ltog[lt.par[i]], lt.id[i]);
+    for (q = 0; q < x->L; q++) {
+        const aa_process *pr = x->lp[q];
+        size_t n = 0;
+        for (th = 0; th < pr->nthreads; th++)
+            n += pr->threads[th].nnodes;
+        for (i = 0; i < n; i++)
+            x->map[q][i] = ltog[x->map[q][i]];
+    }
+    goto out;
+oom:
+    rc = pa_nomem(x);
+out:
+    free(blob);
+    free(ltog);
+    pt_free(&lt);
+    return rc;
+}
+
+static const uint32_t *sort_ids;
+static int cmp_node_id(const void *a, const void *b)
+{
+    size_t u = *(const size_t *)a, v = *(const size_t *)b;
+    return sort_ids[u] < sort_ids[v] ? -1 : sort_ids[u] > sort_ids[v];
+}
+
+/* Regions: the tree's nodes depth-first, children by id (tree.c's order). */
+static int build_regions(pa *x)
+{
+    size_t n = x->t.n, i, k, sp = 0, *cc = calloc(n + 1, sizeof *cc);
+    size_t *cst = calloc(n + 1, sizeof *cst), *cl = malloc(n * sizeof *cl);
+    size_t *stack = malloc((n + 1) * sizeof *stack);
+    aa_analysis *a = x->a;
+    int rc = AA_OK;
+    x->t2r = malloc(n * sizeof *x->t2r);
+    a->regions = calloc(n, sizeof *a->regions);
+    x->cstart = calloc(n + 1, sizeof *x->cstart);
+    x->clist = malloc(n * sizeof *x->clist);
+    x->send = malloc((n + 1) * sizeof *x->send);
+    if (!cc || !cst || !cl || !stack || !x->t2r || !a->regions || !x->cstart || !x->clist ||
+        !x->send) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (i = 1; i < n; i++)
+        cc[x->t.par[i]]++;
+    for (i = 0; i < n; i++)
+        cst[i + 1] = cst[i] + cc[i];
+    memset(cc, 0, (n + 1) * sizeof *cc);
+    for (i = 1; i < n; i++)
+        cl[cst[x->t.par[i]] + cc[x->t.par[i]]++] = i;
+    sort_ids = x->t.id;
+    for (i = 0; i < n; i++)
+        qsort(cl + cst[i], cst[i + 1] - cst[i], sizeof *cl, cmp_node_id);
+    stack[sp++] = 0;
+    x->R = 0;
+    while (sp) {
+        size_t t = stack[--sp], r = x->R++;
+        aa_an_region *ar = &a->regions[r];
+        x->t2r[t] = (long)r;
+        ar->index = r + 1;
+        ar->id = x->t.id[t];
+        ar->parent = t == 0 ? -1 : x->t2r[x->t.par[t]];
+        ar->depth = t == 0 ? 0 : a->regions[ar->parent].depth + 1;
+        ar->info = aa_experiment_region(a->exp, ar->id);
+        for (k = cst[t + 1]; k > cst[t]; k--)
+            stack[sp++] = cl[k - 1];
+    }
+    a->nregions = x->R;
+    /* children lists by region, subtree ends */
+    memset(cc, 0, (n + 1) * sizeof *cc);
+    for (i = 1; i < x->R; i++)
+        x->cstart[a->regions[i].parent + 1]++;
+    for (i = 0; i < x->R; i++)
+        x->cstart[i + 1] += x->cstart[i];
+    for (i = 1; i < x->R; i++) {
+        size_t pp = (size_t)a->regions[i].parent;
+        x->clist[x->cstart[pp] + cc[pp]++] = i;
+    }
+    for (i = x->R; i-- > 0;)
+        x->send[i] = i + 1;
+    for (i = x->R; i-- > 1;)
+        if (x->send[i] > x->send[a->regions[i].parent])
+            x->send[a->regions[i].parent] = x->send[i];
+out:
+    free(cc);
+    free(cst);
+    free(cl);
+    free(stack);
+    return rc;
+}
+
+/* x->rkind: every rank's view of the regions' details, or-ed. */
+static int region_kinds(pa *x)
+{
+    size_t R = x->R, r, k;
+    double *f = calloc(3 * R + 1, sizeof *f);
+    int rc;
+    if (!f || !(x->rkind = calloc(R + 1, 1))) {
+        free(f);
+        return pa_nomem(x);
+    }
+    for (r = 0; r < R; r++) {
+        const aa_region *ri = x->a->regions[r].info;
+        f[r] = ri != NULL;
+        f[R + r] = ri && ri->kind == AA_KIND_FUNCTION;
+        f[2 * R + r] = an_is_mpi_setup(ri);
+    }
+    if (!(rc = pa_max(x, f, 3 * R)))
+        for (r = 0; r < R; r++)
+            for (k = 0; k < 3; k++)
+                if (f[k * R + r] > 0)
+                    x->rkind[r] |= (unsigned char)(1u << k);
+    free(f);
+    return rc;
+}
+
+static size_t nchildren(const pa *x, size_t r)
+{
+    return x->cstart[r + 1] - x->cstart[r];
+}
+
+/* ---- values ------------------------------------------------------------------------ */
+/* Metric `name` of local process q by region (an_gather's rules: summed over
+ * threads, 0 where not run, NaN where run with no finite value); the
+ * number of finite values. */
+static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigned char *anyfin)
+{
+    const aa_experiment *e = x->le[q];
+    const aa_process *pr = x->lp[q];
+    int mi = aa_experiment_metric_index(e, name);
+    size_t th, i, o = 0, fin = 0, R = x->R;
+    memset(row, 0, R * sizeof *row);
+    if (mi < 0)
+        return 0;
+    memset(anyfin, 0, R);
+    for (th = 0; th < pr->nthreads; th++) {
+        const aa_thread *tt = &pr->threads[th];
+        const double *v = tt->values + mi;
+        for (i = 0; i < tt->nnodes; i++, v += e->nmetrics) {
+            long r = x->t2r[x->map[q][o + i]];
+            if (!isnan(*v)) {
+                row[r] += *v;
+                anyfin[r] = 1;
+                fin++;
+            }
+        }
+        o += tt->nnodes;
+    }
+    for (i = 0; i < R; i++)
+        if (x->ran[q * R + i] && !anyfin[i])
+            row[i] = NAN;
+    return fin;
+}
+
+/* Who ran what, every metric the phases use, and which are usable. */
+static int gather_values(pa *x)
+{
+    size_t L = x->L, R = x->R, q, th, i, m;
+    unsigned char *anyfin = malloc(R + 1);
+    double use[2 * M_N], *runs = calloc(R + 1, sizeof *runs);
+    x->ran = calloc(L * R + 1, 1);
+    if (!anyfin || !runs || !x->ran) {
+        free(anyfin);
+        free(runs);
+        return pa_nomem(x);
+    }
+    for (q = 0; q < L; q++) {
+        const aa_process *pr = x->lp[q];
+        size_t o = 0;
+        for (th = 0; th < pr->nthreads; th++) {
+            for (i = 0; i < pr->threads[th].nnodes; i++)
+                x->ran[q * R + x->t2r[x->map[q][o + i]]] = 1;
+            o += pr->threads[th].nnodes;
+        }
+        for (i = 0; i < R; i++)
+            runs[i] += x->ran[q * R + i];
+    }
+    memset(use, 0, sizeof use);
+    for (m = 0; m < M_N; m++) {
+        if (!(x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]))) {
+            free(anyfin);
+            free(runs);
+            return pa_nomem(x);
+        }
+        for (q = 0; q < L; q++) {
+            if (aa_experiment_metric_index(x->le[q], pa_metric[m]) >= 0 &&
+                !aa_process_metric_unavailable(x->lp[q], pa_metric[m]))
+                use[m] = 1;
+            use[M_N + m] += (double)gather_row(x, q, pa_metric[m], x->M[m] + q * R, anyfin);
+        }
+    }
+    free(anyfin);
+    if (pa_max(x, use, M_N) || pa_sum(x, use + M_N, M_N) || pa_sum(x, runs, R)) {
+        free(runs);
+        return x->err->code;
+    }
+    for (m = 0; m < M_N; m++) {
+        x->usable[m] = use[m] > 0;
+        x->have[m] = use[m] > 0 && use[M_N + m] > 0;
+    }
+    for (i = 0; i < R; i++)
+        x->a->regions[i].nprocs_run = (size_t)runs[i];
+    free(runs);
+    return AA_OK;
+}
+
+/* Self values (an_self_values) of the L x R values M into S. */
+static void self_values(const pa *x, const double *M, double *S)
+{
+    size_t q, r, i, R = x->R;
+    for (q = 0; q < x->L; q++)
+        for (r = 0; r < R; r++) {
+            double v = M[q * R + r];
+            v = isnan(v) ? 0 : v;
+            for (i = x->cstart[r]; i < x->cstart[r + 1]; i++) {
+                double w = M[q * R + x->clist[i]];
+                v -= isnan(w) ? 0 : w;
+            }
+            S[q * R + r] = v > 0 ? v : 0;
+        }
+}
+
+/* ---- exact distributed order statistics ------------------------------------------- */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t dbits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+static double bitsd(uint64_t b)
+{
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+/* For every column c < nc, the k[2c] and k[2c+1]-th smallest (0-based) of
+ * the values v[q * stride + col[c]] over every rank's q where use (may be
+ * NULL) allows; values >= 0 (+0, finite or infinite).  A column with
+ * fewer values gets 0.  The order of non-negative doubles is the order of
+ * their bit patterns, so a search on the patterns finds them exactly: each
+ * step splits the interval left into PA_SPLIT parts and reduces the counts
+ * of the values up to each part's top (one reduction per step, 16 steps). */
+#define PA_SPLIT 16
+static int pa_kth(pa *x, const double *v, const unsigned char *use, size_t stride,
+                  const size_t *col, size_t nc, const double *k, double *out)
+{
+    size_t L = x->L, c, q, j, step;
+    uint64_t *s = malloc((L * nc + 1) * sizeof *s), *lo = malloc((2 * nc + 1) * sizeof *lo);
+    uint64_t *hi = malloc((2 * nc + 1) * sizeof *hi);
+    size_t *ns = calloc(nc + 1, sizeof *ns);
+    double *cnt = malloc((2 * nc * PA_SPLIT + 1) * sizeof *cnt);
+    int rc = AA_OK;
+    if (!s || !lo || !hi || !ns || !cnt) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (c = 0; c < nc; c++) {
+        uint64_t *sc = s + c * L;
+        for (q = 0; q < L; q++)
+            if (!use || use[q * stride + col[c]])
+                sc[ns[c]++] = dbits(v[q * stride + col[c]]);
+        qsort(sc, ns[c], sizeof *sc, cmp_u64);
+    }
+    for (j = 0; j < 2 * nc; j++) {
+        lo[j] = 0;
+        hi[j] = 0x7ff0000000000000ULL;
+    }
+    for (step = 0; step < 20; step++) { /* 16 steps of 4 bits cover the 63 */
+        int open = 0;
+        for (j = 0; j < 2 * nc; j++) {
+            const uint64_t *sc = s + (j / 2) * L;
+            uint64_t w = (hi[j] - lo[j]) / PA_SPLIT + 1; /* part width */
+            size_t b, a = 0;
+            for (b = 0; b < PA_SPLIT; b++) {
+                /* values <= the top of part b */
+                uint64_t top = b + 1 == PA_SPLIT || lo[j] + (b + 1) * w - 1 > hi[j]
+                                   ? hi[j] : lo[j] + (b + 1) * w - 1;
+                size_t e = ns[j / 2];
+                while (a < e) {
+                    size_t m = a + (e - a) / 2;
+                    if (sc[m] <= top)
+                        a = m + 1;
+                    else
+                        e = m;
+                }
+                cnt[j * PA_SPLIT + b] = (double)a;
+            }
+            open |= lo[j] < hi[j];
+        }
+        if (!open)
+            break;
+        if ((rc = pa_sum(x, cnt, 2 * nc * PA_SPLIT)))
+            goto out;
+        for (j = 0; j < 2 * nc; j++) {
+            uint64_t w = (hi[j] - lo[j]) / PA_SPLIT + 1;
+            size_t b;
+            if (lo[j] >= hi[j])
+                continue;
+            for (b = 0; b + 1 < PA_SPLIT && cnt[j * PA_SPLIT + b] < k[j] + 1; b++)
+                ;
+            {
+                uint64_t nlo = lo[j] + b * w, top = lo[j] + (b + 1) * w - 1;
+                if (b + 1 < PA_SPLIT && top < hi[j])
+                    hi[j] = top;
+                lo[j] = nlo;
+            }
+        }
+    }
+    for (j = 0; j < 2 * nc; j++)
+        out[j] = k[j] < 0 ? 0 : bitsd(lo[j]);
+out:
+    free(s);
+    free(lo);
+    free(hi);
+    free(ns);
+    free(cnt);
+    return rc;
+}
+
+/* Medians (as noise.c's: the mean of the two middle values for an even
+ * count; 0 for none) of the columns col[0..nc) of v over every rank's
+ * values allowed by use. */
+static int pa_medians(pa *x, const double *v, const unsigned char *use, size_t stride,
+                      const size_t *col, size_t nc, double *med)
+{
+    size_t L = x->L, c, q;
+    double *n = calloc(nc + 1, sizeof *n), *k = calloc(2 * nc + 1, sizeof *k);
+    double *o = calloc(2 * nc + 1, sizeof *o);
+    int rc;
+    if (!n || !k || !o) {
+        free(n), free(k), free(o);
+        return pa_nomem(x);
+    }
+    for (c = 0; c < nc; c++)
+        for (q = 0; q < L; q++)
+            n[c] += !use || use[q * stride + col[c]];
+    if (!(rc = pa_sum(x, n, nc))) {
+        for (c = 0; c < nc; c++) {
+            size_t cn = (size_t)n[c];
+            k[2 * c] = cn ? (double)(cn % 2 ? cn / 2 : cn / 2 - 1) : -1;
+            k[2 * c + 1] = cn ? (double)(cn / 2) : -1;
+        }
+        rc = pa_kth(x, v, use, stride, col, nc, k, o);
+    }
+    for (c = 0; c < nc && !rc; c++)
+        med[c] = k[2 * c] < 0 ? 0 : k[2 * c] == k[2 * c + 1] ? o[2 * c] : 0.5 * (o[2 * c] + o[2 * c + 1]);
+    free(n), free(k), free(o);
+    return rc;
+}
+
+/* The median of the positive finite v[q * stride] (metrics.c's
+ * median_positive). */
+static int median_positive(pa *x, const double *v, size_t stride, double *med)
+{
+    unsigned char *use = malloc(x->L + 1);
+    double *w = malloc((x->L + 1) * sizeof *w);
+    size_t q, zero = 0;
+    int rc;
+    if (!use || !w) {
+        free(use), free(w);
+        return pa_nomem(x);
+    }
+    for (q = 0; q < x->L; q++) {
+        double y = v[q * stride];
+        use[q] = y > 0 && isfinite(y);
+        w[q] = use[q] ? y : 0;
+    }
+    rc = pa_medians(x, w, use, 1, &zero, 1, med);
+    free(use), free(w);
+    return rc;
+}
+
+/* ---- metrics (metrics.c) -------------------------------------------------------------- */
+static int wall_wpwt(pa *x)
+{
+    size_t q, i, R = x->R;
+    double zero = 0;
+    const double *W = x->M[M_WALL];
+    if (!x->have[M_WALL])
+        return aa_err_set(x->err, AA_EINPUT, "experiment has no wall time values (metric "
+                                             "'wall'); nothing to analyse");
+    if (!(x->wpwt = calloc(x->L + 1, sizeof *x->wpwt)))
+        return pa_nomem(x);
+    for (q = 0; q < x->L; q++) {
+        double w = W[q * R];
+        if (!x->ran[q * R] || isnan(w)) {
+            w = 0;
+            for (i = x->cstart[0]; i < x->cstart[1]; i++) {
+                double v = W[q * R + x->clist[i]];
+                w += isnan(v) ? 0 : v;
+            }
+        }
+        x->wpwt[q] = w;
+        zero += !(w > 0);
+    }
+    if (pa_sum(x, &zero, 1))
+        return x->err->code;
+    if (zero)
+        return an_note(&x->dc, "zero-length run: whole-program wall time is 0 on %zu "
+                       "process%s; their region fractions count as 0",
+                       (size_t)zero, zero == 1 ? "" : "es");
+    return AA_OK;
+}
+
+/* metrics.c's whole_chain over the ranks: the chain grows on the mean
+ * shares reduced over all processes. */
+static int whole_chain(pa *x)
+{
+    size_t L = x->L, R = x->R, q, r, i;
+    const double *W = x->M[M_WALL], *T = x->M[M_MPIW];
+    int have_mpi = x->have[M_MPIW], changed = 1;
+    double *raw = malloc((L + 1) * sizeof *raw), *sub = calloc(L + 1, sizeof *sub);
+    double *fs = malloc((R + 1) * sizeof *fs), tot[3];
+    aa_analysis *a = x->a;
+    int rc = AA_OK;
+    x->whole = calloc(R + 1, 1);
+    if (!raw || !sub || !fs || !x->whole) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    memcpy(raw, x->wpwt, L * sizeof *raw);
+    x->whole[0] = 1;
+    while (changed) {
+        memset(sub, 0, L * sizeof *sub);
+        for (r = 0; r < R && have_mpi; r++) {
+            if (!x->whole[r] || (r > 0 && !r_function(x, r)))
+                continue;
+            for (q = 0; q < L; q++) {
+                double ex = T[q * R + r];
+                if (isnan(ex))
+                    continue;
+                for (i = x->cstart[r]; i < x->cstart[r + 1]; i++) {
+                    double v = T[q * R + x->clist[i]];
+                    ex -= isnan(v) ? 0 : v;
+                }
+                if (ex > 0)
+                    sub[q] += ex;
+            }
+        }
+        for (q = 0; q < L; q++) {
+            double w = raw[q] - sub[q];
+            x->wpwt[q] = w > 0 ? w : raw[q];
+        }
+        memset(fs, 0, R * sizeof *fs);
+        for (r = 1; r < R; r++) {
+            if (x->whole[r] || !x->whole[a->regions[r].parent] ||
+                (a->regions[r].parent != 0 && (!r_known(x, r) || r_function(x, r))))
+                continue;
+            for (q = 0; q < L; q++) {
+                double w = W[q * R + r];
+                fs[r] += (x->wpwt[q] > 0 && !isnan(w)) ? w / x->wpwt[q] : 0;
+            }
+        }
+        if ((rc = pa_sum(x, fs, R)))
+            goto out;
+        changed = 0;
+        for (r = 1; r < R; r++)
+            if (fs[r] > 0 && fs[r] / (double)x->P >= 0.95 && !x->whole[r]) {
+                x->whole[r] = 1;
+                changed = 1;
+            }
+    }
+    memset(tot, 0, sizeof tot);
+    for (q = 0; q < L; q++) {
+        tot[0] += sub[q] > 0 && x->wpwt[q] < raw[q];
+        tot[1] += raw[q] - x->wpwt[q];
+        tot[2] += raw[q];
+    }
+    if ((rc = pa_sum(x, tot, 3)))
+        goto out;
+    if (tot[0] > 0)
+        rc = an_note(&x->dc, "MPI time outside every region but the whole program (MPI_Init, "
+                     "MPI_Finalize, ...) is left out of the whole-program time: %.3g s "
+                     "of %.3g s on average", tot[1] / (double)x->P, tot[2] / (double)x->P);
+out:
+    free(raw);
+    free(sub);
+    free(fs);
+    return rc;
+}
+
+/* metrics.c's an_main_metric */
+static int main_metric(pa *x)
+{
+    size_t i, n = x->L * x->R;
+    int use_cpu = x->o->proc_metric == AA_PMETRIC_CPU && x->have[M_CPU];
+    int sub = use_cpu ? M_MPIC : M_MPIW, rc;
+    const double *S = x->M[sub];
+    if (!(x->MM = malloc((n + 1) * sizeof *x->MM)))
+        return pa_nomem(x);
+    if (x->o->proc_metric == AA_PMETRIC_CPU && !use_cpu &&
+        (rc = an_note(&x->dc, "CPU time unavailable: processes compared on wall time outside MPI")))
+        return rc;
+    x->a->proc_metric = use_cpu ? "cpu" : "wall";
+    memcpy(x->MM, x->M[use_cpu ? M_CPU : M_WALL], n * sizeof *x->MM);
+    if (x->have[sub]) {
+        for (i = 0; i < n; i++) {
+            double v = x->MM[i] - (isnan(S[i]) ? 0 : S[i]);
+            x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
+        }
+        return AA_OK;
+    }
+    for (i = 0; i < n; i++)
+        if (isnan(x->MM[i]))
+            x->MM[i] = 0;
+    return an_note(&x->dc, "%s unavailable: time inside MPI is not subtracted from the "
+                   "process metric", pa_metric[sub]);
+}
+
+/* ---- disparity (disparity.c) ------------------------------------------------------------ */
+/* an_self_wall, then disparity.c's judgement of preempted processes on CPU
+ * and I/O time (per process: no collective but the count). */
+static int self_wall(pa *x)
+{
+    size_t L = x->L, R = x->R, q, r, n = L * R;
+    int have_mpi = x->have[M_MPIW];
+    int judge = x->usable[M_CPU] && x->usable[M_MPIW] && x->usable[M_MPIC], have_io = x->have[M_IO];
+    double *ms = malloc((n + 1) * sizeof *ms), *sc = NULL, *smc = NULL, *sio = NULL;
+    double cnt[2] = {0, 0};
+    int rc = AA_OK;
+    x->SW = malloc((n + 1) * sizeof *x->SW);
+    x->dwpwt = malloc((L + 1) * sizeof *x->dwpwt);
+    x->preempted = calloc(L + 1, 1);
+    if (!ms || !x->SW || !x->dwpwt || !x->preempted)
+        goto oom;
+    self_values(x, x->M[M_WALL], x->SW);
+    self_values(x, x->M[M_MPIW], ms);
+    for (r = 0; r < R; r++)
+        for (q = 0; q < L; q++) {
+            double *v = &x->SW[q * R + r];
+            if (r_setup(x, r))
+                *v = 0;
+            else if (x->whole[r] && have_mpi)
+                *v = fmax(0, *v - ms[q * R + r]);
+        }
+    memcpy(x->dwpwt, x->wpwt, L * sizeof *x->dwpwt);
+    if (judge) {
+        sc = malloc((n + 1) * sizeof *sc);
+        smc = malloc((n + 1) * sizeof *smc);
+        sio = malloc((n + 1) * sizeof *sio);
+        if (!sc || !smc || !sio)
+            goto oom;
+        self_values(x, x->M[M_CPU], sc);
+        self_values(x, x->M[M_MPIC], smc);
+        if (have_io)
+            self_values(x, x->M[M_IO], sio);
+        for (q = 0; q < L; q++) {
+            size_t k = q * R;
+            double u = 0, sum = 0;
+            if (x->ran[k])
+                u = aa_unexplained_share(x->M[M_WALL][k],
+                                         aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
+                                                      x->M[M_MPIC][k],
+                                                      have_io ? x->M[M_IO][k] : NAN));
+            if (!(u > x->o->preempted_share))
+                continue;
+            x->preempted[q] = 1;
+            cnt[0]++;
+            cnt[1] += u;
+            for (r = 0; r < R; r++) {
+                double v = sc[k + r] + (have_io ? sio[k + r] : 0);
+                if (r_setup(x, r))
+                    v = 0;
+                else if (x->whole[r])
+                    v = fmax(0, v - smc[k + r]);
+                x->SW[k + r] = v;
+                sum += v;
+            }
+            x->dwpwt[q] = sum;
+        }
+    }
+    if ((rc = pa_sum(x, cnt, 2)))
+        goto out;
+    if (cnt[0] > 0)
+        rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
+                     "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
+                     "other processes): their regions are judged on CPU and I/O time for "
+                     "hotspots, as their wall time and their waits in MPI were stretched by "
+                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
+    goto out;
+oom:
+    rc = pa_nomem(x);
+out:
+    free(ms), free(sc), free(smc), free(sio);
+    return rc;
+}
+
+static double region_metric_of(const pa *x, size_t q, size_t r)
+{
+    size_t k = q * x->R + r;
+    const double *C = x->M[M_CYC], *I = x->M[M_INS];
+    double frac = (x->dwpwt[q] > 0 && !isnan(x->SW[k])) ? fmin(1, x->SW[k] / x->dwpwt[q]) : 0;
+    double cpi = 0;
+    if (x->cpi_ok && !isnan(C[k]) && !isnan(I[k]) && I[k] > 0)
+        cpi = C[k] / I[k];
+    return an_region_metric_value(x->a, frac, cpi);
+}
+
+static int disparity_classes(pa *x)
+{
+    const aa_analyze_options *o = x->o;
+    aa_analysis *a = x->a;
+    size_t q, r, i, ku, R = x->R;
+    double centers[5];
+    int *cls, rc;
+    double *v;
+    if ((rc = self_wall(x)))
+        return rc;
+    x->cpi_ok = x->have[M_CYC] && x->have[M_INS];
+    a->region_metric = o->region_metric == AA_RMETRIC_CRNM ? "crnm"
+                       : o->region_metric == AA_RMETRIC_CPI ? "cpi" : "wall";
+    if (o->region_metric != AA_RMETRIC_WALL && !x->cpi_ok) {
+        a->region_metric = "wall";
+        if ((rc = an_note(&x->dc, "CPI unavailable (cycles or instructions not measured): "
+                          "regions are ranked by their wall-time fraction instead of %s",
+                          o->region_metric == AA_RMETRIC_CRNM ? "CRNM" : "CPI")))
+            return rc;
+    }
+    a->severity = calloc(R + 1, sizeof *a->severity);
+    a->region_value = calloc(R + 1, sizeof *a->region_value);
+    x->dobj = malloc((R + 1) * sizeof *x->dobj);
+    if (!a->severity || !a->region_value || !x->dobj)
+        return pa_nomem(x);
+    for (r = 0; r < R; r++)
+        for (q = 0; q < x->L; q++)
+            if (x->ran[q * R + r])
+                a->region_value[r] += region_metric_of(x, q, r);
+    if ((rc = pa_sum(x, a->region_value, R)))
+        return rc;
+    for (r = 0; r < R; r++)
+        a->region_value[r] /= (double)x->P;
+    for (r = 1; r < R; r++)
+        if (!r_setup(x, r))
+            x->dobj[x->ndobj++] = r;
+    if (!x->ndobj)
+        return AA_OK;
+    cls = malloc(x->ndobj * sizeof *cls);
+    v = malloc(x->ndobj * sizeof *v);
+    if (!cls || !v) {
+        free(cls), free(v);
+        return pa_nomem(x);
+    }
+    for (i = 0; i < x->ndobj; i++)
+        v[i] = a->region_value[x->dobj[i]];
+    rc = an_severity_classes(&x->dc, v, x->ndobj, cls, centers, &ku, 0);
+    for (i = 0; i < x->ndobj && !rc; i++)
+        a->severity[x->dobj[i]] = cls[i];
+    free(cls), free(v);
+    return rc;
+}
+
+/* ---- dissimilarity (dissim.c, noise.c) ----------------------------------------------- */
+/* The points (or bubbles) one level is clustered on, the same on every
+ * rank: n items of dim values with their weights (processes), and the
+ * item of every local process. */
+typedef struct pa_items {
+    size_t n, dim;
+    double *x, *w;
+    size_t *of;   /* by local process */
+    an_bub bub;   /* bubbles: nb = n, of = identity; empty for points */
+} pa_items;
+
+static void items_free(pa_items *it)
+{
+    free(it->x);
+    free(it->w);
+    free(it->of);
+    free(it->bub.of);
+    free(it->bub.count);
+    free(it->bub.sq);
+    memset(it, 0, sizeof *it);
+}
+
+typedef struct lead_arg {
+    size_t dim;
+    double r2;
+} lead_arg;
+
+static size_t lead_find(const double *lead, size_t nl, const double *p, size_t dim, double r2,
+                        int nearest)
+{
+    size_t l, k, best = nl;
+    double bd = INFINITY;
+    for (l = 0; l < nl; l++) {
+        double d2 = 0;
+        for (k = 0; k < dim && (nearest || d2 <= r2); k++) {
+            double d = p[k] - lead[l * dim + k];
+            d2 += d * d;
+        }
+        if (!nearest && d2 <= r2)
+            return l;
+        if (nearest && d2 < bd) {
+            bd = d2;
+            best = l;
+        }
+    }
+    return best;
+}
+
+/* Adds to *acc the leaders of `in` that lie farther than r from all of its. */
+static int lead_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t nin, void *arg)
+{
+    const lead_arg *la = arg;
+    size_t dim = la->dim, row = dim * sizeof(double), na = *nacc / row, ni = nin / row, i;
+    const double *src = in;
+    double *d = realloc(*acc, (na + ni + 1) * row);
+    if (!d)
+        return pa_nomem(x);
+    for (i = 0; i < ni; i++)
+        if (lead_find(d, na, src + i * dim, dim, la->r2, 0) == na)
+            memcpy(d + na++ * dim, src + i * dim, row);
+    *acc = d;
+    *nacc = na * row;
+    return AA_OK;
+}
+
+/* The level's points X (L x m, local) as items: bubbles of radius r when
+ * they compress (with their points' counts, sums and sums of squares, for
+ * the significance of clusters), else all P points gathered in rank order. */
+static int level_items(pa *x, const double *X, size_t m, double r, pa_items *it)
+{
+    size_t L = x->L, P = x->P, q, l, k, nl = 0;
+    double *lead = NULL;
+    size_t nb = 0;
+    void *blob;
+    lead_arg la;
+    int rc = AA_OK;
+    memset(it, 0, sizeof *it);
+    it->dim = m;
+    if (!(it->of = malloc((L + 1) * sizeof *it->of)))
+        return pa_nomem(x);
+    if (P > 64 && r > 0 && m > 0) {
+        la.dim = m;
+        la.r2 = r * r;
+        if (!(lead = malloc((L + 1) * m * sizeof *lead)))
+            return pa_nomem(x);
+        for (q = 0; q < L; q++)
+            if (lead_find(lead, nl, X + q * m, m, la.r2, 0) == nl)
+                memcpy(lead + nl++ * m, X + q * m, m * sizeof *lead);
+        blob = lead;
+        nb = nl * m * sizeof *lead;
+        if ((rc = pa_reduce(x, &blob, &nb, lead_merge, &la)))
+            return rc;
+        lead = blob;
+        nl = nb / (m * sizeof *lead);
+        if (nl > P / 4) { /* too spread out: exact, as dissim.c's bub_build */
+            free(lead);
+            lead = NULL;
+        }
+    }
+    if (lead) {
+        size_t row = 2 * m + 1; /* count, sums, sums of squares */
+        double *acc = calloc(nl * row + 1, sizeof *acc);
+        size_t *newi = malloc((nl + 1) * sizeof *newi), n = 0;
+        if (!acc || !newi) {
+            free(acc), free(newi), free(lead);
+            return pa_nomem(x);
+        }
+        for (q = 0; q < L; q++) {
+            l = lead_find(lead, nl, X + q * m, m, la.r2, 0);
+            if (l == nl)
+                l = lead_find(lead, nl, X + q * m, m, la.r2, 1);
+            it->of[q] = l;
+            acc[l * row] += 1;
+            for (k = 0; k < m; k++) {
+                acc[l * row + 1 + k] += X[q * m + k];
+                acc[l * row + 1 + m + k] += X[q * m + k] * X[q * m + k];
+            }
+        }
+        free(lead);
+        if ((rc = pa_sum(x, acc, nl * row))) {
+            free(acc), free(newi);
+            return rc;
+        }
+        it->x = malloc((nl * m + 1) * sizeof *it->x);
+        it->w = malloc((nl + 1) * sizeof *it->w);
+        it->bub.count = malloc((nl + 1) * sizeof *it->bub.count);
+        it->bub.of = malloc((nl + 1) * sizeof *it->bub.of);
+        it->bub.sq = malloc((nl * m + 1) * sizeof *it->bub.sq);
+        if (!it->x || !it->w || !it->bub.count || !it->bub.of || !it->bub.sq) {
+            free(acc), free(newi);
+            return pa_nomem(x);
+        }
+        for (l = 0; l < nl; l++) {
+            double c = acc[l * row];
+            newi[l] = n;
+            if (!(c > 0))
+                continue;
+            for (k = 0; k < m; k++) {
+                it->x[n * m + k] = acc[l * row + 1 + k] / c;
+                it->bub.sq[n * m + k] = acc[l * row + 1 + m + k];
+            }
+            it->w[n] = c;
+            it->bub.count[n] = (size_t)c;
+            it->bub.of[n] = n;
+            n++;
+        }
+        for (q = 0; q < L; q++)
+            it->of[q] = newi[it->of[q]];
+        free(acc), free(newi);
+        it->n = it->bub.n = it->bub.nb = n;
+        it->bub.dim = m;
+        it->bub.mean = it->x;
+        return AA_OK;
+    }
+    /* the points themselves */
+    {
+        void *all = NULL;
+        size_t nall = 0;
+        if ((rc = pa_comm(x, x->cm->allgather(x->cm->ctx, X, L * m * sizeof *X, &all, &nall))))
+            return rc;
+        it->x = all;
+        it->n = P;
+        if (!(it->w = malloc((P + 1) * sizeof *it->w)))
+            return pa_nomem(x);
+        for (q = 0; q < P; q++)
+            it->w[q] = 1;
+        for (q = 0; q < L; q++)
+            it->of[q] = x->off + q;
+    }
+    return AA_OK;
+}
+
+static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any);
+
+/* dissim.c's dis_props over the ranks: severity and confidence of region
+ * r under the local labels lab (k clusters). */
+static int dis_props(pa *x, size_t r, const int *lab, size_t k, double *sev, double *conf)
+{
+    size_t q, j, R = x->R;
+    double *s = calloc(2 * k + 2, sizeof *s), *mean, mx = -INFINITY, mn = INFINITY, good = 0;
+    int rc;
+    if (!s)
+        return pa_nomem(x);
+    for (q = 0; q < x->L; q++) {
+        double v = x->MM[q * R + r];
+        s[lab[q]] += isnan(v) ? 0 : v;
+        s[k + lab[q]] += 1;
+    }
+    if ((rc = pa_sum(x, s, 2 * k))) {
+        free(s);
+        return rc;
+    }
+    mean = s;
+    for (j = 0; j < k; j++) {
+        mean[j] = s[k + j] > 0 ? s[j] / s[k + j] : 0;
+        if (s[k + j] > 0 && mean[j] > mx)
+            mx = mean[j];
+        if (s[k + j] > 0 && mean[j] < mn)
+            mn = mean[j];
+    }
+    *sev = mx > 0 ? (mx - mn) / mx : 0;
+    for (q = 0; q < x->L; q++) {
+        double v = x->MM[q * R + r], own;
+        int best = 1;
+        v = isnan(v) ? 0 : v;
+        own = fabs(v - mean[lab[q]]);
+        for (j = 0; j < k; j++)
+            if (s[k + j] > 0 && (int)j != lab[q] && fabs(v - mean[j]) < own)
+                best = 0;
+        good += best;
+    }
+    rc = pa_sum(x, &good, 1);
+    *conf = x->P ? good / (double)x->P : 0;
+    free(s);
+    return rc;
+}
+
+static int add_ccr(pa *x, long level, const an_clust *cp, size_t r, double effect,
+                   const int *lab, size_t k)
+{
+    pa_found *f, *nf = realloc(x->found, (x->nfound + 1) * sizeof *nf);
+    size_t fi;
+    int child = 0, rc;
+    if (!nf)
+        return pa_nomem(x);
+    x->found = nf;
+    fi = x->nfound++;
+    f = &x->found[fi];
+    memset(f, 0, sizeof *f);
+    f->region = r;
+    f->effect = effect;
+    f->level = level;
+    f->cp = *cp;
+    f->cp.sd_floor = NULL; /* the level's, freed with it */
+    f->k = k;
+    if (!(f->lab = malloc((x->L + 1) * sizeof *f->lab)))
+        return pa_nomem(x);
+    memcpy(f->lab, lab, x->L * sizeof *lab);
+    if ((rc = dis_props(x, r, lab, k, &f->severity, &f->confidence)) ||
+        (rc = dis_level(x, (long)r, x->clist + x->cstart[r], nchildren(x, r), 0, &child)))
+        return rc;
+    x->found[fi].cccr = !child;
+    return AA_OK;
+}
+
+static an_clust level_params(const pa *x, const size_t *set, size_t m)
+{
+    an_clust cp = x->cp;
+    if (!x->fixed_eps && x->pre)
+        cp.eps = an_level_eps(x->pre, set, m, x->send, x->a->noise_rel, x->o->noise_factor,
+                              x->o->resolution_s);
+    return cp;
+}
+
+static int search_below(pa *x, const size_t *set, size_t m)
+{
+    size_t j;
+    int rc, any;
+    for (j = 0; j < m; j++)
+        if (nchildren(x, set[j]) &&
+            (rc = dis_level(x, (long)set[j], x->clist + x->cstart[set[j]], nchildren(x, set[j]),
+                            1, &any)))
+            return rc;
+    return AA_OK;
+}
+
+/* dissim.c's dis_level over the ranks: the level's items (points or
+ * bubbles, the same on every rank) clustered and tested by dissim.c's own
+ * an_level_cluster and an_level_ccr_tests. */
+static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any)
+{
+    size_t L = x->L, R = x->R, q, j, i, k = 1;
+    double *X = NULL, *B = NULL, btot = 0, d2 = 0;
+    int *ref = NULL, *lab = NULL, *loc = NULL, *isccr = NULL, rc = AA_OK;
+    pa_items it;
+    an_clust cp;
+    an_level lv;
+    memset(&it, 0, sizeof it);
+    memset(&lv, 0, sizeof lv);
+    *any = 0;
+    if (m == 0 || x->P < 2)
+        return AA_OK;
+    cp = level_params(x, set, m);
+    cp.sig = 0;
+    cp.sd_floor = NULL;
+    for (j = 0; j < m; j++)
+        d2 += x->range[set[j]] * x->range[set[j]];
+    if (sqrt(d2) <= cp.eps)
+        return searching ? search_below(x, set, m) : AA_OK;
+    X = malloc((L * m + 1) * sizeof *X);
+    B = calloc(m, sizeof *B);
+    loc = malloc((L + 1) * sizeof *loc);
+    isccr = calloc(m, sizeof *isccr);
+    if (!X || !B || !loc || !isccr) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if ((rc = an_level_significance(&x->dc, x->pre, x->send, x->fixed_eps, set, m, &cp)))
+        goto out;
+    for (q = 0; q < L; q++)
+        for (j = 0; j < m; j++) {
+            double v = x->MM[q * R + set[j]];
+            X[q * m + j] = isnan(v) ? 0 : v;
+        }
+    if ((rc = level_items(x, X, m, 0.1 * cp.eps, &it)))
+        goto out;
+    ref = malloc((it.n + 1) * sizeof *ref);
+    lab = malloc((it.n + 1) * sizeof *lab);
+    if (!ref || !lab) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    lv.c = &x->dc;
+    lv.n = it.n;
+    lv.m = m;
+    lv.X = it.x;
+    lv.bub = &it.bub;
+    lv.cp = &cp;
+    lv.spread = x->pre;
+    lv.send = x->send;
+    lv.set = set;
+    if ((rc = an_level_cluster(&lv, -1, -1, ref, &k)))
+        goto out;
+    if (k >= 2) {
+        /* between-cluster sums of squares by component (dissim.c's between_ss) */
+        double *cs = calloc(k, sizeof *cs), *cw = calloc(k, sizeof *cw);
+        if (!cs || !cw) {
+            free(cs), free(cw);
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (j = 0; j < m; j++) {
+            double tot = 0, wt = 0;
+            memset(cs, 0, k * sizeof *cs);
+            memset(cw, 0, k * sizeof *cw);
+            for (i = 0; i < it.n; i++) {
+                cs[ref[i]] += it.w[i] * it.x[i * m + j];
+                cw[ref[i]] += it.w[i];
+                tot += it.w[i] * it.x[i * m + j];
+                wt += it.w[i];
+            }
+            tot /= wt;
+            for (i = 0; i < k; i++)
+                if (cw[i] > 0) {
+                    double d = cs[i] / cw[i] - tot;
+                    B[j] += cw[i] * d * d;
+                }
+            btot += B[j];
+        }
+        free(cs), free(cw);
+        for (q = 0; q < L; q++)
+            loc[q] = ref[it.of[q]];
+        rc = an_level_ccr_tests(&lv, ref, k, lab, isccr);
+        for (j = 0; j < m && !rc; j++)
+            if (isccr[j]) {
+                *any = 1;
+                rc = add_ccr(x, level, &cp, set[j], btot > 0 ? B[j] / btot : 0, loc, k);
+            }
+    }
+    if (!rc && searching && !*any)
+        rc = search_below(x, set, m);
+out:
+    an_level_free(&lv);
+    items_free(&it);
+    free(X), free(B), free(ref), free(lab), free(loc), free(isccr);
+    free((double *)cp.sd_floor);
+    return rc;
+}
+
+/* noise.c's noise model from exact medians over the ranks: the spread
+ * prefix sums (x->pre) and the run's relative noise. */
+static int noise_model(pa *x, size_t *nused)
+{
+    size_t L = x->L, R = x->R, r, q, n = 0, nq = 0;
+    double *S = malloc((L * R + 1) * sizeof *S), *med = malloc((R + 1) * sizeof *med);
+    double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
+    size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
+    unsigned char *use = calloc(L * R + 1, 1);
+    int rc;
+    x->pre = malloc((R + 1) * sizeof *x->pre);
+    if (!S || !med || !all || !mad || !col || !qc || !use || !x->pre) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    self_values(x, x->MM, S);
+    for (r = 0; r < R; r++) {
+        col[r] = r;
+        for (q = 0; q < L; q++) {
+            size_t k = q * R + r;
+            use[k] = x->ran[k] && isfinite(S[k]);
+            all[r] += use[k];
+        }
+    }
+    if ((rc = pa_sum(x, all, R)) || (rc = pa_medians(x, S, use, R, col, R, med)))
+        goto out;
+    x->pre[0] = 0;
+    for (r = 0; r < R; r++)
+        x->pre[r + 1] = x->pre[r] + med[r] * med[r];
+    /* regions run by every process with a median of at least the resolution */
+    for (r = 1; r < R && x->P >= 2; r++)
+        if (all[r] == (double)x->P && med[r] >= x->o->resolution_s && med[r] > 0)
+            qc[nq++] = r;
+    for (q = 0; q < L; q++)
+        for (r = 0; r < nq; r++)
+            S[q * R + qc[r]] = fabs(S[q * R + qc[r]] - med[qc[r]]);
+    if (nq && (rc = pa_medians(x, S, NULL, R, qc, nq, mad)))
+        goto out;
+    for (r = 0; r < nq; r++)
+        all[n++] = 1.4826 * mad[r] / med[qc[r]];
+out:
+    free(S), free(med), free(mad), free(col), free(qc), free(use);
+    if (!rc) {
+        *nused = n;
+        x->a->noise_rel = 0;
+        if (n) {
+            size_t a, b;
+            for (a = 1; a < n; a++) /* insertion sort: n <= R */
+                for (b = a; b > 0 && all[b - 1] > all[b]; b--) {
+                    double t = all[b];
+                    all[b] = all[b - 1];
+                    all[b - 1] = t;
+                }
+            x->a->noise_rel = n % 2 ? all[n / 2] : 0.5 * (all[n / 2 - 1] + all[n / 2]);
+        }
+    }
+    free(all);
+    return rc;
+}
+
+static int search_levels(pa *x)
+{
+    const aa_analyze_options *o = x->o;
+    aa_analysis *a = x->a;
+    size_t m = nchildren(x, 0), dmp = 2, nused = 0, q, r, L = x->L, R = x->R;
+    const size_t *set = x->clist + x->cstart[0];
+    double *hi = malloc((2 * R + 1) * sizeof *hi);
+    int any, rc;
+    if (!hi)
+        return pa_nomem(x);
+    aa_cluster_optics_defaults(NULL, x->P, 0, &dmp, NULL);
+    x->cp.min_pts = o->min_pts ? o->min_pts : dmp;
+    x->fixed_eps = o->eps > 0;
+    x->cp.eps = o->eps;
+    for (r = 0; r < 2 * R; r++)
+        hi[r] = -INFINITY;
+    for (q = 0; q < L; q++)
+        for (r = 0; r < R; r++) {
+            double v = x->MM[q * R + r];
+            v = isnan(v) ? 0 : v;
+            hi[r] = fmax(hi[r], v);
+            hi[R + r] = fmax(hi[R + r], -v);
+        }
+    if ((rc = pa_max(x, hi, 2 * R))) {
+        free(hi);
+        return rc;
+    }
+    if (!(x->range = malloc((R + 1) * sizeof *x->range))) {
+        free(hi);
+        return pa_nomem(x);
+    }
+    for (r = 0; r < R; r++)
+        x->range[r] = hi[r] + hi[R + r];
+    free(hi);
+    if (!x->fixed_eps) {
+        if ((rc = noise_model(x, &nused)))
+            return rc;
+        x->cp = level_params(x, set, m);
+        if ((rc = an_note(&x->dc, "noise: processes doing the same work differ by %.2g%% in CPU "
+                          "time (median over %zu regions); differences count from %g s on the "
+                          "whole program, from less on levels of smaller regions",
+                          100 * a->noise_rel, nused, x->cp.eps)))
+            return rc;
+    }
+    if (!(x->cp.eps > 0))
+        x->cp.eps = 1e-300;
+    a->min_pts_used = x->cp.min_pts;
+    a->eps_used = x->cp.eps;
+    return dis_level(x, 0, set, m, 1, &any);
+}
+
+/* The slow cluster of found f (largest mean main metric in its region) and
+ * the time its processes spend there beyond the others' mean. */
+static int slow_cluster(pa *x, pa_found *f)
+{
+    size_t k = f->k, q, j, R = x->R;
+    double *s = calloc(2 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    int rc;
+    if (!s)
+        return pa_nomem(x);
+    for (q = 0; q < x->L; q++) {
+        s[f->lab[q]] += x->MM[q * R + f->region];
+        s[k + f->lab[q]] += 1;
+    }
+    if ((rc = pa_sum(x, s, 2 * k))) {
+        free(s);
+        return rc;
+    }
+    f->slow = 0;
+    for (j = 0; j < k; j++)
+        if (s[k + j] > 0 && s[j] / s[k + j] > best) {
+            best = s[j] / s[k + j];
+            f->slow = j;
+        }
+    for (j = 0; j < k; j++) {
+        if (j == f->slow) {
+            ss += s[j];
+            ns += s[k + j];
+        } else {
+            so += s[j];
+            no += s[k + j];
+        }
+    }
+    f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) : 0;
+    free(s);
+    return AA_OK;
+}
+
+/* dissim.c's an_dissim_impact (without the spike test) and the clusters. */
+static int dissim_impact(pa *x)
+{
+    size_t i, j;
+    int rc;
+    if ((rc = median_positive(x, x->wpwt, 1, &x->wmed)) ||
+        (rc = median_positive(x, x->MM, x->R, &x->mmed)))
+        return rc;
+    for (i = 0; i < x->nfound; i++) {
+        pa_found *f = &x->found[i];
+        if ((rc = slow_cluster(x, f)))
+            return rc;
+        f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
+    }
+    for (i = 0; i < x->nfound; i++) {
+        size_t r0 = x->found[i].region;
+        if (x->found[i].dropped)
+            continue;
+        x->found[i].cccr = 1;
+        for (j = 0; j < x->nfound; j++)
+            if (j != i && !x->found[j].dropped && x->found[j].region > r0 &&
+                x->found[j].region < x->send[r0])
+                x->found[i].cccr = 0;
+    }
+    return AA_OK;
+}
+
+/* Every process's int v (local: L of them) on every rank, in rank order. */
+static int gather_ints(pa *x, const int *v, int **all)
+{
+    size_t n = 0;
+    void *buf = NULL;
+    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, v, x->L * sizeof *v, &buf, &n));
+    if (!rc && n != x->P * sizeof *v) {
+        free(buf);
+        return aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
+    }
+    *all = buf;
+    return rc;
+}
+
+static int dissim_clusters(pa *x)
+{
+    aa_analysis *a = x->a;
+    const pa_found *rep = NULL;
+    size_t P = x->P, q, j, k = 0;
+    int *loc = calloc(x->L + 1, sizeof *loc), rc;
+    double *s;
+    for (j = 0; j < x->nfound; j++)
+        if (!x->found[j].dropped && (!rep || x->found[j].impact > rep->impact))
+            rep = &x->found[j];
+    if (!loc)
+        return pa_nomem(x);
+    if (rep) {
+        memcpy(loc, rep->lab, x->L * sizeof *loc);
+        a->eps_used = rep->cp.eps;
+        k = rep->k;
+    } else
+        k = 1;
+    a->optics_level = rep ? rep->level : 0;
+    rc = gather_ints(x, loc, &a->cluster_of);
+    free(loc);
+    if (rc)
+        return rc;
+    /* labels in first-appearance order (OPTICS numbers them so) */
+    {
+        int *ren = malloc((k + 1) * sizeof *ren), next = 0;
+        if (!ren)
+            return pa_nomem(x);
+        for (j = 0; j < k; j++)
+            ren[j] = -1;
+        for (q = 0; q < P; q++) {
+            int l = a->cluster_of[q];
+            if (ren[l] < 0)
+                ren[l] = next++;
+            a->cluster_of[q] = ren[l];
+        }
+        free(ren);
+        k = (size_t)next;
+    }
+    s = calloc(k + 1, sizeof *s);
+    a->nclusters = k;
+    a->cluster_size = calloc(k + 1, sizeof *a->cluster_size);
+    a->cluster_ranks = calloc(k + 1, sizeof *a->cluster_ranks);
+    a->cluster_mean = calloc(k + 1, sizeof *a->cluster_mean);
+    if (!s || !a->cluster_size || !a->cluster_ranks || !a->cluster_mean) {
+        free(s);
+        return pa_nomem(x);
+    }
+    for (q = 0; q < x->L; q++)
+        s[a->cluster_of[x->off + q]] += x->MM[q * x->R];
+    if ((rc = pa_sum(x, s, k))) {
+        free(s);
+        return rc;
+    }
+    for (q = 0; q < P; q++)
+        a->cluster_size[a->cluster_of[q]]++;
+    for (j = 0; j < k; j++) {
+        a->cluster_mean[j] = a->cluster_size[j] ? s[j] / (double)a->cluster_size[j] : 0;
+        if (!(a->cluster_ranks[j] = malloc((a->cluster_size[j] + 1) * sizeof **a->cluster_ranks))) {
+            free(s);
+            return pa_nomem(x);
+        }
+        a->cluster_size[j] = 0;
+    }
+    for (q = 0; q < P; q++) {
+        size_t l = (size_t)a->cluster_of[q];
+        a->cluster_ranks[l][a->cluster_size[l]++] = a->ranks[q];
+    }
+    free(s);
+    return AA_OK;
+}
+
+/* dissim.c's wait_site over the ranks: sums of the self MPI wall time of
+ * the slow processes and of the others by region. */
+static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *f)
+{
+    size_t L = x->L, R = x->R, P = x->P, q, r;
+    double *s, *SM, best = 0, nf = 0, ns = 0;
+    int rc;
+    f->wait_region = -1;
+    f->wait_s = NAN;
+    if (!x->usable[M_MPIW])
+        return AA_OK;
+    f->wait_s = 0;
+    s = calloc(2 * R + 2, sizeof *s);
+    SM = malloc((L * R + 1) * sizeof *SM);
+    if (!s || !SM) {
+        free(s), free(SM);
+        return pa_nomem(x);
+    }
+    self_values(x, x->M[M_MPIW], SM);
+    for (q = 0; q < L; q++) {
+        int slow = df->lab[q] == (int)df->slow;
+        for (r = 1; r < R; r++) {
+            double v = SM[q * R + r];
+            s[(slow ? R : 0) + r] += isnan(v) ? 0 : v;
+        }
+        s[2 * R + slow] += 1;
+    }
+    free(SM);
+    if ((rc = pa_sum(x, s, 2 * R + 2))) {
+        free(s);
+        return rc;
+    }
+    nf = s[2 * R];
+    ns = s[2 * R + 1];
+    for (r = 1; r < R; r++) {
+        if (x->whole[r] || r_setup(x, r))
+            continue;
+        if (nf > 0 && ns > 0 && s[r] / nf - s[R + r] / ns > best) {
+            best = s[r] / nf - s[R + r] / ns;
+            f->wait_region = (long)r;
+        }
+    }
+    free(s);
+    if (f->wait_region < 0 || best < x->o->resolution_s) {
+        f->wait_region = -1;
+        return AA_OK;
+    }
+    if (!(f->wait_ranks = malloc((P + 1) * sizeof *f->wait_ranks)))
+        return pa_nomem(x);
+    for (q = 0; q < P; q++)
+        if (lab_all[q] != (int)df->slow)
+            f->wait_ranks[f->nwait++] = x->a->ranks[q];
+    f->wait_s = best * (double)f->nwait;
+    return AA_OK;
+}
+
+static aa_finding *add_finding(pa *x, aa_finding_kind kind, size_t region)
+{
+    x->dc.a = x->a;
+    return an_add_finding(&x->dc, kind, region);
+}
+
+static int dissim_findings(pa *x, long *fof)
+{
+    size_t i, y, z, q, P = x->P;
+    size_t *ord = malloc((x->nfound + 1) * sizeof *ord);
+    int rc = AA_OK;
+    if (!ord)
+        return pa_nomem(x);
+    for (i = 0; i < x->nfound; i++)
+        ord[i] = i;
+    for (y = 1; y < x->nfound; y++) /* dissim.c's dis_order */
+        for (z = y; z > 0; z--) {
+            const pa_found *u = &x->found[ord[z - 1]], *v = &x->found[ord[z]];
+            if (v->cccr > u->cccr || (v->cccr == u->cccr && v->effect > u->effect)) {
+                size_t t = ord[z];
+                ord[z] = ord[z - 1];
+                ord[z - 1] = t;
+            } else
+                break;
+        }
+    for (y = 0; y < x->nfound && !rc; y++) {
+        const pa_found *df = &x->found[ord[y]];
+        aa_finding *f;
+        int *lab = NULL;
+        if (df->dropped)
+            continue;
+        if (!(f = add_finding(x, AA_FINDING_DISSIMILARITY, df->region))) {
+            rc = pa_nomem(x);
+            break;
+        }
+        fof[x->a->nfindings - 1] = (long)ord[y];
+        f->ccr = 1;
+        f->cccr = df->cccr;
+        f->effect = df->effect;
+        f->severity = df->severity;
+        f->confidence = df->confidence;
+        f->impact_s = df->impact;
+        f->run_share = x->wmed > 0 ? f->impact_s / x->wmed : 0;
+        if ((rc = gather_ints(x, df->lab, &lab)))
+            break;
+        f->slow_cluster = aa_cluster_same_partition(lab, x->a->cluster_of, P) ? 0 : -1;
+        if (f->slow_cluster == 0) /* its id in the renumbered clusters */
+            for (q = 0; q < P; q++)
+                if (lab[q] == (int)df->slow) {
+                    f->slow_cluster = x->a->cluster_of[q];
+                    break;
+                }
+        if (!(f->slow_ranks = malloc((P + 1) * sizeof *f->slow_ranks)))
+            rc = pa_nomem(x);
+        for (q = 0; q < P && !rc; q++)
+            if (lab[q] == (int)df->slow)
+                f->slow_ranks[f->nslow++] = x->a->ranks[q];
+        if (!rc)
+            rc = wait_site(x, df, lab, f);
+        free(lab);
+    }
+    free(ord);
+    return rc;
+}
+
+/* disparity.c's wait_of: the largest per-process wait an imbalance names
+ * at region r for local process q. */
+static double wait_of(const pa *x, const long *fof, size_t q, size_t r)
+{
+    const aa_analysis *a = x->a;
+    double w = 0;
+    size_t i;
+    for (i = 0; i < a->nfindings; i++) {
+        const aa_finding *f = &a->findings[i];
+        const pa_found *df;
+        if (f->kind != AA_FINDING_DISSIMILARITY || f->wait_region != (long)r || !f->nwait ||
+            !(f->wait_s > 0) || fof[i] < 0)
+            continue;
+        df = &x->found[fof[i]];
+        if (df->lab[q] != (int)df->slow)
+            w = fmax(w, f->wait_s / (double)f->nwait);
+    }
+    return w;
+}
+
+/* disparity.c's CCRs (with own_value), order and findings (no causes). */
+static int disparity_findings(pa *x, const long *fof)
+{
+    aa_analysis *a = x->a;
+    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0;
+    double *s = calloc(5 * R + 1, sizeof *s), maxv = 0;
+    int *isccr = calloc(R + 1, sizeof *isccr), rc = AA_OK;
+    size_t *ord = malloc((R + 1) * sizeof *ord);
+    if (!s || !isccr || !ord) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if (!x->ndobj)
+        goto out;
+    /* s: own fractions with and without waits, self wall, fractions */
+    for (r = 1; r < R; r++)
+        for (q = 0; q < L; q++) {
+            size_t k = q * R + r;
+            double v = x->SW[k], w, d = x->dwpwt[q];
+            s[2 * R + r] += isnan(v) ? 0 : v;
+            s[3 * R + r] += (d > 0 && !isnan(v)) ? fmin(1, v / d) : 0;
+            if (!x->ran[k] || isnan(v))
+                continue;
+            s[r] += d > 0 ? fmin(1, v / d) : 0;
+            if (!x->preempted[q] && (w = wait_of(x, fof, q, r)) > 0) {
+                v = fmax(0, v - w);
+                s[4 * R + r] = 1; /* some process waits there */
+            }
+            s[R + r] += d > 0 ? fmin(1, v / d) : 0;
+        }
+    {
+        if ((rc = pa_sum(x, s, 4 * R)) || (rc = pa_max(x, s + 4 * R, R)))
+            goto out;
+        for (r = 1; r < R; r++) {
+            int dob = 0, waited;
+            double own;
+            for (y = 0; y < x->ndobj; y++)
+                dob |= x->dobj[y] == r;
+            isccr[r] = dob && a->severity[r] >= 3 && a->region_value[r] >= x->o->disparity_min_share;
+            own = s[r] > 0 ? a->region_value[r] * s[R + r] / s[r] : 0;
+            waited = s[4 * R + r] > 0;
+            if (isccr[r] && own < x->o->disparity_min_share && waited) {
+                isccr[r] = 0;
+                nwaits++;
+            }
+            if (a->region_value[r] > maxv)
+                maxv = a->region_value[r];
+        }
+    }
+    for (r = 0; r < R; r++)
+        ord[r] = r;
+    for (y = 1; y < R; y++)
+        for (z = y; z > 0; z--) {
+            size_t u = ord[z - 1], v = ord[z];
+            if (isccr[v] > isccr[u] || (isccr[v] == isccr[u] && a->region_value[v] > a->region_value[u])) {
+                ord[z] = u;
+                ord[z - 1] = v;
+            } else
+                break;
+        }
+    for (y = 0; y < R && !rc; y++) {
+        size_t rr = ord[y];
+        aa_finding *f;
+        if (rr == 0 || !isccr[rr])
+            continue;
+        if (!(f = add_finding(x, AA_FINDING_DISPARITY, rr))) {
+            rc = pa_nomem(x);
+            break;
+        }
+        f->ccr = 1;
+        f->cccr = 1;
+        f->severity_class = a->severity[rr];
+        f->impact_s = s[2 * R + rr] / (double)x->P;
+        f->run_share = s[3 * R + rr] / (double)x->P;
+        f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
+        f->effect = a->region_value[rr];
+    }
+    if (!rc && nwaits)
+        rc = an_note(&x->dc, "%zu region%s of the top severity class %s where processes wait for "
+                     "an imbalance's slow ones (reported with the imbalance: its waiting), no "
+                     "hotspot of %s own", nwaits, nwaits == 1 ? "" : "s",
+                     nwaits == 1 ? "is" : "are", nwaits == 1 ? "its" : "their");
+out:
+    free(s), free(isccr), free(ord);
+    return rc;
+}
+
+/* ---- the job ------------------------------------------------------------------------- */
+static int unsupported(pa *x)
+{
+    const aa_analyze_options *o = x->o;
+    double q = 0;
+    size_t i;
+    int rc = AA_OK;
+    if (o->nexclude_ranks || o->nexclude_regions)
+        rc = aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
+                        "--exclude-regions (run the serial analysis)");
+    for (i = 0; i < x->L && !rc; i++)
+        q += aa_experiment_metric_index(x->le[i], "cpu_sq") >= 0;
+    if (!rc)
+        rc = pa_sum(x, &q, 1);
+    if (!rc && q > 0)
+        rc = an_note(&x->dc, "parallel analysis: the test of imbalances carried by a few visits "
+                     "(cpu_sq) is not applied");
+    if (!rc)
+        rc = an_note(&x->dc, "parallel analysis over %d ranks: root causes are not computed; "
+                     "rank 0 is not tested for a master", x->cm->size);
+    return rc;
+}
+
+static int run(pa *x)
+{
+    double n = (double)x->L, off = 0;
+    void *all = NULL;
+    size_t nall = 0, q;
+    long *fof = NULL;
+    int rc, *rk = malloc((x->L + 1) * sizeof *rk);
+    if (!rk)
+        return pa_nomem(x);
+    for (q = 0; q < x->L; q++)
+        rk[q] = x->lp[q]->rank;
+    /* the global process count and this rank's offset */
+    rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall));
+    if (!rc) {
+        const double *c = all;
+        int i;
+        x->P = 0;
+        for (i = 0; i < x->cm->size; i++) {
+            if (i == x->cm->rank)
+                off = (double)x->P;
+            x->P += (size_t)c[i];
+        }
+        x->off = (size_t)off;
+    }
+    free(all);
+    if (!rc && x->P == 0)
+        rc = aa_err_set(x->err, AA_EINPUT, "no processes to analyse");
+    if (!rc)
+        rc = gather_ints(x, rk, &x->a->ranks);
+    free(rk);
+    x->a->nprocesses = x->P;
+    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = build_regions(x)) ||
+        (rc = region_kinds(x)) || (rc = gather_values(x)) || (rc = wall_wpwt(x)) ||
+        (rc = whole_chain(x)) ||
+        (rc = main_metric(x)) || (rc = disparity_classes(x)))
+        return rc;
+    if (x->P == 1 && (rc = an_note(&x->dc, "single process: no dissimilarity analysis")))
+        return rc;
+    if (x->P >= 2 && (rc = search_levels(x)))
+        return rc;
+    if ((rc = dissim_impact(x)) || (rc = dissim_clusters(x)))
+        return rc;
+    if (!(fof = malloc((x->nfound + 1) * sizeof *fof)))
+        return pa_nomem(x);
+    if (!(rc = dissim_findings(x, fof)))
+        rc = disparity_findings(x, fof);
+    free(fof);
+    if (!rc)
+        rc = an_rank_findings(&x->dc);
+    return rc;
+}
+
+static void pa_free(pa *x)
+{
+    size_t i;
+    pt_free(&x->t);
+    if (x->map)
+        for (i = 0; i < x->L; i++)
+            free(x->map[i]);
+    free(x->map);
+    free(x->t2r);
+    free(x->cstart);
+    free(x->clist);
+    free(x->send);
+    free(x->rkind);
+    free(x->ran);
+    for (i = 0; i < M_N; i++)
+        free(x->M[i]);
+    free(x->MM);
+    free(x->SW);
+    free(x->wpwt);
+    free(x->dwpwt);
+    free(x->whole);
+    free(x->preempted);
+    free(x->dobj);
+    free(x->pre);
+    free(x->range);
+    for (i = 0; i < x->nfound; i++)
+        free(x->found[i].lab);
+    free(x->found);
+}
+
+int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
+                        const aa_process *const *procs, size_t n, const aa_experiment *info,
+                        const aa_analyze_options *o, aa_analysis **out, aa_err *err)
+{
+    pa x;
+    aa_analyze_options defo;
+    int rc;
+    *out = NULL;
+    if (!o) {
+        aa_analyze_options_init(&defo);
+        o = &defo;
+    }
+    memset(&x, 0, sizeof x);
+    x.cm = cm;
+    x.o = o;
+    x.err = err;
+    x.le = exps;
+    x.lp = procs;
+    x.L = n;
+    if (!(x.a = calloc(1, sizeof *x.a)))
+        return aa_err_set(err, AA_EENV, "analyze: out of memory");
+    x.a->exp = info;
+    x.a->proc_metric = "cpu";
+    x.a->region_metric = "crnm";
+    x.a->optics_level = 0;
+    x.dc.err = err;
+    x.dc.o = o;
+    x.dc.a = x.a;
+    rc = run(&x);
+    pa_free(&x);
+    if (rc) {
+        aa_analyze_free(x.a);
+        return rc;
+    }
+    *out = x.a;
+    return AA_OK;
+}
+
+/* ---- region distributions ------------------------------------------------------- */
+/* n, mean, stddev, min, max and the exact median and p90 of column r of the
+ * L x R values v (where ran and finite) over the ranks, into d[r]. */
+static int dist_of(pa *x, const double *v, aa_region_dist *d)
+{
+    size_t L = x->L, R = x->R, q, r;
+    double *s = calloc(5 * R + 1, sizeof *s), *k = calloc(2 * R + 1, sizeof *k);
+    double *o = calloc(2 * R + 1, sizeof *o), *med = calloc(R + 1, sizeof *med);
+    size_t *col = malloc((R + 1) * sizeof *col);
+    unsigned char *use = malloc(L * R + 1);
+    int rc;
+    if (!s || !k || !o || !med || !col || !use) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (r = 0; r < R; r++) {
+        col[r] = r;
+        s[3 * R + r] = -INFINITY; /* max */
+        s[4 * R + r] = -INFINITY; /* -min */
+    }
+    for (q = 0; q < L; q++)
+        for (r = 0; r < R; r++) {
+            size_t i = q * R + r;
+            double y = v[i];
+            use[i] = x->ran[i] && isfinite(y) && y >= 0;
+            if (!use[i])
+                continue;
+            s[r] += 1;
+            s[R + r] += y;
+            s[2 * R + r] += y * y;
+            s[3 * R + r] = fmax(s[3 * R + r], y);
+            s[4 * R + r] = fmax(s[4 * R + r], -y);
+        }
+    if ((rc = pa_sum(x, s, 3 * R)) || (rc = pa_max(x, s + 3 * R, 2 * R)) ||
+        (rc = pa_medians(x, v, use, R, col, R, med)))
+        goto out;
+    for (r = 0; r < R; r++) {
+        size_t n = (size_t)s[r];
+        k[2 * r] = k[2 * r + 1] = n ? ceil(0.9 * (double)n) - 1 : -1;
+    }
+    if ((rc = pa_kth(x, v, use, R, col, R, k, o)))
+        goto out;
+    for (r = 0; r < R; r++) {
+        double n = s[r], mean = n > 0 ? s[R + r] / n : 0;
+        d[r].n = (size_t)n;
+        d[r].mean = mean;
+        d[r].stddev = n > 0 ? sqrt(fmax(0, s[2 * R + r] / n - mean * mean)) : 0;
+        d[r].max = n > 0 ? s[3 * R + r] : 0;
+        d[r].min = n > 0 ? -s[4 * R + r] : 0;
+        d[r].median = med[r];
+        d[r].p90 = n > 0 ? o[2 * r] : 0;
+    }
+out:
+    free(s), free(k), free(o), free(med), free(col), free(use);
+    return rc;
+}
+
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+{
+    pa x;
+    aa_analyze_options defo;
+    aa_region_dist *d = NULL;
+    int rc;
+    *dist = NULL;
+    if (!o) {
+        aa_analyze_options_init(&defo);
+        o = &defo;
+    }
+    memset(&x, 0, sizeof x);
+    x.cm = cm;
+    x.o = o;
+    x.err = err;
+    x.le = exps;
+    x.lp = procs;
+    x.L = n;
+    x.P = a->nprocesses;
+    if (!(x.a = calloc(1, sizeof *x.a)))
+        return aa_err_set(err, AA_EENV, "analyze: out of memory");
+    x.a->exp = a->exp;
+    x.dc.err = err;
+    x.dc.o = o;
+    x.dc.a = x.a;
+    /* the phases the distributions need, as aa_analyze_parallel ran them */
+    if (!(rc = build_tree(&x)) && !(rc = build_regions(&x)) && !(rc = gather_values(&x)) &&
+        !(rc = main_metric(&x))) {
+        if (x.R != a->nregions)
+            rc = aa_err_set(err, AA_EUSAGE, "analyze: the distributions' processes are not the "
+                            "analysis' (%zu regions, %zu)", x.R, a->nregions);
+        else if (!(d = calloc(2 * x.R + 1, sizeof *d)))
+            rc = pa_nomem(&x);
+        else if (!(rc = dist_of(&x, x.M[M_WALL], d)))
+            rc = dist_of(&x, x.MM, d + x.R);
+    }
+    pa_free(&x);
+    aa_analyze_free(x.a);
+    if (rc) {
+        free(d);
+        return rc;
+    }
+    *dist = d;
+    return AA_OK;
+}
+
+/* ---- one rank ----------------------------------------------------------------------- */
+static int one_reduce(void *ctx, double *v, size_t n)
+{
+    (void)ctx, (void)v, (void)n;
+    return 0;
+}
+
+static int one_allgather(void *ctx, const void *buf, size_t n, void **all, size_t *nall)
+{
+    (void)ctx;
+    if (!(*all = malloc(n ? n : 1)))
+        return -1;
+    if (n)
+        memcpy(*all, buf, n);
+    *nall = n;
+    return 0;
+}
+
+static int one_send(void *ctx, int dest, const void *buf, size_t n)
+{
+    (void)ctx, (void)dest, (void)buf, (void)n;
+    return -1;
+}
+
+static int one_recv(void *ctx, int src, void **buf, size_t *n)
+{
+    (void)ctx, (void)src, (void)buf, (void)n;
+    return -1;
+}
+
+static int one_bcast(void *ctx, void **buf, size_t *n)
+{
+    (void)ctx, (void)buf, (void)n;
+    return 0;
+}
+
+void aa_pcomm_single(aa_pcomm *cm)
+{
+    memset(cm, 0, sizeof *cm);
+    cm->rank = 0;
+    cm->size = 1;
+    cm->sum = one_reduce;
+    cm->max = one_reduce;
+    cm->allgather = one_allgather;
+    cm->send = one_send;
+    cm->recv = one_recv;
+    cm->bcast = one_bcast;
+}

@@ -1,0 +1,131 @@
+#!/bin/bash
+# tests/e2e/analyze_mpi.t -- autoanalyzer-analyze-mpi, the analysis as an
+# MPI job: on the same rank files, the serial `autoanalyzer analyze` and the
+# MPI job on 4 and 64 ranks (oversubscribed) report the same regions and
+# severity classes, the same process clusters and the same findings (region,
+# CCCR, slow and waiting ranks, where they wait); the data-bubble path (200
+# processes on 8 ranks) with the per-region distributions (exact order
+# statistics); an experiment file as input; a --synth block run;
+# bad input (exit 3 naming the file), usage errors (exit 2).
+. "$(dirname "$0")/lib.sh"
+
+MPIA="$AA_BUILD/bin/autoanalyzer-analyze-mpi"
+SYNTH="$AA_BUILD/tests/aa_synth"
+command -v mpirun >/dev/null || skip_all "mpirun not found"
+command -v python3 >/dev/null || skip_all "python3 not found"
+
+# digest JSON: what the comparison covers (floats are left out: the sums
+# are taken in another order)
+cat > "$T/digest.py" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+d, p = a["dissimilarity"], a["disparity"]
+print("processes", a["processes"], a["rank_set"])
+print("regions", [(r["index"], r["id"], r["parent_index"], r["processes"], r["severity"])
+                  for r in a["regions"]])
+print("clusters", sorted(c["rank_set"] for c in d["clusters"]))
+for b in d["bottlenecks"]:
+    print("imbalance", b["index"], b["cccr"], b.get("slow_rank_set"),
+          b.get("waiting_rank_set"), (b.get("wait_region") or {}).get("index"))
+for b in p["bottlenecks"]:
+    print("hotspot", b["index"], b["cccr"], b["severity_class"])
+EOF
+digest() { python3 "$T/digest.py" "$1"; }
+
+# same_as_serial NAME DIR NP [OPTION...]: the MPI job on NP ranks against
+# the serial analysis
+same_as_serial() {
+    local name=$1 dir=$2 np=$3
+    shift 3
+    [ -f "$dir.serial" ] || { "$AA" analyze -q ${SERIAL_OPTS:-} --json "$dir.json" "$dir" &&
+                              digest "$dir.json" > "$dir.serial"; }
+    rm -f "$T/p.json"
+    mpirun -np "$np" "$MPIA" -q --json "$T/p.json" "$@" "$dir" > "$T/p.out" 2>&1
+    is "$(digest "$T/p.json" 2>&1)" "$(cat "$dir.serial")" "$name: $np ranks find what the serial analysis finds"
+}
+
+for sc in slow-group l2; do
+    mkdir -p "$T/$sc"
+    "$SYNTH" --scenario "$sc" --procs 64 --split "$T/$sc" >/dev/null
+done
+same_as_serial slow-group "$T/slow-group" 4
+same_as_serial slow-group "$T/slow-group" 64
+same_as_serial l2 "$T/l2" 4
+like "$(grep -c imbalance "$T/slow-group.serial") $(grep -c hotspot "$T/l2.serial")" '^[1-9][0-9]* 1$' \
+    "the comparisons cover imbalances and hotspots (other scenarios: test_analyze_parallel)"
+
+# more processes than the exact clustering takes: data bubbles over the ranks
+mkdir -p "$T/big"
+"$SYNTH" --scenario slow-group --procs 200 --split "$T/big" >/dev/null
+same_as_serial "slow-group, 200 processes (data bubbles)" "$T/big" 8 --regions-json "$T/rj.json"
+
+# rank files that do not all list every region: a master's regions are in
+# rank 0's file only (every rank must still take the same decisions)
+mkdir -p "$T/master"
+"$SYNTH" --scenario slow-group --procs 16 --master --split "$T/master" >/dev/null
+for f in "$T"/master/rank-[1-9]*.xml; do
+    grep -v 'function="manage"' "$f" > "$f.tmp" && mv "$f.tmp" "$f"
+done
+like "$(grep -c 'function="manage"' "$T/master/rank-0.xml") $(cat "$T"/master/rank-[1-9]*.xml | grep -c 'function="manage"')" \
+    '^[1-9][0-9]* 0$' "the master's regions are listed in rank 0's file only"
+SERIAL_OPTS=--no-auto-exclude same_as_serial "master regions in one rank file" "$T/master" 4 --no-auto-exclude
+
+# per-region distributions (--regions-json of the 8-rank run above): exact
+# order statistics, checked against the sorted values of the same run
+# written as one file
+"$SYNTH" --scenario slow-group --procs 200 -o "$T/big.xml" >/dev/null
+cat > "$T/distcheck.py" <<'EOF'
+import json, sys, math
+import xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+root = ET.parse(sys.argv[2]).getroot()
+ns = root.tag.split('}')[0] + '}' if root.tag.startswith('{') else ''
+names = [m.get('name') for m in root.iter(ns + 'metric')]
+wi = names.index('wall')
+vals = {}
+for n in root.iter(ns + 'node'):
+    vals.setdefault(int(n.get('region')), []).append(float(n.get('v').split()[wi]))
+bad = 0
+for r in d['regions']:
+    v = sorted(vals[r['id']]); n = len(v)
+    med = v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+    w = r['wall']
+    if (w['n'], w['min'], w['max'], w['median'], w['p90']) != (n, v[0], v[-1], med, v[math.ceil(0.9 * n) - 1]):
+        bad += 1
+print(len(d['regions']), bad)
+EOF
+like "$(python3 "$T/distcheck.py" "$T/rj.json" "$T/big.xml" 2>&1)" '^21 0$' \
+    "the distributions are the exact order statistics of the processes' values"
+
+# an experiment file: every rank reads it and takes its block; text report
+"$SYNTH" --scenario l2 --procs 16 -o "$T/l2.xml" >/dev/null
+ok "an experiment file as input" mpirun -np 4 "$MPIA" --json "$T/f.json" "$T/l2.xml"
+like "$(cat "$T/.out")" 'hotspot .*loop@73' "rank 0 prints the report (the L2 hotspot)"
+is "$(digest "$T/f.json")" "$("$AA" analyze -q --json "$T/l2s.json" "$T/l2.xml" && digest "$T/l2s.json")" \
+    "the experiment file: the same findings as the serial analysis"
+
+# the scaling simulation: each rank generates its block; --stats
+ok "--synth slow-group on 4 ranks" mpirun -np 4 "$MPIA" -q --stats --json "$T/s.json" \
+    --synth slow-group --procs 1024 --regions 40
+like "$(cat "$T/.out")" 'stats: 4 ranks, 1024 processes: .*peak memory per rank' "--stats: time and memory per rank"
+like "$(digest "$T/s.json" | grep '^imbalance 7 True')" '1-1021:4' "--synth: the slow quarter found in the inner loop"
+
+# bad input and usage errors
+mkdir -p "$T/bad"
+cp "$T/l2/rank-0.xml" "$T/l2/rank-1.xml" "$T/bad/"
+printf '<?xml version="1.0"?>\n<experiment version="1"><oops' > "$T/bad/rank-2.xml"
+expect_status 3 "a malformed rank file: exit 3" mpirun -np 3 "$MPIA" -q "$T/bad"
+like "$(cat "$T/.err")" 'rank-2\.xml:[0-9]+' "the message names the file and the line"
+mkdir -p "$T/empty"
+expect_status 3 "a directory without rank files: exit 3" mpirun -np 2 "$MPIA" -q "$T/empty"
+like "$(cat "$T/.err")" 'no rank-N.xml or rank-N.aab files' "the message says what is missing"
+expect_status 3 "a missing input: exit 3" mpirun -np 1 "$MPIA" -q "$T/nothere"
+mkdir -p "$T/two"
+cp "$T/l2/rank-0.xml" "$T/l2/rank-1.xml" "$T/two/"
+expect_status 2 "more analysis ranks than rank files: exit 2" mpirun -np 3 "$MPIA" -q "$T/two"
+expect_status 2 "more analysis ranks than processes: exit 2" mpirun -np 4 "$MPIA" -q --synth l2 --procs 2
+expect_status 2 "an unknown option: exit 2" mpirun -np 1 "$MPIA" --frobnicate "$T/l2"
+expect_status 2 "no input: exit 2" mpirun -np 1 "$MPIA" -q
+expect_status 2 "a bad analysis setting: exit 2" mpirun -np 1 "$MPIA" -q --set noise_factor=x "$T/l2"
+
+done_testing

@@ -1,0 +1,196 @@
+/*
+ * tests/unit/test_analyze_parallel.c -- the parallel analysis
+ * (analyze/parallel.c) on one rank against the serial analysis on the same
+ * synthetic experiments: the same regions, severity classes, region values,
+ * process clusters and findings (kind, region, CCCR, slow and waiting
+ * processes), with exact clustering (64 processes and fewer) and through
+ * data bubbles (more); and a rank holding no process of its own.
+ * tests/e2e/analyze_mpi.t runs it over MPI ranks.
+ */
+#include "analyze/aa_analyze.h"
+#include "cluster/aa_cluster.h"
+#include "tests/tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_ranks(const int *a, size_t na, const int *b, size_t nb)
+{
+    size_t i;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+static void compare(const char *what, const aa_analysis *s, const aa_analysis *p)
+{
+    size_t r, i, bad = 0;
+    ok(p->nprocesses == s->nprocesses, "%s: %zu processes", what, p->nprocesses);
+    ok(p->nregions == s->nregions, "%s: %zu regions (serial %zu)", what, p->nregions, s->nregions);
+    if (p->nregions != s->nregions)
+        return;
+    for (r = 0; r < s->nregions; r++)
+        bad += p->regions[r].id != s->regions[r].id || p->regions[r].parent != s->regions[r].parent ||
+               p->regions[r].nprocs_run != s->regions[r].nprocs_run;
+    ok(!bad, "%s: the same region tree in the same order", what);
+    for (r = 0, bad = 0; r < s->nregions; r++)
+        bad += p->severity[r] != s->severity[r] ||
+               fabs(p->region_value[r] - s->region_value[r]) > 1e-9 * fabs(s->region_value[r]);
+    ok(!bad, "%s: the same region values and severity classes (%zu differ)", what, bad);
+    ok(fabs(p->noise_rel - s->noise_rel) <= 1e-12, "%s: the same noise (%g, serial %g)", what,
+       p->noise_rel, s->noise_rel);
+    ok(p->nclusters == s->nclusters &&
+           aa_cluster_same_partition(p->cluster_of, s->cluster_of, s->nprocesses),
+       "%s: the same %zu clusters (parallel %zu)", what, s->nclusters, p->nclusters);
+    ok(p->nfindings == s->nfindings, "%s: %zu findings (serial %zu)", what, p->nfindings,
+       s->nfindings);
+    for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++) {
+        const aa_finding *a = &s->findings[i], *b = &p->findings[i];
+        if (a->kind != b->kind || a->region != b->region || a->cccr != b->cccr ||
+            a->severity_class != b->severity_class || a->wait_region != b->wait_region ||
+            !same_ranks(a->slow_ranks, a->nslow, b->slow_ranks, b->nslow) ||
+            !same_ranks(a->wait_ranks, a->nwait, b->wait_ranks, b->nwait) ||
+            fabs(a->impact_s - b->impact_s) > 1e-9 * fabs(a->impact_s)) {
+            diag("finding %zu: serial kind %d region %zu, parallel kind %d region %zu", i,
+                 (int)a->kind, a->region, (int)b->kind, b->region);
+            bad++;
+        }
+    }
+    ok(!bad, "%s: the same findings in the same order", what);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The distributions of the wall time of the root and of region id 6 (the
+ * inner loop) against the values sorted here. */
+static void check_dist(const char *what, const aa_experiment *e, const aa_analysis *p,
+                       const aa_region_dist *d)
+{
+    size_t r, q, i, n;
+    int bad = 0;
+    double *v = malloc(e->nprocesses * sizeof *v);
+    int mw = aa_experiment_metric_index(e, "wall");
+    for (r = 0; r < p->nregions; r++) {
+        if (p->regions[r].id != 0 && p->regions[r].id != 6)
+            continue;
+        for (q = 0, n = 0; q < e->nprocesses; q++) {
+            const aa_thread *t = &e->processes[q].threads[0];
+            for (i = 0; i < t->nnodes; i++)
+                if (t->nodes[i].region == p->regions[r].id)
+                    v[n++] = aa_node_values(e, t, i)[mw];
+        }
+        qsort(v, n, sizeof *v, cmp_d);
+        bad += d[r].n != n || d[r].min != v[0] || d[r].max != v[n - 1] ||
+               d[r].median != (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) ||
+               d[r].p90 != v[(size_t)ceil(0.9 * (double)n) - 1];
+    }
+    ok(!bad, "%s: exact wall distributions of the root and the inner loop", what);
+    free(v);
+}
+
+/* One scenario at np processes with the synthetic noise and seed; the last
+ * nslow processes then run everything `factor` times slower. */
+static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
+                     int nslow, double factor)
+{
+    aa_synth_options so;
+    aa_experiment *e = NULL;
+    aa_analysis *s = NULL, *p = NULL;
+    aa_err err;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    size_t i;
+    char what[96];
+    aa_synth_options_init(&so);
+    so.scenario = sc;
+    so.nprocs = np;
+    so.noise = noise;
+    so.seed = seed;
+    if (nslow)
+        snprintf(what, sizeof what, "%s, %d processes, %d of them %g x slower (noise %g)", name,
+                 np, nslow, factor, noise);
+    else
+        snprintf(what, sizeof what, "%s, %d processes", name, np);
+    memset(&err, 0, sizeof err);
+    if (aa_synth_generate(&so, &e, NULL, NULL, &err)) {
+        ok(0, "%s: synthetic experiment: %s", what, err.msg);
+        return;
+    }
+    for (i = e->nprocesses - (size_t)nslow; i < e->nprocesses; i++) {
+        size_t t, v;
+        for (t = 0; t < e->processes[i].nthreads; t++)
+            for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
+                e->processes[i].threads[t].values[v] *= factor;
+    }
+    if (aa_analyze_run(e, NULL, &s, &err)) {
+        ok(0, "%s: serial analysis: %s", what, err.msg);
+        return;
+    }
+    ex = malloc(e->nprocesses * sizeof *ex);
+    pr = malloc(e->nprocesses * sizeof *pr);
+    for (i = 0; i < e->nprocesses; i++) {
+        ex[i] = e;
+        pr[i] = &e->processes[i];
+    }
+    aa_pcomm_single(&cm);
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
+    else {
+        aa_region_dist *d = NULL;
+        compare(what, s, p);
+        if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
+            ok(0, "%s: distributions: %s", what, err.msg);
+        else
+            check_dist(what, e, p, d);
+        free(d);
+    }
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
+static void one(aa_synth_scenario sc, const char *name, int np)
+{
+    one_case(sc, name, np, 0.02, 1, 0, 1);
+}
+
+int main(void)
+{
+    static const struct {
+        aa_synth_scenario sc;
+        const char *name;
+    } sc[] = {{AA_SYNTH_SLOW_GROUP, "slow-group"}, {AA_SYNTH_L2, "l2"},
+              {AA_SYNTH_DISK_IO, "disk-io"}, {AA_SYNTH_MPI_BYTES, "mpi-bytes"},
+              {AA_SYNTH_NONE, "none"}};
+    size_t i;
+    aa_err err;
+    aa_pcomm cm;
+    aa_analysis *a = NULL;
+    for (i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+        one(sc[i].sc, sc[i].name, 16);
+        one(sc[i].sc, sc[i].name, 64);
+        one(sc[i].sc, sc[i].name, 400); /* data bubbles */
+    }
+    /* two halves a few percent apart, through data bubbles: the test of the
+     * clusters' separation counts each bubble's processes (sums of squares
+     * reduced with the bubbles), as the serial test counts the points */
+    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05);
+    /* no process at all: an input error, not a crash */
+    memset(&err, 0, sizeof err);
+    aa_pcomm_single(&cm);
+    ok(aa_analyze_parallel(&cm, NULL, NULL, 0, NULL, NULL, &a, &err) == AA_EINPUT && !a,
+       "no processes: an input error (%s)", err.msg);
+    return tap_done();
+}
