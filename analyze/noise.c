@@ -4,17 +4,18 @@
  * (CPU time outside MPI) in this run, and from it the OPTICS threshold eps
  * of each tree level.
  *
- * The noise is measured, not assumed: in an SPMD run most regions do the
- * same work on every process, so the typical spread of a region's own
- * (self) time across processes, relative to its median, is the run's
- * relative noise.  Robust statistics keep the imbalanced regions (a few,
- * and their time shows up in their own self values only) from setting it:
- * the spread of a region is its scaled median absolute deviation, and the
- * run's noise is the median over the regions that carry enough time to be
- * measured at all (on the diagnosis suite the median separated 77% of the
- * partitions right, the lower quartile 69%: it splits noisy I/O regions).
- * It needs the balanced regions to be the majority: a program of four
- * regions of which two are imbalanced reads its imbalance as noise.  The noise of the regions is independent (each has its
+ * The noise is measured, not assumed: in an SPMD run processes doing the
+ * same work in a region differ by the noise, so the typical spread of a
+ * region's own (self) time across processes, relative to its median, is
+ * the run's relative noise.  The spread of a region is the median gap
+ * between its sorted values, scaled to a standard deviation (gap_scale):
+ * groups of processes doing different work -- the imbalance itself, which
+ * in a data-dependent code is in most regions (a particle code's every
+ * particle routine) -- leave the gaps inside the groups as the noise, where
+ * a median absolute deviation read the imbalance as noise (the 2-of-4-rank
+ * particle imbalance of PRK PIC: "noise 79%").  The run's noise is the
+ * median over the regions that carry enough time to be measured at all.
+ * The noise of the regions is independent (each has its
  * own visits, its own descheduling), so a level's component -- a region
  * with its subtree -- varies by noise x sqrt(sum of its regions' squared
  * median self values), and two processes doing the same work differ by
@@ -43,11 +44,49 @@ static double median_inplace(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+
+/* The spread of a region is the median gap between its sorted values,
+ * scaled to a standard deviation for normal noise: unlike the median
+ * absolute deviation, it is not set by groups of processes doing different
+ * work (two ranks of four with 50x the particles: the gaps inside each
+ * group are the noise, the one gap between them is not).  gap_scale: the
+ * factor making it unbiased for n normal values, computed by a
+ * deterministic simulation (400 samples of n values up to n = 64, fewer for
+ * more values, whose median gap varies less); x, g: n scratch values. */
+static double std_normal(unsigned long long *st)
+{
+    double u = 0;
+    int i;
+    for (i = 0; i < 12; i++) {
+        *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+        u += (double)(*st >> 11) / 9007199254740992.0;
+    }
+    return u - 6.0;
+}
+
+static double gap_scale(size_t n, double *x, double *g)
+{
+    size_t samples = n <= 64 ? 400 : 25600 / n > 8 ? 25600 / n : 8, s, i;
+    unsigned long long st = 0x9e3779b97f4a7c15ULL;
+    double sum = 0;
+    if (n < 2)
+        return 0;
+    for (s = 0; s < samples; s++) {
+        for (i = 0; i < n; i++)
+            x[i] = std_normal(&st);
+        qsort(x, n, sizeof *x, cmp_double);
+        for (i = 0; i + 1 < n; i++)
+            g[i] = x[i + 1] - x[i];
+        sum += median_inplace(g, n - 1);
+    }
+    return sum > 0 ? (double)samples / sum : 0;
+}
+
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
                          double min_value, size_t *nused)
 {
     double *col = malloc((P ? P : 1) * sizeof *col), *dev = malloc((P ? P : 1) * sizeof *dev);
-    double *rel = malloc((R ? R : 1) * sizeof *rel), out = 0;
+    double *rel = malloc((R ? R : 1) * sizeof *rel), out = 0, scale;
     size_t r, q, n = 0;
     if (nused)
         *nused = 0;
@@ -57,6 +96,7 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
         free(rel);
         return 0;
     }
+    scale = gap_scale(P, col, dev);
     for (r = 1; r < R; r++) {
         double med, mad;
         size_t k = 0;
@@ -68,13 +108,13 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
         }
         if (k < P)
             continue; /* not run by every process: not comparable */
-        med = median_inplace(col, P);
+        med = median_inplace(col, P); /* sorts col */
         if (!(med >= min_value) || !(med > 0))
             continue;
-        for (q = 0; q < P; q++)
-            dev[q] = fabs(col[q] - med);
-        mad = median_inplace(dev, P);
-        rel[n++] = 1.4826 * mad / med;
+        for (q = 0; q + 1 < P; q++)
+            dev[q] = col[q + 1] - col[q];
+        mad = median_inplace(dev, P - 1);
+        rel[n++] = scale * mad / med;
     }
     if (nused)
         *nused = n;

@@ -1205,6 +1205,46 @@ static void test_separated_groups(void)
     }
 }
 
+/* The noise model when most regions carry the imbalance (a particle code:
+ * ranks 0 and 2 own 98% of the particles, every particle routine is 40x
+ * slower there, two setup regions are balanced): the spread of a region
+ * across the processes is the imbalance itself, the gaps inside each
+ * group are the noise.  Ranks 0,2 and 1,3 are two clusters. */
+static void test_noise_groups(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, j;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    for (j = 0; j < 8; j++)
+        add_region(e, (uint32_t)(10 + j), 1, "routine", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+        double tot = 0;
+        for (j = 0; j < 8; j++) {
+            double w = (j < 6 && r % 2 == 0 ? 0.4 : 0.01) * (1 + 0.02 * sin(r * 5.0 + j * 3.0));
+            if (j >= 6)
+                w = 0.2 * (1 + 0.02 * sin(r * 5.0 + j * 3.0));
+            node(e, t, (uint32_t)(10 + j), m, w, 0, 0);
+            tot += w;
+        }
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+    }
+    e->nprocs = 4;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "imbalance in most regions: analysed");
+    if (a) {
+        is_int(a->nclusters, 2, "ranks 0,2 and 1,3 are two clusters");
+        ok(a->noise_rel < 0.1, "the noise is the spread inside the groups (%.3f)", a->noise_rel);
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     test_crnm();
@@ -1226,5 +1266,6 @@ int main(void)
     test_visit_spike();
     test_wait_no_hotspot();
     test_separated_groups();
+    test_noise_groups();
     return tap_done();
 }
