@@ -38,6 +38,11 @@ void an_strlist_free(char **list, size_t n);
  * the median, over regions run by all P processes whose median self value
  * is at least min_value, of 1.4826 x MAD / median of their self values
  * (self: P x R, row per process).  0 when no region qualifies. */
+/* noise.c: the median gap between the sorted values v[0..n) (sorts v; g: n
+ * scratch), and the factor making it a standard deviation for n normal
+ * values (x, g: n scratch). */
+double an_median_gap(double *v, double *g, size_t n);
+double an_gap_scale(size_t n, double *x, double *g);
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
                          double min_value, size_t *nused);
 /* Prefix sums over the regions in preorder of their squared median self

@@ -64,7 +64,7 @@ static double std_normal(unsigned long long *st)
     return u - 6.0;
 }
 
-static double gap_scale(size_t n, double *x, double *g)
+double an_gap_scale(size_t n, double *x, double *g)
 {
     size_t samples = n <= 64 ? 400 : 25600 / n > 8 ? 25600 / n : 8, s, i;
     unsigned long long st = 0x9e3779b97f4a7c15ULL;
@@ -82,6 +82,17 @@ static double gap_scale(size_t n, double *x, double *g)
     return sum > 0 ? (double)samples / sum : 0;
 }
 
+double an_median_gap(double *v, double *g, size_t n)
+{
+    size_t i;
+    if (n < 2)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    for (i = 0; i + 1 < n; i++)
+        g[i] = v[i + 1] - v[i];
+    return median_inplace(g, n - 1);
+}
+
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
                          double min_value, size_t *nused)
 {
@@ -96,9 +107,9 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
         free(rel);
         return 0;
     }
-    scale = gap_scale(P, col, dev);
+    scale = an_gap_scale(P, col, dev);
     for (r = 1; r < R; r++) {
-        double med, mad;
+        double med;
         size_t k = 0;
         for (q = 0; q < P; q++) {
             double v = self[q * R + r];
@@ -111,10 +122,7 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
         med = median_inplace(col, P); /* sorts col */
         if (!(med >= min_value) || !(med > 0))
             continue;
-        for (q = 0; q + 1 < P; q++)
-            dev[q] = col[q + 1] - col[q];
-        mad = median_inplace(dev, P - 1);
-        rel[n++] = scale * mad / med;
+        rel[n++] = scale * an_median_gap(col, dev, P) / med;
     }
     if (nused)
         *nused = n;

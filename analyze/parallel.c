@@ -1401,7 +1401,37 @@ out:
     return rc;
 }
 
-/* noise.c's noise model from exact medians over the ranks: the spread
+/* By qualifying region qc[0..nq): the median gap between the P processes'
+ * values of S, scaled to a standard deviation (noise.c), into out. */
+static int region_gaps(pa *x, const double *S, const size_t *qc, size_t nq, double *out)
+{
+    size_t L = x->L, R = x->R, P = x->P, r, q;
+    double *loc = malloc((L + 1) * sizeof *loc), *g = malloc((P + 1) * sizeof *g), scale;
+    double *tmp = malloc((P + 1) * sizeof *tmp);
+    int rc = AA_OK;
+    if (!loc || !g || !tmp) {
+        free(loc), free(g), free(tmp);
+        return pa_nomem(x);
+    }
+    scale = an_gap_scale(P, tmp, g);
+    for (r = 0; r < nq && !rc; r++) {
+        void *all = NULL;
+        size_t nall = 0;
+        for (q = 0; q < L; q++)
+            loc[q] = S[q * R + qc[r]];
+        rc = pa_comm(x, x->cm->allgather(x->cm->ctx, loc, L * sizeof *loc, &all, &nall));
+        if (!rc && nall != P * sizeof *loc)
+            rc = aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
+        if (!rc)
+            out[r] = scale * an_median_gap(all, g, P);
+        free(all);
+    }
+    free(loc), free(g), free(tmp);
+    return rc;
+}
+
+/* noise.c's noise model from exact medians over the ranks and each qualifying
+ * region's column gathered in turn: the spread
  * prefix sums (x->pre) and the run's relative noise. */
 static int noise_model(pa *x, size_t *nused)
 {
@@ -1434,13 +1464,12 @@ static int noise_model(pa *x, size_t *nused)
     for (r = 1; r < R && x->P >= 2; r++)
         if (all[r] == (double)x->P && med[r] >= x->o->resolution_s && med[r] > 0)
             qc[nq++] = r;
-    for (q = 0; q < L; q++)
-        for (r = 0; r < nq; r++)
-            S[q * R + qc[r]] = fabs(S[q * R + qc[r]] - med[qc[r]]);
-    if (nq && (rc = pa_medians(x, S, NULL, R, qc, nq, mad)))
+    /* the median gap of each region's sorted values: its column gathered
+     * (P values, one region at a time) */
+    if (nq && (rc = region_gaps(x, S, qc, nq, mad)))
         goto out;
     for (r = 0; r < nq; r++)
-        all[n++] = 1.4826 * mad[r] / med[qc[r]];
+        all[n++] = mad[r] / med[qc[r]];
 out:
     free(S), free(med), free(mad), free(col), free(qc), free(use);
     if (!rc) {
