@@ -11,11 +11,9 @@
 #include "engine/aa_engine.h"
 #include "profile/aa_profile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 const char cmd_analyze_summary[] = "locate bottlenecks and their root causes in an experiment";
 const char cmd_analyze_usage[] =
@@ -51,13 +49,9 @@ const char cmd_analyze_usage[] =
  * ranks become a note.  A path that does not exist is bad input here. */
 static int load_input(const char *path, aa_experiment **e, char **missing, aa_err *err)
 {
-    struct stat st;
     char *note = NULL;
     int rc;
     *missing = NULL;
-    if (stat(path, &st) != 0)
-        return aa_err_set(err, errno == ENOENT ? AA_EINPUT : AA_EENV, "%s: %s", path,
-                          strerror(errno));
     rc = aa_engine_load(path, e, NULL, &note, NULL, err);
     if (rc == AA_OK && note) {
         aa_buf b;

@@ -56,7 +56,8 @@ void aa_engine_result_free(aa_engine_result *r);
  * files (merged by the collect library).  *dir (may be NULL) gets the
  * directory.  Missing ranks are not an error: *note (may be NULL) gets
  * "N of M ranks have no profile in PATH (missing: LIST)" and *missing
- * (may be NULL) the list.  A path that does not exist gives AA_EENV. */
+ * (may be NULL) the list.  A path that does not exist gives AA_EINPUT
+ * ("PATH: No such file or directory"), like a malformed file. */
 int aa_engine_load(const char *path, aa_experiment **e, char **dir, char **note,
                    char **missing, aa_err *err);
 /* The experiment of stored execution eid: its stored document, or its

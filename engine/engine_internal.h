@@ -8,7 +8,6 @@
 #include "engine/aa_engine.h"
 
 int en_is_dir(const char *p);
-int en_is_file(const char *p);
 /* dir holds experiment.xml or rank-N.xml files. */
 int en_has_profiles(const char *dir);
 /* Absolute path of p (relative to the working directory); malloc'd. */

@@ -12,6 +12,7 @@
 #include "collect/aa_collect.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -25,12 +26,6 @@ int en_is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-int en_is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 char *en_absolute(const char *p)
@@ -130,6 +125,7 @@ static int load_dir(const char *path, aa_experiment **e, char **note, char **mis
 int aa_engine_load(const char *path, aa_experiment **e, char **dir, char **note,
                    char **missing, aa_err *err)
 {
+    struct stat st;
     int rc;
     *e = NULL;
     if (dir)
@@ -138,13 +134,16 @@ int aa_engine_load(const char *path, aa_experiment **e, char **dir, char **note,
         *note = NULL;
     if (missing)
         *missing = NULL;
-    if (en_is_dir(path)) {
+    /* a path that is not there is the input's mistake (exit 3), like a
+     * malformed file; other failures to look at it are the environment's */
+    if (stat(path, &st) != 0)
+        return aa_err_set(err, errno == ENOENT || errno == ENOTDIR ? AA_EINPUT : AA_EENV,
+                          "%s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
         if ((rc = load_dir(path, e, note, missing, err)) == AA_OK && dir)
             *dir = en_absolute(path);
         return rc;
     }
-    if (!en_is_file(path))
-        return aa_err_set(err, AA_EENV, "%s: no such file or directory", path);
     rc = aa_experiment_read(path, e, err);
     if (rc == AA_OK && dir) {
         char *abs = en_absolute(path), *slash = strrchr(abs, '/');

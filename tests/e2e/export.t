@@ -85,7 +85,7 @@ printf '<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="x" progra
 expect_status 3 "malformed experiment is bad input" "$AA" export "$T/bad.xml" --format csv -o "$T/bad.out"
 like "$(cat "$T/.err")" "bad.xml:[0-9]+" "error names file and line"
 ok "nothing written for bad input" test ! -e "$T/bad.out"
-expect_status 4 "missing experiment" "$AA" export "$T/nonexistent.xml" --format csv
+expect_status 3 "missing experiment: bad input" "$AA" export "$T/nonexistent.xml" --format csv
 expect_status 2 "no format" "$AA" export "$T/e.xml"
 expect_status 3 "malformed experiment: no CUBE file" "$AA" export "$T/bad.xml" --format cube -o "$T/bad.cubex2"
 ok "nothing written for bad input (cube)" test ! -e "$T/bad.cubex2"

@@ -146,7 +146,7 @@ expect_status 3 "malformed experiment is bad input" "$AA" report "$T/bad.xml" -o
 like "$(cat "$T/.err")" "bad.xml:[0-9]+" "error names file and line"
 ok "no report written for bad input" test ! -e "$T/bad.html"
 expect_status 3 "malformed baseline is bad input" "$AA" report "$T/cur.xml" --baseline "$T/bad.xml" -o "$T/bad.html"
-expect_status 4 "missing experiment" "$AA" report "$T/nonexistent.xml"
+expect_status 3 "missing experiment: bad input" "$AA" report "$T/nonexistent.xml"
 expect_status 2 "no experiment" "$AA" report
 expect_status 2 "unknown option" "$AA" report "$T/cur.xml" --bogus
 expect_status 2 "baseline and compare-last together" "$AA" report "$T/cur.xml" --baseline "$T/base.xml" --compare-last

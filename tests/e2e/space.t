@@ -28,7 +28,8 @@ ok "and leaves no empty database file" test ! -e "$T/new.db"
 printf 'format autoanalyzer-space 1\nexecution 1\napplication a\nresource /Code\tbogus\nend\n' > "$T/bad.txt"
 expect_status 3 "a rejected first import exits 3" "$AA" space --db "$T/new2.db" import "$T/bad.txt"
 ok "and leaves no empty database file" test ! -e "$T/new2.db"
-expect_status 4 "add of a missing experiment exits 4 (as analyze does)" "$AA" space add "$T/nothing.xml" --db "$T/new3.db"
+expect_status 3 "add of a missing experiment exits 3 (bad input, as analyze does)" "$AA" space add "$T/nothing.xml" --db "$T/new3.db"
+like "$(cat "$T/.err")" 'autoanalyzer: .*nothing\.xml: No such file or directory' "and names the file"
 ok "and creates no database" test ! -e "$T/new3.db"
 
 # History-guided comparison: report --baseline EID learns the run-to-run
