@@ -52,6 +52,12 @@ const char cmd_space_summary[] = "store and compare executions in the Program Sp
     "  map OLD NEW | map --map FILE | map --list | map --clear\n"                                \
     "        mapping directives (resource path prefix rewrites) applied before\n"               \
     "        diff and perfdiff\n"
+#define U_PRUNE                                                                                  \
+    "  prune APP PATH [--reason TEXT] | prune --remove APP PATH | prune --list [APP]\n"         \
+    "        prunes: /Code resources marked irrelevant for an application (its\n"               \
+    "        configuration name or application); the history-guided analysis\n"               \
+    "        (analyze --history-from-space, run, nightly) removes findings at them\n"         \
+    "        and below them, following the region when its lines move\n"
 #define U_EXPORT "  export EID|--all -o FILE              the text format of docs/space.md\n"
 #define U_IMPORT "  import FILE [--json]                  load an export (one transaction)\n"
 #define U_MIGRATE "  migrate                               apply pending schema migrations\n"
@@ -70,7 +76,7 @@ const char cmd_space_usage[] =
     "results per metric and focus, and the analysis findings.\n"
     "\n"
     "subcommands (`autoanalyzer space SUB --help` shows one):\n"
-    U_ADD U_LIST U_SHOW U_QUERY U_DIFF U_PERFDIFF U_MAP U_EXPORT U_IMPORT U_MIGRATE
+    U_ADD U_LIST U_SHOW U_QUERY U_DIFF U_PERFDIFF U_MAP U_PRUNE U_EXPORT U_IMPORT U_MIGRATE
     "\n"
     "options:\n"
     U_DB
@@ -86,7 +92,7 @@ static const struct {
     {"add", U_ADD, 1},           {"list", U_LIST, 0},     {"show", U_SHOW, 0},
     {"query", U_QUERY, 0},       {"diff", U_DIFF, 0},     {"perfdiff", U_PERFDIFF, 0},
     {"map", U_MAP, 1},           {"export", U_EXPORT, 0}, {"import", U_IMPORT, 1},
-    {"migrate", U_MIGRATE, 0},   {NULL, NULL, 0},
+    {"migrate", U_MIGRATE, 0},   {"prune", U_PRUNE, 0},   {NULL, NULL, 0},
 };
 
 static int print_sub_help(int i)
@@ -125,7 +131,9 @@ typedef struct opts {
     strlist attr_k, attr_v;
     strlist foci;
     const char *metric, *threshold, *agg, *name, *mapfile, *output, *min_size;
+    const char *reason; /* prune --reason */
     int descendants, ancestors, exhaustive, all, list, clear, no_analysis;
+    int remove;         /* prune --remove */
     int full; /* add --full */
     char **owned;
     size_t nowned;
@@ -234,6 +242,10 @@ static int parse(int argc, char **argv, opts *o)
             o->no_analysis = 1;
         else if (strcmp(a, "--full") == 0)
             o->full = 1;
+        else if (strcmp(a, "--reason") == 0)
+            VAL(o->reason);
+        else if (strcmp(a, "--remove") == 0)
+            o->remove = 1;
         else if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++)
                 push(&o->pos, argv[i]);
@@ -491,6 +503,27 @@ static int do_sub(aa_space *s, const char *sub, opts *o)
                 rc = aa_space_map_store(s, &m, &err);
         }
         aa_space_map_free(&m);
+    } else if (strcmp(sub, "prune") == 0) {
+        if (o->list || (!o->remove && !o->pos.n)) {
+            aa_space_prune *v = NULL;
+            size_t n = 0;
+            if (o->pos.n > 1)
+                return cli_usage_error(NAME, "prune --list takes at most one application");
+            rc = aa_space_prunes(s, o->pos.n ? o->pos.v[0] : NULL, &v, &n, &err);
+            if (rc == AA_OK)
+                space_print_prunes(&out, v, n, o->json);
+            aa_space_prunes_free(v, n);
+        } else {
+            if (o->pos.n != 2)
+                return cli_usage_error(NAME, "prune takes APP PATH");
+            if (o->remove && o->reason)
+                return cli_usage_error(NAME, "prune --remove takes no --reason");
+            rc = o->remove ? aa_space_prune_remove(s, o->pos.v[0], o->pos.v[1], &err)
+                           : aa_space_prune_add(s, o->pos.v[0], o->pos.v[1], o->reason, &err);
+            if (rc == AA_OK && !o->json)
+                aa_buf_printf(&out, "%s %s for %s\n", o->remove ? "unpruned" : "pruned",
+                              o->pos.v[1], o->pos.v[0]);
+        }
     } else if (strcmp(sub, "export") == 0) {
         long long eid = -1;
         if (!o->output)

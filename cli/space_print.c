@@ -389,3 +389,41 @@ void space_print_perfdiff(aa_buf *out, long long a, long long b,
     if (!r->n)
         aa_buf_puts(out, "  no differences\n");
 }
+
+void space_print_prunes(aa_buf *out, const aa_space_prune *v, size_t n, int json)
+{
+    size_t i;
+    aa_json j;
+    if (json) {
+        aa_json_init(&j, out, 0);
+        aa_json_arr_begin(&j);
+        for (i = 0; i < n; i++) {
+            aa_json_obj_begin(&j);
+            aa_json_key(&j, "application");
+            aa_json_str(&j, v[i].application);
+            aa_json_key(&j, "resource");
+            aa_json_str(&j, v[i].resource);
+            aa_json_key(&j, "region_id");
+            if (v[i].region_id >= 0)
+                aa_json_int(&j, v[i].region_id);
+            else
+                aa_json_null(&j);
+            aa_json_key(&j, "reason");
+            aa_json_str(&j, v[i].reason);
+            aa_json_key(&j, "added");
+            aa_json_str(&j, v[i].added);
+            aa_json_obj_end(&j);
+        }
+        aa_json_arr_end(&j);
+        aa_buf_putc(out, '\n');
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        aa_buf_printf(out, "%s %s", v[i].application, v[i].resource);
+        if (v[i].region_id >= 0)
+            aa_buf_printf(out, " (region %lld)", v[i].region_id);
+        if (*v[i].reason)
+            aa_buf_printf(out, ": %s", v[i].reason);
+        aa_buf_printf(out, " [%s]\n", v[i].added);
+    }
+}

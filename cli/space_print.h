@@ -21,5 +21,7 @@ void space_print_diff(aa_buf *out, const aa_space_diff_result *r, int json);
 void space_print_perfdiff(aa_buf *out, long long a, long long b,
                           const aa_space_perfdiff_options *o,
                           const aa_space_perfdiff_result *r, int json);
+/* `prune --list`: "APP PATH [region ID] [reason]" lines, or a JSON array. */
+void space_print_prunes(aa_buf *out, const aa_space_prune *v, size_t n, int json);
 
 #endif

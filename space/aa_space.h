@@ -21,7 +21,7 @@
 #include "common/aa_common.h"
 #include "profile/aa_profile.h"
 
-#define AA_SPACE_SCHEMA_VERSION 3
+#define AA_SPACE_SCHEMA_VERSION 4
 #define AA_SPACE_DEFAULT_DB "autoanalyzer-space.db"
 
 typedef struct aa_space aa_space;
@@ -185,6 +185,34 @@ typedef struct aa_space_region_value {
 } aa_space_region_value;
 int aa_space_region_values(aa_space *s, long long eid, const char *metric,
                            aa_space_region_value **out, size_t *n, aa_err *err);
+
+/* ---- prunes (history-guided analysis) ----------------------------------------
+ * Karavanic's prunes: /Code resources marked irrelevant for an application
+ * (the configuration name of `run --name`, else the application), which the
+ * history-guided analysis leaves out (a finding at the resource or a region
+ * below it is removed and the report says so). */
+typedef struct aa_space_prune {
+    char *application;
+    char *resource;        /* /Code path */
+    long long region_id;   /* its stable region id when pruned, -1 none (a file) */
+    char *reason;          /* "" none */
+    char *added;           /* ISO-8601 UTC */
+} aa_space_prune;
+
+/* Adds a prune.  AA_EUSAGE for a path outside /Code; AA_EINPUT when no
+ * stored execution belongs to application, when none of them has the
+ * resource, or when it is pruned already.  The region id is taken from
+ * the latest execution of the application that has the resource. */
+int aa_space_prune_add(aa_space *s, const char *application, const char *resource,
+                       const char *reason, aa_err *err);
+/* AA_EINPUT when there is no such prune. */
+int aa_space_prune_remove(aa_space *s, const char *application, const char *resource,
+                          aa_err *err);
+/* The prunes of application (NULL = all), by application then resource.
+ * Free with aa_space_prunes_free. */
+int aa_space_prunes(aa_space *s, const char *application, aa_space_prune **out, size_t *n,
+                    aa_err *err);
+void aa_space_prunes_free(aa_space_prune *v, size_t n);
 
 /* ---- mapping and differences ----------------------------------------------- */
 typedef struct aa_space_map {

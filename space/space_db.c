@@ -61,6 +61,15 @@ static const struct {
       * not by their names with line numbers */
      "CREATE TABLE execution_regions(eid INTEGER NOT NULL, resource INTEGER NOT NULL,\n"
      "  region BIGINT NOT NULL, PRIMARY KEY(eid, resource)){WITHOUT_ROWID};\n"},
+    {"prunes: code resources marked irrelevant for an application",
+     /* Karavanic's prunes (history-guided analysis): a /Code resource the
+      * analysis of the application (configuration name or application)
+      * leaves out, with the stable region id it had when pruned so that it
+      * follows the region when lines move; region is NULL for a resource
+      * that is no region (a file, a directory) */
+     "CREATE TABLE prunes(application TEXT NOT NULL, resource TEXT NOT NULL,\n"
+     "  region BIGINT, reason TEXT NOT NULL, added TEXT NOT NULL,\n"
+     "  PRIMARY KEY(application, resource));\n"},
 };
 
 void sp_now_iso(char out[32])

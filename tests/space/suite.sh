@@ -183,6 +183,27 @@ space_suite() {
     out=$(S perfdiff 1 3 --metric wall --threshold 10% --json)
     like "$out" '"focus":\["/Code/solver.c/compute","/Machine","/Process"\],"a":6,"b":18' "perfdiff of other executions unchanged"
 
+    # ---- prunes: resources marked irrelevant for an application ------------------------------
+    is "$(S prune solver /Code/solver.c/solve/loop@13 --reason 'setup, not tuned')" 'pruned /Code/solver.c/solve/loop@13 for solver' "prune a resource of an application"
+    like "$(S prune --list --json)" '^\[\{"application":"solver","resource":"/Code/solver.c/solve/loop@13","region_id":[0-9]+,"reason":"setup, not tuned","added":"[0-9T:-]+Z"\}\]$' "prune --list: the prune with its stable region id and reason"
+    like "$(S prune --list solver)" '^solver /Code/solver.c/solve/loop@13 \(region [0-9]+\): setup, not tuned \[' "prune --list APP (text)"
+    is "$(S prune --list other)" '' "prune --list of another application: none"
+    S prune solver /Code/solver.c >/dev/null
+    like "$(S prune --list --json)" '"resource":"/Code/solver.c","region_id":null,"reason":""' "a file is pruned without a region id"
+    expect_status 3 "a second prune of the same resource exits 3" S prune solver /Code/solver.c/solve/loop@13
+    like "$(cat "$T/.err")" "'/Code/solver.c/solve/loop@13' is pruned for 'solver' already" "and says so"
+    expect_status 3 "prune for an application never stored exits 3" S prune nosuchapp /Code/solver.c
+    like "$(cat "$T/.err")" "no stored execution of 'nosuchapp'" "and names it"
+    expect_status 3 "prune of a resource never stored exits 3" S prune solver /Code/solver.c/nope
+    like "$(cat "$T/.err")" "resource '/Code/solver.c/nope' is in no stored execution of 'solver'" "and names it"
+    expect_status 2 "prune outside /Code is a usage error" S prune solver /Machine
+    expect_status 2 "prune with one argument is a usage error" S prune solver
+    expect_status 3 "removing a prune that is not there exits 3" S prune --remove solver /Code/solver.c/compute
+    like "$(cat "$T/.err")" "'/Code/solver.c/compute' is not pruned for 'solver'" "and says so"
+    is "$(S prune --remove solver /Code/solver.c)" 'unpruned /Code/solver.c for solver' "prune --remove"
+    is "$(S prune --list --json | grep -o '"resource":"[^"]*"' | tr '\n' ' ')" '"resource":"/Code/solver.c/solve/loop@13" ' "the other prune stays"
+    S prune --remove solver /Code/solver.c/solve/loop@13 >/dev/null
+
     # ---- numbers that add up: a file's value counts nested functions once ------------------
     "$MK" onefile "$T/onefile.xml"
     of=$(S add "$T/onefile.xml" --json 2>/dev/null | tr -dc 0-9)
@@ -233,7 +254,7 @@ space_suite() {
     is "$r" 0 "and not the other subcommands"
 
     # ---- misc -----------------------------------------------------------------------------
-    like "$(S migrate)" 'schema version 3 \(0 migrations applied\)' "migrate on a current schema"
+    like "$(S migrate)" 'schema version 4 \(0 migrations applied\)' "migrate on a current schema"
     expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"
     printf 'not a database, just text\n%.0s' $(seq 1 200) > "$T/junk.db"
     expect_status 3 "a file that is not a database exits 3" "$AA" space list --db "$T/junk.db"
