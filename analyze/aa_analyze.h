@@ -25,6 +25,38 @@ typedef enum aa_region_metric {
     AA_RMETRIC_WALL,
 } aa_region_metric;
 
+/* ---- history-guided analysis (analyze/history.c) -------------------------
+ * Knowledge from earlier runs of the same application or configuration
+ * (Karavanic's history-guided diagnosis: prunes, priorities, thresholds),
+ * given to the analysis as data; the engine reads it from the Program
+ * Space (aa_engine_history_load).  Region ids are static (stable) ids. */
+typedef struct aa_analyze_prune {
+    uint32_t region_id;     /* a region the prune covers (it, or one below it) */
+    const char *resource;   /* the pruned resource, for the report (/Code path) */
+    const char *reason;     /* "" none */
+} aa_analyze_prune;
+
+typedef struct aa_analyze_priority {
+    uint32_t region_id;     /* earlier runs found a bottleneck here ... */
+    size_t nruns;           /* ... in this many of them */
+} aa_analyze_priority;
+
+typedef struct aa_analyze_history {
+    const char *source;               /* where it comes from ("Program Space X, app Y") */
+    size_t nprunes;                   /* several entries may share a resource */
+    const aa_analyze_prune *prunes;
+    size_t npriorities;
+    const aa_analyze_priority *priorities;
+    size_t npriority_runs;
+    const long long *priority_runs;   /* the executions they come from (EIDs) */
+    size_t nnoise;                    /* learned run-to-run noise by region: */
+    const uint32_t *noise_ids;
+    const double *noise_spread;       /* relative standard deviation between runs */
+    size_t nnoise_runs;
+    const long long *noise_runs;      /* the executions it was learned from */
+    double noise_factor;              /* <= 0: 3 */
+} aa_analyze_history;
+
 typedef struct aa_analyze_options {
     aa_proc_metric proc_metric;
     aa_region_metric region_metric;
@@ -51,6 +83,7 @@ typedef struct aa_analyze_options {
                                   neither CPU time nor waiting in MPI or I/O */
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
+    const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
 } aa_analyze_options;
 
 void aa_analyze_options_init(aa_analyze_options *o);
@@ -121,7 +154,33 @@ typedef struct aa_finding {
     char **causes;          /* root-cause attribute names */
     aa_cause_evidence *evidence; /* ncauses entries */
     char *suggestion;       /* one line */
+    size_t history_runs;    /* history: earlier runs that found a bottleneck in this
+                             * region (a priority), 0 none */
 } aa_finding;
+
+/* What the history-guided analysis used and did (aa_analysis.history). */
+typedef struct aa_an_history_prune {
+    char *resource, *reason;
+    size_t nregions;        /* regions of the experiment it covers */
+    size_t nremoved;        /* findings it removed */
+} aa_an_history_prune;
+
+typedef struct aa_an_history {
+    char *source;
+    size_t nprunes;
+    aa_an_history_prune *prunes; /* one per pruned resource */
+    size_t nremoved;             /* findings removed by prunes */
+    size_t npriority_runs;
+    long long *priority_runs;
+    size_t npriorities;          /* regions earlier runs found bottlenecks in */
+    size_t nprioritized;         /* findings in them now */
+    size_t nnoise_runs;
+    long long *noise_runs;
+    size_t nnoise;               /* regions with learned noise */
+    size_t nnoise_raised;        /* of them, noisier between runs than the run's own noise */
+    size_t nnoise_removed;       /* imbalances within noise_factor x that noise, removed */
+    double noise_factor;
+} aa_an_history;
 
 typedef struct aa_analysis {
     const aa_experiment *exp;
@@ -166,6 +225,7 @@ typedef struct aa_analysis {
     double *optics_reach;
     size_t nattributes;        /* attributes used in the tables */
     char **attributes;
+    aa_an_history *history;    /* what the history-guided analysis used; NULL: no history */
 } aa_analysis;
 
 int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,

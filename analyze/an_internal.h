@@ -202,6 +202,17 @@ int an_dissim_findings(an_ctx *c);    /* dissim.c: findings with root causes */
 int an_disparity_findings(an_ctx *c); /* disparity.c: findings with root causes */
 int an_disparity_confidence(an_ctx *c); /* findings.c */
 int an_rank_findings(an_ctx *c);      /* findings.c: the global order */
+int an_history_apply(an_ctx *c);      /* history.c: prunes, noise floor, priorities */
+
+/* analyze.c: frees what one finding owns */
+void an_finding_free(aa_finding *f);
+/* history.c: the record of what the history did, and its renderings */
+void an_history_free(aa_an_history *h);
+void an_history_text(const aa_analysis *a, aa_buf *b);
+void an_history_json(aa_json *j, const aa_analysis *a);
+void an_history_xml(aa_buf *b, const aa_analysis *a);
+/* render.c: text escaped for XML attributes and content */
+void an_xml_escape(aa_buf *b, const char *s);
 
 /* tree.c */
 size_t an_nchildren(const an_ctx *c, size_t r);

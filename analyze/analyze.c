@@ -83,6 +83,7 @@ static int (*const phases[])(an_ctx *) = {
     an_disparity_findings,   /* disparity CCRs with root causes */
     an_disparity_confidence,
     an_rank_findings,        /* all findings in one order */
+    an_history_apply,        /* history.c: knowledge of earlier runs, when given */
 };
 
 static int run(an_ctx *c)
@@ -188,9 +189,23 @@ int aa_analyze_add_note(aa_analysis *a, const char *note)
     return an_strlist_add(&a->notes, &a->nnotes, note) ? AA_EENV : AA_OK;
 }
 
+void an_finding_free(aa_finding *f)
+{
+    size_t j;
+    for (j = 0; j < f->ncauses; j++) {
+        free(f->causes[j]);
+        free(f->evidence[j].attribute);
+    }
+    free(f->causes);
+    free(f->evidence);
+    free(f->suggestion);
+    free(f->slow_ranks);
+    free(f->wait_ranks);
+}
+
 void aa_analyze_free(aa_analysis *a)
 {
-    size_t i, j;
+    size_t i;
     if (!a)
         return;
     free(a->regions);
@@ -202,19 +217,10 @@ void aa_analyze_free(aa_analysis *a)
     free(a->excluded_ranks);
     free(a->severity);
     free(a->region_value);
-    for (i = 0; i < a->nfindings; i++) {
-        aa_finding *f = &a->findings[i];
-        for (j = 0; j < f->ncauses; j++) {
-            free(f->causes[j]);
-            free(f->evidence[j].attribute);
-        }
-        free(f->causes);
-        free(f->evidence);
-        free(f->suggestion);
-        free(f->slow_ranks);
-        free(f->wait_ranks);
-    }
+    for (i = 0; i < a->nfindings; i++)
+        an_finding_free(&a->findings[i]);
     free(a->findings);
+    an_history_free(a->history);
     an_strlist_free(a->core_dissim, a->ncore_dissim);
     an_strlist_free(a->core_disp, a->ncore_disp);
     an_strlist_free(a->unavailable, a->nunavailable);

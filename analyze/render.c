@@ -107,6 +107,9 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     }
     aa_buf_printf(b, "  severity %.2f  confidence %.2f\n", f->severity, f->confidence);
     text_impact(b, a, f);
+    if (f->history_runs)
+        aa_buf_printf(b, "      found before: in %zu earlier run%s (a priority)\n",
+                      f->history_runs, f->history_runs == 1 ? "" : "s");
     if (!f->cccr)
         return;
     if (f->ncauses) {
@@ -148,6 +151,7 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
         put_ranks(b, a->excluded_ranks, a->nexcluded_ranks);
     }
     aa_buf_puts(b, "\n\n");
+    an_history_text(a, b);
     for (i = n = 0; i < a->nfindings; i++) {
         const aa_finding *f = &a->findings[i];
         if (!f->cccr)
@@ -336,6 +340,10 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     aa_json_obj_end(j);
     aa_json_key(j, "suggestion");
     aa_json_str(j, f->suggestion ? f->suggestion : "");
+    if (f->history_runs) {
+        aa_json_key(j, "history_runs");
+        aa_json_int(j, (long long)f->history_runs);
+    }
     aa_json_obj_end(j);
 }
 
@@ -491,6 +499,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     json_strs(&j, "unavailable", a->unavailable, a->nunavailable);
     aa_json_key(&j, "inconsistent_pairs");
     aa_json_int(&j, (long long)a->ninconsistent);
+    an_history_json(&j, a);
     json_strs(&j, "notes", a->notes, a->nnotes);
     aa_json_obj_end(&j);
     aa_buf_putc(b, '\n');
@@ -516,6 +525,8 @@ static void xesc(aa_buf *b, const char *s)
         }
     }
 }
+
+void an_xml_escape(aa_buf *b, const char *s) { xesc(b, s); }
 
 static void xnum(aa_buf *b, double v)
 {
@@ -643,6 +654,7 @@ int aa_analyze_format_xml(const aa_analysis *a, aa_buf *b)
     aa_buf_puts(b, "  </disparity>\n");
     xml_list(b, "attributes", "attribute", a->attributes, a->nattributes, "  ");
     xml_list(b, "unavailable", "attribute", a->unavailable, a->nunavailable, "  ");
+    an_history_xml(b, a);
     xml_list(b, "notes", "note", a->notes, a->nnotes, "  ");
     aa_buf_puts(b, "</analysis>\n");
     return b->failed ? AA_EENV : AA_OK;

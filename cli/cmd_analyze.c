@@ -33,7 +33,16 @@ const char cmd_analyze_usage[] =
     "                           default, range, unit, justification) and exit\n"
     "  --from-space EID         analyse execution EID stored in the Program Space (its\n"
     "                           experiment directory is not needed)\n"
-    "  --db DB                  Program Space for --from-space (default\n"
+    "  --history-from-space NAME\n"
+    "                           history-guided analysis: apply what the Program Space\n"
+    "                           knows of configuration NAME (run --name, else the\n"
+    "                           application): its prunes (space prune) remove\n"
+    "                           findings, the regions earlier runs found bottlenecks\n"
+    "                           in come first among equals, and the run-to-run noise\n"
+    "                           of its stored runs raises a region's noise floor; the\n"
+    "                           report says what was used (docs/analysis.md)\n"
+    "  --db DB                  Program Space for --from-space and\n"
+    "                           --history-from-space (default\n"
     "                           $AUTOANALYZER_DB or autoanalyzer-space.db)\n"
     "  --json FILE              write the JSON report ('-' = stdout)\n"
     "  --xml FILE               write the XML report ('-' = stdout)\n"
@@ -63,10 +72,33 @@ static int load_input(const char *path, aa_experiment **e, char **missing, aa_er
     return rc;
 }
 
+/* The history of configuration name from the Program Space db, as the
+ * analysis' input; an explicit request wants a Program Space with stored
+ * executions of name. */
+static int history_input(const char *db, const char *name, const aa_experiment *e,
+                         aa_engine_history *h, aa_analyze_options *o, aa_err *err)
+{
+    int rc = aa_engine_history_load(db, name, NULL, e, h, err);
+    if (rc)
+        return rc;
+    if (!h->found)
+        return aa_err_set(err, AA_EINPUT, "%s: no Program Space there (--history-from-space)",
+                          db ? db : AA_SPACE_DEFAULT_DB);
+    if (!h->nexecutions)
+        return aa_err_set(err, AA_EINPUT,
+                          "--history-from-space %s: no stored execution of that name or "
+                          "application in %s",
+                          name, db ? db : AA_SPACE_DEFAULT_DB);
+    o->history = &h->h;
+    return AA_OK;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
     aa_analyze_options o;
     const char *input = NULL, *json = NULL, *xml = NULL, *outp = NULL, *db = NULL;
+    const char *history = NULL;
+    aa_engine_history hist;
     long long from_space = 0;
     int quiet = 0, list_settings = 0, i, rc = EXIT_OK;
     aa_err err;
@@ -75,6 +107,7 @@ int cmd_analyze(int argc, char **argv)
     aa_analysis *a = NULL;
     aa_buf tb, jb, xb;
     aa_analyze_options_init(&o);
+    memset(&hist, 0, sizeof hist);
     aa_err_clear(&err);
     aa_buf_init(&tb);
     aa_buf_init(&jb);
@@ -111,6 +144,9 @@ int cmd_analyze(int argc, char **argv)
                 goto out;
             }
             from_space = v;
+        } else if (strcmp(arg, "--history-from-space") == 0) {
+            NEEDVAL();
+            history = val;
         } else if (strcmp(arg, "--db") == 0) {
             NEEDVAL();
             db = val;
@@ -148,23 +184,21 @@ int cmd_analyze(int argc, char **argv)
         rc = cli_usage_error("analyze", "give an experiment or --from-space EID, not both");
         goto out;
     }
-    if (from_space) {
-        /* the stored execution, loaded from the Program Space */
+    if (!db)
+        db = getenv("AUTOANALYZER_DB");
+    {
+        /* the experiment: a file or directory, or a stored execution */
         char name[48];
         snprintf(name, sizeof name, "execution %lld", from_space);
-        if ((rc = aa_engine_load_stored(db ? db : getenv("AUTOANALYZER_DB"), from_space, &e,
-                                        NULL, &err)) ||
+        if ((rc = from_space ? aa_engine_load_stored(db, from_space, &e, NULL, &err)
+                             : load_input(input, &e, &missing, &err)) ||
+            (history && (rc = history_input(db, history, e, &hist, &o, &err))) ||
             ((rc = aa_analyze_run(e, &o, &a, &err)) &&
-             (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", name), 1)))) {
+             (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", from_space ? name : input), 1)))) {
+            /* an experiment that read but cannot be analysed is named too */
             rc = cli_fail(&err);
             goto out;
         }
-    } else if ((rc = load_input(input, &e, &missing, &err)) ||
-        ((rc = aa_analyze_run(e, &o, &a, &err)) &&
-         (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", input), 1)))) {
-        /* an experiment that read but cannot be analysed is named too */
-        rc = cli_fail(&err);
-        goto out;
     }
     if (missing && aa_analyze_add_note(a, missing)) {
         aa_err_set(&err, AA_EENV, "out of memory");
@@ -189,6 +223,7 @@ out:
     aa_buf_free(&jb);
     aa_buf_free(&xb);
     aa_analyze_free(a);
+    aa_engine_history_free(&hist);
     aa_experiment_free(e);
     free(missing);
     cli_analysis_free(&o);

@@ -451,28 +451,38 @@ int cmd_nightly(int argc, char **argv)
         nt.status = "no-baseline";
     } else {
         aa_engine_gate_options go;
+        int wall = !c.slowdown_metric || strcmp(c.slowdown_metric, "wall") == 0;
         printf("compared with %s\n", r.cmp->baseline_label);
+        /* the comparison went through the history (aa_engine_compare_history):
+         * differences within the stored runs' noise are marked in the report */
+        if (r.cmp->history)
+            printf("history: %s\n", r.cmp->history);
         memset(&go, 0, sizeof go);
         go.fail_new = c.fail_new;
         go.max_slowdown = c.max_slowdown;
         go.min_share = c.min_share;
         go.metric = c.slowdown_metric;
         /* history-guided thresholds: each region's run-to-run noise in the
-         * stored runs of this configuration (the judged run left out) */
-        if (c.max_slowdown >= 0 &&
-            aa_engine_learn_noise(db ? db : getenv("AUTOANALYZER_DB"), c.name, NULL,
-                                  c.slowdown_metric ? c.slowdown_metric : "wall", r.eid, &noise,
-                                  &err) == AA_OK &&
-            noise.n) {
+         * stored runs of this configuration (the judged run left out), the
+         * comparison's for wall time, learned for the CPU metric */
+        if (c.max_slowdown >= 0 && wall && r.noise.n) {
+            go.noise = &r.noise;
+        } else if (c.max_slowdown >= 0 && !wall &&
+                   aa_engine_learn_noise(db ? db : getenv("AUTOANALYZER_DB"), c.name, NULL,
+                                         c.slowdown_metric, r.eid, &noise, &err) == AA_OK &&
+                   noise.n) {
             size_t q;
-            printf("history: run-to-run noise of %zu regions learned from %zu stored runs (",
-                   noise.n, noise.nruns);
+            printf("history: run-to-run noise of %zu regions (%s) learned from %zu stored runs (",
+                   noise.n, c.slowdown_metric, noise.nruns);
             for (q = 0; q < noise.nruns; q++)
                 printf("%s%lld", q ? ", " : "", noise.eids[q]);
-            printf("); a region slower by less than %.0fx its noise is not a slowdown\n",
-                   AA_ENGINE_NOISE_FACTOR);
+            printf(")\n");
             go.noise = &noise;
-            nt.noise = &noise;
+        }
+        if (go.noise) {
+            printf("history: a region slower by less than %.0fx its noise is not a slowdown\n",
+                   AA_ENGINE_NOISE_FACTOR);
+            nt.noise = go.noise;
         }
         aa_err_clear(&err);
         if ((rc = aa_engine_gates(&r, &go, &gates, &ngates, &err)))

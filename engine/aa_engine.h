@@ -16,6 +16,23 @@
 #include "report/aa_report.h"
 #include "space/aa_space.h"
 
+/* How much each region varies between stored runs of one configuration
+ * (Karavanic's history-guided thresholds): for the latest
+ * AA_ENGINE_NOISE_RUNS good runs (not failed, complete) of name (or, without
+ * a name, of program), the mean value per process of metric ("wall" or
+ * "cpu") of every region; a region's noise is the sample standard
+ * deviation of those means over their mean, known when at least
+ * AA_ENGINE_NOISE_MIN_RUNS runs measured it. */
+#define AA_ENGINE_NOISE_RUNS 5
+#define AA_ENGINE_NOISE_MIN_RUNS 3
+typedef struct aa_engine_noise {
+    size_t nruns;
+    long long eids[AA_ENGINE_NOISE_RUNS]; /* the runs learned from, newest first */
+    size_t n;
+    uint32_t *region_ids;
+    double *spread;                       /* relative standard deviation */
+} aa_engine_noise;
+
 typedef struct aa_engine_run_options {
     int np;                 /* 0 = launch as given */
     const char *name;       /* configuration name (SpaceMap attribute "name") */
@@ -46,6 +63,8 @@ typedef struct aa_engine_result {
     int prog_status;         /* program's exit status (128+sig when killed) */
     int have_profile;
     char *notes;             /* warnings for the user, one per line; NULL none */
+    aa_engine_noise noise;   /* the run-to-run noise aa_engine_compare_history learned
+                              * (wall time) and applied to cmp; n = 0 none */
 } aa_engine_result;
 
 void aa_engine_result_init(aa_engine_result *r);
@@ -113,22 +132,6 @@ int aa_engine_write_outputs(aa_engine_result *r, const char *report, aa_err *err
 int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *err);
 
 /* ---- history: run-to-run noise ------------------------------------------------------ */
-/* How much each region varies between stored runs of one configuration
- * (Karavanic's history-guided thresholds): for the latest
- * AA_ENGINE_NOISE_RUNS good runs (not failed, complete) of name (or, without
- * a name, of program), the mean value per process of metric ("wall" or
- * "cpu") of every region; a region's noise is the sample standard
- * deviation of those means over their mean, known when at least
- * AA_ENGINE_NOISE_MIN_RUNS runs measured it. */
-#define AA_ENGINE_NOISE_RUNS 5
-#define AA_ENGINE_NOISE_MIN_RUNS 3
-typedef struct aa_engine_noise {
-    size_t nruns;
-    long long eids[AA_ENGINE_NOISE_RUNS]; /* the runs learned from, newest first */
-    size_t n;
-    uint32_t *region_ids;
-    double *spread;                       /* relative standard deviation */
-} aa_engine_noise;
 
 /* exclude_eid: a stored execution left out (the run being judged; -1 none).
  * nz->n = 0 when fewer than AA_ENGINE_NOISE_MIN_RUNS runs are stored. */
@@ -145,11 +148,40 @@ double aa_engine_noise_of(const aa_engine_noise *nz, uint32_t region_id);
  * noise) and is within_noise when |relative| <= factor x noise (factor <= 0:
  * AA_ENGINE_NOISE_FACTOR), so the report and aa_report_slowdowns treat it
  * as no change; r->cmp->history says what was learned and from which runs
- * (or that too few are stored).  No Program Space: no history, none
+ * (or that too few are stored), r->noise keeps the learned noise.  No Program Space: no history, none
  * created.  Nothing to do without r->cmp. */
 int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *name,
                               const char *program, long long exclude_eid, double factor,
                               aa_err *err);
+
+/* ---- history-guided analysis ---------------------------------------------------------
+ * Karavanic's directives from the Program Space, as the analysis' history
+ * input (aa_analyze_options.history): the prunes of the configuration
+ * (name, or without a name program; a name no stored execution has as its
+ * attribute "name" is taken as an application) and of its application, expanded to the
+ * regions of e they cover (the pruned resource and the regions below it,
+ * found by path and by the stable region id the resource had, so a region
+ * that moved lines stays pruned); priorities: the regions of the findings
+ * stored with the latest AA_ENGINE_NOISE_RUNS good runs (not e itself); and
+ * the run-to-run noise learned from them (aa_engine_learn_noise, wall time).
+ * No Program Space: h->found = 0 and nothing else (none is created). */
+typedef struct aa_engine_history {
+    int found;                 /* a Program Space was there */
+    size_t nexecutions;        /* stored executions of the configuration (by attribute
+                                * name, else, when none has it, by application) */
+    aa_analyze_history h;      /* points into what follows */
+    char *source;
+    aa_analyze_prune *prunes;
+    aa_space_prune *stored;    /* the prunes as stored */
+    size_t nstored;
+    aa_analyze_priority *priorities;
+    long long priority_runs[AA_ENGINE_NOISE_RUNS];
+    aa_engine_noise noise;
+} aa_engine_history;
+
+int aa_engine_history_load(const char *db, const char *name, const char *program,
+                           const aa_experiment *e, aa_engine_history *h, aa_err *err);
+void aa_engine_history_free(aa_engine_history *h);
 
 /* ---- nightly gates ---------------------------------------------------------------- */
 typedef struct aa_engine_gate {

@@ -77,6 +77,7 @@ void aa_engine_result_free(aa_engine_result *r)
     free(r->report_path);
     free(r->base_label);
     free(r->notes);
+    aa_engine_noise_free(&r->noise);
     aa_engine_result_init(r);
 }
 
@@ -490,6 +491,7 @@ int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *n
         factor = AA_ENGINE_NOISE_FACTOR;
     if ((rc = aa_engine_learn_noise(db, name, program, "wall", exclude_eid, &nz, err)))
         return rc;
+    aa_engine_noise_free(&r->noise);
     for (i = 0; i < r->cmp->ndiffs; i++) {
         aa_report_diff *d = &r->cmp->diffs[i];
         double sp = aa_engine_noise_of(&nz, d->region_id);
@@ -517,7 +519,7 @@ int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *n
     }
     free(r->cmp->history);
     r->cmp->history = aa_buf_detach(&b);
-    aa_engine_noise_free(&nz);
+    r->noise = nz; /* kept for the nightly gates */
     return r->cmp->history ? AA_OK : aa_err_set(err, AA_EENV, "out of memory");
 }
 

@@ -189,8 +189,15 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     const char *prog = program_of(o->launch, o->nlaunch);
     aa_buf b;
     char *store_db = NULL, *note = NULL, *missing = NULL;
+    aa_analyze_options aopt;
+    aa_engine_history hist;
 
     aa_engine_result_init(r);
+    memset(&hist, 0, sizeof hist);
+    if (o->analysis)
+        aopt = *o->analysis;
+    else
+        aa_analyze_options_init(&aopt);
     direct = o->np <= 0 || is_launcher(o->launch[0]);
     argv = calloc((size_t)o->nlaunch + 8, sizeof *argv);
     if (!argv)
@@ -321,13 +328,23 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     if (rc)
         goto out;
 
-    if ((rc = aa_engine_analyze(r->exp, o->analysis, &r->an, err)))
+    store_db = aa_strdup(o->db ? o->db : getenv("AUTOANALYZER_DB"));
+    /* history-guided analysis: the Program Space's prunes, priorities and
+     * noise for this configuration, when a Program Space is used */
+    if (!o->no_store || o->compare_last) {
+        aa_err e2;
+        aa_err_clear(&e2);
+        if (aa_engine_history_load(store_db, o->name, r->exp->program, r->exp, &hist, &e2))
+            en_note(r, "no history used for the analysis: %s", e2.msg);
+        else if (hist.found)
+            aopt.history = &hist.h;
+    }
+    if ((rc = aa_engine_analyze(r->exp, &aopt, &r->an, err)))
         goto out;
 
     /* compare with the baseline or the last comparable stored run */
-    store_db = aa_strdup(o->db ? o->db : getenv("AUTOANALYZER_DB"));
     if (o->baseline) {
-        if ((rc = aa_engine_compare_path(r, o->baseline, o->analysis, err)))
+        if ((rc = aa_engine_compare_path(r, o->baseline, &aopt, err)))
             goto out;
     } else if (o->compare_last || !o->no_store) {
         long long eid = -1;
@@ -335,7 +352,7 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
         aa_err_clear(&e2);
         if (aa_engine_find_last(store_db, o->name, o->name ? NULL : r->exp->program, r->exp,
                                 r->dir, &eid, &e2) == AA_OK &&
-            eid >= 0 && (rc = aa_engine_compare_stored(r, store_db, eid, o->analysis, err)))
+            eid >= 0 && (rc = aa_engine_compare_stored(r, store_db, eid, &aopt, err)))
             goto out;
     }
     if (!o->no_store && (rc = aa_engine_store(r, store_db, err)))
@@ -349,6 +366,7 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     }
     rc = aa_engine_write_outputs(r, o->report, err);
 out:
+    aa_engine_history_free(&hist);
     free(note);
     free(missing);
     free(store_db);

@@ -175,6 +175,10 @@ void aa_space_query_free(aa_space_query_result *r);
 int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *eid,
                              aa_space_finding **out, size_t *n, aa_err *err);
 void aa_space_findings_free(aa_space_finding *f, size_t n);
+/* The findings stored with execution eid, in order, with their stable
+ * region ids (AA_EINPUT for an unknown EID). */
+int aa_space_findings_of(aa_space *s, long long eid, aa_space_finding **out, size_t *n,
+                         aa_err *err);
 
 /* The whole-run value of metric for every code region of eid that has a
  * stable region id: the result at focus (region, /Machine, /Process), the

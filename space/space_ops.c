@@ -420,6 +420,17 @@ static int load_findings(aa_space *s, long long eid, aa_space_finding **out, siz
     return AA_OK;
 }
 
+int aa_space_findings_of(aa_space *s, long long eid, aa_space_finding **out, size_t *n,
+                         aa_err *err)
+{
+    int rc;
+    *out = NULL;
+    *n = 0;
+    if ((rc = exec_exists(s, eid, err)) != AA_OK)
+        return rc;
+    return load_findings(s, eid, out, n, err);
+}
+
 int aa_space_region_values(aa_space *s, long long eid, const char *metric,
                            aa_space_region_value **out, size_t *n, aa_err *err)
 {
