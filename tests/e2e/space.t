@@ -50,4 +50,26 @@ out=$("$AA" report "$T/h-slow.xml" --baseline 1 --db "$T/h.db" -o "$T/h.html" 2>
 like "$out" 'history: run-to-run noise of [0-9]+ regions learned from 3 stored runs of solver \(EIDs 3, 2, 1\); [0-9]+ of the [0-9]+ region differences lie within 3 times their noise' "report says which stored runs its noise came from"
 like "$(grep -o '<p class="history">[^<]*' "$T/h.html")" 'History: run-to-run noise of [0-9]+ regions learned from 3 stored runs' "and the HTML report too"
 like "$(cat "$T/h.html")" 'within run-to-run noise, &#177;' "a difference within the noise is marked as such"
+
+# History-guided analysis: the stored runs of the same version vary by about
+# 20% in loop@10, so base's imbalance there (8% of the loop) lies within
+# their noise; the other runs' findings are its priorities.
+"$AA" space add "$T/h-slow.xml" --db "$T/h.db" >/dev/null 2>&1
+out=$("$AA" analyze "$T/h-base.xml" 2>&1)
+like "$out" 'imbalance [0-9.]+ s .* loop@10' "without history: an imbalance in loop@10"
+if printf '%s' "$out" | grep -q 'History used'; then r=1; else r=0; fi
+is "$r" 0 "and no history"
+out=$("$AA" analyze "$T/h-base.xml" --history-from-space solver --db "$T/h.db" --json "$T/hb.json" 2>&1)
+like "$out" 'History used \(Program Space [^,]*h.db, solver\):' "analyze --history-from-space says which Program Space and application"
+like "$out" 'noise from executions 4, 3, 2: [0-9]+ regions, [0-9]+ noisier between runs than within this one; [1-9][0-9]* imbalances? within 3 times that noise removed' "the learned noise (the run itself left out) removes imbalances within it"
+if printf '%s' "$out" | grep -q 'imbalance [0-9.]* s'; then r=1; else r=0; fi
+is "$r" 0 "no imbalance left in loop@10"
+like "$out" 'priorities from executions 4, 3, 2: [1-9][0-9]* regions with earlier bottlenecks' "priorities from the other stored runs"
+like "$out" 'found before: in 3 earlier runs \(a priority\)' "a finding earlier runs found too is marked"
+like "$(tr -d ' \n' < "$T/hb.json")" '"history":\{"source":"ProgramSpace[^"]*h.db,solver","pruned":\[\],"priorities_from":\[4,3,2\]' "the JSON says which history was used"
+expect_status 3 "--history-from-space of a name never stored exits 3" "$AA" analyze "$T/h-base.xml" --history-from-space nosuch --db "$T/h.db"
+like "$(cat "$T/.err")" 'history-from-space nosuch: no stored execution of that name or application' "and says so"
+expect_status 3 "--history-from-space without a Program Space exits 3" "$AA" analyze "$T/h-base.xml" --history-from-space solver --db "$T/none.db"
+like "$(cat "$T/.err")" 'none.db: no Program Space there' "and says so"
+ok "and creates none" test ! -e "$T/none.db"
 done_testing
