@@ -162,6 +162,7 @@ expect_status 0 "first nightly run: nothing to compare with" "$AA" nightly "$T/p
 like "$(cat "$T/.out")" "no earlier run" "first run says there is no baseline"
 ok "report written" test -s "$T/proj/nightly.html"
 expect_status 0 "unchanged second run passes the gates" "$AA" nightly --json "$T/n2.json" --junit "$T/n2.xml" "$T/proj/normal.conf"
+n2out=$(cat "$T/.out")
 like "$(cat "$T/.out")" "gates: all passed" "unchanged run: all gates passed"
 like "$(cat "$T/n2.json")" '"status": *"passed"' "--json: status passed"
 like "$(cat "$T/n2.json")" '"report": *"[^"]*nightly.html"' "--json links the report"
@@ -170,14 +171,21 @@ ok "--junit: valid JUnit XML" xmllint --noout --schema "$TOP/tests/data/nightly/
 is "$(grep -c '<testcase ' "$T/n2.xml")" 2 "--junit: one testcase per gate"
 is "$(grep -c '<failure' "$T/n2.xml")" 0 "--junit: no failure"
 like "$(cat "$T/n2.xml")" '<property name="report" value="[^"]*nightly.html"' "--junit links the report"
+# history-guided: the comparison says what it learned, the analysis what it used
+like "$n2out" 'history: no run-to-run noise known: 1 good stored run of stencil-nightly, 3 needed' "nightly compares through the history and says what it knows"
+like "$n2out" 'History used \(Program Space [^,]*space.db, stencil-nightly\):' "the analysis uses the Program Space's history"
+like "$n2out" 'priorities from executions 1: ' "priorities from the first night"
 expect_status 4 "a crashed night fails" "$AA" nightly "$T/proj/crash.conf"
 # the Program Space is the source of truth: the old experiment directories
 # are gone (a cleaned CI machine), and the crashed night is never the baseline
 rm -rf "$T"/proj/runs/*
 [ -s "$T/.out" ] && grep 'gate tripped' "$T/.out" | sed 's/^/#   /'
 like "$(cat "$T/proj/nightly.html")" '<section id="comparison"' "report holds the comparison"
+expect_status 0 "a region marked irrelevant" "$AA" space --db "$T/proj/space.db" prune stencil-nightly /Code/stencil.c/copy_back --reason "plain copy"
 expect_status 1 "slowed night trips a gate" "$AA" nightly --junit "$T/n4.xml" --json "$T/n4.json" "$T/proj/slow.conf"
 out=$(cat "$T/.out")
+like "$out" 'pruned: 1 resource \(/Code/stencil.c/copy_back: plain copy\)' "the nightly analysis applies the prune"
+like "$out" 'priorities from executions 2, 1: ' "and the priorities of the good nights (not the crashed one)"
 like "$out" "compared with stored run 2 " "compared with the last good night, its directory gone"
 ok "tripped: valid JUnit XML" xmllint --noout --schema "$TOP/tests/data/nightly/junit.xsd" "$T/n4.xml"
 like "$(cat "$T/n4.xml")" '<failure message="region slower by' "tripped: the gate is a failed testcase"
