@@ -222,6 +222,10 @@ void space_print_query(aa_buf *out, const aa_space_query *q, const aa_space_quer
                 aa_json_int(&j, r->rows[i].eid);
             }
             json_focus(&j, r->rows[i].focus);
+            if (r->rows[i].stored) {
+                aa_json_key(&j, "stored_as");
+                aa_json_str(&j, r->rows[i].stored);
+            }
             aa_json_key(&j, "value");
             aa_json_num(&j, r->rows[i].value);
             if (q->agg) {
@@ -243,8 +247,9 @@ void space_print_query(aa_buf *out, const aa_space_query *q, const aa_space_quer
             aa_buf_printf(out, "%s(%s) %s %s %s = %s over %lld executions\n", q->agg, q->metric,
                           w->focus[0], w->focus[1], w->focus[2], v, w->executions);
         else
-            aa_buf_printf(out, "%lld %s %s %s %s = %s\n", w->eid, q->metric, w->focus[0],
-                          w->focus[1], w->focus[2], v);
+            aa_buf_printf(out, "%lld %s %s %s %s = %s%s%s%s\n", w->eid, q->metric, w->focus[0],
+                          w->focus[1], w->focus[2], v, w->stored ? " (stored as " : "",
+                          w->stored ? w->stored : "", w->stored ? ")" : "");
     }
 }
 

@@ -155,6 +155,10 @@ typedef struct aa_space_query_row {
     char *focus[3];       /* code, machine, process resource paths */
     double value;
     long long executions; /* aggregated over this many executions (1 otherwise) */
+    char *stored;         /* the code path as this execution stored it, when it is
+                           * the queried region under other line numbers (it moved
+                           * lines: same stable region id, same application); NULL
+                           * otherwise and when aggregated */
 } aa_space_query_row;
 
 typedef struct aa_space_query_result {
@@ -163,7 +167,11 @@ typedef struct aa_space_query_result {
     aa_space_query_row *rows; /* by focus (code, machine, process), then EID */
 } aa_space_query_result;
 
-/* Free r with aa_space_query_free. */
+/* A /Code focus follows its region across executions of the same
+ * application when its lines moved (the stable region ids, as diff and
+ * perfdiff): such rows carry the queried path in focus[0] and the stored
+ * one in `stored`, and aggregate with the others.  Free r with
+ * aa_space_query_free. */
 int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_result *r,
                        aa_err *err);
 void aa_space_query_free(aa_space_query_result *r);

@@ -513,12 +513,42 @@ void aa_space_query_free(aa_space_query_result *r)
     int k;
     if (!r)
         return;
-    for (i = 0; i < r->n; i++)
+    for (i = 0; i < r->n; i++) {
         for (k = 0; k < 3; k++)
             free(r->rows[i].focus[k]);
+        free(r->rows[i].stored);
+    }
     free(r->rows);
     free(r->unit);
     memset(r, 0, sizeof *r);
+}
+
+static int same_but_lines(const char *x, const char *y);
+
+/* The resources that are the code resource path in other executions of the
+ * same application under other line numbers (same stable region id), as a
+ * SQL list of ids ("" none). */
+static int query_moved(aa_space *s, const char *path, aa_buf *ids, aa_err *err)
+{
+    sp_stmt *st;
+    int rc, r, n = 0;
+    rc = OPS(s)->prepare(s->db,
+                         "SELECT DISTINCT r2.id, r2.path FROM resources r1"
+                         " JOIN execution_regions x1 ON x1.resource = r1.id"
+                         " JOIN executions e1 ON e1.eid = x1.eid"
+                         " JOIN execution_regions x2 ON x2.region = x1.region"
+                         " JOIN executions e2 ON e2.eid = x2.eid AND e2.app = e1.app"
+                         " JOIN resources r2 ON r2.id = x2.resource"
+                         " WHERE r1.path = ? AND r2.id <> r1.id AND r2.type = r1.type",
+                         &st, err);
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_text(st, 1, path);
+    while ((r = OPS(s)->step(st, err)) == 1)
+        if (same_but_lines(path, OPS(s)->col_text(st, 1)))
+            aa_buf_printf(ids, "%s%lld", n++ ? ", " : "", OPS(s)->col_int(st, 0));
+    OPS(s)->finalize(st);
+    return r < 0 ? fail_rc(err) : AA_OK;
 }
 
 int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_result *res,
@@ -535,6 +565,7 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_resu
     long long found;
     const char *fn = NULL;
     char hb[64];
+    aa_buf moved;
 
     memset(res, 0, sizeof *res);
     if (agg) {
@@ -580,12 +611,24 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_resu
         if (!found)
             return aa_err_set(err, AA_EINPUT, "unknown resource '%s'", sel[k]);
     }
+    /* the code focus in executions that stored it under other lines */
+    aa_buf_init(&moved);
+    if ((rc = query_moved(s, sel[0], &moved, err)) != AA_OK) {
+        aa_buf_free(&moved);
+        return rc;
+    }
     aa_buf_init(&sql);
     if (agg)
-        aa_buf_printf(&sql, "SELECT 0, c.path, m.path, p.path, %s(r.value), COUNT(*)", fn);
+        aa_buf_printf(&sql, "SELECT 0, cpath, mpath, ppath, %s(value), COUNT(*), NULL FROM (", fn);
     else
-        aa_buf_puts(&sql, "SELECT r.eid, c.path, m.path, p.path, r.value, 1");
-    aa_buf_puts(&sql, " FROM results r JOIN foci f ON f.id = r.focus"
+        aa_buf_puts(&sql, "SELECT eid, cpath, mpath, ppath, value, 1, spath FROM (");
+    if (moved.len)
+        aa_buf_printf(&sql, "SELECT r.eid AS eid, CASE WHEN c.id IN (%s) THEN ? ELSE c.path END"
+                            " AS cpath,", moved.data);
+    else
+        aa_buf_puts(&sql, "SELECT r.eid AS eid, c.path AS cpath,");
+    aa_buf_puts(&sql, " c.path AS spath, m.path AS mpath, p.path AS ppath, r.value AS value"
+                      " FROM results r JOIN foci f ON f.id = r.focus"
                       " JOIN resources c ON c.id = f.code JOIN resources m ON m.id = f.machine"
                       " JOIN resources p ON p.id = f.process"
                       " WHERE r.metric = (SELECT id FROM metrics WHERE name = ?)");
@@ -593,29 +636,42 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_resu
         /* Relatives apply to the hierarchies named by --focus; the others
          * stay at their root. */
         int named = 0;
+        const char *also = k == 0 && moved.len ? moved.data : NULL;
         for (i = 0; i < q->nfoci; i++)
             if (q->foci[i] == sel[k])
                 named = 1;
         if (named && q->relatives == AA_SPACE_DESCENDANTS)
             aa_buf_printf(&sql,
                           " AND %s IN (SELECT cl.descendant FROM resource_closure cl JOIN"
-                          " resources x ON x.id = cl.ancestor WHERE x.path = ?)",
-                          cols[k]);
+                          " resources x ON x.id = cl.ancestor WHERE x.path = ?%s%s%s)",
+                          cols[k], also ? " OR cl.ancestor IN (" : "", also ? also : "",
+                          also ? ")" : "");
         else if (named && q->relatives == AA_SPACE_ANCESTORS)
             aa_buf_printf(&sql,
                           " AND %s IN (SELECT cl.ancestor FROM resource_closure cl JOIN"
-                          " resources x ON x.id = cl.descendant WHERE x.path = ?)",
-                          cols[k]);
+                          " resources x ON x.id = cl.descendant WHERE x.path = ?%s%s%s)",
+                          cols[k], also ? " OR cl.descendant IN (" : "", also ? also : "",
+                          also ? ")" : "");
+        else if (also)
+            aa_buf_printf(&sql,
+                          " AND (%s = (SELECT id FROM resources WHERE path = ?) OR %s IN (%s))",
+                          cols[k], cols[k], also);
         else
             aa_buf_printf(&sql, " AND %s = (SELECT id FROM resources WHERE path = ?)", cols[k]);
     }
     where_sql(&sql, &q->where, "r.eid");
+    aa_buf_puts(&sql, ") x");
     if (agg)
-        aa_buf_puts(&sql, " GROUP BY c.path, m.path, p.path");
+        aa_buf_puts(&sql, " GROUP BY cpath, mpath, ppath");
     rc = OPS(s)->prepare(s->db, sql.data, &st, err);
     aa_buf_free(&sql);
-    if (rc != AA_OK)
+    if (rc != AA_OK) {
+        aa_buf_free(&moved);
         return rc;
+    }
+    if (moved.len)
+        OPS(s)->bind_text(st, param++, sel[0]);
+    aa_buf_free(&moved);
     OPS(s)->bind_text(st, param++, q->metric);
     for (k = 0; k < 3; k++)
         OPS(s)->bind_text(st, param++, sel[k]);
@@ -635,6 +691,9 @@ int aa_space_run_query(aa_space *s, const aa_space_query *q, aa_space_query_resu
             rows[nrows].focus[k] = aa_strdup(OPS(s)->col_text(st, 1 + (int)k));
         rows[nrows].value = OPS(s)->col_double(st, 4);
         rows[nrows].executions = OPS(s)->col_int(st, 5);
+        rows[nrows].stored = !agg && strcmp(OPS(s)->col_text(st, 6), rows[nrows].focus[0])
+                                 ? aa_strdup(OPS(s)->col_text(st, 6))
+                                 : NULL;
         nrows++;
     }
     OPS(s)->finalize(st);

@@ -182,6 +182,12 @@ space_suite() {
     like "$out" '"focus":\["/Code/solver.c/solve/loop@10","/Machine","/Process"\],"a":8.6,"b":12.6[0-9]*,"delta":4[.0-9]*,"differs":true' "perfdiff follows the loop that moved to the slower one"
     out=$(S perfdiff 1 3 --metric wall --threshold 10% --json)
     like "$out" '"focus":\["/Code/solver.c/compute","/Machine","/Process"\],"a":6,"b":18' "perfdiff of other executions unchanged"
+    out=$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --where experiment=moved --json)
+    like "$out" "\"eid\":$mv,\"focus\":\\[\"/Code/solver.c/solve/loop@10\",\"/Machine\",\"/Process\"\\],\"stored_as\":\"/Code/solver.c/solve/loop@13\",\"value\":12.6" "query follows a region that moved lines (stored as loop@13)"
+    like "$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --where experiment=moved)" 'loop@10 /Machine /Process = 12.6 s \(stored as /Code/solver.c/solve/loop@13\)' "the text says under which name it is stored"
+    like "$(S query --metric wall --focus /Code/solver.c/solve/loop@13 --where experiment=base --json)" '"focus":\["/Code/solver.c/solve/loop@13","/Machine","/Process"\],"stored_as":"/Code/solver.c/solve/loop@10","value":8.6' "and back: loop@13 finds loop@10 of the earlier run"
+    like "$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --agg max --where experiment=moved --json)" '"focus":\["/Code/solver.c/solve/loop@10","/Machine","/Process"\],"value":12.6[0-9]*,"executions":1' "aggregates under the queried name"
+    like "$(S query --metric wall --focus /Code/solver.c/solve/loop@10 --ancestors --where experiment=moved --json)" '"focus":\["/Code/solver.c/solve","/Machine","/Process"\]' "--ancestors of the moved region"
 
     # ---- prunes: resources marked irrelevant for an application ------------------------------
     is "$(S prune solver /Code/solver.c/solve/loop@13 --reason 'setup, not tuned')" 'pruned /Code/solver.c/solve/loop@13 for solver' "prune a resource of an application"
