@@ -238,6 +238,8 @@ int aa_analyze_add_note(aa_analysis *a, const char *note);
 int aa_analyze_format_text(const aa_analysis *a, aa_buf *out);
 int aa_analyze_format_json(const aa_analysis *a, aa_buf *out);
 int aa_analyze_format_xml(const aa_analysis *a, aa_buf *out);
+/* The "History used" lines of the text report (nothing without history). */
+int aa_analyze_format_history(const aa_analysis *a, aa_buf *out);
 
 /* ---- synthetic experiments (tests, benchmarks) --------------------------
  * A generated SPMD program (main -> init, solve -> outer loop -> inner loop,

@@ -250,6 +250,12 @@ void an_history_text(const aa_analysis *a, aa_buf *b)
     aa_buf_putc(b, '\n');
 }
 
+int aa_analyze_format_history(const aa_analysis *a, aa_buf *out)
+{
+    an_history_text(a, out);
+    return out->failed ? AA_EENV : AA_OK;
+}
+
 static void json_eids(aa_json *j, const char *key, const long long *v, size_t n)
 {
     size_t i;

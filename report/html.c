@@ -434,6 +434,27 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
         aa_buf_puts(o, "</td></tr>");
     }
     aa_buf_puts(o, "</table>");
+    if (a->history) { /* the history-guided analysis: what it used, one item a line */
+        aa_buf h;
+        const char *p, *nl;
+        aa_buf_init(&h);
+        aa_analyze_format_history(a, &h);
+        aa_buf_puts(o, "<ul class=\"history-used\">");
+        for (p = h.data ? h.data : ""; *p; p = *nl ? nl + 1 : nl) {
+            char *line;
+            nl = strchr(p, '\n');
+            if (!nl)
+                nl = p + strlen(p);
+            if (nl > p && (line = strndup(p, (size_t)(nl - p)))) {
+                aa_buf_puts(o, "<li>");
+                ESC(line[0] == ' ' ? line + strspn(line, " ") : line);
+                aa_buf_puts(o, "</li>");
+                free(line);
+            }
+        }
+        aa_buf_puts(o, "</ul>");
+        aa_buf_free(&h);
+    }
     if (a->nnotes) {
         aa_buf_puts(o, "<ul class=\"notes\">");
         for (i = 0; i < a->nnotes; i++) {

@@ -186,6 +186,7 @@ expect_status 1 "slowed night trips a gate" "$AA" nightly --junit "$T/n4.xml" --
 out=$(cat "$T/.out")
 like "$out" 'pruned: 1 resource \(/Code/stencil.c/copy_back: plain copy\)' "the nightly analysis applies the prune"
 like "$out" 'priorities from executions 2, 1: ' "and the priorities of the good nights (not the crashed one)"
+like "$(cat "$T/proj/nightly.html")" '<ul class="history-used"><li>History used \(Program Space [^<]*</li><li>pruned: 1 resource \(/Code/stencil.c/copy_back: plain copy\)' "the HTML report says which history was used"
 like "$out" "compared with stored run 2 " "compared with the last good night, its directory gone"
 ok "tripped: valid JUnit XML" xmllint --noout --schema "$TOP/tests/data/nightly/junit.xsd" "$T/n4.xml"
 like "$(cat "$T/n4.xml")" '<failure message="region slower by' "tripped: the gate is a failed testcase"
