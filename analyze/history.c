@@ -119,6 +119,8 @@ static double relative_excess(const an_ctx *c, const aa_finding *f)
 {
     size_t q, n = 0, R = c->R, r = f->region;
     double sum = 0;
+    if (!c->MM || !c->ran)
+        return INFINITY;
     for (q = 0; q < c->P; q++)
         if (c->ran[q * R + r] && !isnan(c->MM[q * R + r])) {
             sum += c->MM[q * R + r];
