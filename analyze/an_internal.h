@@ -64,7 +64,8 @@ typedef struct an_clust {
     size_t min_pts;
     double eps;
     /* significance of the clusters (dissim.c merge_insignificant): 0 = off;
-     * else clusters whose means are fewer than sig standard errors apart, or
+     * else clusters whose means are closer than sig standard errors (for
+     * several columns: the chi-square equivalent of the same tail), or
      * closer than res, are merged; sd_floor: by column of the level, the
      * smallest standard deviation of one process there (the noise model) */
     double sig, res;
@@ -258,6 +259,13 @@ typedef struct an_level {
  * with regions set (m) under the noise model spread (NULL: none). */
 int an_level_significance(an_ctx *c, const double *spread, const size_t *send, int fixed_eps,
                           const size_t *set, size_t m, an_clust *cp);
+/* 1 when no two processes can differ on the level set[0..m) by more than
+ * eps (range: by region, the largest difference between processes), nor,
+ * with a noise model (spread; NULL: the user's eps), on one component by
+ * more than its own eps. */
+int an_level_uniform(const double *range, const double *spread, const size_t *send,
+                     const size_t *set, size_t m, double eps, double noise_rel,
+                     const aa_analyze_options *o);
 /* The partition (labels by row, *k clusters) of the level on all its
  * components but skip (-1: all), or on component only. */
 int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k);

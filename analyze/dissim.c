@@ -134,13 +134,22 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
  * noisy continuum, and at an eps large enough not to, it chains groups whose
  * means differ by many standard errors (three groups of 5 processes 25%
  * apart, each spread by 5%).  So a level is cut at a small eps and the
- * clusters are then tested the way a difference of means is tested: two
- * clusters a and b differ when, along the direction u joining their means,
- * |mean_a - mean_b| >= sig * s_u * sqrt(1/n_a + 1/n_b), with s_u^2 the
- * within-cluster variance along u (pooled over a and b, per column, at least
- * the noise model's variance of one process there: a singleton or two
- * identical processes have no spread of their own), and by at least res.
- * The least separated pair is merged until every pair differs. */
+ * clusters are then tested the way a difference of means is tested.  Each
+ * component j is a region's value with its own spread: the squared
+ * difference of the means of clusters a and b is weighed by the
+ * within-cluster variance w_j of that component (pooled over a and b, at
+ * least the noise model's variance of one process there: a singleton or two
+ * identical processes have no spread of their own),
+ *     T^2 = sum_j d_j^2 / w_j / (1/n_a + 1/n_b),
+ * over the components whose means differ by at least res (a smaller
+ * difference is no difference at all).  A region whose groups lie far apart
+ * for its own noise is thereby not drowned by the noise of a large sibling
+ * (a difference measured along the line joining the means was: the
+ * siblings' chance differences tilt that line into their own noise).  T^2
+ * has d degrees of freedom under no difference, so a pair differs when T^2
+ * exceeds the chi-square quantile whose tail is that of sig normal standard
+ * deviations (both sides): sig^2 for one component, more for several.  The
+ * least separated pair is merged until every pair differs. */
 typedef struct sep_groups {
     size_t k, d;
     size_t *n;         /* by group: points */
@@ -148,12 +157,82 @@ typedef struct sep_groups {
     int *rep;          /* by group: the smallest original label merged into it */
 } sep_groups;
 
-/* How many standard errors apart the means of groups a and b are
- * (0 when closer than res; INFINITY when no spread at all). */
+/* log of the regularised upper incomplete gamma function Q(a, x), a > 0,
+ * x >= 0 (series below a + 1, continued fraction above: Numerical Recipes'
+ * gammq, in logarithms so that tails far beyond a double's range compare). */
+static double log_gamma_q(double a, double x)
+{
+    double lpre, sum, term, b, cc, dd, h;
+    int i;
+    if (x <= 0)
+        return 0;
+    lpre = -x + a * log(x) - lgamma(a);
+    if (x < a + 1) {
+        sum = term = 1 / a;
+        for (i = 1; i < 1000 && fabs(term) > fabs(sum) * 1e-16; i++) {
+            term *= x / (a + i);
+            sum += term;
+        }
+        return log1p(-fmin(1.0, exp(lpre) * sum));
+    }
+    b = x + 1 - a;
+    cc = 1 / 1e-300;
+    dd = 1 / b;
+    h = dd;
+    for (i = 1; i < 1000; i++) {
+        double an = -i * (i - a), del;
+        b += 2;
+        dd = an * dd + b;
+        dd = fabs(dd) < 1e-300 ? 1e-300 : dd;
+        cc = b + an / cc;
+        cc = fabs(cc) < 1e-300 ? 1e-300 : cc;
+        dd = 1 / dd;
+        del = dd * cc;
+        h *= del;
+        if (fabs(del - 1) < 1e-16)
+            break;
+    }
+    return lpre + log(h);
+}
+
+/* log P(|Z| > z) for a standard normal Z (asymptotic beyond erfc's range). */
+static double log_normal_two_sided(double z)
+{
+    double y = z / sqrt(2.0);
+    if (y < 25)
+        return log(erfc(y));
+    return -y * y - log(y * 1.7724538509055160273) + log1p(-1 / (2 * y * y));
+}
+
+/* The T^2 threshold for d components: the chi-square(d) quantile whose
+ * upper tail equals P(|Z| > sig) (sig^2 when d = 1). */
+static double sep_threshold(double sig, size_t d)
+{
+    double target, lo, hi;
+    int i;
+    if (d <= 1)
+        return sig * sig;
+    target = log_normal_two_sided(sig);
+    lo = sig * sig;
+    hi = lo + 10.0 * (double)d + 100;
+    while (log_gamma_q(0.5 * (double)d, 0.5 * hi) > target)
+        hi *= 2;
+    for (i = 0; i < 100 && hi - lo > 1e-9 * hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (log_gamma_q(0.5 * (double)d, 0.5 * mid) > target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* T^2 of groups a and b (0 when their means are closer than res;
+ * INFINITY when a component differs with no spread at all). */
 static double sep_score(const sep_groups *g, const double *floor2, size_t a, size_t b, double res)
 {
     size_t j, d = g->d;
-    double na = (double)g->n[a], nb = (double)g->n[b], D2 = 0, su2 = 0, df = na + nb - 2;
+    double na = (double)g->n[a], nb = (double)g->n[b], D2 = 0, t2 = 0, df = na + nb - 2;
     for (j = 0; j < d; j++) {
         double dj = g->sum[a * d + j] / na - g->sum[b * d + j] / nb;
         D2 += dj * dj;
@@ -165,12 +244,14 @@ static double sep_score(const sep_groups *g, const double *floor2, size_t a, siz
         double w = df > 0 ? (g->sq[a * d + j] - na * ma * ma + g->sq[b * d + j] - nb * mb * mb) /
                                 df
                           : 0;
+        if (!(fabs(dj) >= res))
+            continue;
         w = w > floor2[j] ? w : floor2[j];
-        su2 += dj * dj / D2 * w;
+        if (!(w > 0))
+            return INFINITY;
+        t2 += dj * dj / w;
     }
-    if (!(su2 > 0))
-        return INFINITY;
-    return sqrt(D2 / (su2 * (1 / na + 1 / nb)));
+    return t2 / (1 / na + 1 / nb);
 }
 
 static void sep_merge(sep_groups *g, int *owner, size_t k0, size_t a, size_t b)
@@ -209,7 +290,7 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
 {
     size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
     sep_groups g;
-    double *floor2 = malloc((d ? d : 1) * sizeof *floor2);
+    double thr, *floor2 = malloc((d ? d : 1) * sizeof *floor2);
     int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK;
     memset(&g, 0, sizeof g);
     g.k = k0;
@@ -243,6 +324,7 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
             o++;
         }
     }
+    thr = sep_threshold(cp->sig, d);
     while (g.k >= 2) {
         double worst = INFINITY;
         size_t wa = 0, wb = 1;
@@ -255,9 +337,9 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
                     wb = b;
                 }
             }
-        if (worst >= cp->sig) {
+        if (worst >= thr) {
             if (separation)
-                *separation = worst;
+                *separation = sqrt(worst);
             break;
         }
         sep_merge(&g, group_of, k0, wa, wb);
@@ -622,17 +704,35 @@ int an_level_significance(an_ctx *c, const double *spread, const size_t *send, i
     return AA_OK;
 }
 
-/* 1 when no two processes can be farther apart than eps on the level: the
- * largest distance is at most the norm of the components' ranges. */
-static int level_uniform(const dis_state *s, const size_t *set, size_t m, double eps)
+/* 1 when no two processes can be farther apart than eps on the level
+ * set[0..m): the largest distance is at most the norm of the components'
+ * ranges; and, with a noise model (spread; NULL when eps is the user's), no
+ * component alone spans more than its own noise eps (an_level_cluster
+ * tries each component alone). */
+int an_level_uniform(const double *range, const double *spread, const size_t *send,
+                     const size_t *set, size_t m, double eps, double noise_rel,
+                     const aa_analyze_options *o)
 {
     double d2 = 0;
     size_t j;
-    if (!s->range)
+    if (!range)
         return 0;
     for (j = 0; j < m; j++)
-        d2 += s->range[set[j]] * s->range[set[j]];
-    return sqrt(d2) <= eps;
+        d2 += range[set[j]] * range[set[j]];
+    if (sqrt(d2) > eps)
+        return 0;
+    for (j = 0; j < m && spread; j++)
+        if (range[set[j]] >
+            an_level_eps(spread, set + j, 1, send, noise_rel, o->noise_factor, o->resolution_s))
+            return 0;
+    return 1;
+}
+
+static int level_uniform(const dis_state *s, const size_t *set, size_t m, double eps)
+{
+    const an_ctx *c = s->c;
+    return an_level_uniform(s->range, s->fixed_eps ? NULL : s->spread, c->send, set, m, eps,
+                            c->a->noise_rel, c->o);
 }
 
 /* Descends into the children levels of every region of the set (searching

@@ -24,12 +24,15 @@ static const aa_analyze_tunable tunables[] = {
       "202, 37, 25"),
     T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
       "two clusters of a level differ when their means are this many standard errors apart "
-      "(within-cluster spread, at least the noise model's spread of one process; and by at "
-      "least the resolution); the least separated are merged first.  Right partitions, "
-      "innermost CCCRs, cases with a false CCCR on 260 runs without cpu_sq / 144 runs with "
-      "it: off (OPTICS alone at noise_factor 5): 202, 37/80, 25 / 119, 23/43, 7; 4: 204, "
-      "47, 36 / -; 5: 207, 45, 30 / 122, 28, 8; 6: 207, 43, 27 / 122, 26, 7; 8: - / 62, "
-      "11, 3 of the first 72 (bench/diagnosis.md, sixth step)"),
+      "(each component on its own within-cluster spread, at least the noise model's spread "
+      "of one process; for several components the chi-square quantile with the same tail; "
+      "and by at least the resolution); the least separated are merged first.  Right "
+      "partitions, innermost CCCRs, cases with a false CCCR on 260 runs without cpu_sq / "
+      "144 runs with it, first version (along the line joining the means): off (OPTICS "
+      "alone at noise_factor 5): 202, 37/80, 25 / 119, 23/43, 7; 4: 204, 47, 36 / -; 5: "
+      "207, 45, 30 / 122, 28, 8; 6: 207, 43, 27 / 122, 26, 7; 8: - / 62, 11, 3 of the "
+      "first 72 (bench/diagnosis.md, sixth step); each component on its own spread, 6: "
+      "210, 43, 26 / 127, 26, 3 (eighth step)"),
     T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
       "smallest CPU-time difference per process that is a difference at all: CPU "
       "time is interpolated between clock reads 100 us apart"),
@@ -50,10 +53,13 @@ static const aa_analyze_tunable tunables[] = {
       "runs (median process 52% unexplained) 0.1 and 0.2: right disparity CCCRs "
       "139/140, causes 80/80, cases with a false CCCR 25; 0.3: 138, 79, 31; 0.5: 129, "
       "70, 37; off (1): 129, 70, 41"),
-    T("finding_min_share", finding_min_share, 0.02, 0.0, 1.0, "of the program",
+    T("finding_min_share", finding_min_share, 0.01, 0.0, 1.0, "of the program",
       "no imbalance whose impact is below this share of the program's CPU time outside "
-      "MPI (the metric it is measured on); on 220 suite runs 0.005: right innermost "
-      "CCRs 47/70, cases with a false CCCR 31; 0.02: 44, 24; 0.05: 40, 16"),
+      "MPI (the metric it is measured on).  Right partitions, innermost CCCRs, cases with "
+      "a false CCCR on 144 runs with cpu_sq / 260 without: 0.02: 127, 26/43, 3 / 210, "
+      "43/80, 26; 0.01: 133, 32, 3 / 216, 56, 33 (the 7 more are one-process spikes of "
+      "~5 ms that the cpu_sq test removes); 0.005: 133, 32, 3 / - (bench/diagnosis.md, "
+      "eighth step)"),
     T("master_min_share", master_min_share, 0.5, 0.0, 1.0, "of rank 0's time",
       "rank 0 is a master when at least this share of its time (wall, without MPI "
       "set-up) is in regions no other process runs and this share of the others' time "

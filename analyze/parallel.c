@@ -1304,7 +1304,7 @@ static int search_below(pa *x, const size_t *set, size_t m)
 static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any)
 {
     size_t L = x->L, R = x->R, q, j, i, k = 1;
-    double *X = NULL, *B = NULL, btot = 0, d2 = 0;
+    double *X = NULL, *B = NULL, btot = 0;
     int *ref = NULL, *lab = NULL, *loc = NULL, *isccr = NULL, rc = AA_OK;
     pa_items it;
     an_clust cp;
@@ -1317,9 +1317,8 @@ static int dis_level(pa *x, long level, const size_t *set, size_t m, int searchi
     cp = level_params(x, set, m);
     cp.sig = 0;
     cp.sd_floor = NULL;
-    for (j = 0; j < m; j++)
-        d2 += x->range[set[j]] * x->range[set[j]];
-    if (sqrt(d2) <= cp.eps)
+    if (an_level_uniform(x->range, x->fixed_eps ? NULL : x->pre, x->send, set, m, cp.eps,
+                         x->a->noise_rel, x->o))
         return searching ? search_below(x, set, m) : AA_OK;
     X = malloc((L * m + 1) * sizeof *X);
     B = calloc(m, sizeof *B);

@@ -1245,6 +1245,70 @@ static void test_noise_groups(void)
     aa_experiment_free(e);
 }
 
+/* A small region with three clear groups of processes next to large
+ * siblings with ordinary noise (the shape of a stencil 3, 7 and 11 ms on
+ * ranks mod 3 beside a 150-ms loop spread by 3%): judged on its own
+ * spread, not drowned by the chance differences of the large siblings'
+ * group means (a test along the line joining the means was).  A second
+ * experiment: 3 processes, whose whole-level range is below the level's
+ * eps while the small region alone spans twice its own. */
+static void test_small_region_groups(void)
+{
+    int three;
+    for (three = 0; three < 2; three++) {
+        aa_experiment *e = new_exp(0);
+        aa_analysis *a = NULL;
+        aa_err err;
+        unsigned st = 777u;
+        int r, j, P = three ? 3 : 8;
+        static const double big[3] = {0.150, 0.120, 0.050};
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 3; j++)
+            add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+        add_region(e, 30, 1, "stencil", AA_KIND_FUNCTION);
+        for (r = 0; r < P; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double sm = three ? (r == 0 ? 0.0084 : 0.0047) : 0.003 + 0.004 * (r % 3), tot;
+            long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+            sm *= 1 + 0.01 * noise_draw(&st);
+            tot = sm;
+            for (j = 0; j < 3; j++) {
+                double w = big[j] * (1 + 0.03 * noise_draw(&st));
+                node(e, t, (uint32_t)(10 + j), m, w, 0, 0);
+                tot += w;
+            }
+            node(e, t, 30, m, sm, 0, 0);
+            aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] =
+                tot;
+            aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+        }
+        e->nprocs = (size_t)P;
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "small region, %d processes: analysed", P);
+        if (a) {
+            size_t k, nd = 0;
+            int found = 0, right = 1;
+            is_int(a->nclusters, three ? 2 : 3, "the groups of processes found");
+            for (k = 0; k < a->nclusters; k++) {
+                size_t i;
+                for (i = 0; i < a->cluster_size[k]; i++)
+                    right &= three ? (a->cluster_ranks[k][i] == 0) == (a->cluster_ranks[k][0] == 0)
+                                   : a->cluster_ranks[k][i] % 3 == a->cluster_ranks[k][0] % 3;
+            }
+            ok(right, "each cluster is one group");
+            for (k = 0; k < a->nfindings; k++)
+                if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
+                    nd++;
+                    found |= a->findings[k].region == region_by_id(a, 30);
+                }
+            ok(found && nd == 1, "the one dissimilarity CCCR is the small region");
+        }
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -1267,5 +1331,6 @@ int main(void)
     test_wait_no_hotspot();
     test_separated_groups();
     test_noise_groups();
+    test_small_region_groups();
     return tap_done();
 }
