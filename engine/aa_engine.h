@@ -163,8 +163,9 @@ int aa_engine_compare_history(aa_engine_result *r, const char *db, const char *n
  * found by path and by the stable region id the resource had, so a region
  * that moved lines stays pruned); priorities: the regions of the findings
  * stored with the latest AA_ENGINE_NOISE_RUNS good runs (not e itself); and
- * the run-to-run noise learned from them (aa_engine_learn_noise, wall time).
- * No Program Space: h->found = 0 and nothing else (none is created). */
+ * the run-to-run noise learned from them (aa_engine_learn_noise on CPU
+ * time: the analysis judges imbalances on CPU time, so their noise is
+ * learned on that scale).  No Program Space: h->found = 0 and nothing else (none is created). */
 typedef struct aa_engine_history {
     int found;                 /* a Program Space was there */
     size_t nexecutions;        /* stored executions of the configuration (by attribute

@@ -190,7 +190,7 @@ int aa_engine_history_load(const char *db, const char *name, const char *program
         const char *by_name = name, *by_app = program;
         rc = load_priorities(s, h, &by_name, &by_app, e, &self_eid, err);
         if (rc == AA_OK)
-            rc = aa_engine_learn_noise(db, by_name, by_name ? NULL : by_app, "wall", self_eid,
+            rc = aa_engine_learn_noise(db, by_name, by_name ? NULL : by_app, "cpu", self_eid,
                                        &h->noise, err);
     }
     aa_space_close(s);
