@@ -8,7 +8,8 @@
  *
  * Layout (all integers little-endian):
  *
- *   header   8 bytes magic "\x89AAX\r\n\x1a\n", u32 version (1), u32 flags (0),
+ *   header   8 bytes magic "\x89AAX\r\n\x1a\n", u32 version (2; 1 reads too),
+ *            u32 flags (0),
  *            u32 number of sections (5), u32 CRC-32 of the 20 bytes before
  *   section  u32 tag, u32 encoding (1 = zlib), u64 raw length, u64 stored
  *            length, u32 CRC-32 of the stored bytes, u32 CRC-32 of the 28
@@ -18,9 +19,11 @@
  *                   threads (id, tree index)
  *            "TREE" the distinct trees: node count, {region, parent, flags}
  *            "VALS" per metric: a mode byte (0 = 8 byte planes of every
- *                   value of the column, 1 = one value for all), the values
- *                   in process, thread, node order; the first column is
- *                   always planes (zeros when there are no metrics), so the
+ *                   value of the column, 1 = one value for all, 2 (version
+ *                   2) = an exponent byte e and the 8 byte planes of whole
+ *                   numbers k, the value being k / 10^e), the values in
+ *                   process, thread, node order; the first column always
+ *                   has planes (zeros when there are no metrics), so the
  *                   section's size bounds the number of nodes
  *            "END!" empty; the file ends there
  *   strings  u32 length (0xFFFFFFFF = none) and the bytes, no NUL inside
@@ -48,7 +51,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define BIN_VERSION 1u
+#define BIN_VERSION 2u     /* written; version 1 (no integer columns) still reads */
 #define BIN_HEADER 24u
 #define SEC_HEADER 32u
 #define NO_STRING 0xFFFFFFFFu
@@ -59,7 +62,14 @@
 static const unsigned char bin_magic[8] = {0x89, 'A', 'A', 'X', '\r', '\n', 0x1a, '\n'};
 enum { SEC_META, SEC_PROC, SEC_TREE, SEC_VALS, SEC_END, NSECTIONS };
 static const char sec_tags[NSECTIONS][5] = {"META", "PROC", "TREE", "VALS", "END!"};
-enum { MODE_PLANES = 0, MODE_CONST = 1 };
+enum { MODE_PLANES = 0, MODE_CONST = 1, MODE_INT = 2 };
+/* Integer columns (version 2): every value is k / 10^e for a whole k below
+ * 2^53 (counts: e = 0; times in whole nanoseconds: e = 9), stored as the
+ * 8 byte planes of k, with INT_NAN for "not measured". */
+#define INT_NAN UINT64_MAX
+#define INT_MAX_K (1ULL << 53)
+#define INT_MAX_EXP 9
+static const double pow10_of[INT_MAX_EXP + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 enum { ENC_STORED = 0, ENC_ZLIB = 1 };
 
 int aa_experiment_is_binary(const void *data, size_t len)
@@ -422,7 +432,48 @@ static int put_plane(bwriter *w, const unsigned char *p, size_t n, unsigned char
     return 0;
 }
 
-/* One column: every value of metric m, in process, thread, node order. */
+/* k with d == k / 10^e exactly (k below 2^53), INT_NAN for NaN; or -1
+ * when d has no such form. */
+static int int_of(double d, int e, uint64_t *k)
+{
+    double x;
+    if (isnan(d)) {
+        *k = INT_NAN;
+        return 0;
+    }
+    x = d * pow10_of[e];
+    if (!(x >= 0 && x < (double)INT_MAX_K))
+        return -1;
+    *k = (uint64_t)llround(x);
+    return (double)*k / pow10_of[e] == d && !signbit(d) ? 0 : -1;
+}
+
+/* Splits u into the 8 byte planes at row r. */
+static void plane_put(unsigned char *planes, size_t rows, size_t r, uint64_t u)
+{
+    for (int b = 0; b < 8; b++)
+        planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
+}
+
+/* Column m's values as integers k / 10^ex into the planes (every value
+ * has that form: checked before). */
+static void int_planes(const aa_experiment *e, size_t m, int ex, unsigned char *planes, size_t rows)
+{
+    size_t p, t, i, r = 0;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            for (i = 0; i < th->nnodes; i++, r++) {
+                uint64_t k = 0;
+                int_of(th->values[i * e->nmetrics + m], ex, &k);
+                plane_put(planes, rows, r, k);
+            }
+        }
+}
+
+/* One column: every value of metric m, in process, thread, node order:
+ * one value when all are the same, integers when every value is a whole
+ * count (e = 0) or whole nanoseconds (e = 9), else the doubles' bits. */
 static int write_values(bwriter *w, const aa_experiment *e)
 {
     size_t rows = 0, m, p, t, i, r;
@@ -435,11 +486,11 @@ static int write_values(bwriter *w, const aa_experiment *e)
     planes = malloc(rows ? rows * 8 : 1);
     if (!planes)
         return -1;
-    /* column 0 is always planes (a column of zeros when there are no
+    /* column 0 always has planes (a column of zeros when there are no
      * metrics), so the section's size bounds the number of rows */
     for (m = 0; m < (e->nmetrics ? e->nmetrics : 1); m++) {
-        uint64_t first = 0;
-        int constant = m > 0;
+        uint64_t first = 0, k;
+        int constant = m > 0, ok0 = e->nmetrics > 0, ok9 = ok0;
         r = 0;
         if (!e->nmetrics)
             memset(planes, 0, rows * 8);
@@ -453,8 +504,9 @@ static int write_values(bwriter *w, const aa_experiment *e)
                         first = u;
                     else if (u != first)
                         constant = 0;
-                    for (int b = 0; b < 8; b++)
-                        planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
+                    ok0 = ok0 && int_of(d, 0, &k) == 0;
+                    ok9 = ok9 && int_of(d, 9, &k) == 0;
+                    plane_put(planes, rows, r, u);
                 }
             }
         if (constant && rows) {
@@ -463,8 +515,13 @@ static int write_values(bwriter *w, const aa_experiment *e)
             le64(c + 1, first);
             put_bytes(w, c, sizeof c);
         } else {
-            unsigned char mode = MODE_PLANES;
-            put_bytes(w, &mode, 1);
+            unsigned char mode[2] = {MODE_PLANES, 0};
+            if (ok0 || ok9) {
+                mode[0] = MODE_INT;
+                mode[1] = ok0 ? 0 : 9;
+                int_planes(e, m, mode[1], planes, rows);
+            }
+            put_bytes(w, mode, mode[0] == MODE_INT ? 2 : 1);
             for (int b = 0; b < 8; b++)
                 if (put_plane(w, planes + (size_t)b * rows, rows, &zbuf, &zcap))
                     w->failed = 1;
@@ -524,6 +581,7 @@ int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err 
 
 /* ==== reader ============================================================== */
 typedef struct breader {
+    unsigned version;     /* of the file: 1 or 2 */
     const unsigned char *data;
     size_t len, pos;      /* pos: next section header in data */
     const char *name;
@@ -1101,7 +1159,7 @@ typedef struct plane {
 } plane;
 
 typedef struct column {
-    int mode;
+    int mode, exp;
     uint64_t cval;
     plane pl[8];
 } column;
@@ -1132,8 +1190,17 @@ static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
             cols[m].cval = rd64(c);
             continue;
         }
-        if (mode != MODE_PLANES)
+        if (mode == MODE_INT && r->version >= 2) {
+            unsigned char ex;
+            if ((rc = sec_get(r, &ex, 1)))
+                return rc;
+            if (ex > INT_MAX_EXP)
+                return bfail(r, "column %zu: integer exponent %u out of range (0..%d)", m + 1, ex,
+                             INT_MAX_EXP);
+            cols[m].exp = ex;
+        } else if (mode != MODE_PLANES) {
             return bfail(r, "column %zu: unknown mode %u", m + 1, mode);
+        }
         for (int b = 0; b < 8; b++) {
             plane *pl = &cols[m].pl[b];
             uint64_t len;
@@ -1216,7 +1283,7 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
         size_t n = rows - row0 < ROW_BLOCK ? rows - row0 : ROW_BLOCK, k, m;
         const unsigned char *pp[8];
         for (m = 0; m < ncols && !rc; m++)
-            for (int b = 0; b < 8 && !rc && cols[m].mode == MODE_PLANES; b++)
+            for (int b = 0; b < 8 && !rc && cols[m].mode != MODE_CONST; b++)
                 if (cols[m].pl[b].enc == ENC_ZLIB)
                     rc = plane_inflate(r, &cols[m].pl[b], m, b, n, row0 + n == rows);
         for (k = 0; k < n && !rc && nm; k++, i++) {
@@ -1234,7 +1301,7 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
             for (m = 0; m < nm; m++) {
                 uint64_t u = cols[m].cval;
                 double d;
-                if (cols[m].mode == MODE_PLANES) {
+                if (cols[m].mode != MODE_CONST) {
                     for (int b = 0; b < 8; b++)
                         pp[b] = cols[m].pl[b].enc == ENC_ZLIB ? cols[m].pl[b].blk
                                                               : cols[m].pl[b].src + row0;
@@ -1242,7 +1309,17 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
                     for (int b = 7; b >= 0; b--)
                         u = u << 8 | pp[b][k];
                 }
-                memcpy(&d, &u, sizeof d);
+                if (cols[m].mode == MODE_INT) {
+                    if (u > INT_MAX_K && u != INT_NAN) {
+                        rc = bfail(r, "rank %d thread %d node %zu: %s integer %llu out of range",
+                                   e->processes[p].rank, th->id, i, e->metrics[m].name,
+                                   (unsigned long long)u);
+                        break;
+                    }
+                    d = u == INT_NAN ? NAN : (double)u / pow10_of[cols[m].exp];
+                } else {
+                    memcpy(&d, &u, sizeof d);
+                }
                 if (isnan(d)) {
                     d = NAN;
                 } else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d))) {
@@ -1266,10 +1343,11 @@ static int read_header(breader *r)
         return bfail(r, "not a binary experiment (bad magic or truncated header)");
     if (crc_of(h, 20) != rd32(h + 20))
         return bfail(r, "checksum mismatch in the file header");
-    if (rd32(h + 8) != BIN_VERSION)
+    if (rd32(h + 8) < 1 || rd32(h + 8) > BIN_VERSION)
         return aa_err_set(r->err, AA_EINPUT,
-                          "%s:8: unsupported binary format version %u (this build reads version %u)",
+                          "%s:8: unsupported binary format version %u (this build reads versions 1 to %u)",
                           r->name, rd32(h + 8), BIN_VERSION);
+    r->version = rd32(h + 8);
     if (rd32(h + 12) != 0) {
         r->sec_at = 12;
         return bfail(r, "unknown flags 0x%x", rd32(h + 12));
