@@ -57,6 +57,7 @@
 #define NO_STRING 0xFFFFFFFFu
 #define MAX_NPROCS (1L << 24)
 #define STAGE_FLUSH (1u << 20)
+#define ROW_BLOCK 4096u /* rows the reader transposes at a time */
 #define PLANE_LEVEL 1 /* byte planes: level 6 saves 2% and takes twice the time */
 
 static const unsigned char bin_magic[8] = {0x89, 'A', 'A', 'X', '\r', '\n', 0x1a, '\n'};
@@ -397,13 +398,20 @@ static int write_procs_trees(bwriter *w, const aa_experiment *e)
 /* One byte plane of a column: zlib-compressed, or stored when a sample of
  * it does not compress (the low mantissa bytes of measured values are
  * noise: deflating them costs time and saves nothing). */
-static int put_plane(bwriter *w, const unsigned char *p, size_t n, unsigned char **zbuf,
-                     size_t *zcap)
+static int put_plane(bwriter *w, const unsigned char *p, size_t n, int stored,
+                     unsigned char **zbuf, size_t *zcap)
 {
     unsigned char h[9];
     size_t sample = n < 65536 ? n : 65536;
     uLongf zl = compressBound(n);
-    int enc = ENC_ZLIB;
+    int enc = stored ? ENC_STORED : ENC_ZLIB;
+    if (stored) {
+        h[0] = ENC_STORED;
+        le64(h + 1, n);
+        put_bytes(w, h, sizeof h);
+        put_bytes(w, p, n);
+        return 0;
+    }
     if (zl > *zcap) {
         unsigned char *v = realloc(*zbuf, zl);
         if (!v)
@@ -477,12 +485,16 @@ static void int_planes(const aa_experiment *e, size_t m, int ex, unsigned char *
 static int write_values(bwriter *w, const aa_experiment *e)
 {
     size_t rows = 0, m, p, t, i, r;
+    int small;
     unsigned char *planes, *zbuf = NULL;
     size_t zcap = 0;
-    sec_begin(w, SEC_VALS, ENC_STORED);
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++)
             rows += e->processes[p].threads[t].nnodes;
+    /* one block of rows (a rank file): one zlib stream over stored planes,
+     * since inflating 8 small streams a column costs more than the data */
+    small = rows <= ROW_BLOCK;
+    sec_begin(w, SEC_VALS, small ? ENC_ZLIB : ENC_STORED);
     planes = malloc(rows ? rows * 8 : 1);
     if (!planes)
         return -1;
@@ -523,7 +535,7 @@ static int write_values(bwriter *w, const aa_experiment *e)
             }
             put_bytes(w, mode, mode[0] == MODE_INT ? 2 : 1);
             for (int b = 0; b < 8; b++)
-                if (put_plane(w, planes + (size_t)b * rows, rows, &zbuf, &zcap))
+                if (put_plane(w, planes + (size_t)b * rows, rows, small, &zbuf, &zcap))
                     w->failed = 1;
         }
     }
@@ -1146,16 +1158,18 @@ static int attach_trees(breader *r, aa_experiment *e, const uint32_t *tree_of, s
 /* ---- values: the columns are transposed back to rows in blocks of rows,
  * reading every column's byte planes side by side (stored planes in place,
  * compressed ones through one small inflate stream each), so the rows are
- * written once, in order, and no column is ever held whole. */
-#define ROW_BLOCK 4096u
-
+ * written once, in order, and no column is ever held whole.  A file of one
+ * block (a rank file: a few hundred rows) inflates its planes whole, one
+ * after the other, through one shared stream: 144 inflate states a file
+ * would cost more than the data. */
 typedef struct plane {
     int enc;
     const unsigned char *src; /* its bytes in the file */
     size_t len;
-    z_stream z;
+    z_stream own;             /* its stream when the file has several blocks */
     int zinit;
-    unsigned char *blk;       /* ROW_BLOCK inflated bytes */
+    z_stream *z;              /* own, or the shared one */
+    unsigned char *blk;       /* a block of inflated bytes (in colset.blocks) */
 } plane;
 
 typedef struct column {
@@ -1164,21 +1178,34 @@ typedef struct column {
     plane pl[8];
 } column;
 
-static void columns_free(column *c, size_t n)
+typedef struct colset {
+    column *c;
+    size_t n;
+    z_stream shared;          /* one block: every plane in turn */
+    int shared_init;
+    unsigned char *blocks;    /* n x 8 blocks */
+} colset;
+
+static void columns_free(colset *cs)
 {
-    for (size_t m = 0; m < n; m++)
-        for (int b = 0; b < 8; b++) {
-            if (c[m].pl[b].zinit)
-                inflateEnd(&c[m].pl[b].z);
-            free(c[m].pl[b].blk);
-        }
-    free(c);
+    for (size_t m = 0; cs->c && m < cs->n; m++)
+        for (int b = 0; b < 8; b++)
+            if (cs->c[m].pl[b].zinit)
+                inflateEnd(&cs->c[m].pl[b].own);
+    if (cs->shared_init)
+        inflateEnd(&cs->shared);
+    free(cs->c);
+    free(cs->blocks);
 }
 
 /* Reads the layout of every column: modes, plane encodings and places. */
-static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
+static int read_columns(breader *r, colset *cs, size_t rows)
 {
-    for (size_t m = 0; m < ncols; m++) {
+    size_t blk = rows < ROW_BLOCK ? (rows ? rows : 1) : ROW_BLOCK;
+    if (!(cs->blocks = malloc(cs->n * 8 * blk)))
+        return bnomem(r);
+    for (size_t m = 0; m < cs->n; m++) {
+        column *cols = cs->c;
         unsigned char mode, c[8], h[9];
         int rc;
         if ((rc = sec_get(r, &mode, 1)))
@@ -1219,12 +1246,21 @@ static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
             pl->len = (size_t)len;
             if ((rc = sec_ptr(r, pl->len, &pl->src)))
                 return rc;
-            if (pl->enc == ENC_ZLIB) {
-                if (!(pl->blk = malloc(ROW_BLOCK)) || inflateInit(&pl->z) != Z_OK)
+            if (pl->enc != ENC_ZLIB)
+                continue;
+            pl->blk = cs->blocks + (m * 8 + (size_t)b) * blk;
+            if (rows <= ROW_BLOCK) {
+                if (!cs->shared_init && inflateInit(&cs->shared) != Z_OK)
+                    return bnomem(r);
+                cs->shared_init = 1;
+                pl->z = &cs->shared;
+            } else {
+                if (inflateInit(&pl->own) != Z_OK)
                     return bnomem(r);
                 pl->zinit = 1;
-                pl->z.next_in = (Bytef *)(uintptr_t)pl->src;
-                pl->z.avail_in = 0;
+                pl->z = &pl->own;
+                pl->z->next_in = (Bytef *)(uintptr_t)pl->src;
+                pl->z->avail_in = 0;
             }
         }
     }
@@ -1237,46 +1273,110 @@ static int plane_inflate(breader *r, plane *pl, size_t m, int b, size_t n, int f
 {
     const unsigned char *end = pl->src + pl->len;
     unsigned char extra;
-    pl->z.next_out = pl->blk;
-    pl->z.avail_out = (uInt)n;
-    while (pl->z.avail_out) {
+    if (!pl->zinit) { /* the shared stream: this plane whole, from its start */
+        if (inflateReset(pl->z) != Z_OK)
+            return bnomem(r);
+        pl->z->next_in = (Bytef *)(uintptr_t)pl->src;
+        pl->z->avail_in = 0;
+    }
+    pl->z->next_out = pl->blk;
+    pl->z->avail_out = (uInt)n;
+    while (pl->z->avail_out) {
         int zr;
-        if (pl->z.avail_in == 0) {
-            size_t left = (size_t)(end - pl->z.next_in);
-            pl->z.avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        if (pl->z->avail_in == 0) {
+            size_t left = (size_t)(end - pl->z->next_in);
+            pl->z->avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
         }
-        zr = inflate(&pl->z, Z_NO_FLUSH);
-        if (zr == Z_STREAM_END && pl->z.avail_out)
+        zr = inflate(pl->z, Z_NO_FLUSH);
+        if (zr == Z_STREAM_END && pl->z->avail_out)
             return bfail(r, "column %zu byte plane %d: compressed data ends early", m + 1, b);
         if (zr != Z_OK && zr != Z_STREAM_END)
             return bfail(r, "column %zu byte plane %d: corrupt compressed data (%s)", m + 1, b,
-                         pl->z.msg ? pl->z.msg : "truncated");
+                         pl->z->msg ? pl->z->msg : "truncated");
     }
     if (finish) {
         int zr;
-        pl->z.next_out = &extra;
-        pl->z.avail_out = 1;
-        if (pl->z.avail_in == 0) {
-            size_t left = (size_t)(end - pl->z.next_in);
-            pl->z.avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        pl->z->next_out = &extra;
+        pl->z->avail_out = 1;
+        if (pl->z->avail_in == 0) {
+            size_t left = (size_t)(end - pl->z->next_in);
+            pl->z->avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
         }
-        zr = inflate(&pl->z, Z_FINISH);
-        if (zr != Z_STREAM_END || pl->z.avail_out == 0 || pl->z.next_in != end)
+        zr = inflate(pl->z, Z_FINISH);
+        if (zr != Z_STREAM_END || pl->z->avail_out == 0 || pl->z->next_in != end)
             return bfail(r, "column %zu byte plane %d: more data than its %s nodes", m + 1, b,
                          "column's");
     }
     return AA_OK;
 }
 
+/* A compressed VALS section (version 2, files of one block of rows: the
+ * planes are stored inside one zlib stream) is inflated whole, checked to
+ * its end, and then read as a stored section over the inflated bytes: the
+ * reader's cursor is pointed there until vals_view_end. */
+typedef struct vview {
+    unsigned char *raw;
+    const unsigned char *data;
+    size_t len, pos;
+} vview;
+
+static int vals_view(breader *r, size_t ncols, size_t rows, vview *v)
+{
+    uint64_t most = (uint64_t)ncols * (3 + 8 * (9 + (uint64_t)rows));
+    size_t n;
+    int rc;
+    if (r->enc == ENC_STORED)
+        return AA_OK;
+    if (r->version < 2)
+        return bfail(r, "section VALS: compressed (version 2 only)");
+    if (r->raw_len > most)
+        return bfail(r, "section VALS: %llu bytes, more than %zu columns of %zu nodes hold",
+                     (unsigned long long)r->raw_len, ncols, rows);
+    n = (size_t)r->raw_len;
+    if (!(v->raw = malloc(n ? n : 1)))
+        return bnomem(r);
+    if ((rc = sec_get(r, v->raw, n)) || (rc = sec_close(r)))
+        return rc;
+    v->data = r->data;
+    v->len = r->len;
+    v->pos = r->pos;
+    r->data = v->raw;
+    r->len = r->pos = n;
+    r->enc = ENC_STORED;
+    r->zinit = 1;
+    r->zend = n == 0;
+    r->z.next_in = v->raw;
+    r->got = 0;
+    r->bpos = r->blen = 0;
+    return AA_OK;
+}
+
+static void vals_view_end(breader *r, vview *v)
+{
+    if (v->data) {
+        r->data = v->data;
+        r->len = v->len;
+        r->pos = v->pos;
+        r->zinit = 0;
+    }
+    free(v->raw);
+}
+
 static int read_values(breader *r, aa_experiment *e, size_t rows)
 {
     size_t ncols = e->nmetrics ? e->nmetrics : 1, nm = e->nmetrics, row0, p = 0, t = 0, i = 0;
-    column *cols = calloc(ncols, sizeof *cols);
+    colset cs;
+    vview view = {0};
+    column *cols;
     int rc;
-    if (!cols)
+    memset(&cs, 0, sizeof cs);
+    cs.n = ncols;
+    if (!(cols = cs.c = calloc(ncols, sizeof *cols)))
         return bnomem(r);
-    if ((rc = sec_open(r, SEC_VALS)) || (rc = read_columns(r, cols, ncols, rows))) {
-        columns_free(cols, ncols);
+    if ((rc = sec_open(r, SEC_VALS)) || (rc = vals_view(r, ncols, rows, &view)) ||
+        (rc = read_columns(r, &cs, rows))) {
+        columns_free(&cs);
+        vals_view_end(r, &view);
         return rc;
     }
     for (row0 = 0; row0 < rows && !rc; row0 += ROW_BLOCK) {
@@ -1331,8 +1431,11 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
             }
         }
     }
-    columns_free(cols, ncols);
-    return rc ? rc : sec_close(r);
+    columns_free(&cs);
+    if (!rc)
+        rc = sec_close(r);
+    vals_view_end(r, &view);
+    return rc;
 }
 
 static int read_header(breader *r)
@@ -1406,7 +1509,9 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
     return AA_OK;
 }
 
-/* Maps the file (a pipe or other unmappable file is read instead). */
+/* Maps the file; a small one (a rank file) is read instead, since unmapping
+ * costs more than copying it; so is a pipe or other unmappable file. */
+#define MAP_MIN (4u << 20)
 int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err)
 {
     struct stat st;
@@ -1416,7 +1521,7 @@ int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err
     int fd, rc;
     *out = NULL;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)MAP_MIN) {
         len = (size_t)st.st_size;
         map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map != MAP_FAILED)

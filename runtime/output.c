@@ -238,14 +238,6 @@ static void add_environment(aa_experiment *e)
 }
 
 /* Adds one thread's tree to p; values include frames open at tick now. */
-/* The node's times (unit "s") rounded to whole nanoseconds. */
-static void whole_ns(const aa_experiment *e, double *row)
-{
-    for (size_t k = 0; k < e->nmetrics; k++)
-        if (!isnan(row[k]) && strcmp(e->metrics[k].unit, "s") == 0)
-            row[k] = round(row[k] * 1e9) / 1e9;
-}
-
 static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_t now,
                       int is_self)
 {
@@ -349,7 +341,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         }
         if (n->flags & AA_RT_NODE_THROTTLED)
             th->nodes[i].flags |= AA_NODE_THROTTLED;
-        whole_ns(e, row);
+        aa_values_whole(e, row); /* times to whole ns; counts are whole already */
         memcpy(aa_node_values(e, th, (size_t)i), row, (size_t)nm * sizeof *row);
     }
     free(v);

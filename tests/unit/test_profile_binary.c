@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static int starts_with(const char *s, const char *p)
 {
@@ -248,19 +249,40 @@ static void fix_checksums(unsigned char *p, size_t n)
     }
 }
 
-/* Offset of the data of section tag ("VALS") in a binary file. */
-static size_t section_data(const unsigned char *p, size_t n, const char *tag)
+/* The file with its VALS section stored (inflated when compressed), and
+ * *at set to the offset of that section's data; checksums recomputed. */
+static unsigned char *stored_vals(const unsigned char *p, size_t n, size_t *len, size_t *at)
 {
-    size_t pos = 24;
+    size_t pos = 24, o = 0;
+    unsigned char *out = malloc(n + (1u << 20));
+    memcpy(out, p, 24);
+    o = 24;
+    *at = 0;
     while (n - pos >= 32) {
-        uint64_t stored = 0;
-        for (int i = 7; i >= 0; i--)
+        uint64_t stored = 0, raw = 0;
+        for (int i = 7; i >= 0; i--) {
             stored = stored << 8 | p[pos + 16 + i];
-        if (memcmp(p + pos, tag, 4) == 0)
-            return pos + 32;
+            raw = raw << 8 | p[pos + 8 + i];
+        }
+        memcpy(out + o, p + pos, 32);
+        if (memcmp(p + pos, "VALS", 4) == 0 && p[pos + 4] == 1) {
+            uLongf rl = (uLongf)raw;
+            uncompress(out + o + 32, &rl, p + pos + 32, (uLong)stored);
+            memset(out + o + 4, 0, 4);       /* encoding: stored */
+            memcpy(out + o + 16, out + o + 8, 8); /* stored length = raw length */
+            *at = o + 32;
+            o += 32 + (size_t)raw;
+        } else {
+            if (memcmp(p + pos, "VALS", 4) == 0)
+                *at = o + 32;
+            memcpy(out + o + 32, p + pos + 32, (size_t)stored);
+            o += 32 + (size_t)stored;
+        }
         pos += 32 + (size_t)stored;
     }
-    return 0;
+    *len = o;
+    fix_checksums(out, o);
+    return out;
 }
 
 /* Version 2: columns of whole counts and of whole nanoseconds are stored
@@ -268,7 +290,9 @@ static size_t section_data(const unsigned char *p, size_t n, const char *tag)
  * the doubles; NaN survives in an integer column. */
 static void test_int_columns(void)
 {
-    aa_experiment *e = tpu_build("ints", 64, NULL, 64, 1, 30, 40), *e2, *back = NULL;
+    /* 64 x 100 rows: two blocks of rows, so a stored VALS section with
+     * compressed planes (test_versions has the one-block form) */
+    aa_experiment *e = tpu_build("ints", 64, NULL, 64, 1, 30, 100), *e2, *back = NULL;
     aa_buf b, b2;
     aa_err err;
     const char *d;
@@ -306,7 +330,7 @@ static void test_int_columns(void)
     back = NULL;
     /* the same values 1e-12 s off whole nanoseconds are stored as doubles:
      * the integer form of the times is much smaller */
-    e2 = tpu_build("ints", 64, NULL, 64, 1, 30, 40);
+    e2 = tpu_build("ints", 64, NULL, 64, 1, 30, 100);
     for (p = 0; p < e->nprocesses; p++) {
         aa_thread *t = &e->processes[p].threads[0], *t2 = &e2->processes[p].threads[0];
         memcpy(t2->values, t->values, t->nnodes * nm * sizeof *t->values);
@@ -315,7 +339,7 @@ static void test_int_columns(void)
     }
     aa_buf_reset(&b2);
     aa_experiment_write_binary_buf(e2, &b2, &err);
-    ok(b.len + 2560 * 2 < b2.len, "whole nanoseconds as integers: %zu bytes, as doubles: %zu bytes",
+    ok(b.len + 6400 * 2 < b2.len, "whole nanoseconds as integers: %zu bytes, as doubles: %zu bytes",
        b.len, b2.len);
     aa_experiment_free(e2);
     aa_buf_free(&b);
@@ -332,8 +356,8 @@ static void test_versions(void)
     aa_err err;
     aa_buf b;
     const char *d;
-    unsigned char *u;
-    size_t at;
+    unsigned char *u, *s;
+    size_t at, slen;
     is_int(aa_experiment_read("tests/data/binary/v1.aab", &e, &err), AA_OK,
            "a version-1 file reads");
     is_int(aa_experiment_read("tests/data/binary/v1.xml", &x, &err), AA_OK, "its XML twin reads");
@@ -342,7 +366,8 @@ static void test_versions(void)
     aa_experiment_free(e);
     aa_experiment_free(x);
 
-    /* one process, one thread, 3 nodes: every byte plane is stored */
+    /* one process, one thread, 3 nodes: one compressed VALS section whose
+     * byte planes are stored inside */
     e = tpu_build("v", 1, NULL, 1, 1, 3, 3);
     for (size_t i = 0; i < e->processes[0].threads[0].nnodes; i++)
         e->processes[0].threads[0].values[i * e->nmetrics] = (double)(i + 1);
@@ -350,25 +375,33 @@ static void test_versions(void)
     aa_experiment_write_binary_buf(e, &b, &err);
     u = (unsigned char *)b.data;
     ok(u[8] == 2, "the writer writes version 2");
-    at = section_data(u, b.len, "VALS");
-    ok(at && u[at] == 2 && u[at + 1] == 0, "visits are an integer column (mode 2, exponent 0)");
     u[8] = 1;
     fix_checksums(u, b.len);
-    is_int(read_status(b.data, b.len, &err), AA_EINPUT, "version 1 with an integer column refused");
-    ok(strstr(err.msg, "unknown mode 2") != NULL, "message: %s", err.msg);
+    is_int(read_status(b.data, b.len, &err), AA_EINPUT, "version 1 with a compressed VALS refused");
+    ok(strstr(err.msg, "compressed (version 2 only)") != NULL, "message: %s", err.msg);
     u[8] = 2;
-    u[at + 1] = 10;
     fix_checksums(u, b.len);
-    is_int(read_status(b.data, b.len, &err), AA_EINPUT, "exponent 10 refused");
+    s = stored_vals(u, b.len, &slen, &at);
+    is_int(read_status(s, slen, &err), AA_OK, "the same with VALS stored reads");
+    ok(at && s[at] == 2 && s[at + 1] == 0, "visits are an integer column (mode 2, exponent 0)");
+    s[8] = 1;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "version 1 with an integer column refused");
+    ok(strstr(err.msg, "unknown mode 2") != NULL, "message: %s", err.msg);
+    s[8] = 2;
+    s[at + 1] = 10;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "exponent 10 refused");
     ok(strstr(err.msg, "t.aab:") && strstr(err.msg, "exponent 10 out of range"), "message: %s",
        err.msg);
-    u[at + 1] = 0;
+    s[at + 1] = 0;
     /* plane 7 (the high byte) of row 0: mode, exponent, then 8 x {enc, len, 3 bytes} */
-    ok(u[at + 2 + 7 * 12] == 0, "the high byte plane is stored");
-    u[at + 2 + 7 * 12 + 9] = 0x40;
-    fix_checksums(u, b.len);
-    is_int(read_status(b.data, b.len, &err), AA_EINPUT, "an integer above 2^53 refused");
+    ok(s[at + 2 + 7 * 12] == 0, "the high byte plane is stored");
+    s[at + 2 + 7 * 12 + 9] = 0x40;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "an integer above 2^53 refused");
     ok(strstr(err.msg, "out of range"), "message: %s", err.msg);
+    free(s);
     aa_buf_free(&b);
     aa_experiment_free(e);
 }
