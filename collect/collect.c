@@ -196,6 +196,8 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
     size_t i, p, t, k;
     int *map = NULL;
     char *lacks = NULL; /* per merged metric: f does not have it */
+    aa_region *fresh = NULL;
+    size_t nnew;
     int identity, rc = AA_OK;
 
     if (!g->first_file) {
@@ -240,24 +242,38 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
                 return oom(g);
     }
 
-    /* regions: union; one id must mean one region */
-    for (i = 0; i < f->nregions; i++) {
-        const aa_region *r = &f->regions[i];
-        const aa_region *old = aa_experiment_region(m, r->id);
-        if (old) {
-            if (aa_region_identity_differs(old, r))
-                return aa_err_set(g->err, AA_EINPUT,
-                                  "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
-                                  "%s:%d) in %s",
-                                  file, r->id, r->name, r->file, r->line, old->id, old->name,
-                                  old->file, old->line, region_file(g, r->id));
+    /* regions: union; one id must mean one region.  Both lists are sorted
+     * by id: one walk finds the known ones, the new ones are added at once */
+    for (i = 0, k = 0, nnew = 0; i < f->nregions; i++) {
+        const aa_region *r = &f->regions[i], *old;
+        while (k < m->nregions && m->regions[k].id < r->id)
+            k++;
+        old = k < m->nregions && m->regions[k].id == r->id ? &m->regions[k] : NULL;
+        if (!old) {
+            if (!fresh && !(fresh = malloc(f->nregions * sizeof *fresh)))
+                return oom(g);
+            fresh[nnew++] = *r; /* shallow: aa_experiment_add_regions copies */
             continue;
         }
-        if (aa_experiment_add_region(m, r))
-            return oom(g);
-        if (region_src_add(g, r->id, file))
-            return oom(g);
+        if (aa_region_identity_differs(old, r)) {
+            rc = aa_err_set(g->err, AA_EINPUT,
+                            "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
+                            "%s:%d) in %s",
+                            file, r->id, r->name, r->file, r->line, old->id, old->name,
+                            old->file, old->line, region_file(g, r->id));
+            free(fresh);
+            return rc;
+        }
     }
+    for (i = 0; i < nnew; i++)
+        if (region_src_add(g, fresh[i].id, file)) {
+            free(fresh);
+            return oom(g);
+        }
+    i = nnew && aa_experiment_add_regions(m, fresh, nnew);
+    free(fresh);
+    if (i)
+        return oom(g);
 
     /* column map f -> m */
     map = malloc((f->nmetrics ? f->nmetrics : 1) * sizeof *map);

@@ -440,7 +440,7 @@ static int put_plane(bwriter *w, const unsigned char *p, size_t n, int stored,
     return 0;
 }
 
-/* k with d == k / 10^e exactly (k below 2^53), INT_NAN for NaN; or -1
+/* k with d == k / 10^e exactly (k at most 2^53), INT_NAN for NaN; or -1
  * when d has no such form. */
 static int int_of(double d, int e, uint64_t *k)
 {
@@ -449,11 +449,18 @@ static int int_of(double d, int e, uint64_t *k)
         *k = INT_NAN;
         return 0;
     }
+    if (e == 0) {
+        if (!(d >= 0 && d <= (double)INT_MAX_K) || signbit(d))
+            return -1;
+        *k = (uint64_t)d;
+        return (double)*k == d ? 0 : -1;
+    }
     x = d * pow10_of[e];
-    if (!(x >= 0 && x < (double)INT_MAX_K))
+    if (!(x >= 0 && x <= (double)INT_MAX_K) || signbit(d))
         return -1;
-    *k = (uint64_t)llround(x);
-    return (double)*k / pow10_of[e] == d && !signbit(d) ? 0 : -1;
+    /* x + 0.5 is exact below 2^52: rounding half up, as llround does here */
+    *k = x < 4503599627370496.0 ? (uint64_t)(x + 0.5) : (uint64_t)llround(x);
+    return (double)*k / pow10_of[e] == d ? 0 : -1;
 }
 
 /* Splits u into the 8 byte planes at row r. */
@@ -463,31 +470,38 @@ static void plane_put(unsigned char *planes, size_t rows, size_t r, uint64_t u)
         planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
 }
 
-/* Column m's values as integers k / 10^ex into the planes (every value
- * has that form: checked before). */
-static void int_planes(const aa_experiment *e, size_t m, int ex, unsigned char *planes, size_t rows)
+/* Metric m's values in process, thread, node order into col (NaN made the
+ * one NaN); 1 when every value is a whole count (int_of, e = 0). */
+static int gather_column(const aa_experiment *e, size_t m, double *col)
 {
-    size_t p, t, i, r = 0;
+    size_t p, t, i, r = 0, nm = e->nmetrics;
+    int whole = 1;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++) {
             const aa_thread *th = &e->processes[p].threads[t];
+            const double *v = th->values + m;
             for (i = 0; i < th->nnodes; i++, r++) {
-                uint64_t k = 0;
-                int_of(th->values[i * e->nmetrics + m], ex, &k);
-                plane_put(planes, rows, r, k);
+                double d = v[i * nm];
+                uint64_t k;
+                col[r] = isnan(d) ? NAN : d;
+                whole &= int_of(d, 0, &k) == 0;
             }
         }
+    return whole;
 }
 
 /* One column: every value of metric m, in process, thread, node order:
  * one value when all are the same, integers when every value is a whole
- * count (e = 0) or whole nanoseconds (e = 9), else the doubles' bits. */
+ * count (e = 0) or whole nanoseconds (e = 9), else the doubles' bits.  The
+ * column is gathered once (the rows are strided in memory) and then read
+ * in order. */
 static int write_values(bwriter *w, const aa_experiment *e)
 {
-    size_t rows = 0, m, p, t, i, r;
-    int small;
+    size_t rows = 0, m, p, t, r;
     unsigned char *planes, *zbuf = NULL;
+    double *col;
     size_t zcap = 0;
+    int small;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++)
             rows += e->processes[p].threads[t].nnodes;
@@ -496,42 +510,47 @@ static int write_values(bwriter *w, const aa_experiment *e)
     small = rows <= ROW_BLOCK;
     sec_begin(w, SEC_VALS, small ? ENC_ZLIB : ENC_STORED);
     planes = malloc(rows ? rows * 8 : 1);
-    if (!planes)
+    col = malloc(rows ? rows * sizeof *col : 1);
+    if (!planes || !col) {
+        free(planes);
+        free(col);
         return -1;
+    }
     /* column 0 always has planes (a column of zeros when there are no
      * metrics), so the section's size bounds the number of rows */
     for (m = 0; m < (e->nmetrics ? e->nmetrics : 1); m++) {
-        uint64_t first = 0, k;
-        int constant = m > 0, ok0 = e->nmetrics > 0, ok9 = ok0;
-        r = 0;
-        if (!e->nmetrics)
+        uint64_t first = 0, k = 0;
+        int constant = m > 0, ok0 = 0, ok9 = 0;
+        if (!e->nmetrics) {
             memset(planes, 0, rows * 8);
-        for (p = 0; p < e->nprocesses; p++)
-            for (t = 0; t < e->processes[p].nthreads; t++) {
-                const aa_thread *th = &e->processes[p].threads[t];
-                for (i = 0; i < th->nnodes && e->nmetrics; i++, r++) {
-                    double d = th->values[i * e->nmetrics + m];
-                    uint64_t u = dbl_bits(isnan(d) ? NAN : d);
-                    if (r == 0)
-                        first = u;
-                    else if (u != first)
-                        constant = 0;
-                    ok0 = ok0 && int_of(d, 0, &k) == 0;
-                    ok9 = ok9 && int_of(d, 9, &k) == 0;
-                    plane_put(planes, rows, r, u);
-                }
-            }
+        } else {
+            ok0 = gather_column(e, m, col);
+            if (rows)
+                first = dbl_bits(col[0]);
+            for (r = 1; r < rows && constant; r++)
+                constant = dbl_bits(col[r]) == first;
+            for (r = 0, ok9 = !ok0 && !constant; r < rows && ok9; r++)
+                ok9 = int_of(col[r], 9, &k) == 0;
+        }
         if (constant && rows) {
             unsigned char c[9];
             c[0] = MODE_CONST;
             le64(c + 1, first);
             put_bytes(w, c, sizeof c);
-        } else {
+            continue;
+        }
+        {
             unsigned char mode[2] = {MODE_PLANES, 0};
             if (ok0 || ok9) {
                 mode[0] = MODE_INT;
                 mode[1] = ok0 ? 0 : 9;
-                int_planes(e, m, mode[1], planes, rows);
+                for (r = 0; r < rows; r++) {
+                    int_of(col[r], mode[1], &k);
+                    plane_put(planes, rows, r, k);
+                }
+            } else {
+                for (r = 0; r < rows && e->nmetrics; r++)
+                    plane_put(planes, rows, r, dbl_bits(col[r]));
             }
             put_bytes(w, mode, mode[0] == MODE_INT ? 2 : 1);
             for (int b = 0; b < 8; b++)
@@ -540,6 +559,7 @@ static int write_values(bwriter *w, const aa_experiment *e)
         }
     }
     free(planes);
+    free(col);
     free(zbuf);
     sec_end(w);
     return 0;
@@ -932,7 +952,12 @@ static int read_regions(breader *r, aa_experiment *e)
     int rc = get_count(r, "regions", 40, &n);
     if (rc)
         return rc;
-    if (!(rs = calloc(n ? n : 1, sizeof *rs)))
+    /* the regions come sorted by id (checked below): read into the room the
+     * model assumes and handed over, not copied (a rank file's regions are
+     * read 16,384 times in a collect) */
+    if (e->nregions)
+        return bfail(r, "regions read twice");
+    if (!(rs = calloc(aa_profile_cap_of(n ? n : 1), sizeof *rs)))
         return bnomem(r);
     for (i = 0; i < n && !rc; i++) {
         aa_region *g = &rs[i];
@@ -957,13 +982,14 @@ static int read_regions(breader *r, aa_experiment *e)
             (rc = get_str(r, "region file", 0, &g->file)))
             break;
     }
-    if (!rc && aa_experiment_add_regions(e, rs, n))
-        rc = bnomem(r);
-    for (i = 0; i < n; i++)
-        aa_region_free_fields(&rs[i]);
-    free(rs);
-    if (rc)
+    if (rc) {
+        for (i = 0; i < n; i++)
+            aa_region_free_fields(&rs[i]);
+        free(rs);
         return rc;
+    }
+    e->regions = rs;
+    e->nregions = n;
     for (i = 0; i < e->nregions; i++)
         if (e->regions[i].parent && !aa_experiment_region(e, e->regions[i].parent))
             return bfail(r, "region %u: parent %u is not a region here", e->regions[i].id,
