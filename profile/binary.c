@@ -1148,11 +1148,44 @@ static int read_trees(breader *r, const aa_experiment *e, tree **trees, uint32_t
     return rc ? rc : sec_close(r);
 }
 
+/* The value arrays of a big experiment lie mostly side by side on the
+ * heap: touching them page by page would cost a fault each (more than
+ * the data on a virtual machine), so their span is asked for huge pages
+ * and populated in one call.  Advice only: a failure changes nothing. */
+static void prefault(const aa_experiment *e, size_t bytes)
+{
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_HUGEPAGE)
+    uintptr_t lo = UINTPTR_MAX, hi = 0, pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    size_t nm = e->nmetrics ? e->nmetrics : 1;
+    if (bytes < (64u << 20) || pg == 0 || (pg & (pg - 1)))
+        return;
+    for (size_t p = 0; p < e->nprocesses; p++)
+        for (size_t t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            uintptr_t a = (uintptr_t)th->values;
+            if (!th->nnodes)
+                continue;
+            lo = a < lo ? a : lo;
+            a += aa_profile_cap_of(th->nnodes) * nm * sizeof *th->values;
+            hi = a > hi ? a : hi;
+        }
+    lo = (lo + pg - 1) & ~(pg - 1);
+    hi &= ~(pg - 1);
+    if (hi <= lo || hi - lo > 2 * bytes) /* scattered: leave it */
+        return;
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)e;
+    (void)bytes;
+#endif
+}
+
 /* Gives every thread a copy of its tree and its value rows. */
 static int attach_trees(breader *r, aa_experiment *e, const uint32_t *tree_of, size_t nt,
                         const tree *trees, uint32_t ntrees, size_t *rows)
 {
-    size_t p, t, j = 0, nm = e->nmetrics ? e->nmetrics : 1;
+    size_t p, t, j = 0, nm = e->nmetrics ? e->nmetrics : 1, bytes = 0;
     *rows = 0;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++, j++) {
@@ -1177,7 +1210,9 @@ static int attach_trees(breader *r, aa_experiment *e, const uint32_t *tree_of, s
                 return bnomem(r);
             memcpy(th->nodes, tr->nodes, tr->nnodes * sizeof *th->nodes);
             th->nnodes = tr->nnodes;
+            bytes += aa_profile_cap_of(tr->nnodes) * nm * sizeof *th->values;
         }
+    prefault(e, bytes);
     return AA_OK;
 }
 
@@ -1388,33 +1423,135 @@ static void vals_view_end(breader *r, vview *v)
     free(v->raw);
 }
 
+/* Decodes rows [row0, row0 + n) of column c into out[k * stride]; the
+ * first row whose value is bad (negative, infinite, -0, an integer out of
+ * range), or n when none. */
+static size_t decode_column(const column *c, size_t row0, size_t n, double *out, size_t stride)
+{
+    const unsigned char *pp[8];
+    size_t k;
+    if (c->mode == MODE_CONST) {
+        double d;
+        uint64_t u = c->cval;
+        memcpy(&d, &u, sizeof d);
+        if (isnan(d))
+            d = NAN;
+        else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d)))
+            return 0;
+        for (k = 0; k < n; k++)
+            out[k * stride] = d;
+        return n;
+    }
+    for (int b = 0; b < 8; b++)
+        pp[b] = c->pl[b].enc == ENC_ZLIB ? c->pl[b].blk : c->pl[b].src + row0;
+    if (c->mode == MODE_INT) {
+        const double div = pow10_of[c->exp];
+        for (k = 0; k < n; k++) {
+            uint64_t u = (uint64_t)pp[0][k] | (uint64_t)pp[1][k] << 8 | (uint64_t)pp[2][k] << 16 |
+                         (uint64_t)pp[3][k] << 24 | (uint64_t)pp[4][k] << 32 |
+                         (uint64_t)pp[5][k] << 40 | (uint64_t)pp[6][k] << 48 |
+                         (uint64_t)pp[7][k] << 56;
+            if (u > INT_MAX_K) {
+                if (u != INT_NAN)
+                    return k;
+                out[k * stride] = NAN;
+            } else {
+                out[k * stride] = (double)u / div;
+            }
+        }
+        return n;
+    }
+    for (k = 0; k < n; k++) {
+        uint64_t u = (uint64_t)pp[0][k] | (uint64_t)pp[1][k] << 8 | (uint64_t)pp[2][k] << 16 |
+                     (uint64_t)pp[3][k] << 24 | (uint64_t)pp[4][k] << 32 |
+                     (uint64_t)pp[5][k] << 40 | (uint64_t)pp[6][k] << 48 | (uint64_t)pp[7][k] << 56;
+        double d;
+        memcpy(&d, &u, sizeof d);
+        if (isnan(d))
+            d = NAN;
+        else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d)))
+            return k;
+        out[k * stride] = d;
+    }
+    return n;
+}
+
+/* The message for the bad value of column m at row `row` (decode_column). */
+static int bad_value(breader *r, const aa_experiment *e, const column *c, size_t m, size_t row,
+                     size_t row0)
+{
+    size_t p = 0, t = 0, i = row;
+    uint64_t u = c->cval;
+    double d;
+    while (i >= e->processes[p].threads[t].nnodes) {
+        i -= e->processes[p].threads[t].nnodes;
+        if (++t == e->processes[p].nthreads) {
+            t = 0;
+            p++;
+        }
+    }
+    if (c->mode != MODE_CONST) {
+        u = 0;
+        for (int b = 7; b >= 0; b--)
+            u = u << 8 | (c->pl[b].enc == ENC_ZLIB ? c->pl[b].blk : c->pl[b].src + row0)[row - row0];
+    }
+    if (c->mode == MODE_INT)
+        return bfail(r, "rank %d thread %d node %zu: %s integer %llu out of range",
+                     e->processes[p].rank, e->processes[p].threads[t].id, i, e->metrics[m].name,
+                     (unsigned long long)u);
+    memcpy(&d, &u, sizeof d);
+    return bfail(r, "rank %d thread %d node %zu: bad %s value %g", e->processes[p].rank,
+                 e->processes[p].threads[t].id, i, e->metrics[m].name, d);
+}
+
+/* The rows go back block by block: each column is decoded into a block of
+ * rows (in order, from its planes), then the block's rows are copied to
+ * their threads. */
 static int read_values(breader *r, aa_experiment *e, size_t rows)
 {
     size_t ncols = e->nmetrics ? e->nmetrics : 1, nm = e->nmetrics, row0, p = 0, t = 0, i = 0;
     colset cs;
     vview view = {0};
     column *cols;
+    double *blk = NULL;
     int rc;
     memset(&cs, 0, sizeof cs);
     cs.n = ncols;
-    if (!(cols = cs.c = calloc(ncols, sizeof *cols)))
+    if (!(cols = cs.c = calloc(ncols, sizeof *cols)) ||
+        !(blk = malloc((rows < ROW_BLOCK ? rows + 1 : ROW_BLOCK) * ncols * sizeof *blk))) {
+        free(cols);
         return bnomem(r);
+    }
     if ((rc = sec_open(r, SEC_VALS)) || (rc = vals_view(r, ncols, rows, &view)) ||
         (rc = read_columns(r, &cs, rows))) {
         columns_free(&cs);
         vals_view_end(r, &view);
+        free(blk);
         return rc;
     }
     for (row0 = 0; row0 < rows && !rc; row0 += ROW_BLOCK) {
-        size_t n = rows - row0 < ROW_BLOCK ? rows - row0 : ROW_BLOCK, k, m;
-        const unsigned char *pp[8];
+        size_t n = rows - row0 < ROW_BLOCK ? rows - row0 : ROW_BLOCK, k, m, bad = n, badm = 0;
         for (m = 0; m < ncols && !rc; m++)
             for (int b = 0; b < 8 && !rc && cols[m].mode != MODE_CONST; b++)
                 if (cols[m].pl[b].enc == ENC_ZLIB)
                     rc = plane_inflate(r, &cols[m].pl[b], m, b, n, row0 + n == rows);
-        for (k = 0; k < n && !rc && nm; k++, i++) {
+        if (rc || !nm)
+            break;
+        /* the first bad value in row order: the smallest row, then column */
+        for (m = 0; m < nm; m++) {
+            size_t k1 = decode_column(&cols[m], row0, bad < n ? bad + 1 : n, blk + m, nm);
+            if (k1 < bad) {
+                bad = k1;
+                badm = m;
+            }
+        }
+        if (bad < n) {
+            rc = bad_value(r, e, &cols[badm], badm, row0 + bad, row0);
+            break;
+        }
+        for (k = 0; k < n;) { /* runs of rows of one thread */
             aa_thread *th;
-            double *v;
+            size_t run;
             while (i >= e->processes[p].threads[t].nnodes) { /* next thread with nodes */
                 i = 0;
                 if (++t == e->processes[p].nthreads) {
@@ -1423,41 +1560,14 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
                 }
             }
             th = &e->processes[p].threads[t];
-            v = th->values + i * nm;
-            for (m = 0; m < nm; m++) {
-                uint64_t u = cols[m].cval;
-                double d;
-                if (cols[m].mode != MODE_CONST) {
-                    for (int b = 0; b < 8; b++)
-                        pp[b] = cols[m].pl[b].enc == ENC_ZLIB ? cols[m].pl[b].blk
-                                                              : cols[m].pl[b].src + row0;
-                    u = 0;
-                    for (int b = 7; b >= 0; b--)
-                        u = u << 8 | pp[b][k];
-                }
-                if (cols[m].mode == MODE_INT) {
-                    if (u > INT_MAX_K && u != INT_NAN) {
-                        rc = bfail(r, "rank %d thread %d node %zu: %s integer %llu out of range",
-                                   e->processes[p].rank, th->id, i, e->metrics[m].name,
-                                   (unsigned long long)u);
-                        break;
-                    }
-                    d = u == INT_NAN ? NAN : (double)u / pow10_of[cols[m].exp];
-                } else {
-                    memcpy(&d, &u, sizeof d);
-                }
-                if (isnan(d)) {
-                    d = NAN;
-                } else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d))) {
-                    rc = bfail(r, "rank %d thread %d node %zu: bad %s value %g",
-                               e->processes[p].rank, th->id, i, e->metrics[m].name, d);
-                    break;
-                }
-                v[m] = d;
-            }
+            run = th->nnodes - i < n - k ? th->nnodes - i : n - k;
+            memcpy(th->values + i * nm, blk + k * nm, run * nm * sizeof *blk);
+            i += run;
+            k += run;
         }
     }
     columns_free(&cs);
+    free(blk);
     if (!rc)
         rc = sec_close(r);
     vals_view_end(r, &view);
