@@ -10,7 +10,11 @@
  * Wall and CPU seconds are both printed: on a shared machine the CPU
  * seconds are the comparable figure.
  *
- *   profile_format [PROCS [REGIONS [REPEATS]]] [--binary-only]
+ * --whole rounds the values as the runtime writes them (times to whole
+ * nanoseconds, counts to whole numbers): the binary form then stores them
+ * as integers (format version 2).
+ *
+ *   profile_format [PROCS [REGIONS [REPEATS]]] [--binary-only] [--whole]
  */
 #include "analyze/aa_analyze.h"
 
@@ -92,7 +96,7 @@ int main(int argc, char **argv)
     aa_synth_options so;
     aa_experiment *e = NULL;
     aa_err err;
-    int nargs = 0, binary_only = 0, repeats = 3;
+    int nargs = 0, binary_only = 0, whole = 0, repeats = 3;
     form forms[2] = {{"xml", "xml", aa_experiment_write, 0, 0, 0, 0, 0, 0, 0, 0},
                      {"binary", "aab", aa_experiment_write_binary, 0, 0, 0, 0, 0, 0, 0, 0}};
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -103,6 +107,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--binary-only"))
             binary_only = 1;
+        else if (!strcmp(argv[i], "--whole"))
+            whole = 1;
         else if (nargs == 0 && (nargs = 1))
             so.nprocs = atoi(argv[i]);
         else if (nargs == 1 && (nargs = 2))
@@ -110,7 +116,7 @@ int main(int argc, char **argv)
         else if (nargs == 2 && (nargs = 3))
             repeats = atoi(argv[i]);
         else {
-            fprintf(stderr, "usage: profile_format [PROCS [REGIONS [REPEATS]]] [--binary-only]\n");
+            fprintf(stderr, "usage: profile_format [PROCS [REGIONS [REPEATS]]] [--binary-only] [--whole]\n");
             return 2;
         }
     }
@@ -120,8 +126,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "profile_format: %s\n", err.msg);
         return 1;
     }
-    printf("# experiment forms: %d processes x %zu regions x %zu metrics, %d repeats\n",
-           so.nprocs, so.nregions, e->nmetrics, repeats);
+    if (whole)
+        aa_experiment_values_whole(e);
+    printf("# experiment forms: %d processes x %zu regions x %zu metrics, %d repeats%s\n",
+           so.nprocs, so.nregions, e->nmetrics, repeats,
+           whole ? ", times in whole ns, whole counts" : "");
     printf("%-7s %12s %9s %9s %9s %9s %9s %9s %9s\n", "form", "bytes", "write_s", "write_cpu",
            "read_min", "read_med", "rcpu_min", "rcpu_med", "bytes_s");
     for (int f = binary_only; f < 2; f++) {

@@ -44,6 +44,8 @@ const char cmd_collect_usage[] =
     "  --allow-missing    write the experiment even if ranks are missing\n"
     "                     (default: exit 3 without writing anything)\n"
     "  --no-program-maps  do not read the region maps embedded in the program\n"
+    "  --threads N        threads reading rank files (1-16; default: one per CPU,\n"
+    "                     at most 16); the result is the same for any N\n"
     "  --json             print the report as JSON on stdout: {\"output\",\n"
     "                     \"nprocs\", \"ranks\", \"missing\":[...], \"files\":[...],\n"
     "                     \"region_maps\":[...], \"program_maps\":{\"file\",\"maps\"}\n"
@@ -169,6 +171,11 @@ int cmd_collect(int argc, char **argv)
             json = 1;
         } else if (strcmp(a, "--no-program-maps") == 0) {
             copts.no_program_maps = 1;
+        } else if (strcmp(a, "--threads") == 0) {
+            long n;
+            if (++i >= argc || aa_parse_long(argv[i], &n) || n < 1 || n > 16)
+                return cli_usage_error("collect", "--threads needs a number from 1 to 16");
+            copts.threads = (int)n;
         } else if (strcmp(a, "--") == 0 && i + 1 < argc && !input) {
             input = argv[++i];
         } else if (a[0] == '-' && a[1]) {

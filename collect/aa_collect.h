@@ -53,6 +53,10 @@ typedef struct aa_collect_options {
      * caller decides whether and how to show it.  NULL: not called. */
     void (*progress)(void *ctx, size_t done, size_t total);
     void *progress_ctx;
+    /* Threads reading rank files (each file is read whole by one thread and
+     * merged in rank order by the caller's thread: the result and any error
+     * are the same for every count).  0: one per online CPU, at most 16. */
+    int threads;
 } aa_collect_options;
 
 /* path: an output directory or a single experiment / profile file.

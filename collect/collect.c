@@ -6,10 +6,15 @@
  * ranks.  The region maps embedded in the recorded executable are merged
  * too when it is still the same file (program_maps).  Each file is read, merged and freed in turn: processes are moved,
  * not copied, so merging 16,384 ranks costs little more than reading them.
+ * The rank files are read by a few threads at a time, in batches, and merged
+ * in rank order by the calling thread (read_batch), so the merged experiment
+ * and the first error are those of reading them one by one.
  */
 #include "collect/aa_collect.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <limits.h>
 #include <errno.h>
 #include <math.h>
@@ -191,6 +196,8 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
     size_t i, p, t, k;
     int *map = NULL;
     char *lacks = NULL; /* per merged metric: f does not have it */
+    aa_region *fresh = NULL;
+    size_t nnew;
     int identity, rc = AA_OK;
 
     if (!g->first_file) {
@@ -235,24 +242,38 @@ static int merge_one(merger *g, aa_experiment *f, const char *file)
                 return oom(g);
     }
 
-    /* regions: union; one id must mean one region */
-    for (i = 0; i < f->nregions; i++) {
-        const aa_region *r = &f->regions[i];
-        const aa_region *old = aa_experiment_region(m, r->id);
-        if (old) {
-            if (aa_region_identity_differs(old, r))
-                return aa_err_set(g->err, AA_EINPUT,
-                                  "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
-                                  "%s:%d) in %s",
-                                  file, r->id, r->name, r->file, r->line, old->id, old->name,
-                                  old->file, old->line, region_file(g, r->id));
+    /* regions: union; one id must mean one region.  Both lists are sorted
+     * by id: one walk finds the known ones, the new ones are added at once */
+    for (i = 0, k = 0, nnew = 0; i < f->nregions; i++) {
+        const aa_region *r = &f->regions[i], *old;
+        while (k < m->nregions && m->regions[k].id < r->id)
+            k++;
+        old = k < m->nregions && m->regions[k].id == r->id ? &m->regions[k] : NULL;
+        if (!old) {
+            if (!fresh && !(fresh = malloc(f->nregions * sizeof *fresh)))
+                return oom(g);
+            fresh[nnew++] = *r; /* shallow: aa_experiment_add_regions copies */
             continue;
         }
-        if (aa_experiment_add_region(m, r))
-            return oom(g);
-        if (region_src_add(g, r->id, file))
-            return oom(g);
+        if (aa_region_identity_differs(old, r)) {
+            rc = aa_err_set(g->err, AA_EINPUT,
+                            "%s: region %u ('%s' %s:%d) differs from region %u ('%s' "
+                            "%s:%d) in %s",
+                            file, r->id, r->name, r->file, r->line, old->id, old->name,
+                            old->file, old->line, region_file(g, r->id));
+            free(fresh);
+            return rc;
+        }
     }
+    for (i = 0; i < nnew; i++)
+        if (region_src_add(g, fresh[i].id, file)) {
+            free(fresh);
+            return oom(g);
+        }
+    i = nnew && aa_experiment_add_regions(m, fresh, nnew);
+    free(fresh);
+    if (i)
+        return oom(g);
 
     /* column map f -> m */
     map = malloc((f->nmetrics ? f->nmetrics : 1) * sizeof *map);
@@ -495,6 +516,83 @@ static void drop_dangling_parents(aa_experiment *e)
             e->regions[i].parent = 0;
 }
 
+/* ---- reading rank files in parallel -------------------------------------- */
+#define MAX_THREADS 16
+#define BATCH_PER_THREAD 8
+
+typedef struct slot {
+    const rankfile *rf;
+    aa_experiment *f;
+    int rc;
+    aa_err err;
+} slot;
+
+typedef struct batch {
+    slot *s;
+    size_t n, next;
+    pthread_mutex_t lock;
+} batch;
+
+/* Reads one rank file and checks that it holds exactly that rank. */
+static void read_rank_file(slot *s)
+{
+    const rankfile *rf = s->rf;
+    aa_experiment *f = NULL;
+    if ((s->rc = check_regular(rf->path, &s->err)))
+        return;
+    if ((s->rc = aa_experiment_read(rf->path, &f, &s->err)))
+        return;
+    if (f->nprocesses != 1 || f->processes[0].rank != rf->rank) {
+        if (f->nprocesses == 1)
+            s->rc = aa_err_set(&s->err, AA_EINPUT, "%s: holds the profile of rank %d, not %d",
+                               rf->path, f->processes[0].rank, rf->rank);
+        else
+            s->rc = aa_err_set(&s->err, AA_EINPUT,
+                               "%s: a per-rank profile must hold exactly one <process>, "
+                               "this one holds %zu",
+                               rf->path, f->nprocesses);
+        aa_experiment_free(f);
+        return;
+    }
+    s->f = f;
+}
+
+static void *batch_worker(void *arg)
+{
+    batch *b = arg;
+    for (;;) {
+        size_t i;
+        pthread_mutex_lock(&b->lock);
+        i = b->next++;
+        pthread_mutex_unlock(&b->lock);
+        if (i >= b->n)
+            return NULL;
+        read_rank_file(&b->s[i]);
+    }
+}
+
+/* Reads the n files of s with up to nthreads threads (the caller's one of
+ * them); a thread that cannot be started leaves its share to the others. */
+static void read_batch(slot *s, size_t n, int nthreads)
+{
+    batch b = {s, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t tid[MAX_THREADS];
+    int started = 0;
+    for (int t = 1; t < nthreads && (size_t)t < n; t++)
+        if (pthread_create(&tid[started], NULL, batch_worker, &b) == 0)
+            started++;
+    batch_worker(&b);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&b.lock);
+}
+
+static int thread_count(const aa_collect_options *o)
+{
+    long n = o && o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
 {
     return aa_collect_dir_opts(path, NULL, out, rep, err);
@@ -514,7 +612,9 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
     char *single = NULL;
     char mapdir[4096];
     merger g;
-    int rc = AA_OK;
+    slot *slots = NULL;
+    size_t nslots;
+    int rc = AA_OK, nthreads;
 
     *out = NULL;
     if (!rep)
@@ -611,35 +711,37 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
             rc = aa_err_set(err, AA_EENV, "out of memory");
             goto out;
         }
-        for (i = 0; i < nrf; i++) {
-            aa_experiment *f = NULL;
-            if (push_str(&rep->files, &rep->nfiles, rf[i].path)) {
-                rc = aa_err_set(err, AA_EENV, "out of memory");
-                goto out;
+        nthreads = thread_count(o);
+        nslots = (size_t)nthreads * BATCH_PER_THREAD;
+        if (nthreads > 1)
+            aa_profile_threads_init();
+        if (!(slots = calloc(nslots, sizeof *slots))) {
+            rc = aa_err_set(err, AA_EENV, "out of memory");
+            goto out;
+        }
+        for (i = 0; i < nrf; i += nslots) {
+            size_t n = nrf - i < nslots ? nrf - i : nslots, k;
+            for (k = 0; k < n; k++) {
+                memset(&slots[k], 0, sizeof slots[k]);
+                slots[k].rf = &rf[i + k];
             }
-            if ((rc = check_regular(rf[i].path, err)))
-                goto out;
-            rc = aa_experiment_read(rf[i].path, &f, err);
-            if (rc)
-                goto out;
-            if (f->nprocesses != 1 || f->processes[0].rank != rf[i].rank) {
-                if (f->nprocesses == 1)
-                    rc = aa_err_set(err, AA_EINPUT, "%s: holds the profile of rank %d, not %d",
-                                    rf[i].path, f->processes[0].rank, rf[i].rank);
+            read_batch(slots, n, nthreads);
+            for (k = 0; k < n && !rc; k++) {
+                if (push_str(&rep->files, &rep->nfiles, rf[i + k].path))
+                    rc = aa_err_set(err, AA_EENV, "out of memory");
+                else if ((rc = slots[k].rc) && err)
+                    *err = slots[k].err;
                 else
-                    rc = aa_err_set(err, AA_EINPUT,
-                                    "%s: a per-rank profile must hold exactly one <process>, "
-                                    "this one holds %zu",
-                                    rf[i].path, f->nprocesses);
-                aa_experiment_free(f);
-                goto out;
+                    rc = merge_one(&g, slots[k].f, rf[i + k].path);
+                aa_experiment_free(slots[k].f);
+                slots[k].f = NULL;
+                if (!rc && o && o->progress)
+                    o->progress(o->progress_ctx, i + k + 1, nrf);
             }
-            rc = merge_one(&g, f, rf[i].path);
-            aa_experiment_free(f);
+            for (; k < n; k++) /* read after an error: not merged */
+                aa_experiment_free(slots[k].f);
             if (rc)
                 goto out;
-            if (o && o->progress)
-                o->progress(o->progress_ctx, i + 1, nrf);
         }
     }
 
@@ -716,6 +818,7 @@ out:
         free(maps[i]);
     free(maps);
     free(single);
+    free(slots);
     free(g.rank_file);
     free(g.region_src);
     aa_experiment_free(g.m);

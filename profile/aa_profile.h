@@ -133,6 +133,13 @@ static inline double *aa_node_values(const aa_experiment *e, const aa_thread *t,
     return t->values + i * e->nmetrics;
 }
 
+/* Rounds one node's values (e's metric order) to what the runtime measures:
+ * times (unit "s") to whole nanoseconds, counts and bytes to whole numbers;
+ * NaN and "s2" values stay.  Such columns are stored as integers in the
+ * binary form (docs/profile-format.md). */
+void aa_values_whole(const aa_experiment *e, double *row);
+void aa_experiment_values_whole(aa_experiment *e); /* every node's values */
+
 /* ---- building and freeing -------------------------------------------------
  * All strings are copied.  Functions returning int give AA_OK or an
  * aa_status code with err filled in. */
@@ -168,6 +175,11 @@ long aa_thread_add_node(const aa_experiment *e, aa_thread *t, uint32_t region,
 /* Structural checks shared by the reader and the writer: parents precede
  * children, node regions exist, values are finite and >= 0 or NAN. */
 int aa_experiment_check(const aa_experiment *e, aa_err *err);
+
+/* Call once from the main thread before reading experiments from several
+ * threads at a time (each read is then independent: libxml2's state is per
+ * thread once initialised). */
+void aa_profile_threads_init(void);
 
 /* ---- XML ------------------------------------------------------------------ */
 /* Reads a profile or experiment file (plain or gzip-compressed XML, or the

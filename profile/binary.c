@@ -8,7 +8,8 @@
  *
  * Layout (all integers little-endian):
  *
- *   header   8 bytes magic "\x89AAX\r\n\x1a\n", u32 version (1), u32 flags (0),
+ *   header   8 bytes magic "\x89AAX\r\n\x1a\n", u32 version (2; 1 reads too),
+ *            u32 flags (0),
  *            u32 number of sections (5), u32 CRC-32 of the 20 bytes before
  *   section  u32 tag, u32 encoding (1 = zlib), u64 raw length, u64 stored
  *            length, u32 CRC-32 of the stored bytes, u32 CRC-32 of the 28
@@ -18,9 +19,11 @@
  *                   threads (id, tree index)
  *            "TREE" the distinct trees: node count, {region, parent, flags}
  *            "VALS" per metric: a mode byte (0 = 8 byte planes of every
- *                   value of the column, 1 = one value for all), the values
- *                   in process, thread, node order; the first column is
- *                   always planes (zeros when there are no metrics), so the
+ *                   value of the column, 1 = one value for all, 2 (version
+ *                   2) = an exponent byte e and the 8 byte planes of whole
+ *                   numbers k, the value being k / 10^e), the values in
+ *                   process, thread, node order; the first column always
+ *                   has planes (zeros when there are no metrics), so the
  *                   section's size bounds the number of nodes
  *            "END!" empty; the file ends there
  *   strings  u32 length (0xFFFFFFFF = none) and the bytes, no NUL inside
@@ -48,18 +51,26 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define BIN_VERSION 1u
+#define BIN_VERSION 2u     /* written; version 1 (no integer columns) still reads */
 #define BIN_HEADER 24u
 #define SEC_HEADER 32u
 #define NO_STRING 0xFFFFFFFFu
 #define MAX_NPROCS (1L << 24)
 #define STAGE_FLUSH (1u << 20)
+#define ROW_BLOCK 4096u /* rows the reader transposes at a time */
 #define PLANE_LEVEL 1 /* byte planes: level 6 saves 2% and takes twice the time */
 
 static const unsigned char bin_magic[8] = {0x89, 'A', 'A', 'X', '\r', '\n', 0x1a, '\n'};
 enum { SEC_META, SEC_PROC, SEC_TREE, SEC_VALS, SEC_END, NSECTIONS };
 static const char sec_tags[NSECTIONS][5] = {"META", "PROC", "TREE", "VALS", "END!"};
-enum { MODE_PLANES = 0, MODE_CONST = 1 };
+enum { MODE_PLANES = 0, MODE_CONST = 1, MODE_INT = 2 };
+/* Integer columns (version 2): every value is k / 10^e for a whole k below
+ * 2^53 (counts: e = 0; times in whole nanoseconds: e = 9), stored as the
+ * 8 byte planes of k, with INT_NAN for "not measured". */
+#define INT_NAN UINT64_MAX
+#define INT_MAX_K (1ULL << 53)
+#define INT_MAX_EXP 9
+static const double pow10_of[INT_MAX_EXP + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
 enum { ENC_STORED = 0, ENC_ZLIB = 1 };
 
 int aa_experiment_is_binary(const void *data, size_t len)
@@ -387,13 +398,20 @@ static int write_procs_trees(bwriter *w, const aa_experiment *e)
 /* One byte plane of a column: zlib-compressed, or stored when a sample of
  * it does not compress (the low mantissa bytes of measured values are
  * noise: deflating them costs time and saves nothing). */
-static int put_plane(bwriter *w, const unsigned char *p, size_t n, unsigned char **zbuf,
-                     size_t *zcap)
+static int put_plane(bwriter *w, const unsigned char *p, size_t n, int stored,
+                     unsigned char **zbuf, size_t *zcap)
 {
     unsigned char h[9];
     size_t sample = n < 65536 ? n : 65536;
     uLongf zl = compressBound(n);
-    int enc = ENC_ZLIB;
+    int enc = stored ? ENC_STORED : ENC_ZLIB;
+    if (stored) {
+        h[0] = ENC_STORED;
+        le64(h + 1, n);
+        put_bytes(w, h, sizeof h);
+        put_bytes(w, p, n);
+        return 0;
+    }
     if (zl > *zcap) {
         unsigned char *v = realloc(*zbuf, zl);
         if (!v)
@@ -422,55 +440,126 @@ static int put_plane(bwriter *w, const unsigned char *p, size_t n, unsigned char
     return 0;
 }
 
-/* One column: every value of metric m, in process, thread, node order. */
+/* k with d == k / 10^e exactly (k at most 2^53), INT_NAN for NaN; or -1
+ * when d has no such form. */
+static int int_of(double d, int e, uint64_t *k)
+{
+    double x;
+    if (isnan(d)) {
+        *k = INT_NAN;
+        return 0;
+    }
+    if (e == 0) {
+        if (!(d >= 0 && d <= (double)INT_MAX_K) || signbit(d))
+            return -1;
+        *k = (uint64_t)d;
+        return (double)*k == d ? 0 : -1;
+    }
+    x = d * pow10_of[e];
+    if (!(x >= 0 && x <= (double)INT_MAX_K) || signbit(d))
+        return -1;
+    /* x + 0.5 is exact below 2^52: rounding half up, as llround does here */
+    *k = x < 4503599627370496.0 ? (uint64_t)(x + 0.5) : (uint64_t)llround(x);
+    return (double)*k / pow10_of[e] == d ? 0 : -1;
+}
+
+/* Splits u into the 8 byte planes at row r. */
+static void plane_put(unsigned char *planes, size_t rows, size_t r, uint64_t u)
+{
+    for (int b = 0; b < 8; b++)
+        planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
+}
+
+/* Metric m's values in process, thread, node order into col (NaN made the
+ * one NaN); 1 when every value is a whole count (int_of, e = 0). */
+static int gather_column(const aa_experiment *e, size_t m, double *col)
+{
+    size_t p, t, i, r = 0, nm = e->nmetrics;
+    int whole = 1;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            const double *v = th->values + m;
+            for (i = 0; i < th->nnodes; i++, r++) {
+                double d = v[i * nm];
+                uint64_t k;
+                col[r] = isnan(d) ? NAN : d;
+                whole &= int_of(d, 0, &k) == 0;
+            }
+        }
+    return whole;
+}
+
+/* One column: every value of metric m, in process, thread, node order:
+ * one value when all are the same, integers when every value is a whole
+ * count (e = 0) or whole nanoseconds (e = 9), else the doubles' bits.  The
+ * column is gathered once (the rows are strided in memory) and then read
+ * in order. */
 static int write_values(bwriter *w, const aa_experiment *e)
 {
-    size_t rows = 0, m, p, t, i, r;
+    size_t rows = 0, m, p, t, r;
     unsigned char *planes, *zbuf = NULL;
+    double *col;
     size_t zcap = 0;
-    sec_begin(w, SEC_VALS, ENC_STORED);
+    int small;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++)
             rows += e->processes[p].threads[t].nnodes;
+    /* one block of rows (a rank file): one zlib stream over stored planes,
+     * since inflating 8 small streams a column costs more than the data */
+    small = rows <= ROW_BLOCK;
+    sec_begin(w, SEC_VALS, small ? ENC_ZLIB : ENC_STORED);
     planes = malloc(rows ? rows * 8 : 1);
-    if (!planes)
+    col = malloc(rows ? rows * sizeof *col : 1);
+    if (!planes || !col) {
+        free(planes);
+        free(col);
         return -1;
-    /* column 0 is always planes (a column of zeros when there are no
+    }
+    /* column 0 always has planes (a column of zeros when there are no
      * metrics), so the section's size bounds the number of rows */
     for (m = 0; m < (e->nmetrics ? e->nmetrics : 1); m++) {
-        uint64_t first = 0;
-        int constant = m > 0;
-        r = 0;
-        if (!e->nmetrics)
+        uint64_t first = 0, k = 0;
+        int constant = m > 0, ok0 = 0, ok9 = 0;
+        if (!e->nmetrics) {
             memset(planes, 0, rows * 8);
-        for (p = 0; p < e->nprocesses; p++)
-            for (t = 0; t < e->processes[p].nthreads; t++) {
-                const aa_thread *th = &e->processes[p].threads[t];
-                for (i = 0; i < th->nnodes && e->nmetrics; i++, r++) {
-                    double d = th->values[i * e->nmetrics + m];
-                    uint64_t u = dbl_bits(isnan(d) ? NAN : d);
-                    if (r == 0)
-                        first = u;
-                    else if (u != first)
-                        constant = 0;
-                    for (int b = 0; b < 8; b++)
-                        planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
-                }
-            }
+        } else {
+            ok0 = gather_column(e, m, col);
+            if (rows)
+                first = dbl_bits(col[0]);
+            for (r = 1; r < rows && constant; r++)
+                constant = dbl_bits(col[r]) == first;
+            for (r = 0, ok9 = !ok0 && !constant; r < rows && ok9; r++)
+                ok9 = int_of(col[r], 9, &k) == 0;
+        }
         if (constant && rows) {
             unsigned char c[9];
             c[0] = MODE_CONST;
             le64(c + 1, first);
             put_bytes(w, c, sizeof c);
-        } else {
-            unsigned char mode = MODE_PLANES;
-            put_bytes(w, &mode, 1);
+            continue;
+        }
+        {
+            unsigned char mode[2] = {MODE_PLANES, 0};
+            if (ok0 || ok9) {
+                mode[0] = MODE_INT;
+                mode[1] = ok0 ? 0 : 9;
+                for (r = 0; r < rows; r++) {
+                    int_of(col[r], mode[1], &k);
+                    plane_put(planes, rows, r, k);
+                }
+            } else {
+                for (r = 0; r < rows && e->nmetrics; r++)
+                    plane_put(planes, rows, r, dbl_bits(col[r]));
+            }
+            put_bytes(w, mode, mode[0] == MODE_INT ? 2 : 1);
             for (int b = 0; b < 8; b++)
-                if (put_plane(w, planes + (size_t)b * rows, rows, &zbuf, &zcap))
+                if (put_plane(w, planes + (size_t)b * rows, rows, small, &zbuf, &zcap))
                     w->failed = 1;
         }
     }
     free(planes);
+    free(col);
     free(zbuf);
     sec_end(w);
     return 0;
@@ -524,6 +613,7 @@ int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err 
 
 /* ==== reader ============================================================== */
 typedef struct breader {
+    unsigned version;     /* of the file: 1 or 2 */
     const unsigned char *data;
     size_t len, pos;      /* pos: next section header in data */
     const char *name;
@@ -862,7 +952,12 @@ static int read_regions(breader *r, aa_experiment *e)
     int rc = get_count(r, "regions", 40, &n);
     if (rc)
         return rc;
-    if (!(rs = calloc(n ? n : 1, sizeof *rs)))
+    /* the regions come sorted by id (checked below): read into the room the
+     * model assumes and handed over, not copied (a rank file's regions are
+     * read 16,384 times in a collect) */
+    if (e->nregions)
+        return bfail(r, "regions read twice");
+    if (!(rs = calloc(aa_profile_cap_of(n ? n : 1), sizeof *rs)))
         return bnomem(r);
     for (i = 0; i < n && !rc; i++) {
         aa_region *g = &rs[i];
@@ -887,13 +982,14 @@ static int read_regions(breader *r, aa_experiment *e)
             (rc = get_str(r, "region file", 0, &g->file)))
             break;
     }
-    if (!rc && aa_experiment_add_regions(e, rs, n))
-        rc = bnomem(r);
-    for (i = 0; i < n; i++)
-        aa_region_free_fields(&rs[i]);
-    free(rs);
-    if (rc)
+    if (rc) {
+        for (i = 0; i < n; i++)
+            aa_region_free_fields(&rs[i]);
+        free(rs);
         return rc;
+    }
+    e->regions = rs;
+    e->nregions = n;
     for (i = 0; i < e->nregions; i++)
         if (e->regions[i].parent && !aa_experiment_region(e, e->regions[i].parent))
             return bfail(r, "region %u: parent %u is not a region here", e->regions[i].id,
@@ -1052,11 +1148,44 @@ static int read_trees(breader *r, const aa_experiment *e, tree **trees, uint32_t
     return rc ? rc : sec_close(r);
 }
 
+/* The value arrays of a big experiment lie mostly side by side on the
+ * heap: touching them page by page would cost a fault each (more than
+ * the data on a virtual machine), so their span is asked for huge pages
+ * and populated in one call.  Advice only: a failure changes nothing. */
+static void prefault(const aa_experiment *e, size_t bytes)
+{
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_HUGEPAGE)
+    uintptr_t lo = UINTPTR_MAX, hi = 0, pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    size_t nm = e->nmetrics ? e->nmetrics : 1;
+    if (bytes < (64u << 20) || pg == 0 || (pg & (pg - 1)))
+        return;
+    for (size_t p = 0; p < e->nprocesses; p++)
+        for (size_t t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            uintptr_t a = (uintptr_t)th->values;
+            if (!th->nnodes)
+                continue;
+            lo = a < lo ? a : lo;
+            a += aa_profile_cap_of(th->nnodes) * nm * sizeof *th->values;
+            hi = a > hi ? a : hi;
+        }
+    lo = (lo + pg - 1) & ~(pg - 1);
+    hi &= ~(pg - 1);
+    if (hi <= lo || hi - lo > 2 * bytes) /* scattered: leave it */
+        return;
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+    madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)e;
+    (void)bytes;
+#endif
+}
+
 /* Gives every thread a copy of its tree and its value rows. */
 static int attach_trees(breader *r, aa_experiment *e, const uint32_t *tree_of, size_t nt,
                         const tree *trees, uint32_t ntrees, size_t *rows)
 {
-    size_t p, t, j = 0, nm = e->nmetrics ? e->nmetrics : 1;
+    size_t p, t, j = 0, nm = e->nmetrics ? e->nmetrics : 1, bytes = 0;
     *rows = 0;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++, j++) {
@@ -1081,46 +1210,63 @@ static int attach_trees(breader *r, aa_experiment *e, const uint32_t *tree_of, s
                 return bnomem(r);
             memcpy(th->nodes, tr->nodes, tr->nnodes * sizeof *th->nodes);
             th->nnodes = tr->nnodes;
+            bytes += aa_profile_cap_of(tr->nnodes) * nm * sizeof *th->values;
         }
+    prefault(e, bytes);
     return AA_OK;
 }
 
 /* ---- values: the columns are transposed back to rows in blocks of rows,
  * reading every column's byte planes side by side (stored planes in place,
  * compressed ones through one small inflate stream each), so the rows are
- * written once, in order, and no column is ever held whole. */
-#define ROW_BLOCK 4096u
-
+ * written once, in order, and no column is ever held whole.  A file of one
+ * block (a rank file: a few hundred rows) inflates its planes whole, one
+ * after the other, through one shared stream: 144 inflate states a file
+ * would cost more than the data. */
 typedef struct plane {
     int enc;
     const unsigned char *src; /* its bytes in the file */
     size_t len;
-    z_stream z;
+    z_stream own;             /* its stream when the file has several blocks */
     int zinit;
-    unsigned char *blk;       /* ROW_BLOCK inflated bytes */
+    z_stream *z;              /* own, or the shared one */
+    unsigned char *blk;       /* a block of inflated bytes (in colset.blocks) */
 } plane;
 
 typedef struct column {
-    int mode;
+    int mode, exp;
     uint64_t cval;
     plane pl[8];
 } column;
 
-static void columns_free(column *c, size_t n)
+typedef struct colset {
+    column *c;
+    size_t n;
+    z_stream shared;          /* one block: every plane in turn */
+    int shared_init;
+    unsigned char *blocks;    /* n x 8 blocks */
+} colset;
+
+static void columns_free(colset *cs)
 {
-    for (size_t m = 0; m < n; m++)
-        for (int b = 0; b < 8; b++) {
-            if (c[m].pl[b].zinit)
-                inflateEnd(&c[m].pl[b].z);
-            free(c[m].pl[b].blk);
-        }
-    free(c);
+    for (size_t m = 0; cs->c && m < cs->n; m++)
+        for (int b = 0; b < 8; b++)
+            if (cs->c[m].pl[b].zinit)
+                inflateEnd(&cs->c[m].pl[b].own);
+    if (cs->shared_init)
+        inflateEnd(&cs->shared);
+    free(cs->c);
+    free(cs->blocks);
 }
 
 /* Reads the layout of every column: modes, plane encodings and places. */
-static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
+static int read_columns(breader *r, colset *cs, size_t rows)
 {
-    for (size_t m = 0; m < ncols; m++) {
+    size_t blk = rows < ROW_BLOCK ? (rows ? rows : 1) : ROW_BLOCK;
+    if (!(cs->blocks = malloc(cs->n * 8 * blk)))
+        return bnomem(r);
+    for (size_t m = 0; m < cs->n; m++) {
+        column *cols = cs->c;
         unsigned char mode, c[8], h[9];
         int rc;
         if ((rc = sec_get(r, &mode, 1)))
@@ -1132,8 +1278,17 @@ static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
             cols[m].cval = rd64(c);
             continue;
         }
-        if (mode != MODE_PLANES)
+        if (mode == MODE_INT && r->version >= 2) {
+            unsigned char ex;
+            if ((rc = sec_get(r, &ex, 1)))
+                return rc;
+            if (ex > INT_MAX_EXP)
+                return bfail(r, "column %zu: integer exponent %u out of range (0..%d)", m + 1, ex,
+                             INT_MAX_EXP);
+            cols[m].exp = ex;
+        } else if (mode != MODE_PLANES) {
             return bfail(r, "column %zu: unknown mode %u", m + 1, mode);
+        }
         for (int b = 0; b < 8; b++) {
             plane *pl = &cols[m].pl[b];
             uint64_t len;
@@ -1152,12 +1307,21 @@ static int read_columns(breader *r, column *cols, size_t ncols, size_t rows)
             pl->len = (size_t)len;
             if ((rc = sec_ptr(r, pl->len, &pl->src)))
                 return rc;
-            if (pl->enc == ENC_ZLIB) {
-                if (!(pl->blk = malloc(ROW_BLOCK)) || inflateInit(&pl->z) != Z_OK)
+            if (pl->enc != ENC_ZLIB)
+                continue;
+            pl->blk = cs->blocks + (m * 8 + (size_t)b) * blk;
+            if (rows <= ROW_BLOCK) {
+                if (!cs->shared_init && inflateInit(&cs->shared) != Z_OK)
+                    return bnomem(r);
+                cs->shared_init = 1;
+                pl->z = &cs->shared;
+            } else {
+                if (inflateInit(&pl->own) != Z_OK)
                     return bnomem(r);
                 pl->zinit = 1;
-                pl->z.next_in = (Bytef *)(uintptr_t)pl->src;
-                pl->z.avail_in = 0;
+                pl->z = &pl->own;
+                pl->z->next_in = (Bytef *)(uintptr_t)pl->src;
+                pl->z->avail_in = 0;
             }
         }
     }
@@ -1170,58 +1334,224 @@ static int plane_inflate(breader *r, plane *pl, size_t m, int b, size_t n, int f
 {
     const unsigned char *end = pl->src + pl->len;
     unsigned char extra;
-    pl->z.next_out = pl->blk;
-    pl->z.avail_out = (uInt)n;
-    while (pl->z.avail_out) {
+    if (!pl->zinit) { /* the shared stream: this plane whole, from its start */
+        if (inflateReset(pl->z) != Z_OK)
+            return bnomem(r);
+        pl->z->next_in = (Bytef *)(uintptr_t)pl->src;
+        pl->z->avail_in = 0;
+    }
+    pl->z->next_out = pl->blk;
+    pl->z->avail_out = (uInt)n;
+    while (pl->z->avail_out) {
         int zr;
-        if (pl->z.avail_in == 0) {
-            size_t left = (size_t)(end - pl->z.next_in);
-            pl->z.avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        if (pl->z->avail_in == 0) {
+            size_t left = (size_t)(end - pl->z->next_in);
+            pl->z->avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
         }
-        zr = inflate(&pl->z, Z_NO_FLUSH);
-        if (zr == Z_STREAM_END && pl->z.avail_out)
+        zr = inflate(pl->z, Z_NO_FLUSH);
+        if (zr == Z_STREAM_END && pl->z->avail_out)
             return bfail(r, "column %zu byte plane %d: compressed data ends early", m + 1, b);
         if (zr != Z_OK && zr != Z_STREAM_END)
             return bfail(r, "column %zu byte plane %d: corrupt compressed data (%s)", m + 1, b,
-                         pl->z.msg ? pl->z.msg : "truncated");
+                         pl->z->msg ? pl->z->msg : "truncated");
     }
     if (finish) {
         int zr;
-        pl->z.next_out = &extra;
-        pl->z.avail_out = 1;
-        if (pl->z.avail_in == 0) {
-            size_t left = (size_t)(end - pl->z.next_in);
-            pl->z.avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        pl->z->next_out = &extra;
+        pl->z->avail_out = 1;
+        if (pl->z->avail_in == 0) {
+            size_t left = (size_t)(end - pl->z->next_in);
+            pl->z->avail_in = left > (1u << 30) ? (1u << 30) : (uInt)left;
         }
-        zr = inflate(&pl->z, Z_FINISH);
-        if (zr != Z_STREAM_END || pl->z.avail_out == 0 || pl->z.next_in != end)
+        zr = inflate(pl->z, Z_FINISH);
+        if (zr != Z_STREAM_END || pl->z->avail_out == 0 || pl->z->next_in != end)
             return bfail(r, "column %zu byte plane %d: more data than its %s nodes", m + 1, b,
                          "column's");
     }
     return AA_OK;
 }
 
+/* A compressed VALS section (version 2, files of one block of rows: the
+ * planes are stored inside one zlib stream) is inflated whole, checked to
+ * its end, and then read as a stored section over the inflated bytes: the
+ * reader's cursor is pointed there until vals_view_end. */
+typedef struct vview {
+    unsigned char *raw;
+    const unsigned char *data;
+    size_t len, pos;
+} vview;
+
+static int vals_view(breader *r, size_t ncols, size_t rows, vview *v)
+{
+    uint64_t most = (uint64_t)ncols * (3 + 8 * (9 + (uint64_t)rows));
+    size_t n;
+    int rc;
+    if (r->enc == ENC_STORED)
+        return AA_OK;
+    if (r->version < 2)
+        return bfail(r, "section VALS: compressed (version 2 only)");
+    if (r->raw_len > most)
+        return bfail(r, "section VALS: %llu bytes, more than %zu columns of %zu nodes hold",
+                     (unsigned long long)r->raw_len, ncols, rows);
+    n = (size_t)r->raw_len;
+    if (!(v->raw = malloc(n ? n : 1)))
+        return bnomem(r);
+    if ((rc = sec_get(r, v->raw, n)) || (rc = sec_close(r)))
+        return rc;
+    v->data = r->data;
+    v->len = r->len;
+    v->pos = r->pos;
+    r->data = v->raw;
+    r->len = r->pos = n;
+    r->enc = ENC_STORED;
+    r->zinit = 1;
+    r->zend = n == 0;
+    r->z.next_in = v->raw;
+    r->got = 0;
+    r->bpos = r->blen = 0;
+    return AA_OK;
+}
+
+static void vals_view_end(breader *r, vview *v)
+{
+    if (v->data) {
+        r->data = v->data;
+        r->len = v->len;
+        r->pos = v->pos;
+        r->zinit = 0;
+    }
+    free(v->raw);
+}
+
+/* Decodes rows [row0, row0 + n) of column c into out[k * stride]; the
+ * first row whose value is bad (negative, infinite, -0, an integer out of
+ * range), or n when none. */
+static size_t decode_column(const column *c, size_t row0, size_t n, double *out, size_t stride)
+{
+    const unsigned char *pp[8];
+    size_t k;
+    if (c->mode == MODE_CONST) {
+        double d;
+        uint64_t u = c->cval;
+        memcpy(&d, &u, sizeof d);
+        if (isnan(d))
+            d = NAN;
+        else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d)))
+            return 0;
+        for (k = 0; k < n; k++)
+            out[k * stride] = d;
+        return n;
+    }
+    for (int b = 0; b < 8; b++)
+        pp[b] = c->pl[b].enc == ENC_ZLIB ? c->pl[b].blk : c->pl[b].src + row0;
+    if (c->mode == MODE_INT) {
+        const double div = pow10_of[c->exp];
+        for (k = 0; k < n; k++) {
+            uint64_t u = (uint64_t)pp[0][k] | (uint64_t)pp[1][k] << 8 | (uint64_t)pp[2][k] << 16 |
+                         (uint64_t)pp[3][k] << 24 | (uint64_t)pp[4][k] << 32 |
+                         (uint64_t)pp[5][k] << 40 | (uint64_t)pp[6][k] << 48 |
+                         (uint64_t)pp[7][k] << 56;
+            if (u > INT_MAX_K) {
+                if (u != INT_NAN)
+                    return k;
+                out[k * stride] = NAN;
+            } else {
+                out[k * stride] = (double)u / div;
+            }
+        }
+        return n;
+    }
+    for (k = 0; k < n; k++) {
+        uint64_t u = (uint64_t)pp[0][k] | (uint64_t)pp[1][k] << 8 | (uint64_t)pp[2][k] << 16 |
+                     (uint64_t)pp[3][k] << 24 | (uint64_t)pp[4][k] << 32 |
+                     (uint64_t)pp[5][k] << 40 | (uint64_t)pp[6][k] << 48 | (uint64_t)pp[7][k] << 56;
+        double d;
+        memcpy(&d, &u, sizeof d);
+        if (isnan(d))
+            d = NAN;
+        else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d)))
+            return k;
+        out[k * stride] = d;
+    }
+    return n;
+}
+
+/* The message for the bad value of column m at row `row` (decode_column). */
+static int bad_value(breader *r, const aa_experiment *e, const column *c, size_t m, size_t row,
+                     size_t row0)
+{
+    size_t p = 0, t = 0, i = row;
+    uint64_t u = c->cval;
+    double d;
+    while (i >= e->processes[p].threads[t].nnodes) {
+        i -= e->processes[p].threads[t].nnodes;
+        if (++t == e->processes[p].nthreads) {
+            t = 0;
+            p++;
+        }
+    }
+    if (c->mode != MODE_CONST) {
+        u = 0;
+        for (int b = 7; b >= 0; b--)
+            u = u << 8 | (c->pl[b].enc == ENC_ZLIB ? c->pl[b].blk : c->pl[b].src + row0)[row - row0];
+    }
+    if (c->mode == MODE_INT)
+        return bfail(r, "rank %d thread %d node %zu: %s integer %llu out of range",
+                     e->processes[p].rank, e->processes[p].threads[t].id, i, e->metrics[m].name,
+                     (unsigned long long)u);
+    memcpy(&d, &u, sizeof d);
+    return bfail(r, "rank %d thread %d node %zu: bad %s value %g", e->processes[p].rank,
+                 e->processes[p].threads[t].id, i, e->metrics[m].name, d);
+}
+
+/* The rows go back block by block: each column is decoded into a block of
+ * rows (in order, from its planes), then the block's rows are copied to
+ * their threads. */
 static int read_values(breader *r, aa_experiment *e, size_t rows)
 {
     size_t ncols = e->nmetrics ? e->nmetrics : 1, nm = e->nmetrics, row0, p = 0, t = 0, i = 0;
-    column *cols = calloc(ncols, sizeof *cols);
+    colset cs;
+    vview view = {0};
+    column *cols;
+    double *blk = NULL;
     int rc;
-    if (!cols)
+    memset(&cs, 0, sizeof cs);
+    cs.n = ncols;
+    if (!(cols = cs.c = calloc(ncols, sizeof *cols)) ||
+        !(blk = malloc((rows < ROW_BLOCK ? rows + 1 : ROW_BLOCK) * ncols * sizeof *blk))) {
+        free(cols);
         return bnomem(r);
-    if ((rc = sec_open(r, SEC_VALS)) || (rc = read_columns(r, cols, ncols, rows))) {
-        columns_free(cols, ncols);
+    }
+    if ((rc = sec_open(r, SEC_VALS)) || (rc = vals_view(r, ncols, rows, &view)) ||
+        (rc = read_columns(r, &cs, rows))) {
+        columns_free(&cs);
+        vals_view_end(r, &view);
+        free(blk);
         return rc;
     }
     for (row0 = 0; row0 < rows && !rc; row0 += ROW_BLOCK) {
-        size_t n = rows - row0 < ROW_BLOCK ? rows - row0 : ROW_BLOCK, k, m;
-        const unsigned char *pp[8];
+        size_t n = rows - row0 < ROW_BLOCK ? rows - row0 : ROW_BLOCK, k, m, bad = n, badm = 0;
         for (m = 0; m < ncols && !rc; m++)
-            for (int b = 0; b < 8 && !rc && cols[m].mode == MODE_PLANES; b++)
+            for (int b = 0; b < 8 && !rc && cols[m].mode != MODE_CONST; b++)
                 if (cols[m].pl[b].enc == ENC_ZLIB)
                     rc = plane_inflate(r, &cols[m].pl[b], m, b, n, row0 + n == rows);
-        for (k = 0; k < n && !rc && nm; k++, i++) {
+        if (rc || !nm)
+            break;
+        /* the first bad value in row order: the smallest row, then column */
+        for (m = 0; m < nm; m++) {
+            size_t k1 = decode_column(&cols[m], row0, bad < n ? bad + 1 : n, blk + m, nm);
+            if (k1 < bad) {
+                bad = k1;
+                badm = m;
+            }
+        }
+        if (bad < n) {
+            rc = bad_value(r, e, &cols[badm], badm, row0 + bad, row0);
+            break;
+        }
+        for (k = 0; k < n;) { /* runs of rows of one thread */
             aa_thread *th;
-            double *v;
+            size_t run;
             while (i >= e->processes[p].threads[t].nnodes) { /* next thread with nodes */
                 i = 0;
                 if (++t == e->processes[p].nthreads) {
@@ -1230,32 +1560,18 @@ static int read_values(breader *r, aa_experiment *e, size_t rows)
                 }
             }
             th = &e->processes[p].threads[t];
-            v = th->values + i * nm;
-            for (m = 0; m < nm; m++) {
-                uint64_t u = cols[m].cval;
-                double d;
-                if (cols[m].mode == MODE_PLANES) {
-                    for (int b = 0; b < 8; b++)
-                        pp[b] = cols[m].pl[b].enc == ENC_ZLIB ? cols[m].pl[b].blk
-                                                              : cols[m].pl[b].src + row0;
-                    u = 0;
-                    for (int b = 7; b >= 0; b--)
-                        u = u << 8 | pp[b][k];
-                }
-                memcpy(&d, &u, sizeof d);
-                if (isnan(d)) {
-                    d = NAN;
-                } else if (!isfinite(d) || d < 0 || (d == 0 && signbit(d))) {
-                    rc = bfail(r, "rank %d thread %d node %zu: bad %s value %g",
-                               e->processes[p].rank, th->id, i, e->metrics[m].name, d);
-                    break;
-                }
-                v[m] = d;
-            }
+            run = th->nnodes - i < n - k ? th->nnodes - i : n - k;
+            memcpy(th->values + i * nm, blk + k * nm, run * nm * sizeof *blk);
+            i += run;
+            k += run;
         }
     }
-    columns_free(cols, ncols);
-    return rc ? rc : sec_close(r);
+    columns_free(&cs);
+    free(blk);
+    if (!rc)
+        rc = sec_close(r);
+    vals_view_end(r, &view);
+    return rc;
 }
 
 static int read_header(breader *r)
@@ -1266,10 +1582,11 @@ static int read_header(breader *r)
         return bfail(r, "not a binary experiment (bad magic or truncated header)");
     if (crc_of(h, 20) != rd32(h + 20))
         return bfail(r, "checksum mismatch in the file header");
-    if (rd32(h + 8) != BIN_VERSION)
+    if (rd32(h + 8) < 1 || rd32(h + 8) > BIN_VERSION)
         return aa_err_set(r->err, AA_EINPUT,
-                          "%s:8: unsupported binary format version %u (this build reads version %u)",
+                          "%s:8: unsupported binary format version %u (this build reads versions 1 to %u)",
                           r->name, rd32(h + 8), BIN_VERSION);
+    r->version = rd32(h + 8);
     if (rd32(h + 12) != 0) {
         r->sec_at = 12;
         return bfail(r, "unknown flags 0x%x", rd32(h + 12));
@@ -1328,7 +1645,9 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
     return AA_OK;
 }
 
-/* Maps the file (a pipe or other unmappable file is read instead). */
+/* Maps the file; a small one (a rank file) is read instead, since unmapping
+ * costs more than copying it; so is a pipe or other unmappable file. */
+#define MAP_MIN (4u << 20)
 int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err)
 {
     struct stat st;
@@ -1338,7 +1657,7 @@ int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err
     int fd, rc;
     *out = NULL;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)MAP_MIN) {
         len = (size_t)st.st_size;
         map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map != MAP_FAILED)

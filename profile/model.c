@@ -92,6 +92,29 @@ int aa_metric_name_valid(const char *name)
     return 1;
 }
 
+void aa_values_whole(const aa_experiment *e, double *row)
+{
+    for (size_t k = 0; k < e->nmetrics; k++) {
+        const char *u = e->metrics[k].unit;
+        if (isnan(row[k]))
+            continue;
+        if (strcmp(u, "s") == 0)
+            row[k] = round(row[k] * 1e9) / 1e9;
+        else if (strcmp(u, "count") == 0 || strcmp(u, "bytes") == 0)
+            row[k] = round(row[k]);
+    }
+}
+
+void aa_experiment_values_whole(aa_experiment *e)
+{
+    for (size_t p = 0; p < e->nprocesses; p++)
+        for (size_t t = 0; t < e->processes[p].nthreads; t++) {
+            aa_thread *th = &e->processes[p].threads[t];
+            for (size_t i = 0; i < th->nnodes; i++)
+                aa_values_whole(e, aa_node_values(e, th, i));
+        }
+}
+
 static const char *const kind_names[AA_KIND_COUNT_] = {"program", "function", "loop", "call",
                                                         "user"};
 

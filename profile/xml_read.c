@@ -1040,6 +1040,11 @@ static xmlTextReaderPtr open_memory(const char *data, size_t len, const char *na
     return r;
 }
 
+void aa_profile_threads_init(void)
+{
+    xmlInitParser();
+}
+
 /* 1 when the file starts with the binary experiment's magic bytes. */
 static int file_is_binary(const char *path)
 {

@@ -6,7 +6,9 @@
  * (SPEC §4.3).  Frames still open are closed "now" in the copy (the live
  * state is not changed, so measuring can go on).  MPI/I/O attributions are
  * made inclusive here (children added to parents), like wall, cpu and the
- * counters; wall_excl = wall - sum of the children's wall.
+ * counters; wall_excl = wall - sum of the children's wall.  Times are
+ * written in whole nanoseconds (the clocks' resolution), so the binary
+ * experiment form stores them as integers (docs/profile-format.md).
  *
  * Also: the output directory and experiment id, and the fatal-signal
  * handlers (write this process's profile, then re-raise with the previous
@@ -339,6 +341,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         }
         if (n->flags & AA_RT_NODE_THROTTLED)
             th->nodes[i].flags |= AA_NODE_THROTTLED;
+        aa_values_whole(e, row); /* times to whole ns; counts are whole already */
         memcpy(aa_node_values(e, th, (size_t)i), row, (size_t)nm * sizeof *row);
     }
     free(v);

@@ -175,9 +175,20 @@ typedef struct build {
  * recursive call, and no aggregate exceeds the program.  A node without a
  * value for a metric (not measured) leaves that metric to its children.
  * Returns -1 when out of memory. */
+static int thread_values_of(const build *B, const aa_thread *t, size_t m0, size_t nm,
+                            double *vals);
+
 static int thread_values(const build *B, const aa_thread *t, double *vals)
 {
-    size_t nm = B->e->nmetrics, n = t->nnodes, i, m, sp = 0;
+    return thread_values_of(B, t, 0, B->e->nmetrics, vals);
+}
+
+/* The same for the nm metrics from m0 on only: vals[c * nm + (m - m0)]
+ * (the compact storage takes a few metrics per pass over the processes). */
+static int thread_values_of(const build *B, const aa_thread *t, size_t m0, size_t nm,
+                            double *vals)
+{
+    size_t n = t->nnodes, i, m, sp = 0;
     long *first = malloc((n + 1) * sizeof *first), *next = malloc((n + 1) * sizeof *next),
          *res = malloc((n + 1) * sizeof *res), *stack = malloc((2 * n + 1) * sizeof *stack);
     int *active = calloc(B->ncode * (nm ? nm : 1) + 1, sizeof *active);
@@ -207,7 +218,7 @@ static int thread_values(const build *B, const aa_thread *t, double *vals)
         stack[sp++] = roots;
     while (sp) {
         long x = stack[--sp], node = x >= 0 ? x : -x - 1, c;
-        const double *v = aa_node_values(B->e, t, (size_t)node);
+        const double *v = aa_node_values(B->e, t, (size_t)node) + m0;
         if (x >= 0) { /* enter: count it where nothing above is counted yet */
             for (c = res[node]; c >= 0; c = B->code_parent[c])
                 for (m = 0; m < nm; m++)
@@ -278,15 +289,16 @@ int aa_space_add_compact(const aa_experiment *e, const aa_space_add_options *o)
 static const char *const dist_name[] = {"min", "median", "p90", "max", "stddev"};
 #define NDIST 5
 
-/* Every metric of process pr by code resource into row[c * nm + m] (the
- * sum of its threads' values, as the full storage has them). */
-static int process_row(const build *B, const aa_process *pr, double *row)
+/* Metrics m0 .. m0 + nm - 1 of process pr by code resource into
+ * row[c * nm + (m - m0)] (the sum of its threads' values, as the full
+ * storage has them). */
+static int process_row(const build *B, const aa_process *pr, size_t m0, size_t nm, double *row)
 {
-    size_t i, n = B->ncode * B->e->nmetrics;
+    size_t i, n = B->ncode * nm;
     for (i = 0; i < n; i++)
         row[i] = NAN;
     for (i = 0; i < pr->nthreads; i++)
-        if (thread_values(B, &pr->threads[i], row))
+        if (thread_values_of(B, &pr->threads[i], m0, nm, row))
             return -1;
     return 0;
 }
@@ -380,11 +392,11 @@ static int representatives(const build *B, double *row, size_t rep[3])
         rw[p].p = p;
         rw[p].w = 0;
         if (mw >= 0) {
-            if (process_row(B, &e->processes[p], row)) {
+            if (process_row(B, &e->processes[p], (size_t)mw, 1, row)) {
                 free(rw);
                 return -1;
             }
-            rw[p].w = isnan(row[mw]) ? 0 : row[mw];
+            rw[p].w = isnan(row[0]) ? 0 : row[0];
         }
     }
     qsort(rw, np, sizeof *rw, cmp_rank_wall);
@@ -398,6 +410,20 @@ static int representatives(const build *B, double *row, size_t rep[3])
 /* Bytes of per-process values held at once: the metrics are processed in
  * groups of this many doubles over all processes and resources. */
 #define COMPACT_GROUP_BYTES ((size_t)256 << 20)
+#define PROC_BLOCK 64 /* processes whose rows are transposed at a time */
+
+typedef struct host_proc {
+    long res;
+    size_t p;
+} host_proc;
+
+static int cmp_host_proc(const void *a, const void *b)
+{
+    const host_proc *x = a, *y = b;
+    if (x->res != y->res)
+        return x->res < y->res ? -1 : 1;
+    return (x->p > y->p) - (x->p < y->p);
+}
 
 static int compact_data(build *B, const aa_space_add_options *o, long mach_root, long proc_root)
 {
@@ -406,16 +432,21 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
     size_t np = e->nprocesses, nm = e->nmetrics, nc = B->ncode, p, c, m, k, i, j;
     size_t rep[3], per_metric = np * nc * sizeof(double), group, g0;
     long rres[3], *host_res = calloc(np + 1, sizeof *host_res);
-    double *buf = NULL, *row = malloc((nc * nm + 1) * sizeof *row);
+    host_proc *hp = malloc((np + 1) * sizeof *hp);
+    size_t *hof = malloc((np + 1) * sizeof *hof);
+    double *buf = NULL, *row = malloc((nc * nm + 1) * sizeof *row), *rows = NULL;
     double *col = malloc((np + nc + 1) * sizeof *col), *hsum = malloc((np + 1) * sizeof *hsum);
     aa_buf b;
     int rc = -1;
     aa_buf_init(&b);
     group = per_metric ? COMPACT_GROUP_BYTES / per_metric : nm;
     group = group < 1 ? 1 : group > nm ? nm : group;
-    if (nm)
+    if (nm) {
         buf = malloc((group * np * nc + 1) * sizeof *buf);
-    if (!host_res || (nm && !buf) || !row || !col || !hsum || representatives(B, row, rep))
+        rows = malloc((PROC_BLOCK * nc * group + 1) * sizeof *rows);
+    }
+    if (!host_res || !hp || !hof || (nm && (!buf || !rows)) || !row || !col || !hsum ||
+        representatives(B, row, rep))
         goto out;
     for (p = 0; p < np; p++) {
         const aa_process *pr = &e->processes[p];
@@ -438,18 +469,33 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
     if (sp_exec_data_attr(d, "storage", "compact") ||
         sp_exec_data_attr(d, "representatives", b.data))
         goto out;
+    /* the first process on each process's host (its host sum goes there) */
+    for (p = 0; p < np; p++) {
+        hp[p].res = host_res[p];
+        hp[p].p = p;
+    }
+    qsort(hp, np, sizeof *hp, cmp_host_proc);
+    for (p = 0; p < np; p++)
+        hof[hp[p].p] = p && hp[p].res == hp[p - 1].res ? hof[hp[p - 1].p] : hp[p].p;
     for (g0 = 0; g0 < nm; g0 += group) {
-        size_t gn = nm - g0 < group ? nm - g0 : group;
-        /* one pass over the processes: the group's columns, metric-major */
-        for (p = 0; p < np; p++) {
-            if (process_row(B, &e->processes[p], row))
-                goto out;
+        size_t gn = nm - g0 < group ? nm - g0 : group, p0, pb;
+        /* one pass over the processes: the group's columns, metric-major,
+         * each resource's processes side by side (mv[c * np + p]); the
+         * processes go in blocks, so the columns are written in runs */
+        for (p0 = 0; p0 < np; p0 += PROC_BLOCK) {
+            pb = np - p0 < PROC_BLOCK ? np - p0 : PROC_BLOCK;
+            for (p = 0; p < pb; p++)
+                if (process_row(B, &e->processes[p0 + p], g0, gn, rows + p * nc * gn))
+                    goto out;
             for (j = 0; j < gn; j++)
-                for (c = 0; c < nc; c++)
-                    buf[(j * np + p) * nc + c] = row[c * nm + g0 + j];
+                for (c = 0; c < nc; c++) {
+                    double *dst = buf + (j * nc + c) * np + p0;
+                    for (p = 0; p < pb; p++)
+                        dst[p] = rows[(p * nc + c) * gn + j];
+                }
         }
         for (j = 0; j < gn; j++) {
-            const double *mv = buf + j * np * nc; /* mv[p * nc + c] */
+            const double *mv = buf + j * np * nc; /* mv[c * np + p] */
             long mi, di[NDIST];
             m = g0 + j;
             mi = sp_exec_data_metric(d, e->metrics[m].name, e->metrics[m].unit);
@@ -466,7 +512,7 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
                 size_t n = 0;
                 double sum = 0, dist[NDIST];
                 for (p = 0; p < np; p++) {
-                    double v = mv[p * nc + c];
+                    double v = mv[c * np + p];
                     if (!isnan(v)) {
                         col[n++] = v;
                         sum += v;
@@ -485,11 +531,8 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
             /* whole program by host */
             for (p = 0; p < np; p++)
                 hsum[p] = NAN;
-            for (p = 0; p < np; p++) {
-                for (i = 0; i <= p && host_res[i] != host_res[p]; i++)
-                    ;
-                add_val(&hsum[i], mv[p * nc]);
-            }
+            for (p = 0; p < np; p++)
+                add_val(&hsum[hof[p]], mv[p]);
             for (p = 0; p < np; p++)
                 if (!isnan(hsum[p]) &&
                     sp_exec_data_result(d, (int)mi, 0, host_res[p], proc_root, hsum[p]))
@@ -497,7 +540,7 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
             /* the representatives */
             for (k = 0; k < 3; k++)
                 for (c = 0; c < nc && (k == 0 || rep[k] != rep[k - 1]); c++) {
-                    double v = mv[rep[k] * nc + c];
+                    double v = mv[c * np + rep[k]];
                     if (!isnan(v) &&
                         sp_exec_data_result(d, (int)mi, (long)c, mach_root, rres[k], v))
                         goto out;
@@ -511,7 +554,10 @@ static int compact_data(build *B, const aa_space_add_options *o, long mach_root,
 out:
     aa_buf_free(&b);
     free(host_res);
+    free(hp);
+    free(hof);
     free(buf);
+    free(rows);
     free(row);
     free(col);
     free(hsum);

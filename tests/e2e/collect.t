@@ -211,6 +211,37 @@ if command -v script >/dev/null 2>&1; then
     like "$(tr '\r' '\n' < "$T/p.tty")" "collect: merged 4 files" "the summary follows the bar"
 fi
 
+# threads: rank files read by several threads give the same bytes as one
+# thread, and the same first error
+TH=$T/threads
+mkdir -p "$TH"
+for r in $(seq 0 39); do
+    if [ $((r % 7)) = 3 ]; then rank_file "$TH" $r run-t 40 nocycles; else rank_file "$TH" $r run-t 40; fi
+done
+expect_status 0 "--threads 1" "$AA" collect "$TH" --threads 1 -o "$T/t1.xml"
+expect_status 0 "--threads 4" "$AA" collect "$TH" --threads 4 -o "$T/t4.xml"
+ok "XML rank files: 4 threads give the bytes of 1" cmp "$T/t1.xml" "$T/t4.xml"
+"$AA" collect "$TH" --threads 3 -o "$T/t3.aab" >/dev/null 2>&1
+"$AA" collect "$TH" --threads 1 -o "$T/t1.aab" >/dev/null 2>&1
+ok "binary output: 3 threads give the bytes of 1" cmp "$T/t1.aab" "$T/t3.aab"
+SB=$T/threads-bin
+mkdir -p "$SB"
+"$AA_BUILD/tests/aa_synth" --procs 48 --regions 30 --whole --binary --split "$SB" >/dev/null
+"$AA" collect "$SB" --threads 1 -o "$T/sb1.aab" >/dev/null 2>&1
+"$AA" collect "$SB" --threads 4 -o "$T/sb4.aab" >/dev/null 2>&1
+ok "binary rank files: 4 threads give the bytes of 1" cmp "$T/sb1.aab" "$T/sb4.aab"
+"$AA" convert "$T/sb4.aab" "$T/sb4.xml" >/dev/null 2>&1
+is "$(grep -c '<process ' "$T/sb4.xml")" 48 "48 processes merged"
+echo '<experiment' > "$TH/rank-17.xml"
+rank_file "$TH" 30 other-run 40
+expect_status 3 "a bad file among many, 1 thread" "$AA" collect "$TH" --threads 1 -o "$T/bad1.xml"
+cp "$T/.err" "$T/bad1.err"
+expect_status 3 "a bad file among many, 4 threads" "$AA" collect "$TH" --threads 4 -o "$T/bad4.xml"
+like "$(cat "$T/.err")" "rank-17\.xml" "the first bad file is named"
+ok "the same message with 4 threads as with 1" cmp "$T/.err" "$T/bad1.err"
+ok "nothing written" test ! -e "$T/bad4.xml"
+expect_status 2 "--threads 0 is a usage error" "$AA" collect "$TH" --threads 0
+
 expect_status 0 "--help" "$AA" collect --help
 like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"
 

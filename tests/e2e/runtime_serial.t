@@ -151,4 +151,23 @@ is "$(ls "$T/dis" | wc -l)" 0 "AUTOANALYZER_DISABLE=1: no output directory"
 # ---- default output directory ----
 ( cd "$T" && mkdir dflt && cd dflt && AUTOANALYZER_COUNTERS=none "$B/rt_pthread" )
 like "$(ls "$T/dflt")" '^autoanalyzer-rt_pthread-[0-9]{8}-[0-9]{6}$' "default ./autoanalyzer-<program>-<date>-<time>/"
+# ---- times in whole nanoseconds (the binary form stores them as integers) ----
+ns_check() { # experiment.xml: prints "time values / not whole ns"
+    python3 - "$1" <<'PY'
+import re, sys
+from decimal import Decimal
+t = open(sys.argv[1]).read()
+units = [u for _, u in re.findall(r'<metric name="([^"]+)" unit="([^"]+)"', t)]
+n = bad = 0
+for v in re.findall(r' v="([^"]*)"', t):
+    for u, x in zip(units, v.split()):
+        if u == 's' and x != '-':
+            n += 1
+            bad += (Decimal(x) * 10**9) % 1 != 0
+print(n, bad)
+PY
+}
+read -r nt nb <<<"$(ns_check "$T/s1/experiment.xml")"
+ok "the profile has time values ($nt)" test "${nt:-0}" -gt 10
+is "$nb" 0 "every time value is a whole number of nanoseconds"
 done_testing

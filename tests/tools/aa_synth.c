@@ -5,11 +5,14 @@
  *
  *   aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] [--procs N]
  *            [--regions R] [--noise X] [--seed S] [--no-counters] [--master]
- *            [--threads T] [--drop-rank N] [--binary] (-o FILE | --split DIR)
+ *            [--threads T] [--drop-rank N] [--binary] [--whole]
+ *            (-o FILE | --split DIR)
  *
  * --split writes one rank-<N>.xml per process (as AUTOANALYZER_COLLECT=files
  * would); --drop-rank leaves one rank's file out.  --binary writes the
- * binary form instead of XML (rank-<N>.aab with --split).
+ * binary form instead of XML (rank-<N>.aab with --split).  --whole rounds the
+ * values as the runtime writes them: times to whole nanoseconds, counts to
+ * whole numbers (aa_experiment_values_whole).
  */
 #include "analyze/aa_analyze.h"
 
@@ -65,7 +68,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] "
                     "[--procs N] [--regions R] [--noise X] [--seed S] [--no-counters] "
-                    "[--master] [--threads T] [--drop-rank N] [--binary] (-o FILE | --split DIR)\n");
+                    "[--master] [--threads T] [--drop-rank N] [--binary] [--whole] "
+                    "(-o FILE | --split DIR)\n");
     return 2;
 }
 
@@ -77,7 +81,7 @@ int main(int argc, char **argv)
     aa_experiment *e;
     aa_err err;
     uint32_t region;
-    int i, binary = 0;
+    int i, binary = 0, whole = 0;
     aa_synth_options_init(&o);
     for (i = 1; i < argc; i++) {
         long v;
@@ -89,6 +93,8 @@ int main(int argc, char **argv)
             o.master = 1;
         else if (strcmp(a, "--binary") == 0)
             binary = 1;
+        else if (strcmp(a, "--whole") == 0)
+            whole = 1;
         else if (!val)
             return usage();
         else if (strcmp(a, "--scenario") == 0 && !aa_synth_scenario_parse(val, &o.scenario))
@@ -114,7 +120,11 @@ int main(int argc, char **argv)
     }
     if (!out == !dir)
         return usage();
-    if (aa_synth_generate(&o, &e, &region, &cause, &err) ||
+    if (aa_synth_generate(&o, &e, &region, &cause, &err))
+        e = NULL;
+    else if (whole)
+        aa_experiment_values_whole(e);
+    if (!e ||
         (out ? (binary ? aa_experiment_write_binary(e, out, &err) : aa_experiment_write(e, out, &err))
              : split(e, dir, drop, binary, &err))) {
         fprintf(stderr, "aa_synth: %s\n", err.msg);

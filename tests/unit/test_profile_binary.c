@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static int starts_with(const char *s, const char *p)
 {
@@ -191,7 +192,7 @@ static void test_corruption(void)
         unsigned char *u = (unsigned char *)copy;
         uint32_t c;
         memcpy(copy, b.data, b.len);
-        u[8] = 2;
+        u[8] = 3;
         /* the CRC-32 of the first 20 bytes, little-endian, at 20 */
         {
             uint32_t crc = 0xFFFFFFFFu;
@@ -207,10 +208,200 @@ static void test_corruption(void)
         u[22] = (unsigned char)(c >> 16);
         u[23] = (unsigned char)(c >> 24);
         read_status(copy, b.len, &err);
-        ok(starts_with(err.msg, "t.aab:8: unsupported binary format version 2"),
+        ok(starts_with(err.msg, "t.aab:8: unsupported binary format version 3"),
            "version message: %s", err.msg);
     }
     free(copy);
+    aa_buf_free(&b);
+    aa_experiment_free(e);
+}
+
+/* Recomputes the header's and every section's CRC-32 in place (to reach
+ * the checks behind them). */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t k = 0; k < n; k++) {
+        crc ^= p[k];
+        for (int j = 0; j < 8; j++)
+            crc = crc >> 1 ^ (0xEDB88320u & (0u - (crc & 1)));
+    }
+    return ~crc;
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void fix_checksums(unsigned char *p, size_t n)
+{
+    size_t pos = 24;
+    put_le32(p + 20, crc32_of(p, 20));
+    while (n - pos >= 32) {
+        uint64_t stored = 0;
+        for (int i = 7; i >= 0; i--)
+            stored = stored << 8 | p[pos + 16 + i];
+        put_le32(p + pos + 24, crc32_of(p + pos + 32, (size_t)stored));
+        put_le32(p + pos + 28, crc32_of(p + pos, 28));
+        pos += 32 + (size_t)stored;
+    }
+}
+
+/* The file with its VALS section stored (inflated when compressed), and
+ * *at set to the offset of that section's data; checksums recomputed. */
+static unsigned char *stored_vals(const unsigned char *p, size_t n, size_t *len, size_t *at)
+{
+    size_t pos = 24, o = 0;
+    unsigned char *out = malloc(n + (1u << 20));
+    memcpy(out, p, 24);
+    o = 24;
+    *at = 0;
+    while (n - pos >= 32) {
+        uint64_t stored = 0, raw = 0;
+        for (int i = 7; i >= 0; i--) {
+            stored = stored << 8 | p[pos + 16 + i];
+            raw = raw << 8 | p[pos + 8 + i];
+        }
+        memcpy(out + o, p + pos, 32);
+        if (memcmp(p + pos, "VALS", 4) == 0 && p[pos + 4] == 1) {
+            uLongf rl = (uLongf)raw;
+            uncompress(out + o + 32, &rl, p + pos + 32, (uLong)stored);
+            memset(out + o + 4, 0, 4);       /* encoding: stored */
+            memcpy(out + o + 16, out + o + 8, 8); /* stored length = raw length */
+            *at = o + 32;
+            o += 32 + (size_t)raw;
+        } else {
+            if (memcmp(p + pos, "VALS", 4) == 0)
+                *at = o + 32;
+            memcpy(out + o + 32, p + pos + 32, (size_t)stored);
+            o += 32 + (size_t)stored;
+        }
+        pos += 32 + (size_t)stored;
+    }
+    *len = o;
+    fix_checksums(out, o);
+    return out;
+}
+
+/* Version 2: columns of whole counts and of whole nanoseconds are stored
+ * as integers, losslessly; a column with one value that is neither keeps
+ * the doubles; NaN survives in an integer column. */
+static void test_int_columns(void)
+{
+    /* 64 x 100 rows: two blocks of rows, so a stored VALS section with
+     * compressed planes (test_versions has the one-block form) */
+    aa_experiment *e = tpu_build("ints", 64, NULL, 64, 1, 30, 100), *e2, *back = NULL;
+    aa_buf b, b2;
+    aa_err err;
+    const char *d;
+    size_t p, i, nm;
+    uint64_t s = 88172645463325252ULL;
+    nm = e->nmetrics;
+    for (p = 0; p < e->nprocesses; p++) {
+        aa_thread *t = &e->processes[p].threads[0];
+        for (i = 0; i < t->nnodes; i++) {
+            double *v = t->values + i * nm;
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            v[0] = (double)(s % 1000);                       /* visits: counts */
+            v[1] = (double)(s % 4000000000ULL) / 1e9;        /* wall: whole ns */
+            v[2] = (double)(s % 900000000ULL) / 1e9 + 1e-12; /* wall_excl: not whole ns */
+            v[3] = (double)(s % 3000000000ULL) / 1e9;        /* cpu: whole ns, one NaN */
+            v[4] = 1e10 + (double)(s % 1000000007ULL);      /* cycles: counts > 2^53 ns */
+            v[5] = p == 3 && i == 2 ? NAN : (double)(s % 99991ULL); /* counts and a NaN */
+            v[6] = (double)(s % 1000) * 0.25;                 /* mpi_bytes_sent: quarters */
+            v[7] = p == 5 && i == 1 ? 0.5 : (double)(s % 77); /* counts but one half */
+        }
+    }
+    e->processes[7].threads[0].values[3 * nm + 3] = NAN;
+    e->processes[1].threads[0].values[0 * nm + 4] = 9007199254740992.0; /* 2^53: still exact */
+    aa_buf_init(&b);
+    aa_buf_init(&b2);
+    is_int(aa_experiment_write_binary_buf(e, &b, &err), AA_OK, "integer columns written");
+    is_int(aa_experiment_read_binary_memory(b.data, b.len, "t.aab", &back, &err), AA_OK,
+           "integer columns read");
+    d = back ? tpu_diff(e, back) : "not read";
+    ok(d == NULL, "every value comes back bit for bit, NaN included (%s)", d ? d : "same");
+    if (back)
+        aa_experiment_write_binary_buf(back, &b2, &err);
+    ok(b.len == b2.len && memcmp(b.data, b2.data, b.len) == 0, "writing again gives the same bytes");
+    aa_experiment_free(back);
+    back = NULL;
+    /* the same values 1e-12 s off whole nanoseconds are stored as doubles:
+     * the integer form of the times is much smaller */
+    e2 = tpu_build("ints", 64, NULL, 64, 1, 30, 100);
+    for (p = 0; p < e->nprocesses; p++) {
+        aa_thread *t = &e->processes[p].threads[0], *t2 = &e2->processes[p].threads[0];
+        memcpy(t2->values, t->values, t->nnodes * nm * sizeof *t->values);
+        for (i = 0; i < t->nnodes; i++)
+            t2->values[i * nm + 1] += 1e-12;
+    }
+    aa_buf_reset(&b2);
+    aa_experiment_write_binary_buf(e2, &b2, &err);
+    ok(b.len + 6400 * 2 < b2.len, "whole nanoseconds as integers: %zu bytes, as doubles: %zu bytes",
+       b.len, b2.len);
+    aa_experiment_free(e2);
+    aa_buf_free(&b);
+    aa_buf_free(&b2);
+    aa_experiment_free(e);
+}
+
+/* Files of version 1 (written before integer columns) still read; a
+ * version-1 file may not hold an integer column; damaged integer columns
+ * are refused with a message. */
+static void test_versions(void)
+{
+    aa_experiment *e = NULL, *x = NULL;
+    aa_err err;
+    aa_buf b;
+    const char *d;
+    unsigned char *u, *s;
+    size_t at, slen;
+    is_int(aa_experiment_read("tests/data/binary/v1.aab", &e, &err), AA_OK,
+           "a version-1 file reads");
+    is_int(aa_experiment_read("tests/data/binary/v1.xml", &x, &err), AA_OK, "its XML twin reads");
+    d = e && x ? tpu_diff(x, e) : "not read";
+    ok(d == NULL, "the version-1 file holds the XML's values (%s)", d ? d : "same");
+    aa_experiment_free(e);
+    aa_experiment_free(x);
+
+    /* one process, one thread, 3 nodes: one compressed VALS section whose
+     * byte planes are stored inside */
+    e = tpu_build("v", 1, NULL, 1, 1, 3, 3);
+    for (size_t i = 0; i < e->processes[0].threads[0].nnodes; i++)
+        e->processes[0].threads[0].values[i * e->nmetrics] = (double)(i + 1);
+    aa_buf_init(&b);
+    aa_experiment_write_binary_buf(e, &b, &err);
+    u = (unsigned char *)b.data;
+    ok(u[8] == 2, "the writer writes version 2");
+    u[8] = 1;
+    fix_checksums(u, b.len);
+    is_int(read_status(b.data, b.len, &err), AA_EINPUT, "version 1 with a compressed VALS refused");
+    ok(strstr(err.msg, "compressed (version 2 only)") != NULL, "message: %s", err.msg);
+    u[8] = 2;
+    fix_checksums(u, b.len);
+    s = stored_vals(u, b.len, &slen, &at);
+    is_int(read_status(s, slen, &err), AA_OK, "the same with VALS stored reads");
+    ok(at && s[at] == 2 && s[at + 1] == 0, "visits are an integer column (mode 2, exponent 0)");
+    s[8] = 1;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "version 1 with an integer column refused");
+    ok(strstr(err.msg, "unknown mode 2") != NULL, "message: %s", err.msg);
+    s[8] = 2;
+    s[at + 1] = 10;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "exponent 10 refused");
+    ok(strstr(err.msg, "t.aab:") && strstr(err.msg, "exponent 10 out of range"), "message: %s",
+       err.msg);
+    s[at + 1] = 0;
+    /* plane 7 (the high byte) of row 0: mode, exponent, then 8 x {enc, len, 3 bytes} */
+    ok(s[at + 2 + 7 * 12] == 0, "the high byte plane is stored");
+    s[at + 2 + 7 * 12 + 9] = 0x40;
+    fix_checksums(s, slen);
+    is_int(read_status(s, slen, &err), AA_EINPUT, "an integer above 2^53 refused");
+    ok(strstr(err.msg, "out of range"), "message: %s", err.msg);
+    free(s);
     aa_buf_free(&b);
     aa_experiment_free(e);
 }
@@ -238,5 +429,7 @@ int main(void)
     test_grows();
     test_corruption();
     test_size();
+    test_int_columns();
+    test_versions();
     return tap_done();
 }
