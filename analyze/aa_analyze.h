@@ -258,6 +258,10 @@ typedef struct aa_region_dist {
 int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
                              const aa_process *const *procs, size_t n, const aa_analysis *a,
                              const aa_analyze_options *o, aa_region_dist **dist, aa_err *err);
+/* The distributions d (aa_analyze_parallel_dist) as JSON: per region its
+ * fields as in aa_analyze_format_json, then "wall" and "process_metric",
+ * each {n, min, median, p90, max, mean, stddev}.  0, or -1 on no memory. */
+int aa_analyze_format_dist_json(const aa_analysis *a, const aa_region_dist *d, aa_buf *b);
 /* A one-rank aa_pcomm (tests, the serial check of the parallel path). */
 void aa_pcomm_single(aa_pcomm *cm);
 

@@ -41,103 +41,14 @@
 #include <string.h>
 
 /* ---- the region tree ----------------------------------------------------------- */
-typedef struct pa_tree {
-    size_t n, cap, hcap;
-    uint32_t *id;
-    long *par;
-    uint64_t *hk;
-    long *hv;
-} pa_tree;
-
 /* a tree on the wire: per node its id and its parent's index (parents first) */
 typedef struct pa_wnode {
     uint32_t id;
     int32_t parent;
 } pa_wnode;
 
-static uint64_t pt_key(long parent, uint32_t id)
-{
-    return ((uint64_t)(parent + 1) << 32 | id) + 1;
-}
-
-static size_t pt_slot(uint64_t k, size_t cap)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return (size_t)k & (cap - 1);
-}
-
-static void pt_free(pa_tree *t)
-{
-    free(t->id);
-    free(t->par);
-    free(t->hk);
-    free(t->hv);
-    memset(t, 0, sizeof *t);
-}
-
-static int pt_rehash(pa_tree *t)
-{
-    size_t ncap = t->hcap ? t->hcap * 2 : 256, i;
-    uint64_t *nk = calloc(ncap, sizeof *nk);
-    long *nv = malloc(ncap * sizeof *nv);
-    if (!nk || !nv) {
-        free(nk);
-        free(nv);
-        return -1;
-    }
-    for (i = 0; i < t->hcap; i++)
-        if (t->hk[i]) {
-            size_t s = pt_slot(t->hk[i], ncap);
-            while (nk[s])
-                s = (s + 1) & (ncap - 1);
-            nk[s] = t->hk[i];
-            nv[s] = t->hv[i];
-        }
-    free(t->hk);
-    free(t->hv);
-    t->hk = nk;
-    t->hv = nv;
-    t->hcap = ncap;
-    return 0;
-}
-
-/* Index of child `id` of `parent` (-1: the root itself), created when
- * missing; -1 on no memory. */
-static long pt_child(pa_tree *t, long parent, uint32_t id)
-{
-    uint64_t k = pt_key(parent, id);
-    size_t s;
-    if ((t->n + 1) * 2 > t->hcap && pt_rehash(t))
-        return -1;
-    s = pt_slot(k, t->hcap);
-    while (t->hk[s]) {
-        if (t->hk[s] == k)
-            return t->hv[s];
-        s = (s + 1) & (t->hcap - 1);
-    }
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 64;
-        uint32_t *ni = realloc(t->id, nc * sizeof *ni);
-        long *np;
-        if (!ni)
-            return -1;
-        t->id = ni;
-        if (!(np = realloc(t->par, nc * sizeof *np)))
-            return -1;
-        t->par = np;
-        t->cap = nc;
-    }
-    t->id[t->n] = id;
-    t->par[t->n] = parent;
-    t->hk[s] = k;
-    t->hv[s] = (long)t->n;
-    return (long)t->n++;
-}
-
 /* Adds the n wire nodes w to t; map (optional, n) gets their indices in t. */
-static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
+static int pt_merge(an_rtree *t, const pa_wnode *w, size_t n, long *map)
 {
     long *m = map ? map : malloc((n ? n : 1) * sizeof *m);
     size_t i;
@@ -146,8 +57,8 @@ static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
         return -1;
     for (i = 0; i < n && !rc; i++) {
         long par = i == 0 ? -1 : (w[i].parent >= 0 && (size_t)w[i].parent < i) ? m[w[i].parent] : -2;
-        if (par == -2 || (m[i] = i == 0 ? pt_child(t, -1, AA_REGION_ROOT)
-                                        : pt_child(t, par, w[i].id)) < 0)
+        if (par == -2 || (m[i] = i == 0 ? an_rtree_child(t, -1, AA_REGION_ROOT)
+                                        : an_rtree_child(t, par, w[i].id)) < 0)
             rc = -1;
     }
     if (!map)
@@ -155,7 +66,7 @@ static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
     return rc;
 }
 
-static pa_wnode *pt_wire(const pa_tree *t)
+static pa_wnode *pt_wire(const an_rtree *t)
 {
     pa_wnode *w = malloc((t->n ? t->n : 1) * sizeof *w);
     size_t i;
@@ -194,7 +105,7 @@ typedef struct pa {
     const aa_process *const *lp;
     size_t L, P, off;
     /* region tree */
-    pa_tree t;
+    an_rtree t;
     size_t R;
     long *t2r;
     size_t *cstart, *clist, *send;
@@ -297,7 +208,7 @@ static int pa_reduce(pa *x, void **blob, size_t *n, pa_mergefn merge, void *arg)
 
 static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t nin, void *arg)
 {
-    pa_tree t;
+    an_rtree t;
     int rc;
     (void)arg;
     memset(&t, 0, sizeof t);
@@ -313,7 +224,7 @@ static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t ni
             *nacc = t.n * sizeof *w;
         }
     }
-    pt_free(&t);
+    an_rtree_free(&t);
     return rc ? pa_nomem(x) : AA_OK;
 }
 
@@ -321,45 +232,24 @@ static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t ni
  * x->t; x->map by local process. */
 static int build_tree(pa *x)
 {
-    pa_tree lt;
+    an_rtree lt;
     long *ltog = NULL;
     size_t q, th, i, nb;
     void *blob = NULL;
     int rc = AA_OK;
     memset(&lt, 0, sizeof lt);
     x->map = calloc(x->L + 1, sizeof *x->map);
-    if (!x->map || pt_child(&lt, -1, AA_REGION_ROOT) != 0)
+    if (!x->map || an_rtree_child(&lt, -1, AA_REGION_ROOT) != 0)
         goto oom;
     for (q = 0; q < x->L; q++) {
         const aa_process *pr = x->lp[q];
-        size_t n = 0, o = 0;
+        size_t n = 0;
         for (th = 0; th < pr->nthreads; th++)
             n += pr->threads[th].nnodes;
         if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
             goto oom;
-        for (th = 0; th < pr->nthreads; th++) {
-            const aa_thread *tt = &pr->threads[th];
-            long *m = x->map[q] + o;
-            for (i = 0; i < tt->nnodes; i++) {
-                const aa_node *nd = &tt->nodes[i];
-                long par;
-                if (nd->parent < 0) {
-                    if (nd->region == AA_REGION_ROOT) {
-                        m[i] = 0;
-                        continue;
-                    }
-                    par = 0;
-                } else if (nd->parent >= (int32_t)i) {
-                    rc = aa_err_set(x->err, AA_EINPUT, "rank %d thread %d node %zu: parent does "
-                                    "not precede it", pr->rank, tt->id, i);
-                    goto out;
-                } else
-                    par = m[nd->parent];
-                if ((m[i] = pt_child(&lt, par, nd->region)) < 0)
-                    goto oom;
-            }
-            o += tt->nnodes;
-        }
+        if ((rc = an_rtree_map(&lt, pr, x->map[q], x->err)))
+            goto out;
     }
     if (!(blob = pt_wire(&lt)))
         goto oom;
@@ -372,7 +262,7 @@ static int build_tree(pa *x)
     if (!(ltog = malloc(lt.n * sizeof *ltog)))
         goto oom;
     for (i = 0; i < lt.n; i++)
-        ltog[i] = i == 0 ? 0 : pt_child(&x->t, ltog[lt.par[i]], lt.id[i]);
+        ltog[i] = i == 0 ? 0 : an_rtree_child(&x->t, ltog[lt.par[i]], lt.id[i]);
     for (q = 0; q < x->L; q++) {
         const aa_process *pr = x->lp[q];
         size_t n = 0;
@@ -387,7 +277,7 @@ oom:
 out:
     free(blob);
     free(ltog);
-    pt_free(&lt);
+    an_rtree_free(&lt);
     return rc;
 }
 
@@ -1997,7 +1887,7 @@ static int run(pa *x)
 static void pa_free(pa *x)
 {
     size_t i;
-    pt_free(&x->t);
+    an_rtree_free(&x->t);
     if (x->map)
         for (i = 0; i < x->L; i++)
             free(x->map[i]);
@@ -2024,6 +1914,32 @@ static void pa_free(pa *x)
     free(x->found);
 }
 
+/* The job's state over the n local processes (options o, or the defaults
+ * in *defo), with an empty analysis of experiment info. */
+static int pa_begin(pa *x, const aa_pcomm *cm, const aa_experiment *const *exps,
+                    const aa_process *const *procs, size_t n, const aa_experiment *info,
+                    const aa_analyze_options *o, aa_analyze_options *defo, aa_err *err)
+{
+    if (!o) {
+        aa_analyze_options_init(defo);
+        o = defo;
+    }
+    memset(x, 0, sizeof *x);
+    x->cm = cm;
+    x->o = o;
+    x->err = err;
+    x->le = exps;
+    x->lp = procs;
+    x->L = n;
+    if (!(x->a = calloc(1, sizeof *x->a)))
+        return aa_err_set(err, AA_EENV, "analyze: out of memory");
+    x->a->exp = info;
+    x->dc.err = err;
+    x->dc.o = o;
+    x->dc.a = x->a;
+    return AA_OK;
+}
+
 int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
                         const aa_process *const *procs, size_t n, const aa_experiment *info,
                         const aa_analyze_options *o, aa_analysis **out, aa_err *err)
@@ -2032,26 +1948,11 @@ int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
     aa_analyze_options defo;
     int rc;
     *out = NULL;
-    if (!o) {
-        aa_analyze_options_init(&defo);
-        o = &defo;
-    }
-    memset(&x, 0, sizeof x);
-    x.cm = cm;
-    x.o = o;
-    x.err = err;
-    x.le = exps;
-    x.lp = procs;
-    x.L = n;
-    if (!(x.a = calloc(1, sizeof *x.a)))
-        return aa_err_set(err, AA_EENV, "analyze: out of memory");
-    x.a->exp = info;
+    if ((rc = pa_begin(&x, cm, exps, procs, n, info, o, &defo, err)))
+        return rc;
     x.a->proc_metric = "cpu";
     x.a->region_metric = "crnm";
     x.a->optics_level = 0;
-    x.dc.err = err;
-    x.dc.o = o;
-    x.dc.a = x.a;
     rc = run(&x);
     pa_free(&x);
     if (rc) {
@@ -2128,24 +2029,9 @@ int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exp
     aa_region_dist *d = NULL;
     int rc;
     *dist = NULL;
-    if (!o) {
-        aa_analyze_options_init(&defo);
-        o = &defo;
-    }
-    memset(&x, 0, sizeof x);
-    x.cm = cm;
-    x.o = o;
-    x.err = err;
-    x.le = exps;
-    x.lp = procs;
-    x.L = n;
+    if ((rc = pa_begin(&x, cm, exps, procs, n, a->exp, o, &defo, err)))
+        return rc;
     x.P = a->nprocesses;
-    if (!(x.a = calloc(1, sizeof *x.a)))
-        return aa_err_set(err, AA_EENV, "analyze: out of memory");
-    x.a->exp = a->exp;
-    x.dc.err = err;
-    x.dc.o = o;
-    x.dc.a = x.a;
     /* the phases the distributions need, as aa_analyze_parallel ran them */
     if (!(rc = build_tree(&x)) && !(rc = build_regions(&x)) && !(rc = gather_values(&x)) &&
         !(rc = main_metric(&x))) {

@@ -384,59 +384,31 @@ static int exit_of(int code)
     return code == AA_EUSAGE ? EXIT_USAGE : code == AA_EINPUT ? EXIT_INPUT : EXIT_ENV;
 }
 
+/* text to path ('-': stdout) */
+static int put_output(const char *path, const aa_buf *text, aa_err *err)
+{
+    return strcmp(path, "-") == 0 ? (fwrite(text->data, 1, text->len, stdout), AA_OK)
+                                  : aa_write_file_atomic(path, text->data, text->len, err);
+}
+
 /* Rank 0's outputs: the text report, --json, --xml. */
 static int write_outputs(const aa_analysis *a, int quiet, const char *json, const char *xml,
                          aa_err *err)
 {
-    aa_buf b;
-    int rc = AA_OK;
-    if (!quiet) {
+    int (*const format[3])(const aa_analysis *, aa_buf *) = {
+        aa_analyze_format_text, aa_analyze_format_json, aa_analyze_format_xml};
+    const char *const path[3] = {quiet ? NULL : "-", json, xml};
+    int i, rc = AA_OK;
+    for (i = 0; i < 3 && !rc; i++) {
+        aa_buf b;
+        if (!path[i])
+            continue;
         aa_buf_init(&b);
-        if (aa_analyze_format_text(a, &b))
-            rc = aa_err_set(err, AA_EENV, "out of memory");
-        else
-            fwrite(b.data, 1, b.len, stdout);
-        aa_buf_free(&b);
-    }
-    if (!rc && json) {
-        aa_buf_init(&b);
-        rc = aa_analyze_format_json(a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
-             : strcmp(json, "-") == 0       ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                            : aa_write_file_atomic(json, b.data, b.len, err);
-        aa_buf_free(&b);
-    }
-    if (!rc && xml) {
-        aa_buf_init(&b);
-        rc = aa_analyze_format_xml(a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
-             : strcmp(xml, "-") == 0       ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                           : aa_write_file_atomic(xml, b.data, b.len, err);
+        rc = format[i](a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
+                              : put_output(path[i], &b, err);
         aa_buf_free(&b);
     }
     return rc;
-}
-
-/* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
- * mostly waiting for a core), peak memory and traffic, max and mean over
- * the ranks. */
-static void json_dist(aa_json *j, const char *key, const aa_region_dist *d)
-{
-    aa_json_key(j, key);
-    aa_json_obj_begin(j);
-    aa_json_key(j, "n");
-    aa_json_int(j, (long long)d->n);
-    aa_json_key(j, "min");
-    aa_json_num(j, d->min);
-    aa_json_key(j, "median");
-    aa_json_num(j, d->median);
-    aa_json_key(j, "p90");
-    aa_json_num(j, d->p90);
-    aa_json_key(j, "max");
-    aa_json_num(j, d->max);
-    aa_json_key(j, "mean");
-    aa_json_num(j, d->mean);
-    aa_json_key(j, "stddev");
-    aa_json_num(j, d->stddev);
-    aa_json_obj_end(j);
 }
 
 /* --regions-json: the regions' distributions (rank 0). */
@@ -444,45 +416,17 @@ static int write_dist(const aa_analysis *a, const aa_region_dist *d, const char 
                       aa_err *err)
 {
     aa_buf b;
-    aa_json j;
-    size_t r;
     int rc;
     aa_buf_init(&b);
-    aa_json_init(&j, &b, 1);
-    aa_json_obj_begin(&j);
-    aa_json_key(&j, "processes");
-    aa_json_int(&j, (long long)a->nprocesses);
-    aa_json_key(&j, "process_metric");
-    aa_json_str(&j, a->proc_metric);
-    aa_json_key(&j, "regions");
-    aa_json_arr_begin(&j);
-    for (r = 0; r < a->nregions; r++) {
-        const aa_an_region *ar = &a->regions[r];
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "index");
-        aa_json_int(&j, (long long)ar->index);
-        aa_json_key(&j, "id");
-        aa_json_int(&j, ar->id);
-        aa_json_key(&j, "name");
-        aa_json_str(&j, ar->info && ar->info->name ? ar->info->name : "");
-        aa_json_key(&j, "parent_index");
-        if (ar->parent < 0)
-            aa_json_null(&j);
-        else
-            aa_json_int(&j, ar->parent + 1);
-        json_dist(&j, "wall", &d[r]);
-        json_dist(&j, "process_metric", &d[a->nregions + r]);
-        aa_json_obj_end(&j);
-    }
-    aa_json_arr_end(&j);
-    aa_json_obj_end(&j);
-    aa_buf_putc(&b, '\n');
-    rc = strcmp(path, "-") == 0 ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                : aa_write_file_atomic(path, b.data, b.len, err);
+    rc = aa_analyze_format_dist_json(a, d, &b) ? aa_err_set(err, AA_EENV, "out of memory")
+                                               : put_output(path, &b, err);
     aa_buf_free(&b);
     return rc;
 }
 
+/* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
+ * mostly waiting for a core), peak memory and traffic, max and mean over
+ * the ranks. */
 static void print_stats(int size, size_t nproc, const double *t, const mcomm *m)
 {
     double v[6] = {t[0], t[1], t[2], t[3], peak_mb(), m->nbytes}, mx[6], sm[6];
