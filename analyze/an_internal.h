@@ -296,4 +296,14 @@ aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *va
 /* findings.c */
 aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region);
 
+/* For the parallel analysis (parallel.c), whose context holds reduced
+ * values only: the attributes of the root-cause tables (causes.c: c->adefs,
+ * c->anames, c->nattr; the note on those not measured), the release of an
+ * an_disp it built (disparity.c), the class boundary of the disparity
+ * confidence (findings.c). */
+int an_attr_choose(an_ctx *c);
+int an_attr_note_unavailable(an_ctx *c);
+void an_disp_free(an_disp *d);
+double an_disparity_boundary(const an_ctx *c);
+
 #endif

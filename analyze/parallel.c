@@ -126,6 +126,8 @@ typedef struct pa {
     int fixed_eps;
     pa_found *found;
     size_t nfound;
+    double **dcol;     /* by found: L x na_local attribute values at its region */
+    size_t na_local;
 } pa;
 
 static int pa_nomem(pa *x)
@@ -417,6 +419,14 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
     return fin;
 }
 
+/* Metric `name` is in local process q's experiment and measured by it
+ * (an_metric_usable's test, per process). */
+static int usable_here(const pa *x, size_t q, const char *name)
+{
+    return aa_experiment_metric_index(x->le[q], name) >= 0 &&
+           !aa_process_metric_unavailable(x->lp[q], name);
+}
+
 /* Who ran what, every metric the phases use, and which are usable. */
 static int gather_values(pa *x)
 {
@@ -448,8 +458,7 @@ static int gather_values(pa *x)
             return pa_nomem(x);
         }
         for (q = 0; q < L; q++) {
-            if (aa_experiment_metric_index(x->le[q], pa_metric[m]) >= 0 &&
-                !aa_process_metric_unavailable(x->lp[q], pa_metric[m]))
+            if (usable_here(x, q, pa_metric[m]))
                 use[m] = 1;
             use[M_N + m] += (double)gather_row(x, q, pa_metric[m], x->M[m] + q * R, anyfin);
         }
@@ -1468,10 +1477,81 @@ static int slow_cluster(pa *x, pa_found *f)
     return AA_OK;
 }
 
-/* dissim.c's an_dissim_impact (without the spike test) and the clusters. */
+/* dissim.c's test of imbalances carried by a few visits (cpu_sq): the
+ * spread V = cpu_sq - cpu^2 / visits of every local process at each kept
+ * CCR's region, its median over the processes that ran the region (exact,
+ * pa_medians), and the slow processes' spread beyond it (a reduction); a
+ * CCR whose impact is fewer than spike_z standard errors of that spread is
+ * dropped.  *nspike: how many were. */
+static int spike_test(pa *x, size_t *nspike)
+{
+    static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
+    size_t L = x->L, R = x->R, nf = x->nfound, q, i, m;
+    double use[3] = {0, 0, 0}, *row = NULL, *V = NULL, *s = NULL, *med = NULL;
+    unsigned char *anyfin = NULL, *ran = NULL;
+    size_t *col = NULL;
+    int rc;
+    *nspike = 0;
+    for (q = 0; q < L; q++)
+        for (m = 0; m < 3; m++)
+            use[m] = fmax(use[m], usable_here(x, q, name[m]));
+    if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2] || !nf)
+        return rc;
+    row = malloc((3 * R + 1) * sizeof *row);
+    anyfin = malloc(R + 1);
+    V = malloc((L * nf + 1) * sizeof *V);
+    ran = malloc(L * nf + 1);
+    col = malloc((nf + 1) * sizeof *col);
+    s = calloc(3 * nf + 1, sizeof *s);
+    med = calloc(nf + 1, sizeof *med);
+    if (!row || !anyfin || !V || !ran || !col || !s || !med) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (q = 0; q < L; q++) {
+        for (m = 0; m < 3; m++)
+            gather_row(x, q, name[m], row + m * R, anyfin);
+        for (i = 0; i < nf; i++) {
+            size_t r = x->found[i].region;
+            double N = row[r], C = row[R + r], Q = row[2 * R + r];
+            V[q * nf + i] = N >= 2 && !isnan(Q) && !isnan(C) ? fmax(0, Q - C * C / N) : 0;
+            ran[q * nf + i] = x->ran[q * R + r];
+        }
+    }
+    for (i = 0; i < nf; i++)
+        col[i] = i;
+    if ((rc = pa_medians(x, V, ran, nf, col, nf, med)))
+        goto out;
+    for (q = 0; q < L; q++)
+        for (i = 0; i < nf; i++) {
+            const pa_found *f = &x->found[i];
+            s[2 * nf + i] += ran[q * nf + i];
+            if (f->lab[q] == (int)f->slow) {
+                s[i] += fmax(0, V[q * nf + i] - med[i]);
+                s[nf + i] += 1;
+            }
+        }
+    if ((rc = pa_sum(x, s, 3 * nf)))
+        goto out;
+    for (i = 0; i < nf; i++) {
+        pa_found *f = &x->found[i];
+        double e = s[i], ns = s[nf + i];
+        if (f->dropped || !(s[2 * nf + i] > 0) || !(ns > 0) || !(e > 0))
+            continue;
+        if (f->impact / (sqrt(e) / ns) < x->o->spike_z) {
+            f->dropped = 1;
+            (*nspike)++;
+        }
+    }
+out:
+    free(row), free(anyfin), free(V), free(ran), free(col), free(s), free(med);
+    return rc;
+}
+
+/* dissim.c's an_dissim_impact and the clusters. */
 static int dissim_impact(pa *x)
 {
-    size_t i, j;
+    size_t i, j, nspike;
     int rc;
     if ((rc = median_positive(x, x->wpwt, 1, &x->wmed)) ||
         (rc = median_positive(x, x->MM, x->R, &x->mmed)))
@@ -1482,6 +1562,8 @@ static int dissim_impact(pa *x)
             return rc;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
     }
+    if ((rc = spike_test(x, &nspike)))
+        return rc;
     for (i = 0; i < x->nfound; i++) {
         size_t r0 = x->found[i].region;
         if (x->found[i].dropped)
@@ -1492,19 +1574,34 @@ static int dissim_impact(pa *x)
                 x->found[j].region < x->send[r0])
                 x->found[i].cccr = 0;
     }
+    if (nspike)
+        return an_note(&x->dc, "%zu process difference%s carried by a few visits (the slow "
+                       "processes' visits spread beyond the others' by as much as the "
+                       "difference: a CPU-time spike, not more work) %s not reported",
+                       nspike, nspike == 1 ? "" : "s", nspike == 1 ? "is" : "are");
     return AA_OK;
+}
+
+/* Every process's row of w bytes (local: L of them, v) on every rank, in
+ * rank order. */
+static int gather_rows(pa *x, const void *v, size_t w, void **all)
+{
+    size_t n = 0;
+    void *buf = NULL;
+    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, v, x->L * w, &buf, &n));
+    if (!rc && n != x->P * w) {
+        free(buf);
+        return aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
+    }
+    *all = buf;
+    return rc;
 }
 
 /* Every process's int v (local: L of them) on every rank, in rank order. */
 static int gather_ints(pa *x, const int *v, int **all)
 {
-    size_t n = 0;
     void *buf = NULL;
-    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, v, x->L * sizeof *v, &buf, &n));
-    if (!rc && n != x->P * sizeof *v) {
-        free(buf);
-        return aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
-    }
+    int rc = gather_rows(x, v, sizeof *v, &buf);
     *all = buf;
     return rc;
 }
@@ -1637,6 +1734,204 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
     return AA_OK;
 }
 
+/* ---- root causes (causes.c) ------------------------------------------------------------ */
+/* Attribute d of local process q by region (an_gather_attr's rules) into
+ * v; the finite values of its base metrics added to fin[0], fin[1].  tmp:
+ * R scratch. */
+static void attr_row(pa *x, size_t q, const an_attr_def *d, double *v, double *tmp,
+                     unsigned char *anyfin, double *fin)
+{
+    size_t r;
+    fin[0] += (double)gather_row(x, q, d->m1, v, anyfin);
+    if (!d->m2)
+        return;
+    fin[1] += (double)gather_row(x, q, d->m2, tmp, anyfin);
+    for (r = 0; r < x->R; r++) {
+        double a = v[r], b = tmp[r];
+        if (d->kind == AN_SUM)
+            v[r] = isnan(a) ? b : isnan(b) ? a : a + b;
+        else if (d->kind == AN_RATE)
+            v[r] = (isnan(a) || isnan(b)) ? NAN : b > 0 ? a / b : 0;
+    }
+}
+
+/* The three metrics of the MPI traffic rate (causes.c's traffic_rates) */
+static const char *const pa_traffic[3] = {"mpi_bytes_sent", "mpi_bytes_recv", "mpi_wall"};
+
+/* One pass over the local processes for causes.c's an_attributes: per
+ * chosen attribute j, whether its metrics are usable (u[2j], u[2j+1]) and
+ * then, in s, their finite counts (2), the region sums and counts of its
+ * region means (2R); after them the usability (u) and region sums (s) of
+ * the traffic metrics; x->dcol: the processes' values at every CCR. */
+static int attr_local(pa *x, double *u, double *s)
+{
+    an_ctx *c = &x->dc;
+    size_t na = c->nattr, L = x->L, R = x->R, nf = x->nfound, q, j, r, i, m;
+    double *v = malloc((R + 1) * sizeof *v), *tmp = malloc((R + 1) * sizeof *tmp);
+    double *ts = s + na * (2 + 2 * R);
+    unsigned char *anyfin = malloc(R + 1);
+    int rc = AA_OK;
+    if (!(x->dcol = calloc(nf + 1, sizeof *x->dcol)) || !v || !tmp || !anyfin)
+        goto oom;
+    for (i = 0; i < nf; i++)
+        if (!(x->dcol[i] = malloc((L * na + 1) * sizeof **x->dcol)))
+            goto oom;
+    for (q = 0; q < L; q++) {
+        for (j = 0; j < na; j++) {
+            const an_attr_def *d = c->adefs[j];
+            double *sj = s + j * (2 + 2 * R);
+            u[2 * j] = fmax(u[2 * j], usable_here(x, q, d->m1));
+            u[2 * j + 1] = fmax(u[2 * j + 1], !d->m2 || usable_here(x, q, d->m2));
+            attr_row(x, q, d, v, tmp, anyfin, sj);
+            for (r = 0; r < R; r++) {
+                if (d->kind != AN_RATE || (x->ran[q * R + r] && !isnan(v[r]))) {
+                    sj[2 + r] += isnan(v[r]) ? 0 : v[r];
+                    sj[2 + R + r] += 1;
+                }
+            }
+            for (i = 0; i < nf; i++) {
+                double y = v[x->found[i].region];
+                x->dcol[i][q * na + j] = isnan(y) ? 0 : y;
+            }
+        }
+        for (m = 0; m < 3; m++) {
+            u[2 * na + m] = fmax(u[2 * na + m], usable_here(x, q, pa_traffic[m]));
+            gather_row(x, q, pa_traffic[m], v, anyfin);
+            for (r = 0; r < R; r++)
+                ts[m * R + r] += isnan(v[r]) ? 0 : v[r];
+        }
+    }
+    goto out;
+oom:
+    rc = pa_nomem(x);
+out:
+    free(v), free(tmp), free(anyfin);
+    return rc;
+}
+
+/* causes.c's an_attributes over the ranks: the chosen attributes, those
+ * measured somewhere (the others listed as unavailable, with the note),
+ * their region means (c->aval, reduced), the processes' values at every
+ * CCR (x->dcol, local until a CCCR's causes gather them) and the MPI
+ * traffic rates (c->traffic_rate). */
+static int attributes(pa *x)
+{
+    an_ctx *c = &x->dc;
+    size_t na, R = x->R, j, k, r, used = 0;
+    double *u = NULL, *s = NULL, *ts;
+    int rc;
+    c->P = x->P;
+    c->R = R;
+    c->send = x->send;
+    c->dobj = x->dobj;
+    c->ndobj = x->ndobj;
+    if ((rc = an_attr_choose(c)))
+        return rc;
+    na = c->nattr;
+    u = calloc(2 * na + 4, sizeof *u);
+    s = calloc(na * (2 + 2 * R) + 3 * R + 1, sizeof *s);
+    c->aval = calloc(na * R + 1, sizeof *c->aval);
+    if (!u || !s || !c->aval) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if ((rc = attr_local(x, u, s)) || (rc = pa_max(x, u, 2 * na + 3)) ||
+        (rc = pa_sum(x, s, na * (2 + 2 * R) + 3 * R)))
+        goto out;
+    for (j = 0; j < na; j++) {
+        const an_attr_def *d = c->adefs[j];
+        const double *sj = s + j * (2 + 2 * R);
+        size_t i, q;
+        if (!(u[2 * j] > 0 && u[2 * j + 1] > 0 && sj[0] > 0 && (!d->m2 || sj[1] > 0))) {
+            if (an_strlist_add(&x->a->unavailable, &x->a->nunavailable, d->name)) {
+                rc = pa_nomem(x);
+                goto out;
+            }
+            continue;
+        }
+        for (r = 0; r < R; r++)
+            c->aval[used * R + r] = sj[2 + R + r] > 0 ? sj[2 + r] / sj[2 + R + r] : 0;
+        for (i = 0; i < x->nfound; i++) /* column j becomes column used */
+            for (q = 0; q < x->L; q++)
+                x->dcol[i][q * na + used] = x->dcol[i][q * na + j];
+        c->adefs[used] = d;
+        c->anames[used] = (char *)d->name;
+        used++;
+    }
+    for (k = 0; k < used; k++)
+        if (an_strlist_add(&x->a->attributes, &x->a->nattributes, c->anames[k])) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+    x->na_local = na; /* the stride of x->dcol */
+    c->nattr = used;
+    if ((rc = an_attr_note_unavailable(c)))
+        goto out;
+    ts = s + na * (2 + 2 * R);
+    if (u[2 * na] > 0 && u[2 * na + 1] > 0 && u[2 * na + 2] > 0) {
+        if (!(c->traffic_rate = calloc(R + 1, sizeof *c->traffic_rate))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (r = 0; r < R; r++) {
+            double bytes = ts[r] + ts[R + r], secs = ts[2 * R + r];
+            c->traffic_rate[r] = secs > 0 ? bytes / secs : bytes > 0 ? INFINITY : 0;
+        }
+    }
+    if (c->nattr > 64)
+        c->nattr = 64;
+out:
+    free(u), free(s);
+    return rc;
+}
+
+/* The root causes of dissimilarity finding f (found df, its partition lab
+ * of all processes): for a CCCR, the attribute columns of its region
+ * gathered (P x the attributes: not the profiles) and causes.c's own
+ * decision table; the suggestion in any case. */
+static int dissim_causes(pa *x, size_t i, const int *lab, aa_finding *f)
+{
+    an_ctx *c = &x->dc;
+    const pa_found *df = &x->found[i];
+    size_t na = c->nattr, P = x->P, j, q, w = x->na_local;
+    double *val = calloc(na + 1, sizeof *val), *refv = calloc(na + 1, sizeof *refv);
+    double *cols = NULL;
+    void *all = NULL;
+    aa_attrset causes = 0;
+    int rc = AA_OK;
+    if (!val || !refv) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if (df->cccr && na) {
+        dis_found fd;
+        if ((rc = gather_rows(x, x->dcol[i], w * sizeof(double), &all)))
+            goto out;
+        if (!(cols = malloc((na * P + 1) * sizeof *cols))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (j = 0; j < na; j++)
+            for (q = 0; q < P; q++)
+                cols[j * P + q] = ((const double *)all)[q * w + j];
+        memset(&fd, 0, sizeof fd);
+        fd.region = df->region;
+        fd.labels = (int *)lab;
+        c->ds.found = &fd;
+        c->ds.nfound = 1;
+        c->dcols = &cols;
+        rc = an_dissim_causes(c, 0, df->slow, val, refv, &causes);
+        c->ds.found = NULL;
+        c->ds.nfound = 0;
+        c->dcols = NULL;
+    }
+    if (!rc)
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, na, val, refv);
+out:
+    free(val), free(refv), free(cols), free(all);
+    return rc;
+}
+
 static aa_finding *add_finding(pa *x, aa_finding_kind kind, size_t region)
 {
     x->dc.a = x->a;
@@ -1696,6 +1991,8 @@ static int dissim_findings(pa *x, long *fof)
                 f->slow_ranks[f->nslow++] = x->a->ranks[q];
         if (!rc)
             rc = wait_site(x, df, lab, f);
+        if (!rc)
+            rc = dissim_causes(x, ord[y], lab, f);
         free(lab);
     }
     free(ord);
@@ -1722,14 +2019,82 @@ static double wait_of(const pa *x, const long *fof, size_t q, size_t r)
     return w;
 }
 
-/* disparity.c's CCRs (with own_value), order and findings (no causes). */
+/* disparity.c's decision table (an_disparity_table) of the CCRs isccr on
+ * the reduced region means of the attributes: the same on every rank. */
+static int disparity_table(pa *x, const int *isccr, an_disp *d)
+{
+    size_t r, i, R = x->R;
+    memset(d, 0, sizeof *d);
+    d->n = x->ndobj;
+    d->pos = malloc((R + 1) * sizeof *d->pos);
+    d->isccr = malloc((R + 1) * sizeof *d->isccr);
+    d->iscccr = malloc((R + 1) * sizeof *d->iscccr);
+    d->vals = malloc((d->n * x->dc.nattr + 1) * sizeof *d->vals);
+    d->dec = malloc((d->n + 1) * sizeof *d->dec);
+    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec)
+        return pa_nomem(x);
+    for (r = 0; r < R; r++)
+        d->pos[r] = -1;
+    for (i = 0; i < d->n; i++)
+        d->pos[x->dobj[i]] = (long)i;
+    memcpy(d->isccr, isccr, R * sizeof *isccr);
+    memcpy(d->iscccr, isccr, R * sizeof *isccr);
+    return an_disparity_table(&x->dc, d);
+}
+
+/* A disparity finding's causes (causes.c: an_disparity_causes) and
+ * suggestion. */
+static int disparity_causes(pa *x, const an_disp *d, size_t rr, aa_finding *f)
+{
+    an_ctx *c = &x->dc;
+    double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
+    aa_attrset causes = 0;
+    int rc;
+    if (!val || !refv)
+        rc = pa_nomem(x);
+    else {
+        if (d->iscccr[rr] && d->have_rs)
+            causes = an_disparity_causes(c, d, rr, val, refv);
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, c->nattr, val, refv);
+    }
+    free(val), free(refv);
+    return rc;
+}
+
+/* findings.c's an_disparity_confidence for the findings from index first:
+ * the share of processes on which the region's value lies above the class
+ * boundary (counts reduced). */
+static int disparity_confidence(pa *x, size_t first)
+{
+    aa_analysis *a = x->a;
+    size_t n = a->nfindings - first, i, q;
+    double thr = an_disparity_boundary(&x->dc), *cnt = calloc(n + 1, sizeof *cnt);
+    int rc;
+    if (!cnt)
+        return pa_nomem(x);
+    for (i = 0; i < n; i++)
+        for (q = 0; q < x->L; q++) {
+            size_t r = a->findings[first + i].region;
+            cnt[i] += x->ran[q * x->R + r] && region_metric_of(x, q, r) > thr;
+        }
+    if (!(rc = pa_sum(x, cnt, n)))
+        for (i = 0; i < n; i++)
+            a->findings[first + i].confidence = cnt[i] / (double)x->P;
+    free(cnt);
+    return rc;
+}
+
+/* disparity.c's CCRs (with own_value), order, findings with their causes,
+ * and their confidence. */
 static int disparity_findings(pa *x, const long *fof)
 {
     aa_analysis *a = x->a;
-    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0;
+    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0, first = a->nfindings;
     double *s = calloc(5 * R + 1, sizeof *s), maxv = 0;
     int *isccr = calloc(R + 1, sizeof *isccr), rc = AA_OK;
     size_t *ord = malloc((R + 1) * sizeof *ord);
+    an_disp d;
+    memset(&d, 0, sizeof d);
     if (!s || !isccr || !ord) {
         rc = pa_nomem(x);
         goto out;
@@ -1771,6 +2136,8 @@ static int disparity_findings(pa *x, const long *fof)
                 maxv = a->region_value[r];
         }
     }
+    if ((rc = disparity_table(x, isccr, &d)))
+        goto out;
     for (r = 0; r < R; r++)
         ord[r] = r;
     for (y = 1; y < R; y++)
@@ -1798,13 +2165,17 @@ static int disparity_findings(pa *x, const long *fof)
         f->run_share = s[3 * R + rr] / (double)x->P;
         f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
         f->effect = a->region_value[rr];
+        rc = disparity_causes(x, &d, rr, f);
     }
+    if (!rc)
+        rc = disparity_confidence(x, first);
     if (!rc && nwaits)
         rc = an_note(&x->dc, "%zu region%s of the top severity class %s where processes wait for "
                      "an imbalance's slow ones (reported with the imbalance: its waiting), no "
                      "hotspot of %s own", nwaits, nwaits == 1 ? "" : "s",
                      nwaits == 1 ? "is" : "are", nwaits == 1 ? "its" : "their");
 out:
+    an_disp_free(&d);
     free(s), free(isccr), free(ord);
     return rc;
 }
@@ -1813,23 +2184,11 @@ out:
 static int unsupported(pa *x)
 {
     const aa_analyze_options *o = x->o;
-    double q = 0;
-    size_t i;
-    int rc = AA_OK;
     if (o->nexclude_ranks || o->nexclude_regions)
-        rc = aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
-                        "--exclude-regions (run the serial analysis)");
-    for (i = 0; i < x->L && !rc; i++)
-        q += aa_experiment_metric_index(x->le[i], "cpu_sq") >= 0;
-    if (!rc)
-        rc = pa_sum(x, &q, 1);
-    if (!rc && q > 0)
-        rc = an_note(&x->dc, "parallel analysis: the test of imbalances carried by a few visits "
-                     "(cpu_sq) is not applied");
-    if (!rc)
-        rc = an_note(&x->dc, "parallel analysis over %d ranks: root causes are not computed; "
-                     "rank 0 is not tested for a master", x->cm->size);
-    return rc;
+        return aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
+                          "--exclude-regions (run the serial analysis)");
+    return an_note(&x->dc, "parallel analysis over %d ranks: rank 0 is not tested for a master",
+                   x->cm->size);
 }
 
 static int run(pa *x)
@@ -1870,7 +2229,7 @@ static int run(pa *x)
         return rc;
     if (x->P == 1 && (rc = an_note(&x->dc, "single process: no dissimilarity analysis")))
         return rc;
-    if (x->P >= 2 && (rc = search_levels(x)))
+    if ((x->P >= 2 && (rc = search_levels(x))) || (rc = attributes(x)))
         return rc;
     if ((rc = dissim_impact(x)) || (rc = dissim_clusters(x)))
         return rc;
@@ -1909,9 +2268,16 @@ static void pa_free(pa *x)
     free(x->dobj);
     free(x->pre);
     free(x->range);
-    for (i = 0; i < x->nfound; i++)
+    for (i = 0; i < x->nfound; i++) {
         free(x->found[i].lab);
+        free(x->dcol ? x->dcol[i] : NULL);
+    }
     free(x->found);
+    free(x->dcol);
+    free(x->dc.adefs);
+    free(x->dc.anames);
+    free(x->dc.aval);
+    free(x->dc.traffic_rate);
 }
 
 /* The job's state over the n local processes (options o, or the defaults

@@ -27,8 +27,11 @@ print("clusters", sorted(c["rank_set"] for c in d["clusters"]))
 for b in d["bottlenecks"]:
     print("imbalance", b["index"], b["cccr"], b.get("slow_rank_set"),
           b.get("waiting_rank_set"), (b.get("wait_region") or {}).get("index"))
+    print("  causes", b["root_causes"], "--", b["suggestion"])
 for b in p["bottlenecks"]:
     print("hotspot", b["index"], b["cccr"], b["severity_class"])
+    print("  causes", b["root_causes"], "confidence %.9f" % b["confidence"], "--", b["suggestion"])
+print("attributes", a["attributes"], a["unavailable"])
 EOF
 digest() { python3 "$T/digest.py" "$1"; }
 
@@ -53,6 +56,8 @@ same_as_serial slow-group "$T/slow-group" 64
 same_as_serial l2 "$T/l2" 4
 like "$(grep -c imbalance "$T/slow-group.serial") $(grep -c hotspot "$T/l2.serial")" '^[1-9][0-9]* 1$' \
     "the comparisons cover imbalances and hotspots (other scenarios: test_analyze_parallel)"
+like "$(grep -A1 hotspot "$T/l2.serial" | grep causes)" "causes \\['l2_miss_rate'\\] confidence 1\\.0+ -- many L2 cache misses" \
+    "... and the root causes (rough sets), suggestions and confidence"
 
 # more processes than the exact clustering takes: data bubbles over the ranks
 mkdir -p "$T/big"

@@ -26,6 +26,41 @@ static int same_ranks(const int *a, size_t na, const int *b, size_t nb)
     return 1;
 }
 
+static int same_strings(char *const *a, size_t na, char *const *b, size_t nb)
+{
+    size_t i;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]))
+            return 0;
+    return 1;
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) || (isnan(a) && isnan(b));
+}
+
+/* The causes with their evidence, the suggestion and the confidence. */
+static int same_causes(const aa_finding *a, const aa_finding *b)
+{
+    size_t i;
+    int same = same_strings(a->causes, a->ncauses, b->causes, b->ncauses) &&
+               ((!a->suggestion && !b->suggestion) ||
+                (a->suggestion && b->suggestion && strcmp(a->suggestion, b->suggestion) == 0)) &&
+               close_to(a->confidence, b->confidence);
+    for (i = 0; i < a->ncauses && same; i++)
+        same = strcmp(a->evidence[i].attribute, b->evidence[i].attribute) == 0 &&
+               close_to(a->evidence[i].value, b->evidence[i].value) &&
+               close_to(a->evidence[i].reference, b->evidence[i].reference);
+    if (!same)
+        diag("region %zu: serial %zu causes%s%s, parallel %zu%s%s; confidence %g, %g", a->region,
+             a->ncauses, a->ncauses ? " " : "", a->ncauses ? a->causes[0] : "", b->ncauses,
+             b->ncauses ? " " : "", b->ncauses ? b->causes[0] : "", a->confidence, b->confidence);
+    return same;
+}
+
 static void compare(const char *what, const aa_analysis *s, const aa_analysis *p)
 {
     size_t r, i, bad = 0;
@@ -61,6 +96,16 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         }
     }
     ok(!bad, "%s: the same findings in the same order", what);
+    for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
+        bad += !same_causes(&s->findings[i], &p->findings[i]);
+    ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
+       bad);
+    ok(same_strings(s->attributes, s->nattributes, p->attributes, p->nattributes) &&
+           same_strings(s->unavailable, s->nunavailable, p->unavailable, p->nunavailable) &&
+           same_strings(s->core_dissim, s->ncore_dissim, p->core_dissim, p->ncore_dissim) &&
+           same_strings(s->core_disp, s->ncore_disp, p->core_disp, p->ncore_disp) &&
+           s->ninconsistent == p->ninconsistent,
+       "%s: the same attributes, cores and inconsistent rows", what);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -96,10 +141,41 @@ static void check_dist(const char *what, const aa_experiment *e, const aa_analys
     free(v);
 }
 
+/* cpu_sq of every node of e: the visits all alike, but on the processes of
+ * the synthetic slow group (p % 4 == 1), which spend all their CPU time in
+ * one visit of each region: a spike, not more work. */
+static int add_cpu_sq(aa_experiment *e)
+{
+    int mv = aa_experiment_metric_index(e, "visits"), mc = aa_experiment_metric_index(e, "cpu");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    size_t p, t, i;
+    if (mv < 0 || mc < 0 || mq < 0)
+        return -1;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            for (i = 0; i < th->nnodes; i++) {
+                double *v = aa_node_values(e, th, i), c = v[mc], n = v[mv];
+                v[mq] = p % 4 == 1 ? c * c : n > 0 ? c * c / n : NAN;
+            }
+        }
+    return 0;
+}
+
+static int has_note(const aa_analysis *a, const char *text)
+{
+    size_t i;
+    for (i = 0; i < a->nnotes; i++)
+        if (strstr(a->notes[i], text))
+            return 1;
+    return 0;
+}
+
 /* One scenario at np processes with the synthetic noise and seed; the last
- * nslow processes then run everything `factor` times slower. */
+ * nslow processes then run everything `factor` times slower; spike: with
+ * cpu_sq (add_cpu_sq). */
 static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
-                     int nslow, double factor)
+                     int nslow, double factor, int spike)
 {
     aa_synth_options so;
     aa_experiment *e = NULL;
@@ -131,6 +207,12 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
                 e->processes[i].threads[t].values[v] *= factor;
     }
+    if (spike && add_cpu_sq(e)) {
+        ok(0, "%s: cpu_sq", what);
+        return;
+    }
+    if (spike)
+        strcat(what, ", a spike in one visit");
     if (aa_analyze_run(e, NULL, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
@@ -147,6 +229,9 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     else {
         aa_region_dist *d = NULL;
         compare(what, s, p);
+        if (spike)
+            ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
+               "%s: the imbalance is the spike's in both", what);
         if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
             ok(0, "%s: distributions: %s", what, err.msg);
         else
@@ -162,7 +247,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
 
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
-    one_case(sc, name, np, 0.02, 1, 0, 1);
+    one_case(sc, name, np, 0.02, 1, 0, 1, 0);
 }
 
 int main(void)
@@ -185,8 +270,11 @@ int main(void)
     /* two halves a few percent apart, through data bubbles: the test of the
      * clusters' separation counts each bubble's processes (sums of squares
      * reduced with the bubbles), as the serial test counts the points */
-    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03);
-    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03, 0);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05, 0);
+    /* the test of imbalances carried by a few visits (cpu_sq) */
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
