@@ -101,6 +101,10 @@ typedef struct pa {
     aa_err *err;
     an_ctx dc;      /* for the serial kernels: err (and a, for notes) only */
     aa_analysis *a;
+    const aa_psource *src;
+    /* the block of local processes loaded: [b0, b0 + bn), their experiments,
+     * processes and node maps (thread-major, node -> index in x->t) */
+    size_t b0, bn;
     const aa_experiment *const *le;
     const aa_process *const *lp;
     size_t L, P, off;
@@ -110,7 +114,9 @@ typedef struct pa {
     long *t2r;
     size_t *cstart, *clist, *send;
     unsigned char *rkind; /* by region: RK_* */
-    long **map;        /* by local process: node (thread-major) -> tree index */
+    long **map;        /* by process of the block */
+    size_t mapn;       /* maps allocated */
+    int *rk;           /* by local process: its rank */
     /* L x R each */
     unsigned char *ran;
     double *M[M_N];
@@ -230,28 +236,74 @@ static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t ni
     return rc ? pa_nomem(x) : AA_OK;
 }
 
-/* The local processes' nodes into a local tree, merged over the ranks into
- * x->t; x->map by local process. */
+/* The processes of the block from local index b0 loaded (x->le, x->lp,
+ * x->bn) and their nodes mapped into tree t (x->map). */
+static int load_block(pa *x, size_t b0, an_rtree *t)
+{
+    size_t q, th, n;
+    int rc;
+    for (q = 0; q < x->mapn; q++)
+        free(x->map[q]);
+    x->mapn = 0;
+    x->b0 = b0;
+    if ((rc = x->src->load(x->src->ctx, b0, &x->bn, &x->le, &x->lp, x->err)))
+        return rc;
+    if (x->bn == 0 || x->bn > x->L - b0)
+        return aa_err_set(x->err, AA_EENV, "analyze: the process source gave %zu processes at "
+                          "%zu of %zu", x->bn, b0, x->L);
+    free(x->map);
+    if (!(x->map = calloc(x->bn + 1, sizeof *x->map)))
+        return pa_nomem(x);
+    for (q = 0; q < x->bn; q++) {
+        const aa_process *pr = x->lp[q];
+        for (th = 0, n = 0; th < pr->nthreads; th++)
+            n += pr->threads[th].nnodes;
+        if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
+            return pa_nomem(x);
+        x->mapn = q + 1;
+        if ((rc = an_rtree_map(t, pr, x->map[q], x->err)))
+            return rc;
+    }
+    return AA_OK;
+}
+
+/* The processes of the block from b0 mapped into the region tree x->t
+ * (every node is in it: a source that gives other processes than in the
+ * first pass is an error). */
+static int load_mapped(pa *x, size_t b0)
+{
+    size_t n = x->t.n;
+    int rc = load_block(x, b0, &x->t);
+    if (!rc && x->t.n != n)
+        rc = aa_err_set(x->err, AA_EENV, "analyze: the process source changed between passes");
+    return rc;
+}
+
+/* Local process q loaded and mapped, a pass over the processes starting at
+ * q == 0. */
+static int at_process(pa *x, size_t q)
+{
+    return q == 0 || q >= x->b0 + x->bn ? load_mapped(x, q) : AA_OK;
+}
+
+/* The local processes' nodes into a local tree (a block at a time), merged
+ * over the ranks into x->t; x->rk: the local processes' ranks. */
 static int build_tree(pa *x)
 {
     an_rtree lt;
-    long *ltog = NULL;
-    size_t q, th, i, nb;
+    size_t q, nb;
     void *blob = NULL;
     int rc = AA_OK;
     memset(&lt, 0, sizeof lt);
-    x->map = calloc(x->L + 1, sizeof *x->map);
-    if (!x->map || an_rtree_child(&lt, -1, AA_REGION_ROOT) != 0)
+    if (!(x->rk = malloc((x->L + 1) * sizeof *x->rk)) ||
+        an_rtree_child(&lt, -1, AA_REGION_ROOT) != 0)
         goto oom;
-    for (q = 0; q < x->L; q++) {
-        const aa_process *pr = x->lp[q];
-        size_t n = 0;
-        for (th = 0; th < pr->nthreads; th++)
-            n += pr->threads[th].nnodes;
-        if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
-            goto oom;
-        if ((rc = an_rtree_map(&lt, pr, x->map[q], x->err)))
+    for (q = 0; q < x->L; q += x->bn) {
+        size_t i;
+        if ((rc = load_block(x, q, &lt)))
             goto out;
+        for (i = 0; i < x->bn; i++)
+            x->rk[q + i] = x->lp[i]->rank;
     }
     if (!(blob = pt_wire(&lt)))
         goto oom;
@@ -260,25 +312,11 @@ static int build_tree(pa *x)
         goto out;
     if (pt_merge(&x->t, blob, nb / sizeof(pa_wnode), NULL))
         goto oom;
-    /* local tree index -> global */
-    if (!(ltog = malloc(lt.n * sizeof *ltog)))
-        goto oom;
-    for (i = 0; i < lt.n; i++)
-        ltog[i] = i == 0 ? 0 : an_rtree_child(&x->t, ltog[lt.par[i]], lt.id[i]);
-    for (q = 0; q < x->L; q++) {
-        const aa_process *pr = x->lp[q];
-        size_t n = 0;
-        for (th = 0; th < pr->nthreads; th++)
-            n += pr->threads[th].nnodes;
-        for (i = 0; i < n; i++)
-            x->map[q][i] = ltog[x->map[q][i]];
-    }
     goto out;
 oom:
     rc = pa_nomem(x);
 out:
     free(blob);
-    free(ltog);
     an_rtree_free(&lt);
     return rc;
 }
@@ -392,8 +430,8 @@ static size_t nchildren(const pa *x, size_t r)
  * number of finite values. */
 static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigned char *anyfin)
 {
-    const aa_experiment *e = x->le[q];
-    const aa_process *pr = x->lp[q];
+    const aa_experiment *e = x->le[q - x->b0];
+    const aa_process *pr = x->lp[q - x->b0];
     int mi = aa_experiment_metric_index(e, name);
     size_t th, i, o = 0, fin = 0, R = x->R;
     memset(row, 0, R * sizeof *row);
@@ -404,7 +442,7 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
         const aa_thread *tt = &pr->threads[th];
         const double *v = tt->values + mi;
         for (i = 0; i < tt->nnodes; i++, v += e->nmetrics) {
-            long r = x->t2r[x->map[q][o + i]];
+            long r = x->t2r[x->map[q - x->b0][o + i]];
             if (!isnan(*v)) {
                 row[r] += *v;
                 anyfin[r] = 1;
@@ -423,8 +461,8 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
  * (an_metric_usable's test, per process). */
 static int usable_here(const pa *x, size_t q, const char *name)
 {
-    return aa_experiment_metric_index(x->le[q], name) >= 0 &&
-           !aa_process_metric_unavailable(x->lp[q], name);
+    return aa_experiment_metric_index(x->le[q - x->b0], name) >= 0 &&
+           !aa_process_metric_unavailable(x->lp[q - x->b0], name);
 }
 
 /* Who ran what, every metric the phases use, and which are usable. */
@@ -433,56 +471,56 @@ static int gather_values(pa *x)
     size_t L = x->L, R = x->R, q, th, i, m;
     unsigned char *anyfin = malloc(R + 1);
     double use[2 * M_N], *runs = calloc(R + 1, sizeof *runs);
+    int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
-    if (!anyfin || !runs || !x->ran) {
-        free(anyfin);
-        free(runs);
-        return pa_nomem(x);
+    for (m = 0; m < M_N; m++)
+        x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
+    for (m = 0; m < M_N && x->M[m]; m++)
+        ;
+    if (!anyfin || !runs || !x->ran || m < M_N) {
+        rc = pa_nomem(x);
+        goto out;
     }
+    memset(use, 0, sizeof use);
     for (q = 0; q < L; q++) {
-        const aa_process *pr = x->lp[q];
+        const aa_process *pr;
         size_t o = 0;
+        if ((rc = at_process(x, q)))
+            goto out;
+        pr = x->lp[q - x->b0];
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
-                x->ran[q * R + x->t2r[x->map[q][o + i]]] = 1;
+                x->ran[q * R + x->t2r[x->map[q - x->b0][o + i]]] = 1;
             o += pr->threads[th].nnodes;
         }
         for (i = 0; i < R; i++)
             runs[i] += x->ran[q * R + i];
-    }
-    memset(use, 0, sizeof use);
-    for (m = 0; m < M_N; m++) {
-        if (!(x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]))) {
-            free(anyfin);
-            free(runs);
-            return pa_nomem(x);
-        }
-        for (q = 0; q < L; q++) {
+        for (m = 0; m < M_N; m++) {
             if (usable_here(x, q, pa_metric[m]))
                 use[m] = 1;
             use[M_N + m] += (double)gather_row(x, q, pa_metric[m], x->M[m] + q * R, anyfin);
         }
     }
-    free(anyfin);
-    if (pa_max(x, use, M_N) || pa_sum(x, use + M_N, M_N) || pa_sum(x, runs, R)) {
-        free(runs);
-        return x->err->code;
-    }
+    if ((rc = pa_max(x, use, M_N)) || (rc = pa_sum(x, use + M_N, M_N)) ||
+        (rc = pa_sum(x, runs, R)))
+        goto out;
     for (m = 0; m < M_N; m++) {
         x->usable[m] = use[m] > 0;
         x->have[m] = use[m] > 0 && use[M_N + m] > 0;
     }
     for (i = 0; i < R; i++)
         x->a->regions[i].nprocs_run = (size_t)runs[i];
+out:
+    free(anyfin);
     free(runs);
-    return AA_OK;
+    return rc;
 }
 
-/* Self values (an_self_values) of the L x R values M into S. */
-static void self_values(const pa *x, const double *M, double *S)
+/* Self values (an_self_values) of the nrow x R values M into S. */
+static void self_values(const pa *x, const double *M, double *S, size_t nrow)
 {
     size_t q, r, i, R = x->R;
-    for (q = 0; q < x->L; q++)
+    for (q = 0; q < nrow; q++)
         for (r = 0; r < R; r++) {
             double v = M[q * R + r];
             v = isnan(v) ? 0 : v;
@@ -791,65 +829,60 @@ static int main_metric(pa *x)
 
 /* ---- disparity (disparity.c) ------------------------------------------------------------ */
 /* an_self_wall, then disparity.c's judgement of preempted processes on CPU
- * and I/O time (per process: no collective but the count). */
+ * and I/O time (per process: no collective but the count; the self values
+ * of the other metrics a process row at a time). */
 static int self_wall(pa *x)
 {
     size_t L = x->L, R = x->R, q, r, n = L * R;
     int have_mpi = x->have[M_MPIW];
     int judge = x->usable[M_CPU] && x->usable[M_MPIW] && x->usable[M_MPIC], have_io = x->have[M_IO];
-    double *ms = malloc((n + 1) * sizeof *ms), *sc = NULL, *smc = NULL, *sio = NULL;
-    double cnt[2] = {0, 0};
+    double *ms = malloc((4 * R + 1) * sizeof *ms), *sc = ms + R, *smc = ms + 2 * R;
+    double *sio = ms + 3 * R, cnt[2] = {0, 0};
     int rc = AA_OK;
     x->SW = malloc((n + 1) * sizeof *x->SW);
     x->dwpwt = malloc((L + 1) * sizeof *x->dwpwt);
     x->preempted = calloc(L + 1, 1);
     if (!ms || !x->SW || !x->dwpwt || !x->preempted)
         goto oom;
-    self_values(x, x->M[M_WALL], x->SW);
-    self_values(x, x->M[M_MPIW], ms);
-    for (r = 0; r < R; r++)
-        for (q = 0; q < L; q++) {
+    self_values(x, x->M[M_WALL], x->SW, L);
+    for (q = 0; q < L; q++) {
+        self_values(x, x->M[M_MPIW] + q * R, ms, 1);
+        for (r = 0; r < R; r++) {
             double *v = &x->SW[q * R + r];
             if (r_setup(x, r))
                 *v = 0;
             else if (x->whole[r] && have_mpi)
-                *v = fmax(0, *v - ms[q * R + r]);
+                *v = fmax(0, *v - ms[r]);
         }
+    }
     memcpy(x->dwpwt, x->wpwt, L * sizeof *x->dwpwt);
-    if (judge) {
-        sc = malloc((n + 1) * sizeof *sc);
-        smc = malloc((n + 1) * sizeof *smc);
-        sio = malloc((n + 1) * sizeof *sio);
-        if (!sc || !smc || !sio)
-            goto oom;
-        self_values(x, x->M[M_CPU], sc);
-        self_values(x, x->M[M_MPIC], smc);
+    for (q = 0; q < L && judge; q++) {
+        size_t k = q * R;
+        double u = 0, sum = 0;
+        if (x->ran[k])
+            u = aa_unexplained_share(x->M[M_WALL][k],
+                                     aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
+                                                  x->M[M_MPIC][k],
+                                                  have_io ? x->M[M_IO][k] : NAN));
+        if (!(u > x->o->preempted_share))
+            continue;
+        x->preempted[q] = 1;
+        cnt[0]++;
+        cnt[1] += u;
+        self_values(x, x->M[M_CPU] + k, sc, 1);
+        self_values(x, x->M[M_MPIC] + k, smc, 1);
         if (have_io)
-            self_values(x, x->M[M_IO], sio);
-        for (q = 0; q < L; q++) {
-            size_t k = q * R;
-            double u = 0, sum = 0;
-            if (x->ran[k])
-                u = aa_unexplained_share(x->M[M_WALL][k],
-                                         aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
-                                                      x->M[M_MPIC][k],
-                                                      have_io ? x->M[M_IO][k] : NAN));
-            if (!(u > x->o->preempted_share))
-                continue;
-            x->preempted[q] = 1;
-            cnt[0]++;
-            cnt[1] += u;
-            for (r = 0; r < R; r++) {
-                double v = sc[k + r] + (have_io ? sio[k + r] : 0);
-                if (r_setup(x, r))
-                    v = 0;
-                else if (x->whole[r])
-                    v = fmax(0, v - smc[k + r]);
-                x->SW[k + r] = v;
-                sum += v;
-            }
-            x->dwpwt[q] = sum;
+            self_values(x, x->M[M_IO] + k, sio, 1);
+        for (r = 0; r < R; r++) {
+            double v = sc[r] + (have_io ? sio[r] : 0);
+            if (r_setup(x, r))
+                v = 0;
+            else if (x->whole[r])
+                v = fmax(0, v - smc[r]);
+            x->SW[k + r] = v;
+            sum += v;
         }
+        x->dwpwt[q] = sum;
     }
     if ((rc = pa_sum(x, cnt, 2)))
         goto out;
@@ -863,7 +896,7 @@ static int self_wall(pa *x)
 oom:
     rc = pa_nomem(x);
 out:
-    free(ms), free(sc), free(smc), free(sio);
+    free(ms);
     return rc;
 }
 
@@ -1345,7 +1378,7 @@ static int noise_model(pa *x, size_t *nused)
         rc = pa_nomem(x);
         goto out;
     }
-    self_values(x, x->MM, S);
+    self_values(x, x->MM, S, x->L);
     for (r = 0; r < R; r++) {
         col[r] = r;
         for (q = 0; q < L; q++) {
@@ -1492,9 +1525,12 @@ static int spike_test(pa *x, size_t *nspike)
     size_t *col = NULL;
     int rc;
     *nspike = 0;
-    for (q = 0; q < L; q++)
+    for (q = 0; q < L && nf; q++) {
+        if ((rc = at_process(x, q)))
+            return rc;
         for (m = 0; m < 3; m++)
             use[m] = fmax(use[m], usable_here(x, q, name[m]));
+    }
     if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2] || !nf)
         return rc;
     row = malloc((3 * R + 1) * sizeof *row);
@@ -1509,6 +1545,8 @@ static int spike_test(pa *x, size_t *nspike)
         goto out;
     }
     for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
         for (m = 0; m < 3; m++)
             gather_row(x, q, name[m], row + m * R, anyfin);
         for (i = 0; i < nf; i++) {
@@ -1696,7 +1734,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
         free(s), free(SM);
         return pa_nomem(x);
     }
-    self_values(x, x->M[M_MPIW], SM);
+    self_values(x, x->M[M_MPIW], SM, x->L);
     for (q = 0; q < L; q++) {
         int slow = df->lab[q] == (int)df->slow;
         for (r = 1; r < R; r++) {
@@ -1777,6 +1815,8 @@ static int attr_local(pa *x, double *u, double *s)
         if (!(x->dcol[i] = malloc((L * na + 1) * sizeof **x->dcol)))
             goto oom;
     for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
         for (j = 0; j < na; j++) {
             const an_attr_def *d = c->adefs[j];
             double *sj = s + j * (2 + 2 * R);
@@ -2195,13 +2235,9 @@ static int run(pa *x)
 {
     double n = (double)x->L, off = 0;
     void *all = NULL;
-    size_t nall = 0, q;
+    size_t nall = 0;
     long *fof = NULL;
-    int rc, *rk = malloc((x->L + 1) * sizeof *rk);
-    if (!rk)
-        return pa_nomem(x);
-    for (q = 0; q < x->L; q++)
-        rk[q] = x->lp[q]->rank;
+    int rc;
     /* the global process count and this rank's offset */
     rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall));
     if (!rc) {
@@ -2218,11 +2254,9 @@ static int run(pa *x)
     free(all);
     if (!rc && x->P == 0)
         rc = aa_err_set(x->err, AA_EINPUT, "no processes to analyse");
-    if (!rc)
-        rc = gather_ints(x, rk, &x->a->ranks);
-    free(rk);
     x->a->nprocesses = x->P;
-    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = build_regions(x)) ||
+    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) ||
+        (rc = gather_ints(x, x->rk, &x->a->ranks)) || (rc = build_regions(x)) ||
         (rc = region_kinds(x)) || (rc = gather_values(x)) || (rc = wall_wpwt(x)) ||
         (rc = whole_chain(x)) ||
         (rc = main_metric(x)) || (rc = disparity_classes(x)))
@@ -2247,10 +2281,10 @@ static void pa_free(pa *x)
 {
     size_t i;
     an_rtree_free(&x->t);
-    if (x->map)
-        for (i = 0; i < x->L; i++)
-            free(x->map[i]);
+    for (i = 0; i < x->mapn; i++)
+        free(x->map[i]);
     free(x->map);
+    free(x->rk);
     free(x->t2r);
     free(x->cstart);
     free(x->clist);
@@ -2280,10 +2314,9 @@ static void pa_free(pa *x)
     free(x->dc.traffic_rate);
 }
 
-/* The job's state over the n local processes (options o, or the defaults
- * in *defo), with an empty analysis of experiment info. */
-static int pa_begin(pa *x, const aa_pcomm *cm, const aa_experiment *const *exps,
-                    const aa_process *const *procs, size_t n, const aa_experiment *info,
+/* The job's state over the local processes of src (options o, or the
+ * defaults in *defo), with an empty analysis of experiment info. */
+static int pa_begin(pa *x, const aa_pcomm *cm, const aa_psource *src, const aa_experiment *info,
                     const aa_analyze_options *o, aa_analyze_options *defo, aa_err *err)
 {
     if (!o) {
@@ -2294,9 +2327,8 @@ static int pa_begin(pa *x, const aa_pcomm *cm, const aa_experiment *const *exps,
     x->cm = cm;
     x->o = o;
     x->err = err;
-    x->le = exps;
-    x->lp = procs;
-    x->L = n;
+    x->src = src;
+    x->L = src->n;
     if (!(x->a = calloc(1, sizeof *x->a)))
         return aa_err_set(err, AA_EENV, "analyze: out of memory");
     x->a->exp = info;
@@ -2306,15 +2338,15 @@ static int pa_begin(pa *x, const aa_pcomm *cm, const aa_experiment *const *exps,
     return AA_OK;
 }
 
-int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
-                        const aa_process *const *procs, size_t n, const aa_experiment *info,
-                        const aa_analyze_options *o, aa_analysis **out, aa_err *err)
+int aa_analyze_parallel_source(const aa_pcomm *cm, const aa_psource *src,
+                               const aa_experiment *info, const aa_analyze_options *o,
+                               aa_analysis **out, aa_err *err)
 {
     pa x;
     aa_analyze_options defo;
     int rc;
     *out = NULL;
-    if ((rc = pa_begin(&x, cm, exps, procs, n, info, o, &defo, err)))
+    if ((rc = pa_begin(&x, cm, src, info, o, &defo, err)))
         return rc;
     x.a->proc_metric = "cpu";
     x.a->region_metric = "crnm";
@@ -2327,6 +2359,45 @@ int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
     }
     *out = x.a;
     return AA_OK;
+}
+
+/* ---- processes held in memory ------------------------------------------------------ */
+typedef struct mem_src {
+    const aa_experiment *const *exps;
+    const aa_process *const *procs;
+    size_t n;
+} mem_src;
+
+static int mem_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                    const aa_process *const **procs, aa_err *err)
+{
+    const mem_src *m = ctx;
+    (void)err;
+    *count = m->n - first;
+    *exps = m->exps + first;
+    *procs = m->procs + first;
+    return AA_OK;
+}
+
+static void mem_source(aa_psource *src, mem_src *m, const aa_experiment *const *exps,
+                       const aa_process *const *procs, size_t n)
+{
+    m->exps = exps;
+    m->procs = procs;
+    m->n = n;
+    src->n = n;
+    src->ctx = m;
+    src->load = mem_load;
+}
+
+int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
+                        const aa_process *const *procs, size_t n, const aa_experiment *info,
+                        const aa_analyze_options *o, aa_analysis **out, aa_err *err)
+{
+    aa_psource src;
+    mem_src m;
+    mem_source(&src, &m, exps, procs, n);
+    return aa_analyze_parallel_source(cm, &src, info, o, out, err);
 }
 
 /* ---- region distributions ------------------------------------------------------- */
@@ -2386,16 +2457,16 @@ out:
     return rc;
 }
 
-int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
-                             const aa_process *const *procs, size_t n, const aa_analysis *a,
-                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+int aa_analyze_parallel_dist_source(const aa_pcomm *cm, const aa_psource *src,
+                                    const aa_analysis *a, const aa_analyze_options *o,
+                                    aa_region_dist **dist, aa_err *err)
 {
     pa x;
     aa_analyze_options defo;
     aa_region_dist *d = NULL;
     int rc;
     *dist = NULL;
-    if ((rc = pa_begin(&x, cm, exps, procs, n, a->exp, o, &defo, err)))
+    if ((rc = pa_begin(&x, cm, src, a->exp, o, &defo, err)))
         return rc;
     x.P = a->nprocesses;
     /* the phases the distributions need, as aa_analyze_parallel ran them */
@@ -2417,6 +2488,16 @@ int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exp
     }
     *dist = d;
     return AA_OK;
+}
+
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+{
+    aa_psource src;
+    mem_src m;
+    mem_source(&src, &m, exps, procs, n);
+    return aa_analyze_parallel_dist_source(cm, &src, a, o, dist, err);
 }
 
 /* ---- one rank ----------------------------------------------------------------------- */

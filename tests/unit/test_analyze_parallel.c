@@ -171,11 +171,32 @@ static int has_note(const aa_analysis *a, const char *text)
     return 0;
 }
 
+/* The processes of an experiment handed out 5 at a time, as a generator
+ * or a reader would (aa_psource): the analysis passes over them in blocks. */
+typedef struct block_src {
+    const aa_experiment **ex;
+    const aa_process **pr;
+    size_t loads;
+} block_src;
+
+static int block_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                      const aa_process *const **procs, aa_err *err)
+{
+    block_src *b = ctx;
+    (void)err;
+    *exps = b->ex + first;
+    *procs = b->pr + first;
+    *count = 5;
+    b->loads++;
+    return AA_OK;
+}
+
 /* One scenario at np processes with the synthetic noise and seed; the last
  * nslow processes then run everything `factor` times slower; spike: with
- * cpu_sq (add_cpu_sq). */
+ * cpu_sq (add_cpu_sq); blocks: also through an aa_psource of 5 processes a
+ * time (block_load). */
 static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
-                     int nslow, double factor, int spike)
+                     int nslow, double factor, int spike, int blocks)
 {
     aa_synth_options so;
     aa_experiment *e = NULL;
@@ -185,7 +206,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     const aa_experiment **ex;
     const aa_process **pr;
     size_t i;
-    char what[96];
+    char what[160];
     aa_synth_options_init(&so);
     so.scenario = sc;
     so.nprocs = np;
@@ -238,6 +259,31 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             check_dist(what, e, p, d);
         free(d);
     }
+    if (blocks) {
+        block_src b = {ex, pr, 0};
+        aa_psource src = {e->nprocesses - e->nprocesses % 5, &b, block_load};
+        aa_analysis *pb = NULL;
+        aa_analyze_free(p);
+        p = NULL;
+        strcat(what, ", 5 processes at a time");
+        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+            ok(0, "%s: parallel analysis: %s", what, err.msg);
+        else {
+            ok(b.loads >= 3 * src.n / 5, "%s: %zu loads: the passes went over the blocks", what,
+               b.loads);
+            /* the serial analysis of the same processes */
+            aa_analyze_free(s);
+            s = NULL;
+            size_t all = e->nprocesses;
+            e->nprocesses = src.n;
+            if (aa_analyze_run(e, NULL, &s, &err))
+                ok(0, "%s: serial analysis: %s", what, err.msg);
+            else
+                compare(what, s, pb);
+            e->nprocesses = all;
+        }
+        aa_analyze_free(pb);
+    }
     aa_analyze_free(s);
     aa_analyze_free(p);
     free(ex);
@@ -247,7 +293,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
 
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
-    one_case(sc, name, np, 0.02, 1, 0, 1, 0);
+    one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
 }
 
 int main(void)
@@ -270,11 +316,11 @@ int main(void)
     /* two halves a few percent apart, through data bubbles: the test of the
      * clusters' separation counts each bubble's processes (sums of squares
      * reduced with the bubbles), as the serial test counts the points */
-    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03, 0);
-    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05, 0);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05, 0, 1);
     /* the test of imbalances carried by a few visits (cpu_sq) */
-    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1);
-    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1, 1);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
