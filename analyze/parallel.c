@@ -25,10 +25,14 @@
  * The decisions (CCR tests, severity classes, CCCRs, the reported level,
  * the waits of imbalances) are then the serial analysis' own, taken on
  * every rank from the same reduced numbers, so every rank takes the same
- * path through the collectives and ends with the same aa_analysis.  Not
- * done in parallel: root causes (rough sets), the spike test of
- * imbalances (cpu_sq), master detection, excluded ranks and regions, the
- * disparity confidence; a note says so when they would apply.
+ * path through the collectives and ends with the same aa_analysis.  Root
+ * causes are causes.c's own, on reduced region means (disparity) and on the
+ * attribute columns of a CCCR's region gathered (P x the attributes);
+ * the cpu_sq spike test and the disparity confidence reduce counts and an
+ * exact median.  A rank's processes come from an aa_psource a block at a
+ * time (a few passes: the tree, the values, the root causes), so that it
+ * need not hold them all.  Not done in parallel: master detection (a
+ * note), excluded ranks and regions (a usage error).
  */
 #include "analyze/aa_analyze.h"
 #include "analyze/an_internal.h"
@@ -117,6 +121,8 @@ typedef struct pa {
     long **map;        /* by process of the block */
     size_t mapn;       /* maps allocated */
     int *rk;           /* by local process: its rank */
+    size_t skip;       /* 1: the source's first process (rank 0, a master) is left out */
+    unsigned char *keep; /* by tree node: run by an analysed process (NULL: all) */
     /* L x R each */
     unsigned char *ran;
     double *M[M_N];
@@ -246,7 +252,7 @@ static int load_block(pa *x, size_t b0, an_rtree *t)
         free(x->map[q]);
     x->mapn = 0;
     x->b0 = b0;
-    if ((rc = x->src->load(x->src->ctx, b0, &x->bn, &x->le, &x->lp, x->err)))
+    if ((rc = x->src->load(x->src->ctx, b0 + x->skip, &x->bn, &x->le, &x->lp, x->err)))
         return rc;
     if (x->bn == 0 || x->bn > x->L - b0)
         return aa_err_set(x->err, AA_EENV, "analyze: the process source gave %zu processes at "
@@ -328,7 +334,8 @@ static int cmp_node_id(const void *a, const void *b)
     return sort_ids[u] < sort_ids[v] ? -1 : sort_ids[u] > sort_ids[v];
 }
 
-/* Regions: the tree's nodes depth-first, children by id (tree.c's order). */
+/* Regions: the tree's nodes (those kept: x->keep) depth-first, children by
+ * id (tree.c's order). */
 static int build_regions(pa *x)
 {
     size_t n = x->t.n, i, k, sp = 0, *cc = calloc(n + 1, sizeof *cc);
@@ -347,12 +354,16 @@ static int build_regions(pa *x)
         goto out;
     }
     for (i = 1; i < n; i++)
-        cc[x->t.par[i]]++;
-    for (i = 0; i < n; i++)
+        if (!x->keep || x->keep[i])
+            cc[x->t.par[i]]++;
+    for (i = 0; i < n; i++) {
         cst[i + 1] = cst[i] + cc[i];
+        x->t2r[i] = -1;
+    }
     memset(cc, 0, (n + 1) * sizeof *cc);
     for (i = 1; i < n; i++)
-        cl[cst[x->t.par[i]] + cc[x->t.par[i]]++] = i;
+        if (!x->keep || x->keep[i])
+            cl[cst[x->t.par[i]] + cc[x->t.par[i]]++] = i;
     sort_ids = x->t.id;
     for (i = 0; i < n; i++)
         qsort(cl + cst[i], cst[i + 1] - cst[i], sizeof *cl, cmp_node_id);
@@ -2220,6 +2231,215 @@ out:
     return rc;
 }
 
+/* ---- master detection (tree.c) ------------------------------------------------------------ */
+/* tree.c's node_self_work for local process q (loaded): by tree node, its
+ * own wall time without the self MPI time of the program and its entry
+ * function, >= 0.  incl, mpi: x->t.n scratch. */
+static void node_self_work(pa *x, size_t q, double *incl, double *mpi, double *self)
+{
+    const aa_experiment *e = x->le[q - x->b0];
+    const aa_process *pr = x->lp[q - x->b0];
+    int mw = aa_experiment_metric_index(e, "wall"), mm = aa_experiment_metric_index(e, "mpi_wall");
+    size_t n = x->t.n, th, i, o = 0;
+    memset(incl, 0, n * sizeof *incl);
+    memset(mpi, 0, n * sizeof *mpi);
+    for (th = 0; th < pr->nthreads; th++) {
+        const aa_thread *tt = &pr->threads[th];
+        for (i = 0; i < tt->nnodes; i++) {
+            const double *v = aa_node_values(e, tt, i);
+            long t = x->map[q - x->b0][o + i];
+            incl[t] += mw < 0 || isnan(v[mw]) ? 0 : v[mw];
+            mpi[t] += mm < 0 || isnan(v[mm]) ? 0 : v[mm];
+        }
+        o += tt->nnodes;
+    }
+    memcpy(self, incl, n * sizeof *self);
+    for (i = 1; i < n; i++) {
+        self[x->t.par[i]] -= incl[i];
+        mpi[x->t.par[i]] -= mpi[i];
+    }
+    for (i = 0; i < n; i++) {
+        if (x->t.par[i] < 0 || x->t.par[x->t.par[i]] < 0)
+            self[i] -= mpi[i];
+        if (self[i] < 0)
+            self[i] = 0;
+    }
+}
+
+/* The share of local process q's self work in the nodes marked (want 1) or
+ * not marked (want 0). */
+static double work_share(pa *x, size_t q, const unsigned char *mark, int want, double *scratch)
+{
+    size_t n = x->t.n, i;
+    double *self = scratch + 2 * n, in = 0, all = 0;
+    node_self_work(x, q, scratch, scratch + n, self);
+    for (i = 0; i < n; i++) {
+        all += self[i];
+        if ((mark[i] != 0) == want)
+            in += self[i];
+    }
+    return all > 0 ? in / all : 0;
+}
+
+/* Per tree node the processes but rank 0 that ran it (cnt, n, reduced),
+ * whether rank 0 ran it (r0: n, then: rank 0 is among the processes, and
+ * is the first of its analysis rank; reduced maxima); cnt[n]: the other
+ * processes. */
+static int run_counts(pa *x, double *cnt, double *r0)
+{
+    size_t n = x->t.n, q, th, i, o;
+    size_t *stamp = calloc(n + 1, sizeof *stamp);
+    int rc = AA_OK;
+    if (!stamp)
+        return pa_nomem(x);
+    for (q = 0; q < x->L && !rc; q++) {
+        const aa_process *pr;
+        if ((rc = at_process(x, q)))
+            break;
+        pr = x->lp[q - x->b0];
+        for (th = 0, o = 0; th < pr->nthreads; th++) {
+            for (i = 0; i < pr->threads[th].nnodes; i++) {
+                long t = x->map[q - x->b0][o + i];
+                if (stamp[t] == q + 1)
+                    continue;
+                stamp[t] = q + 1;
+                if (x->rk[q] != 0)
+                    cnt[t] += 1;
+                else
+                    r0[t] = 1;
+            }
+            o += pr->threads[th].nnodes;
+        }
+        if (x->rk[q] != 0)
+            cnt[n] += 1;
+        else {
+            r0[n] = 1;
+            r0[n + 1] = q == 0;
+        }
+    }
+    free(stamp);
+    if (!rc && !(rc = pa_sum(x, cnt, n + 1)))
+        rc = pa_max(x, r0, n + 2);
+    return rc;
+}
+
+/* tree.c's detect_master over the ranks: rank 0 is a master when at least
+ * master_min_share of its work is in nodes no other process runs and at
+ * least that share of the (lower median) other process's work is in nodes
+ * rank 0 does not run.  *master, *share0; cnt, r0 as run_counts. */
+static int detect_master(pa *x, const double *cnt, const double *r0, int *master, double *share0)
+{
+    size_t n = x->t.n, q, i, no = (size_t)cnt[n];
+    unsigned char *only0 = calloc(n + 1, 1), *mr0 = calloc(n + 1, 1), *use = malloc(x->L + 1);
+    double *scratch = malloc((3 * n + 1) * sizeof *scratch), *os = malloc((x->L + 1) * sizeof *os);
+    double k[2], med[2], s0 = 0, min = x->o->master_min_share;
+    size_t zero = 0;
+    int rc = AA_OK;
+    *master = 0;
+    *share0 = 0;
+    if (!only0 || !mr0 || !use || !scratch || !os) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        mr0[i] = r0[i] > 0;
+        only0[i] = i > 0 && mr0[i] && cnt[i] == 0;
+    }
+    for (q = 0; q < x->L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
+        use[q] = x->rk[q] != 0;
+        os[q] = use[q] ? work_share(x, q, mr0, 0, scratch) : 0;
+        if (!use[q])
+            s0 = work_share(x, q, only0, 1, scratch);
+    }
+    k[0] = k[1] = (double)((no - 1) / 2);
+    if ((rc = pa_sum(x, &s0, 1)) || (rc = pa_kth(x, os, use, 1, &zero, 1, k, med)))
+        goto out;
+    *share0 = s0;
+    *master = s0 >= min && med[0] >= min;
+out:
+    free(only0), free(mr0), free(use), free(scratch), free(os);
+    return rc;
+}
+
+/* The global process count (x->P) and this rank's first process (x->off). */
+static int count_processes(pa *x)
+{
+    double n = (double)x->L;
+    void *all = NULL;
+    size_t nall = 0;
+    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall)), i;
+    if (!rc) {
+        const double *c = all;
+        x->P = 0;
+        for (i = 0; i < x->cm->size; i++) {
+            if (i == x->cm->rank)
+                x->off = x->P;
+            x->P += (size_t)c[i];
+        }
+    }
+    free(all);
+    return rc;
+}
+
+/* Rank 0 leaves the analysis when it behaves as a master (detect, with
+ * auto_exclude_master) or when the analysis a left it out (a set): its
+ * process is skipped and the nodes only it ran are no regions. */
+static int exclude_master(pa *x, const aa_analysis *a)
+{
+    size_t n = x->t.n, i;
+    double *cnt = calloc(n + 1, sizeof *cnt), *r0 = calloc(n + 2, sizeof *r0), share = 0;
+    int master = 0, rc = AA_OK;
+    if (!cnt || !r0) {
+        free(cnt), free(r0);
+        return pa_nomem(x);
+    }
+    if (a)
+        for (i = 0; i < a->nexcluded_ranks; i++)
+            master |= a->excluded_ranks[i] == 0;
+    if ((!a && !x->o->auto_exclude_master) || (a && !master))
+        goto out;
+    if ((rc = run_counts(x, cnt, r0)))
+        goto out;
+    if (!a && r0[n] > 0 && cnt[n] >= 2 && (rc = detect_master(x, cnt, r0, &master, &share)))
+        goto out;
+    if (!master)
+        goto out;
+    if (!(r0[n + 1] > 0)) { /* not the first process of its rank: kept */
+        rc = an_note(&x->dc, "rank 0 behaves as a master, but the parallel analysis leaves out "
+                     "only the first process of an analysis rank: kept");
+        goto out;
+    }
+    if (!(x->keep = calloc(n + 1, 1))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        x->keep[i] = i == 0 || cnt[i] > 0;
+    if (x->L && x->rk[0] == 0) {
+        x->skip = 1;
+        x->L--;
+        memmove(x->rk, x->rk + 1, x->L * sizeof *x->rk);
+        x->bn = 0; /* reload */
+    }
+    if ((rc = count_processes(x)))
+        goto out;
+    if (!(x->a->excluded_ranks = calloc(1, sizeof *x->a->excluded_ranks))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    x->a->nexcluded_ranks = 1;
+    if (!a)
+        rc = an_note(&x->dc, "rank 0 behaves as a master: excluded (%.0f%% of its work is in "
+                     "regions no other process runs, and it does not run the regions holding "
+                     "most of the others' work); rerun the analysis with --no-auto-exclude to "
+                     "keep it", 100 * share);
+out:
+    free(cnt), free(r0);
+    return rc;
+}
+
 /* ---- the job ------------------------------------------------------------------------- */
 static int unsupported(pa *x)
 {
@@ -2227,36 +2447,21 @@ static int unsupported(pa *x)
     if (o->nexclude_ranks || o->nexclude_regions)
         return aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
                           "--exclude-regions (run the serial analysis)");
-    return an_note(&x->dc, "parallel analysis over %d ranks: rank 0 is not tested for a master",
-                   x->cm->size);
+    return AA_OK;
 }
 
 static int run(pa *x)
 {
-    double n = (double)x->L, off = 0;
-    void *all = NULL;
-    size_t nall = 0;
     long *fof = NULL;
-    int rc;
-    /* the global process count and this rank's offset */
-    rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall));
-    if (!rc) {
-        const double *c = all;
-        int i;
-        x->P = 0;
-        for (i = 0; i < x->cm->size; i++) {
-            if (i == x->cm->rank)
-                off = (double)x->P;
-            x->P += (size_t)c[i];
-        }
-        x->off = (size_t)off;
-    }
-    free(all);
+    int rc = count_processes(x);
     if (!rc && x->P == 0)
         rc = aa_err_set(x->err, AA_EINPUT, "no processes to analyse");
+    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = exclude_master(x, NULL)))
+        return rc;
     x->a->nprocesses = x->P;
-    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) ||
-        (rc = gather_ints(x, x->rk, &x->a->ranks)) || (rc = build_regions(x)) ||
+    if (x->P == 0)
+        return aa_err_set(x->err, AA_EINPUT, "no processes to analyse (rank 0 excluded)");
+    if ((rc = gather_ints(x, x->rk, &x->a->ranks)) || (rc = build_regions(x)) ||
         (rc = region_kinds(x)) || (rc = gather_values(x)) || (rc = wall_wpwt(x)) ||
         (rc = whole_chain(x)) ||
         (rc = main_metric(x)) || (rc = disparity_classes(x)))
@@ -2285,6 +2490,7 @@ static void pa_free(pa *x)
         free(x->map[i]);
     free(x->map);
     free(x->rk);
+    free(x->keep);
     free(x->t2r);
     free(x->cstart);
     free(x->clist);
@@ -2470,8 +2676,8 @@ int aa_analyze_parallel_dist_source(const aa_pcomm *cm, const aa_psource *src,
         return rc;
     x.P = a->nprocesses;
     /* the phases the distributions need, as aa_analyze_parallel ran them */
-    if (!(rc = build_tree(&x)) && !(rc = build_regions(&x)) && !(rc = gather_values(&x)) &&
-        !(rc = main_metric(&x))) {
+    if (!(rc = build_tree(&x)) && !(rc = exclude_master(&x, a)) && !(rc = build_regions(&x)) &&
+        !(rc = gather_values(&x)) && !(rc = main_metric(&x))) {
         if (x.R != a->nregions)
             rc = aa_err_set(err, AA_EUSAGE, "analyze: the distributions' processes are not the "
                             "analysis' (%zu regions, %zu)", x.R, a->nregions);

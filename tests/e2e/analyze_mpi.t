@@ -20,7 +20,7 @@ cat > "$T/digest.py" <<'EOF'
 import json, sys
 a = json.load(open(sys.argv[1]))
 d, p = a["dissimilarity"], a["disparity"]
-print("processes", a["processes"], a["rank_set"])
+print("processes", a["processes"], a["rank_set"], "excluded", a["excluded_ranks"])
 print("regions", [(r["index"], r["id"], r["parent_index"], r["processes"], r["severity"])
                   for r in a["regions"]])
 print("clusters", sorted(c["rank_set"] for c in d["clusters"]))
@@ -74,6 +74,11 @@ done
 like "$(grep -c 'function="manage"' "$T/master/rank-0.xml") $(cat "$T"/master/rank-[1-9]*.xml | grep -c 'function="manage"')" \
     '^[1-9][0-9]* 0$' "the master's regions are listed in rank 0's file only"
 SERIAL_OPTS=--no-auto-exclude same_as_serial "master regions in one rank file" "$T/master" 4 --no-auto-exclude
+# ... and the master detected and left out by both
+mkdir -p "$T/master2"
+"$SYNTH" --scenario slow-group --procs 16 --master --split "$T/master2" >/dev/null
+same_as_serial "rank 0 a master, excluded" "$T/master2" 4
+like "$(head -1 "$T/master2.serial")" 'excluded \[0\]' "... which the serial analysis excludes"
 
 # per-region distributions (--regions-json of the 8-rank run above): exact
 # order statistics, checked against the sorted values of the same run

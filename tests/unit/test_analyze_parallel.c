@@ -176,7 +176,7 @@ static int has_note(const aa_analysis *a, const char *text)
 typedef struct block_src {
     const aa_experiment **ex;
     const aa_process **pr;
-    size_t loads;
+    size_t n, loads;
 } block_src;
 
 static int block_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
@@ -186,7 +186,7 @@ static int block_load(void *ctx, size_t first, size_t *count, const aa_experimen
     (void)err;
     *exps = b->ex + first;
     *procs = b->pr + first;
-    *count = 5;
+    *count = b->n - first < 5 ? b->n - first : 5;
     b->loads++;
     return AA_OK;
 }
@@ -260,8 +260,8 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         free(d);
     }
     if (blocks) {
-        block_src b = {ex, pr, 0};
-        aa_psource src = {e->nprocesses - e->nprocesses % 5, &b, block_load};
+        block_src b = {ex, pr, e->nprocesses - e->nprocesses % 5, 0};
+        aa_psource src = {b.n, &b, block_load};
         aa_analysis *pb = NULL;
         aa_analyze_free(p);
         p = NULL;
@@ -286,6 +286,67 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     }
     aa_analyze_free(s);
     aa_analyze_free(p);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
+/* Rank 0 a master (synthetic --master): both analyses leave it out, and so
+ * do the distributions; also through a source of 5 processes at a time. */
+static void master_case(int np)
+{
+    aa_synth_options so;
+    aa_experiment *e = NULL;
+    aa_analysis *s = NULL, *p = NULL, *pb = NULL;
+    aa_region_dist *d = NULL;
+    aa_err err;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    size_t i;
+    char what[64];
+    aa_synth_options_init(&so);
+    so.scenario = AA_SYNTH_SLOW_GROUP;
+    so.nprocs = np;
+    so.master = 1;
+    snprintf(what, sizeof what, "slow-group, %d processes, rank 0 a master", np);
+    memset(&err, 0, sizeof err);
+    if (aa_synth_generate(&so, &e, NULL, NULL, &err) || aa_analyze_run(e, NULL, &s, &err)) {
+        ok(0, "%s: %s", what, err.msg);
+        return;
+    }
+    ex = malloc(e->nprocesses * sizeof *ex);
+    pr = malloc(e->nprocesses * sizeof *pr);
+    for (i = 0; i < e->nprocesses; i++) {
+        ex[i] = e;
+        pr[i] = &e->processes[i];
+    }
+    aa_pcomm_single(&cm);
+    ok(s->nexcluded_ranks == 1 && s->excluded_ranks[0] == 0, "%s: the serial analysis excludes it",
+       what);
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
+    else {
+        ok(p->nexcluded_ranks == 1 && p->excluded_ranks[0] == 0 && has_note(p, "as a master"),
+           "%s: the parallel analysis excludes it, with the note", what);
+        compare(what, s, p);
+        ok(!aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err) &&
+               d[0].n == e->nprocesses - 1,
+           "%s: the distributions leave it out too (%s)", what, err.msg);
+        free(d);
+    }
+    {
+        block_src b = {ex, pr, e->nprocesses, 0};
+        aa_psource src = {b.n, &b, block_load};
+        strcat(what, ", 5 at a time");
+        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+            ok(0, "%s: parallel analysis: %s", what, err.msg);
+        else
+            compare(what, s, pb);
+    }
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    aa_analyze_free(pb);
     free(ex);
     free(pr);
     aa_experiment_free(e);
@@ -321,6 +382,8 @@ int main(void)
     /* the test of imbalances carried by a few visits (cpu_sq) */
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1, 0);
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1, 1);
+    master_case(16);
+    master_case(68);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
