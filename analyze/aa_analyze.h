@@ -238,9 +238,8 @@ typedef struct aa_pcomm {
 /* One rank's processes: procs[i] of exps[i] (several may share one
  * experiment), in increasing rank order; nprocs_total: all ranks' sum.
  * info: an experiment naming the static regions (its region table) and
- * the run (id, program).  Options the parallel analysis does not support
- * (excluded ranks or regions, an automatic master exclusion that would
- * exclude) give a note. */
+ * the run (id, program).  Excluded ranks or regions, which the parallel
+ * analysis does not support, are a usage error. */
 int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
                         const aa_process *const *procs, size_t n, const aa_experiment *info,
                         const aa_analyze_options *o, aa_analysis **out, aa_err *err);

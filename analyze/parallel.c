@@ -31,8 +31,9 @@
  * the cpu_sq spike test and the disparity confidence reduce counts and an
  * exact median.  A rank's processes come from an aa_psource a block at a
  * time (a few passes: the tree, the values, the root causes), so that it
- * need not hold them all.  Not done in parallel: master detection (a
- * note), excluded ranks and regions (a usage error).
+ * need not hold them all.  Master detection is tree.c's rule on reduced
+ * per-node counts and an exact median.  Not done in parallel: excluded
+ * ranks and regions (a usage error).
  */
 #include "analyze/aa_analyze.h"
 #include "analyze/an_internal.h"
