@@ -171,6 +171,18 @@ static int has_note(const aa_analysis *a, const char *text)
     return 0;
 }
 
+/* Every process of e and its experiment, as aa_analyze_parallel takes them. */
+static void proc_arrays(const aa_experiment *e, const aa_experiment ***ex, const aa_process ***pr)
+{
+    size_t i;
+    *ex = malloc(e->nprocesses * sizeof **ex);
+    *pr = malloc(e->nprocesses * sizeof **pr);
+    for (i = 0; i < e->nprocesses; i++) {
+        (*ex)[i] = e;
+        (*pr)[i] = &e->processes[i];
+    }
+}
+
 /* The processes of an experiment handed out 5 at a time, as a generator
  * or a reader would (aa_psource): the analysis passes over them in blocks. */
 typedef struct block_src {
@@ -238,12 +250,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
     }
-    ex = malloc(e->nprocesses * sizeof *ex);
-    pr = malloc(e->nprocesses * sizeof *pr);
-    for (i = 0; i < e->nprocesses; i++) {
-        ex[i] = e;
-        pr[i] = &e->processes[i];
-    }
+    proc_arrays(e, &ex, &pr);
     aa_pcomm_single(&cm);
     if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
         ok(0, "%s: parallel analysis: %s", what, err.msg);
@@ -303,7 +310,6 @@ static void master_case(int np)
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
-    size_t i;
     char what[64];
     aa_synth_options_init(&so);
     so.scenario = AA_SYNTH_SLOW_GROUP;
@@ -315,12 +321,7 @@ static void master_case(int np)
         ok(0, "%s: %s", what, err.msg);
         return;
     }
-    ex = malloc(e->nprocesses * sizeof *ex);
-    pr = malloc(e->nprocesses * sizeof *pr);
-    for (i = 0; i < e->nprocesses; i++) {
-        ex[i] = e;
-        pr[i] = &e->processes[i];
-    }
+    proc_arrays(e, &ex, &pr);
     aa_pcomm_single(&cm);
     ok(s->nexcluded_ranks == 1 && s->excluded_ranks[0] == 0, "%s: the serial analysis excludes it",
        what);
