@@ -300,12 +300,27 @@ typedef struct aa_pcomm {
 /* One rank's processes: procs[i] of exps[i] (several may share one
  * experiment), in increasing rank order; nprocs_total: all ranks' sum.
  * info: an experiment naming the static regions (its region table) and
- * the run (id, program).  Options the parallel analysis does not support
- * (excluded ranks or regions, an automatic master exclusion that would
- * exclude) give a note; root causes are not computed (no rough sets). */
+ * the run (id, program).  Excluded ranks or regions, which the parallel
+ * analysis does not support, are a usage error. */
 int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
                         const aa_process *const *procs, size_t n, const aa_experiment *info,
                         const aa_analyze_options *o, aa_analysis **out, aa_err *err);
+
+/* One rank's processes a block at a time (the analysis passes over them a
+ * few times: the tree, the values, the root causes), so that a rank need
+ * not hold them all (a generator, a reader): n processes; load makes
+ * processes [first, first + *count) available as procs[i] of exps[i]
+ * (*count >= 1, at most n - first; the same processes on every pass),
+ * valid until the next load. */
+typedef struct aa_psource {
+    size_t n;
+    void *ctx;
+    int (*load)(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                const aa_process *const **procs, aa_err *err);
+} aa_psource;
+int aa_analyze_parallel_source(const aa_pcomm *cm, const aa_psource *src,
+                               const aa_experiment *info, const aa_analyze_options *o,
+                               aa_analysis **out, aa_err *err);
 
 /* The distribution of one region's value over the processes that ran it
  * (exact order statistics; p90: nearest rank). */
@@ -320,6 +335,13 @@ typedef struct aa_region_dist {
 int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
                              const aa_process *const *procs, size_t n, const aa_analysis *a,
                              const aa_analyze_options *o, aa_region_dist **dist, aa_err *err);
+int aa_analyze_parallel_dist_source(const aa_pcomm *cm, const aa_psource *src,
+                                    const aa_analysis *a, const aa_analyze_options *o,
+                                    aa_region_dist **dist, aa_err *err);
+/* The distributions d (aa_analyze_parallel_dist) as JSON: per region its
+ * fields as in aa_analyze_format_json, then "wall" and "process_metric",
+ * each {n, min, median, p90, max, mean, stddev}.  0, or -1 on no memory. */
+int aa_analyze_format_dist_json(const aa_analysis *a, const aa_region_dist *d, aa_buf *b);
 /* A one-rank aa_pcomm (tests, the serial check of the parallel path). */
 void aa_pcomm_single(aa_pcomm *cm);
 

@@ -128,18 +128,35 @@ typedef struct an_disp {
     int have_rs;          /* tab and res hold a result */
 } an_disp;
 
+/* A tree of calling contexts identified by their path of static region ids
+ * (tree.c; the parallel analysis builds its ranks' trees with it too):
+ * nodes in creation order (parents first, the root at index 0), found by
+ * (parent, id) through an open-addressing index. */
+typedef struct an_rtree {
+    size_t n, cap;
+    uint32_t *id;  /* static region id */
+    long *par;     /* index of the parent, -1 for the root */
+    uint64_t *hk;  /* open addressing: ((parent+1)<<32 | id) + 1, 0 = empty */
+    long *hv;
+    size_t hcap;
+} an_rtree;
+
+/* Index of child `id` of node `parent` (-1: the root itself), created when
+ * missing; -1 on no memory. */
+long an_rtree_child(an_rtree *t, long parent, uint32_t id);
+/* Every node of every thread of process pr into t (which holds its root):
+ * map (thread-major, one per node) gets their indices.  AA_EINPUT when a
+ * node's parent does not precede it, AA_EENV on no memory (err set). */
+int an_rtree_map(an_rtree *t, const aa_process *pr, long *map, aa_err *err);
+void an_rtree_free(an_rtree *t);
+
 struct an_ctx {
     const aa_experiment *e;
     const aa_analyze_options *o;
     aa_analysis *a;
     aa_err *err;
     /* merged tree (all nodes of all non-excluded processes) */
-    size_t ntree, tcap;
-    uint32_t *tid;    /* static region id */
-    long *tparent;    /* tree index of the parent, -1 for the root */
-    uint64_t *hkeys;  /* open addressing: (parent+1)<<32 | id, 0 = empty */
-    long *hvals;
-    size_t hcap;
+    an_rtree tree;
     long **map;       /* by experiment process, thread-major flat: node -> tree */
     size_t *mapoff;   /* by experiment process: offsets of threads in map */
     /* analysed processes */
@@ -297,5 +314,15 @@ aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *va
 
 /* findings.c */
 aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region);
+
+/* For the parallel analysis (parallel.c), whose context holds reduced
+ * values only: the attributes of the root-cause tables (causes.c: c->adefs,
+ * c->anames, c->nattr; the note on those not measured), the release of an
+ * an_disp it built (disparity.c), the class boundary of the disparity
+ * confidence (findings.c). */
+int an_attr_choose(an_ctx *c);
+int an_attr_note_unavailable(an_ctx *c);
+void an_disp_free(an_disp *d);
+double an_disparity_boundary(const an_ctx *c);
 
 #endif

@@ -125,10 +125,7 @@ static void ctx_free(an_ctx *c)
             free(c->map[p]);
     free(c->map);
     free(c->mapoff);
-    free(c->tid);
-    free(c->tparent);
-    free(c->hkeys);
-    free(c->hvals);
+    an_rtree_free(&c->tree);
     free(c->proc);
     free(c->t2r);
     free(c->r2t);

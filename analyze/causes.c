@@ -574,3 +574,14 @@ aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *va
     }
     return pick_causes(&d->res, row, high);
 }
+
+/* ---- for the parallel analysis (parallel.c) ---------------------------------- */
+int an_attr_choose(an_ctx *c)
+{
+    return choose_attributes(c);
+}
+
+int an_attr_note_unavailable(an_ctx *c)
+{
+    return note_unavailable(c);
+}

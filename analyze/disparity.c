@@ -461,3 +461,9 @@ int an_disparity_findings(an_ctx *c)
     disp_free(&d);
     return rc;
 }
+
+/* for the parallel analysis (parallel.c), which builds its own an_disp */
+void an_disp_free(an_disp *d)
+{
+    disp_free(d);
+}

@@ -102,3 +102,9 @@ int an_disparity_confidence(an_ctx *c)
             a->findings[i].confidence = process_share(c, a->findings[i].region, thr, cyc_ok);
     return AA_OK;
 }
+
+/* for the parallel analysis (parallel.c) */
+double an_disparity_boundary(const an_ctx *c)
+{
+    return disp_boundary(c);
+}

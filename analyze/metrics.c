@@ -78,7 +78,7 @@ size_t an_gather(an_ctx *c, int mi, double *M)
                     /* excluded code does not count in its ancestors either */
                     if (c->exroot && c->exroot[ti] && !isnan(*v)) {
                         long up;
-                        for (up = c->tparent[ti]; up >= 0; up = c->tparent[up])
+                        for (up = c->tree.par[ti]; up >= 0; up = c->tree.par[up])
                             if (c->t2r[up] >= 0)
                                 row[c->t2r[up]] -= *v;
                     }

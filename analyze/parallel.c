@@ -25,10 +25,15 @@
  * The decisions (CCR tests, severity classes, CCCRs, the reported level,
  * the waits of imbalances) are then the serial analysis' own, taken on
  * every rank from the same reduced numbers, so every rank takes the same
- * path through the collectives and ends with the same aa_analysis.  Not
- * done in parallel: root causes (rough sets), the spike test of
- * imbalances (cpu_sq), master detection, excluded ranks and regions, the
- * disparity confidence; a note says so when they would apply.
+ * path through the collectives and ends with the same aa_analysis.  Root
+ * causes are causes.c's own, on reduced region means (disparity) and on the
+ * attribute columns of a CCCR's region gathered (P x the attributes);
+ * the cpu_sq spike test and the disparity confidence reduce counts and an
+ * exact median.  A rank's processes come from an aa_psource a block at a
+ * time (a few passes: the tree, the values, the root causes), so that it
+ * need not hold them all.  Master detection is tree.c's rule on reduced
+ * per-node counts and an exact median.  Not done in parallel: excluded
+ * ranks and regions (a usage error).
  */
 #include "analyze/aa_analyze.h"
 #include "analyze/an_internal.h"
@@ -41,103 +46,14 @@
 #include <string.h>
 
 /* ---- the region tree ----------------------------------------------------------- */
-typedef struct pa_tree {
-    size_t n, cap, hcap;
-    uint32_t *id;
-    long *par;
-    uint64_t *hk;
-    long *hv;
-} pa_tree;
-
 /* a tree on the wire: per node its id and its parent's index (parents first) */
 typedef struct pa_wnode {
     uint32_t id;
     int32_t parent;
 } pa_wnode;
 
-static uint64_t pt_key(long parent, uint32_t id)
-{
-    return ((uint64_t)(parent + 1) << 32 | id) + 1;
-}
-
-static size_t pt_slot(uint64_t k, size_t cap)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return (size_t)k & (cap - 1);
-}
-
-static void pt_free(pa_tree *t)
-{
-    free(t->id);
-    free(t->par);
-    free(t->hk);
-    free(t->hv);
-    memset(t, 0, sizeof *t);
-}
-
-static int pt_rehash(pa_tree *t)
-{
-    size_t ncap = t->hcap ? t->hcap * 2 : 256, i;
-    uint64_t *nk = calloc(ncap, sizeof *nk);
-    long *nv = malloc(ncap * sizeof *nv);
-    if (!nk || !nv) {
-        free(nk);
-        free(nv);
-        return -1;
-    }
-    for (i = 0; i < t->hcap; i++)
-        if (t->hk[i]) {
-            size_t s = pt_slot(t->hk[i], ncap);
-            while (nk[s])
-                s = (s + 1) & (ncap - 1);
-            nk[s] = t->hk[i];
-            nv[s] = t->hv[i];
-        }
-    free(t->hk);
-    free(t->hv);
-    t->hk = nk;
-    t->hv = nv;
-    t->hcap = ncap;
-    return 0;
-}
-
-/* Index of child `id` of `parent` (-1: the root itself), created when
- * missing; -1 on no memory. */
-static long pt_child(pa_tree *t, long parent, uint32_t id)
-{
-    uint64_t k = pt_key(parent, id);
-    size_t s;
-    if ((t->n + 1) * 2 > t->hcap && pt_rehash(t))
-        return -1;
-    s = pt_slot(k, t->hcap);
-    while (t->hk[s]) {
-        if (t->hk[s] == k)
-            return t->hv[s];
-        s = (s + 1) & (t->hcap - 1);
-    }
-    if (t->n == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 64;
-        uint32_t *ni = realloc(t->id, nc * sizeof *ni);
-        long *np;
-        if (!ni)
-            return -1;
-        t->id = ni;
-        if (!(np = realloc(t->par, nc * sizeof *np)))
-            return -1;
-        t->par = np;
-        t->cap = nc;
-    }
-    t->id[t->n] = id;
-    t->par[t->n] = parent;
-    t->hk[s] = k;
-    t->hv[s] = (long)t->n;
-    return (long)t->n++;
-}
-
 /* Adds the n wire nodes w to t; map (optional, n) gets their indices in t. */
-static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
+static int pt_merge(an_rtree *t, const pa_wnode *w, size_t n, long *map)
 {
     long *m = map ? map : malloc((n ? n : 1) * sizeof *m);
     size_t i;
@@ -146,8 +62,8 @@ static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
         return -1;
     for (i = 0; i < n && !rc; i++) {
         long par = i == 0 ? -1 : (w[i].parent >= 0 && (size_t)w[i].parent < i) ? m[w[i].parent] : -2;
-        if (par == -2 || (m[i] = i == 0 ? pt_child(t, -1, AA_REGION_ROOT)
-                                        : pt_child(t, par, w[i].id)) < 0)
+        if (par == -2 || (m[i] = i == 0 ? an_rtree_child(t, -1, AA_REGION_ROOT)
+                                        : an_rtree_child(t, par, w[i].id)) < 0)
             rc = -1;
     }
     if (!map)
@@ -155,7 +71,7 @@ static int pt_merge(pa_tree *t, const pa_wnode *w, size_t n, long *map)
     return rc;
 }
 
-static pa_wnode *pt_wire(const pa_tree *t)
+static pa_wnode *pt_wire(const an_rtree *t)
 {
     pa_wnode *w = malloc((t->n ? t->n : 1) * sizeof *w);
     size_t i;
@@ -190,16 +106,24 @@ typedef struct pa {
     aa_err *err;
     an_ctx dc;      /* for the serial kernels: err (and a, for notes) only */
     aa_analysis *a;
+    const aa_psource *src;
+    /* the block of local processes loaded: [b0, b0 + bn), their experiments,
+     * processes and node maps (thread-major, node -> index in x->t) */
+    size_t b0, bn;
     const aa_experiment *const *le;
     const aa_process *const *lp;
     size_t L, P, off;
     /* region tree */
-    pa_tree t;
+    an_rtree t;
     size_t R;
     long *t2r;
     size_t *cstart, *clist, *send;
     unsigned char *rkind; /* by region: RK_* */
-    long **map;        /* by local process: node (thread-major) -> tree index */
+    long **map;        /* by process of the block */
+    size_t mapn;       /* maps allocated */
+    int *rk;           /* by local process: its rank */
+    size_t skip;       /* 1: the source's first process (rank 0, a master) is left out */
+    unsigned char *keep; /* by tree node: run by an analysed process (NULL: all) */
     /* L x R each */
     unsigned char *ran;
     double *M[M_N];
@@ -215,6 +139,8 @@ typedef struct pa {
     int fixed_eps;
     pa_found *found;
     size_t nfound;
+    double **dcol;     /* by found: L x na_local attribute values at its region */
+    size_t na_local;
 } pa;
 
 static int pa_nomem(pa *x)
@@ -297,7 +223,7 @@ static int pa_reduce(pa *x, void **blob, size_t *n, pa_mergefn merge, void *arg)
 
 static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t nin, void *arg)
 {
-    pa_tree t;
+    an_rtree t;
     int rc;
     (void)arg;
     memset(&t, 0, sizeof t);
@@ -313,53 +239,78 @@ static int tree_merge(pa *x, void **acc, size_t *nacc, const void *in, size_t ni
             *nacc = t.n * sizeof *w;
         }
     }
-    pt_free(&t);
+    an_rtree_free(&t);
     return rc ? pa_nomem(x) : AA_OK;
 }
 
-/* The local processes' nodes into a local tree, merged over the ranks into
- * x->t; x->map by local process. */
+/* The processes of the block from local index b0 loaded (x->le, x->lp,
+ * x->bn) and their nodes mapped into tree t (x->map). */
+static int load_block(pa *x, size_t b0, an_rtree *t)
+{
+    size_t q, th, n;
+    int rc;
+    for (q = 0; q < x->mapn; q++)
+        free(x->map[q]);
+    x->mapn = 0;
+    x->b0 = b0;
+    if ((rc = x->src->load(x->src->ctx, b0 + x->skip, &x->bn, &x->le, &x->lp, x->err)))
+        return rc;
+    if (x->bn == 0 || x->bn > x->L - b0)
+        return aa_err_set(x->err, AA_EENV, "analyze: the process source gave %zu processes at "
+                          "%zu of %zu", x->bn, b0, x->L);
+    free(x->map);
+    if (!(x->map = calloc(x->bn + 1, sizeof *x->map)))
+        return pa_nomem(x);
+    for (q = 0; q < x->bn; q++) {
+        const aa_process *pr = x->lp[q];
+        for (th = 0, n = 0; th < pr->nthreads; th++)
+            n += pr->threads[th].nnodes;
+        if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
+            return pa_nomem(x);
+        x->mapn = q + 1;
+        if ((rc = an_rtree_map(t, pr, x->map[q], x->err)))
+            return rc;
+    }
+    return AA_OK;
+}
+
+/* The processes of the block from b0 mapped into the region tree x->t
+ * (every node is in it: a source that gives other processes than in the
+ * first pass is an error). */
+static int load_mapped(pa *x, size_t b0)
+{
+    size_t n = x->t.n;
+    int rc = load_block(x, b0, &x->t);
+    if (!rc && x->t.n != n)
+        rc = aa_err_set(x->err, AA_EENV, "analyze: the process source changed between passes");
+    return rc;
+}
+
+/* Local process q loaded and mapped, a pass over the processes starting at
+ * q == 0. */
+static int at_process(pa *x, size_t q)
+{
+    return q == 0 || q >= x->b0 + x->bn ? load_mapped(x, q) : AA_OK;
+}
+
+/* The local processes' nodes into a local tree (a block at a time), merged
+ * over the ranks into x->t; x->rk: the local processes' ranks. */
 static int build_tree(pa *x)
 {
-    pa_tree lt;
-    long *ltog = NULL;
-    size_t q, th, i, nb;
+    an_rtree lt;
+    size_t q, nb;
     void *blob = NULL;
     int rc = AA_OK;
     memset(&lt, 0, sizeof lt);
-    x->map = calloc(x->L + 1, sizeof *x->map);
-    if (!x->map || pt_child(&lt, -1, AA_REGION_ROOT) != 0)
+    if (!(x->rk = malloc((x->L + 1) * sizeof *x->rk)) ||
+        an_rtree_child(&lt, -1, AA_REGION_ROOT) != 0)
         goto oom;
-    for (q = 0; q < x->L; q++) {
-        const aa_process *pr = x->lp[q];
-        size_t n = 0, o = 0;
-        for (th = 0; th < pr->nthreads; th++)
-            n += pr->threads[th].nnodes;
-        if (!(x->map[q] = malloc((n ? n : 1) * sizeof **x->map)))
-            goto oom;
-        for (th = 0; th < pr->nthreads; th++) {
-            const aa_thread *tt = &pr->threads[th];
-            long *m = x->map[q] + o;
-            for (i = 0; i < tt->nnodes; i++) {
-                const aa_node *nd = &tt->nodes[i];
-                long par;
-                if (nd->parent < 0) {
-                    if (nd->region == AA_REGION_ROOT) {
-                        m[i] = 0;
-                        continue;
-                    }
-                    par = 0;
-                } else if (nd->parent >= (int32_t)i) {
-                    rc = aa_err_set(x->err, AA_EINPUT, "rank %d thread %d node %zu: parent does "
-                                    "not precede it", pr->rank, tt->id, i);
-                    goto out;
-                } else
-                    par = m[nd->parent];
-                if ((m[i] = pt_child(&lt, par, nd->region)) < 0)
-                    goto oom;
-            }
-            o += tt->nnodes;
-        }
+    for (q = 0; q < x->L; q += x->bn) {
+        size_t i;
+        if ((rc = load_block(x, q, &lt)))
+            goto out;
+        for (i = 0; i < x->bn; i++)
+            x->rk[q + i] = x->lp[i]->rank;
     }
     if (!(blob = pt_wire(&lt)))
         goto oom;
@@ -368,26 +319,12 @@ static int build_tree(pa *x)
         goto out;
     if (pt_merge(&x->t, blob, nb / sizeof(pa_wnode), NULL))
         goto oom;
-    /* local tree index -> global */
-    if (!(ltog = malloc(lt.n * sizeof *ltog)))
-        goto oom;
-    for (i = 0; i < lt.n; i++)
-        ltog[i] = i == 0 ? 0 : pt_child(&x->t, ltog[lt.par[i]], lt.id[i]);
-    for (q = 0; q < x->L; q++) {
-        const aa_process *pr = x->lp[q];
-        size_t n = 0;
-        for (th = 0; th < pr->nthreads; th++)
-            n += pr->threads[th].nnodes;
-        for (i = 0; i < n; i++)
-            x->map[q][i] = ltog[x->map[q][i]];
-    }
     goto out;
 oom:
     rc = pa_nomem(x);
 out:
     free(blob);
-    free(ltog);
-    pt_free(&lt);
+    an_rtree_free(&lt);
     return rc;
 }
 
@@ -398,7 +335,8 @@ static int cmp_node_id(const void *a, const void *b)
     return sort_ids[u] < sort_ids[v] ? -1 : sort_ids[u] > sort_ids[v];
 }
 
-/* Regions: the tree's nodes depth-first, children by id (tree.c's order). */
+/* Regions: the tree's nodes (those kept: x->keep) depth-first, children by
+ * id (tree.c's order). */
 static int build_regions(pa *x)
 {
     size_t n = x->t.n, i, k, sp = 0, *cc = calloc(n + 1, sizeof *cc);
@@ -417,12 +355,16 @@ static int build_regions(pa *x)
         goto out;
     }
     for (i = 1; i < n; i++)
-        cc[x->t.par[i]]++;
-    for (i = 0; i < n; i++)
+        if (!x->keep || x->keep[i])
+            cc[x->t.par[i]]++;
+    for (i = 0; i < n; i++) {
         cst[i + 1] = cst[i] + cc[i];
+        x->t2r[i] = -1;
+    }
     memset(cc, 0, (n + 1) * sizeof *cc);
     for (i = 1; i < n; i++)
-        cl[cst[x->t.par[i]] + cc[x->t.par[i]]++] = i;
+        if (!x->keep || x->keep[i])
+            cl[cst[x->t.par[i]] + cc[x->t.par[i]]++] = i;
     sort_ids = x->t.id;
     for (i = 0; i < n; i++)
         qsort(cl + cst[i], cst[i + 1] - cst[i], sizeof *cl, cmp_node_id);
@@ -500,8 +442,8 @@ static size_t nchildren(const pa *x, size_t r)
  * number of finite values. */
 static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigned char *anyfin)
 {
-    const aa_experiment *e = x->le[q];
-    const aa_process *pr = x->lp[q];
+    const aa_experiment *e = x->le[q - x->b0];
+    const aa_process *pr = x->lp[q - x->b0];
     int mi = aa_experiment_metric_index(e, name);
     size_t th, i, o = 0, fin = 0, R = x->R;
     memset(row, 0, R * sizeof *row);
@@ -512,7 +454,7 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
         const aa_thread *tt = &pr->threads[th];
         const double *v = tt->values + mi;
         for (i = 0; i < tt->nnodes; i++, v += e->nmetrics) {
-            long r = x->t2r[x->map[q][o + i]];
+            long r = x->t2r[x->map[q - x->b0][o + i]];
             if (!isnan(*v)) {
                 row[r] += *v;
                 anyfin[r] = 1;
@@ -527,63 +469,70 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
     return fin;
 }
 
+/* Metric `name` is in local process q's experiment and measured by it
+ * (an_metric_usable's test, per process). */
+static int usable_here(const pa *x, size_t q, const char *name)
+{
+    return aa_experiment_metric_index(x->le[q - x->b0], name) >= 0 &&
+           !aa_process_metric_unavailable(x->lp[q - x->b0], name);
+}
+
 /* Who ran what, every metric the phases use, and which are usable. */
 static int gather_values(pa *x)
 {
     size_t L = x->L, R = x->R, q, th, i, m;
     unsigned char *anyfin = malloc(R + 1);
     double use[2 * M_N], *runs = calloc(R + 1, sizeof *runs);
+    int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
-    if (!anyfin || !runs || !x->ran) {
-        free(anyfin);
-        free(runs);
-        return pa_nomem(x);
+    for (m = 0; m < M_N; m++)
+        x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
+    for (m = 0; m < M_N && x->M[m]; m++)
+        ;
+    if (!anyfin || !runs || !x->ran || m < M_N) {
+        rc = pa_nomem(x);
+        goto out;
     }
+    memset(use, 0, sizeof use);
     for (q = 0; q < L; q++) {
-        const aa_process *pr = x->lp[q];
+        const aa_process *pr;
         size_t o = 0;
+        if ((rc = at_process(x, q)))
+            goto out;
+        pr = x->lp[q - x->b0];
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
-                x->ran[q * R + x->t2r[x->map[q][o + i]]] = 1;
+                x->ran[q * R + x->t2r[x->map[q - x->b0][o + i]]] = 1;
             o += pr->threads[th].nnodes;
         }
         for (i = 0; i < R; i++)
             runs[i] += x->ran[q * R + i];
-    }
-    memset(use, 0, sizeof use);
-    for (m = 0; m < M_N; m++) {
-        if (!(x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]))) {
-            free(anyfin);
-            free(runs);
-            return pa_nomem(x);
-        }
-        for (q = 0; q < L; q++) {
-            if (aa_experiment_metric_index(x->le[q], pa_metric[m]) >= 0 &&
-                !aa_process_metric_unavailable(x->lp[q], pa_metric[m]))
+        for (m = 0; m < M_N; m++) {
+            if (usable_here(x, q, pa_metric[m]))
                 use[m] = 1;
             use[M_N + m] += (double)gather_row(x, q, pa_metric[m], x->M[m] + q * R, anyfin);
         }
     }
-    free(anyfin);
-    if (pa_max(x, use, M_N) || pa_sum(x, use + M_N, M_N) || pa_sum(x, runs, R)) {
-        free(runs);
-        return x->err->code;
-    }
+    if ((rc = pa_max(x, use, M_N)) || (rc = pa_sum(x, use + M_N, M_N)) ||
+        (rc = pa_sum(x, runs, R)))
+        goto out;
     for (m = 0; m < M_N; m++) {
         x->usable[m] = use[m] > 0;
         x->have[m] = use[m] > 0 && use[M_N + m] > 0;
     }
     for (i = 0; i < R; i++)
         x->a->regions[i].nprocs_run = (size_t)runs[i];
+out:
+    free(anyfin);
     free(runs);
-    return AA_OK;
+    return rc;
 }
 
-/* Self values (an_self_values) of the L x R values M into S. */
-static void self_values(const pa *x, const double *M, double *S)
+/* Self values (an_self_values) of the nrow x R values M into S. */
+static void self_values(const pa *x, const double *M, double *S, size_t nrow)
 {
     size_t q, r, i, R = x->R;
-    for (q = 0; q < x->L; q++)
+    for (q = 0; q < nrow; q++)
         for (r = 0; r < R; r++) {
             double v = M[q * R + r];
             v = isnan(v) ? 0 : v;
@@ -892,65 +841,60 @@ static int main_metric(pa *x)
 
 /* ---- disparity (disparity.c) ------------------------------------------------------------ */
 /* an_self_wall, then disparity.c's judgement of preempted processes on CPU
- * and I/O time (per process: no collective but the count). */
+ * and I/O time (per process: no collective but the count; the self values
+ * of the other metrics a process row at a time). */
 static int self_wall(pa *x)
 {
     size_t L = x->L, R = x->R, q, r, n = L * R;
     int have_mpi = x->have[M_MPIW];
     int judge = x->usable[M_CPU] && x->usable[M_MPIW] && x->usable[M_MPIC], have_io = x->have[M_IO];
-    double *ms = malloc((n + 1) * sizeof *ms), *sc = NULL, *smc = NULL, *sio = NULL;
-    double cnt[2] = {0, 0};
+    double *ms = malloc((4 * R + 1) * sizeof *ms), *sc = ms + R, *smc = ms + 2 * R;
+    double *sio = ms + 3 * R, cnt[2] = {0, 0};
     int rc = AA_OK;
     x->SW = malloc((n + 1) * sizeof *x->SW);
     x->dwpwt = malloc((L + 1) * sizeof *x->dwpwt);
     x->preempted = calloc(L + 1, 1);
     if (!ms || !x->SW || !x->dwpwt || !x->preempted)
         goto oom;
-    self_values(x, x->M[M_WALL], x->SW);
-    self_values(x, x->M[M_MPIW], ms);
-    for (r = 0; r < R; r++)
-        for (q = 0; q < L; q++) {
+    self_values(x, x->M[M_WALL], x->SW, L);
+    for (q = 0; q < L; q++) {
+        self_values(x, x->M[M_MPIW] + q * R, ms, 1);
+        for (r = 0; r < R; r++) {
             double *v = &x->SW[q * R + r];
             if (r_setup(x, r))
                 *v = 0;
             else if (x->whole[r] && have_mpi)
-                *v = fmax(0, *v - ms[q * R + r]);
+                *v = fmax(0, *v - ms[r]);
         }
+    }
     memcpy(x->dwpwt, x->wpwt, L * sizeof *x->dwpwt);
-    if (judge) {
-        sc = malloc((n + 1) * sizeof *sc);
-        smc = malloc((n + 1) * sizeof *smc);
-        sio = malloc((n + 1) * sizeof *sio);
-        if (!sc || !smc || !sio)
-            goto oom;
-        self_values(x, x->M[M_CPU], sc);
-        self_values(x, x->M[M_MPIC], smc);
+    for (q = 0; q < L && judge; q++) {
+        size_t k = q * R;
+        double u = 0, sum = 0;
+        if (x->ran[k])
+            u = aa_unexplained_share(x->M[M_WALL][k],
+                                     aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
+                                                  x->M[M_MPIC][k],
+                                                  have_io ? x->M[M_IO][k] : NAN));
+        if (!(u > x->o->preempted_share))
+            continue;
+        x->preempted[q] = 1;
+        cnt[0]++;
+        cnt[1] += u;
+        self_values(x, x->M[M_CPU] + k, sc, 1);
+        self_values(x, x->M[M_MPIC] + k, smc, 1);
         if (have_io)
-            self_values(x, x->M[M_IO], sio);
-        for (q = 0; q < L; q++) {
-            size_t k = q * R;
-            double u = 0, sum = 0;
-            if (x->ran[k])
-                u = aa_unexplained_share(x->M[M_WALL][k],
-                                         aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
-                                                      x->M[M_MPIC][k],
-                                                      have_io ? x->M[M_IO][k] : NAN));
-            if (!(u > x->o->preempted_share))
-                continue;
-            x->preempted[q] = 1;
-            cnt[0]++;
-            cnt[1] += u;
-            for (r = 0; r < R; r++) {
-                double v = sc[k + r] + (have_io ? sio[k + r] : 0);
-                if (r_setup(x, r))
-                    v = 0;
-                else if (x->whole[r])
-                    v = fmax(0, v - smc[k + r]);
-                x->SW[k + r] = v;
-                sum += v;
-            }
-            x->dwpwt[q] = sum;
+            self_values(x, x->M[M_IO] + k, sio, 1);
+        for (r = 0; r < R; r++) {
+            double v = sc[r] + (have_io ? sio[r] : 0);
+            if (r_setup(x, r))
+                v = 0;
+            else if (x->whole[r])
+                v = fmax(0, v - smc[r]);
+            x->SW[k + r] = v;
+            sum += v;
         }
+        x->dwpwt[q] = sum;
     }
     if ((rc = pa_sum(x, cnt, 2)))
         goto out;
@@ -964,7 +908,7 @@ static int self_wall(pa *x)
 oom:
     rc = pa_nomem(x);
 out:
-    free(ms), free(sc), free(smc), free(sio);
+    free(ms);
     return rc;
 }
 
@@ -1445,7 +1389,7 @@ static int noise_model(pa *x, size_t *nused)
         rc = pa_nomem(x);
         goto out;
     }
-    self_values(x, x->MM, S);
+    self_values(x, x->MM, S, x->L);
     for (r = 0; r < R; r++) {
         col[r] = r;
         for (q = 0; q < L; q++) {
@@ -1577,10 +1521,86 @@ static int slow_cluster(pa *x, pa_found *f)
     return AA_OK;
 }
 
-/* dissim.c's an_dissim_impact (without the spike test) and the clusters. */
+/* dissim.c's test of imbalances carried by a few visits (cpu_sq): the
+ * spread V = cpu_sq - cpu^2 / visits of every local process at each kept
+ * CCR's region, its median over the processes that ran the region (exact,
+ * pa_medians), and the slow processes' spread beyond it (a reduction); a
+ * CCR whose impact is fewer than spike_z standard errors of that spread is
+ * dropped.  *nspike: how many were. */
+static int spike_test(pa *x, size_t *nspike)
+{
+    static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
+    size_t L = x->L, R = x->R, nf = x->nfound, q, i, m;
+    double use[3] = {0, 0, 0}, *row = NULL, *V = NULL, *s = NULL, *med = NULL;
+    unsigned char *anyfin = NULL, *ran = NULL;
+    size_t *col = NULL;
+    int rc;
+    *nspike = 0;
+    for (q = 0; q < L && nf; q++) {
+        if ((rc = at_process(x, q)))
+            return rc;
+        for (m = 0; m < 3; m++)
+            use[m] = fmax(use[m], usable_here(x, q, name[m]));
+    }
+    if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2] || !nf)
+        return rc;
+    row = malloc((3 * R + 1) * sizeof *row);
+    anyfin = malloc(R + 1);
+    V = malloc((L * nf + 1) * sizeof *V);
+    ran = malloc(L * nf + 1);
+    col = malloc((nf + 1) * sizeof *col);
+    s = calloc(3 * nf + 1, sizeof *s);
+    med = calloc(nf + 1, sizeof *med);
+    if (!row || !anyfin || !V || !ran || !col || !s || !med) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
+        for (m = 0; m < 3; m++)
+            gather_row(x, q, name[m], row + m * R, anyfin);
+        for (i = 0; i < nf; i++) {
+            size_t r = x->found[i].region;
+            double N = row[r], C = row[R + r], Q = row[2 * R + r];
+            V[q * nf + i] = N >= 2 && !isnan(Q) && !isnan(C) ? fmax(0, Q - C * C / N) : 0;
+            ran[q * nf + i] = x->ran[q * R + r];
+        }
+    }
+    for (i = 0; i < nf; i++)
+        col[i] = i;
+    if ((rc = pa_medians(x, V, ran, nf, col, nf, med)))
+        goto out;
+    for (q = 0; q < L; q++)
+        for (i = 0; i < nf; i++) {
+            const pa_found *f = &x->found[i];
+            s[2 * nf + i] += ran[q * nf + i];
+            if (f->lab[q] == (int)f->slow) {
+                s[i] += fmax(0, V[q * nf + i] - med[i]);
+                s[nf + i] += 1;
+            }
+        }
+    if ((rc = pa_sum(x, s, 3 * nf)))
+        goto out;
+    for (i = 0; i < nf; i++) {
+        pa_found *f = &x->found[i];
+        double e = s[i], ns = s[nf + i];
+        if (f->dropped || !(s[2 * nf + i] > 0) || !(ns > 0) || !(e > 0))
+            continue;
+        if (f->impact / (sqrt(e) / ns) < x->o->spike_z) {
+            f->dropped = 1;
+            (*nspike)++;
+        }
+    }
+out:
+    free(row), free(anyfin), free(V), free(ran), free(col), free(s), free(med);
+    return rc;
+}
+
+/* dissim.c's an_dissim_impact and the clusters. */
 static int dissim_impact(pa *x)
 {
-    size_t i, j;
+    size_t i, j, nspike;
     int rc;
     if ((rc = median_positive(x, x->wpwt, 1, &x->wmed)) ||
         (rc = median_positive(x, x->MM, x->R, &x->mmed)))
@@ -1591,6 +1611,8 @@ static int dissim_impact(pa *x)
             return rc;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
     }
+    if ((rc = spike_test(x, &nspike)))
+        return rc;
     for (i = 0; i < x->nfound; i++) {
         size_t r0 = x->found[i].region;
         if (x->found[i].dropped)
@@ -1601,19 +1623,34 @@ static int dissim_impact(pa *x)
                 x->found[j].region < x->send[r0])
                 x->found[i].cccr = 0;
     }
+    if (nspike)
+        return an_note(&x->dc, "%zu process difference%s carried by a few visits (the slow "
+                       "processes' visits spread beyond the others' by as much as the "
+                       "difference: a CPU-time spike, not more work) %s not reported",
+                       nspike, nspike == 1 ? "" : "s", nspike == 1 ? "is" : "are");
     return AA_OK;
+}
+
+/* Every process's row of w bytes (local: L of them, v) on every rank, in
+ * rank order. */
+static int gather_rows(pa *x, const void *v, size_t w, void **all)
+{
+    size_t n = 0;
+    void *buf = NULL;
+    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, v, x->L * w, &buf, &n));
+    if (!rc && n != x->P * w) {
+        free(buf);
+        return aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
+    }
+    *all = buf;
+    return rc;
 }
 
 /* Every process's int v (local: L of them) on every rank, in rank order. */
 static int gather_ints(pa *x, const int *v, int **all)
 {
-    size_t n = 0;
     void *buf = NULL;
-    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, v, x->L * sizeof *v, &buf, &n));
-    if (!rc && n != x->P * sizeof *v) {
-        free(buf);
-        return aa_err_set(x->err, AA_EENV, "analyze: ranks disagree on the process count");
-    }
+    int rc = gather_rows(x, v, sizeof *v, &buf);
     *all = buf;
     return rc;
 }
@@ -1708,7 +1745,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
         free(s), free(SM);
         return pa_nomem(x);
     }
-    self_values(x, x->M[M_MPIW], SM);
+    self_values(x, x->M[M_MPIW], SM, x->L);
     for (q = 0; q < L; q++) {
         int slow = df->lab[q] == (int)df->slow;
         for (r = 1; r < R; r++) {
@@ -1744,6 +1781,206 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
             f->wait_ranks[f->nwait++] = x->a->ranks[q];
     f->wait_s = best * (double)f->nwait;
     return AA_OK;
+}
+
+/* ---- root causes (causes.c) ------------------------------------------------------------ */
+/* Attribute d of local process q by region (an_gather_attr's rules) into
+ * v; the finite values of its base metrics added to fin[0], fin[1].  tmp:
+ * R scratch. */
+static void attr_row(pa *x, size_t q, const an_attr_def *d, double *v, double *tmp,
+                     unsigned char *anyfin, double *fin)
+{
+    size_t r;
+    fin[0] += (double)gather_row(x, q, d->m1, v, anyfin);
+    if (!d->m2)
+        return;
+    fin[1] += (double)gather_row(x, q, d->m2, tmp, anyfin);
+    for (r = 0; r < x->R; r++) {
+        double a = v[r], b = tmp[r];
+        if (d->kind == AN_SUM)
+            v[r] = isnan(a) ? b : isnan(b) ? a : a + b;
+        else if (d->kind == AN_RATE)
+            v[r] = (isnan(a) || isnan(b)) ? NAN : b > 0 ? a / b : 0;
+    }
+}
+
+/* The three metrics of the MPI traffic rate (causes.c's traffic_rates) */
+static const char *const pa_traffic[3] = {"mpi_bytes_sent", "mpi_bytes_recv", "mpi_wall"};
+
+/* One pass over the local processes for causes.c's an_attributes: per
+ * chosen attribute j, whether its metrics are usable (u[2j], u[2j+1]) and
+ * then, in s, their finite counts (2), the region sums and counts of its
+ * region means (2R); after them the usability (u) and region sums (s) of
+ * the traffic metrics; x->dcol: the processes' values at every CCR. */
+static int attr_local(pa *x, double *u, double *s)
+{
+    an_ctx *c = &x->dc;
+    size_t na = c->nattr, L = x->L, R = x->R, nf = x->nfound, q, j, r, i, m;
+    double *v = malloc((R + 1) * sizeof *v), *tmp = malloc((R + 1) * sizeof *tmp);
+    double *ts = s + na * (2 + 2 * R);
+    unsigned char *anyfin = malloc(R + 1);
+    int rc = AA_OK;
+    if (!(x->dcol = calloc(nf + 1, sizeof *x->dcol)) || !v || !tmp || !anyfin)
+        goto oom;
+    for (i = 0; i < nf; i++)
+        if (!(x->dcol[i] = malloc((L * na + 1) * sizeof **x->dcol)))
+            goto oom;
+    for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
+        for (j = 0; j < na; j++) {
+            const an_attr_def *d = c->adefs[j];
+            double *sj = s + j * (2 + 2 * R);
+            u[2 * j] = fmax(u[2 * j], usable_here(x, q, d->m1));
+            u[2 * j + 1] = fmax(u[2 * j + 1], !d->m2 || usable_here(x, q, d->m2));
+            attr_row(x, q, d, v, tmp, anyfin, sj);
+            for (r = 0; r < R; r++) {
+                if (d->kind != AN_RATE || (x->ran[q * R + r] && !isnan(v[r]))) {
+                    sj[2 + r] += isnan(v[r]) ? 0 : v[r];
+                    sj[2 + R + r] += 1;
+                }
+            }
+            for (i = 0; i < nf; i++) {
+                double y = v[x->found[i].region];
+                x->dcol[i][q * na + j] = isnan(y) ? 0 : y;
+            }
+        }
+        for (m = 0; m < 3; m++) {
+            u[2 * na + m] = fmax(u[2 * na + m], usable_here(x, q, pa_traffic[m]));
+            gather_row(x, q, pa_traffic[m], v, anyfin);
+            for (r = 0; r < R; r++)
+                ts[m * R + r] += isnan(v[r]) ? 0 : v[r];
+        }
+    }
+    goto out;
+oom:
+    rc = pa_nomem(x);
+out:
+    free(v), free(tmp), free(anyfin);
+    return rc;
+}
+
+/* causes.c's an_attributes over the ranks: the chosen attributes, those
+ * measured somewhere (the others listed as unavailable, with the note),
+ * their region means (c->aval, reduced), the processes' values at every
+ * CCR (x->dcol, local until a CCCR's causes gather them) and the MPI
+ * traffic rates (c->traffic_rate). */
+static int attributes(pa *x)
+{
+    an_ctx *c = &x->dc;
+    size_t na, R = x->R, j, k, r, used = 0;
+    double *u = NULL, *s = NULL, *ts;
+    int rc;
+    c->P = x->P;
+    c->R = R;
+    c->send = x->send;
+    c->dobj = x->dobj;
+    c->ndobj = x->ndobj;
+    if ((rc = an_attr_choose(c)))
+        return rc;
+    na = c->nattr;
+    u = calloc(2 * na + 4, sizeof *u);
+    s = calloc(na * (2 + 2 * R) + 3 * R + 1, sizeof *s);
+    c->aval = calloc(na * R + 1, sizeof *c->aval);
+    if (!u || !s || !c->aval) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if ((rc = attr_local(x, u, s)) || (rc = pa_max(x, u, 2 * na + 3)) ||
+        (rc = pa_sum(x, s, na * (2 + 2 * R) + 3 * R)))
+        goto out;
+    for (j = 0; j < na; j++) {
+        const an_attr_def *d = c->adefs[j];
+        const double *sj = s + j * (2 + 2 * R);
+        size_t i, q;
+        if (!(u[2 * j] > 0 && u[2 * j + 1] > 0 && sj[0] > 0 && (!d->m2 || sj[1] > 0))) {
+            if (an_strlist_add(&x->a->unavailable, &x->a->nunavailable, d->name)) {
+                rc = pa_nomem(x);
+                goto out;
+            }
+            continue;
+        }
+        for (r = 0; r < R; r++)
+            c->aval[used * R + r] = sj[2 + R + r] > 0 ? sj[2 + r] / sj[2 + R + r] : 0;
+        for (i = 0; i < x->nfound; i++) /* column j becomes column used */
+            for (q = 0; q < x->L; q++)
+                x->dcol[i][q * na + used] = x->dcol[i][q * na + j];
+        c->adefs[used] = d;
+        c->anames[used] = (char *)d->name;
+        used++;
+    }
+    for (k = 0; k < used; k++)
+        if (an_strlist_add(&x->a->attributes, &x->a->nattributes, c->anames[k])) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+    x->na_local = na; /* the stride of x->dcol */
+    c->nattr = used;
+    if ((rc = an_attr_note_unavailable(c)))
+        goto out;
+    ts = s + na * (2 + 2 * R);
+    if (u[2 * na] > 0 && u[2 * na + 1] > 0 && u[2 * na + 2] > 0) {
+        if (!(c->traffic_rate = calloc(R + 1, sizeof *c->traffic_rate))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (r = 0; r < R; r++) {
+            double bytes = ts[r] + ts[R + r], secs = ts[2 * R + r];
+            c->traffic_rate[r] = secs > 0 ? bytes / secs : bytes > 0 ? INFINITY : 0;
+        }
+    }
+    if (c->nattr > 64)
+        c->nattr = 64;
+out:
+    free(u), free(s);
+    return rc;
+}
+
+/* The root causes of dissimilarity finding f (found df, its partition lab
+ * of all processes): for a CCCR, the attribute columns of its region
+ * gathered (P x the attributes: not the profiles) and causes.c's own
+ * decision table; the suggestion in any case. */
+static int dissim_causes(pa *x, size_t i, const int *lab, aa_finding *f)
+{
+    an_ctx *c = &x->dc;
+    const pa_found *df = &x->found[i];
+    size_t na = c->nattr, P = x->P, j, q, w = x->na_local;
+    double *val = calloc(na + 1, sizeof *val), *refv = calloc(na + 1, sizeof *refv);
+    double *cols = NULL;
+    void *all = NULL;
+    aa_attrset causes = 0;
+    int rc = AA_OK;
+    if (!val || !refv) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if (df->cccr && na) {
+        dis_found fd;
+        if ((rc = gather_rows(x, x->dcol[i], w * sizeof(double), &all)))
+            goto out;
+        if (!(cols = malloc((na * P + 1) * sizeof *cols))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (j = 0; j < na; j++)
+            for (q = 0; q < P; q++)
+                cols[j * P + q] = ((const double *)all)[q * w + j];
+        memset(&fd, 0, sizeof fd);
+        fd.region = df->region;
+        fd.labels = (int *)lab;
+        c->ds.found = &fd;
+        c->ds.nfound = 1;
+        c->dcols = &cols;
+        rc = an_dissim_causes(c, 0, df->slow, val, refv, &causes);
+        c->ds.found = NULL;
+        c->ds.nfound = 0;
+        c->dcols = NULL;
+    }
+    if (!rc)
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, na, val, refv);
+out:
+    free(val), free(refv), free(cols), free(all);
+    return rc;
 }
 
 static aa_finding *add_finding(pa *x, aa_finding_kind kind, size_t region)
@@ -1805,6 +2042,8 @@ static int dissim_findings(pa *x, long *fof)
                 f->slow_ranks[f->nslow++] = x->a->ranks[q];
         if (!rc)
             rc = wait_site(x, df, lab, f);
+        if (!rc)
+            rc = dissim_causes(x, ord[y], lab, f);
         free(lab);
     }
     free(ord);
@@ -1831,14 +2070,82 @@ static double wait_of(const pa *x, const long *fof, size_t q, size_t r)
     return w;
 }
 
-/* disparity.c's CCRs (with own_value), order and findings (no causes). */
+/* disparity.c's decision table (an_disparity_table) of the CCRs isccr on
+ * the reduced region means of the attributes: the same on every rank. */
+static int disparity_table(pa *x, const int *isccr, an_disp *d)
+{
+    size_t r, i, R = x->R;
+    memset(d, 0, sizeof *d);
+    d->n = x->ndobj;
+    d->pos = malloc((R + 1) * sizeof *d->pos);
+    d->isccr = malloc((R + 1) * sizeof *d->isccr);
+    d->iscccr = malloc((R + 1) * sizeof *d->iscccr);
+    d->vals = malloc((d->n * x->dc.nattr + 1) * sizeof *d->vals);
+    d->dec = malloc((d->n + 1) * sizeof *d->dec);
+    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec)
+        return pa_nomem(x);
+    for (r = 0; r < R; r++)
+        d->pos[r] = -1;
+    for (i = 0; i < d->n; i++)
+        d->pos[x->dobj[i]] = (long)i;
+    memcpy(d->isccr, isccr, R * sizeof *isccr);
+    memcpy(d->iscccr, isccr, R * sizeof *isccr);
+    return an_disparity_table(&x->dc, d);
+}
+
+/* A disparity finding's causes (causes.c: an_disparity_causes) and
+ * suggestion. */
+static int disparity_causes(pa *x, const an_disp *d, size_t rr, aa_finding *f)
+{
+    an_ctx *c = &x->dc;
+    double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
+    aa_attrset causes = 0;
+    int rc;
+    if (!val || !refv)
+        rc = pa_nomem(x);
+    else {
+        if (d->iscccr[rr] && d->have_rs)
+            causes = an_disparity_causes(c, d, rr, val, refv);
+        rc = an_set_causes(c, f, causes, c->anames, c->adefs, c->nattr, val, refv);
+    }
+    free(val), free(refv);
+    return rc;
+}
+
+/* findings.c's an_disparity_confidence for the findings from index first:
+ * the share of processes on which the region's value lies above the class
+ * boundary (counts reduced). */
+static int disparity_confidence(pa *x, size_t first)
+{
+    aa_analysis *a = x->a;
+    size_t n = a->nfindings - first, i, q;
+    double thr = an_disparity_boundary(&x->dc), *cnt = calloc(n + 1, sizeof *cnt);
+    int rc;
+    if (!cnt)
+        return pa_nomem(x);
+    for (i = 0; i < n; i++)
+        for (q = 0; q < x->L; q++) {
+            size_t r = a->findings[first + i].region;
+            cnt[i] += x->ran[q * x->R + r] && region_metric_of(x, q, r) > thr;
+        }
+    if (!(rc = pa_sum(x, cnt, n)))
+        for (i = 0; i < n; i++)
+            a->findings[first + i].confidence = cnt[i] / (double)x->P;
+    free(cnt);
+    return rc;
+}
+
+/* disparity.c's CCRs (with own_value), order, findings with their causes,
+ * and their confidence. */
 static int disparity_findings(pa *x, const long *fof)
 {
     aa_analysis *a = x->a;
-    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0;
+    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0, first = a->nfindings;
     double *s = calloc(5 * R + 1, sizeof *s), maxv = 0;
     int *isccr = calloc(R + 1, sizeof *isccr), rc = AA_OK;
     size_t *ord = malloc((R + 1) * sizeof *ord);
+    an_disp d;
+    memset(&d, 0, sizeof d);
     if (!s || !isccr || !ord) {
         rc = pa_nomem(x);
         goto out;
@@ -1880,6 +2187,8 @@ static int disparity_findings(pa *x, const long *fof)
                 maxv = a->region_value[r];
         }
     }
+    if ((rc = disparity_table(x, isccr, &d)))
+        goto out;
     for (r = 0; r < R; r++)
         ord[r] = r;
     for (y = 1; y < R; y++)
@@ -1907,14 +2216,227 @@ static int disparity_findings(pa *x, const long *fof)
         f->run_share = s[3 * R + rr] / (double)x->P;
         f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
         f->effect = a->region_value[rr];
+        rc = disparity_causes(x, &d, rr, f);
     }
+    if (!rc)
+        rc = disparity_confidence(x, first);
     if (!rc && nwaits)
         rc = an_note(&x->dc, "%zu region%s of the top severity class %s where processes wait for "
                      "an imbalance's slow ones (reported with the imbalance: its waiting), no "
                      "hotspot of %s own", nwaits, nwaits == 1 ? "" : "s",
                      nwaits == 1 ? "is" : "are", nwaits == 1 ? "its" : "their");
 out:
+    an_disp_free(&d);
     free(s), free(isccr), free(ord);
+    return rc;
+}
+
+/* ---- master detection (tree.c) ------------------------------------------------------------ */
+/* tree.c's node_self_work for local process q (loaded): by tree node, its
+ * own wall time without the self MPI time of the program and its entry
+ * function, >= 0.  incl, mpi: x->t.n scratch. */
+static void node_self_work(pa *x, size_t q, double *incl, double *mpi, double *self)
+{
+    const aa_experiment *e = x->le[q - x->b0];
+    const aa_process *pr = x->lp[q - x->b0];
+    int mw = aa_experiment_metric_index(e, "wall"), mm = aa_experiment_metric_index(e, "mpi_wall");
+    size_t n = x->t.n, th, i, o = 0;
+    memset(incl, 0, n * sizeof *incl);
+    memset(mpi, 0, n * sizeof *mpi);
+    for (th = 0; th < pr->nthreads; th++) {
+        const aa_thread *tt = &pr->threads[th];
+        for (i = 0; i < tt->nnodes; i++) {
+            const double *v = aa_node_values(e, tt, i);
+            long t = x->map[q - x->b0][o + i];
+            incl[t] += mw < 0 || isnan(v[mw]) ? 0 : v[mw];
+            mpi[t] += mm < 0 || isnan(v[mm]) ? 0 : v[mm];
+        }
+        o += tt->nnodes;
+    }
+    memcpy(self, incl, n * sizeof *self);
+    for (i = 1; i < n; i++) {
+        self[x->t.par[i]] -= incl[i];
+        mpi[x->t.par[i]] -= mpi[i];
+    }
+    for (i = 0; i < n; i++) {
+        if (x->t.par[i] < 0 || x->t.par[x->t.par[i]] < 0)
+            self[i] -= mpi[i];
+        if (self[i] < 0)
+            self[i] = 0;
+    }
+}
+
+/* The share of local process q's self work in the nodes marked (want 1) or
+ * not marked (want 0). */
+static double work_share(pa *x, size_t q, const unsigned char *mark, int want, double *scratch)
+{
+    size_t n = x->t.n, i;
+    double *self = scratch + 2 * n, in = 0, all = 0;
+    node_self_work(x, q, scratch, scratch + n, self);
+    for (i = 0; i < n; i++) {
+        all += self[i];
+        if ((mark[i] != 0) == want)
+            in += self[i];
+    }
+    return all > 0 ? in / all : 0;
+}
+
+/* Per tree node the processes but rank 0 that ran it (cnt, n, reduced),
+ * whether rank 0 ran it (r0: n, then: rank 0 is among the processes, and
+ * is the first of its analysis rank; reduced maxima); cnt[n]: the other
+ * processes. */
+static int run_counts(pa *x, double *cnt, double *r0)
+{
+    size_t n = x->t.n, q, th, i, o;
+    size_t *stamp = calloc(n + 1, sizeof *stamp);
+    int rc = AA_OK;
+    if (!stamp)
+        return pa_nomem(x);
+    for (q = 0; q < x->L && !rc; q++) {
+        const aa_process *pr;
+        if ((rc = at_process(x, q)))
+            break;
+        pr = x->lp[q - x->b0];
+        for (th = 0, o = 0; th < pr->nthreads; th++) {
+            for (i = 0; i < pr->threads[th].nnodes; i++) {
+                long t = x->map[q - x->b0][o + i];
+                if (stamp[t] == q + 1)
+                    continue;
+                stamp[t] = q + 1;
+                if (x->rk[q] != 0)
+                    cnt[t] += 1;
+                else
+                    r0[t] = 1;
+            }
+            o += pr->threads[th].nnodes;
+        }
+        if (x->rk[q] != 0)
+            cnt[n] += 1;
+        else {
+            r0[n] = 1;
+            r0[n + 1] = q == 0;
+        }
+    }
+    free(stamp);
+    if (!rc && !(rc = pa_sum(x, cnt, n + 1)))
+        rc = pa_max(x, r0, n + 2);
+    return rc;
+}
+
+/* tree.c's detect_master over the ranks: rank 0 is a master when at least
+ * master_min_share of its work is in nodes no other process runs and at
+ * least that share of the (lower median) other process's work is in nodes
+ * rank 0 does not run.  *master, *share0; cnt, r0 as run_counts. */
+static int detect_master(pa *x, const double *cnt, const double *r0, int *master, double *share0)
+{
+    size_t n = x->t.n, q, i, no = (size_t)cnt[n];
+    unsigned char *only0 = calloc(n + 1, 1), *mr0 = calloc(n + 1, 1), *use = malloc(x->L + 1);
+    double *scratch = malloc((3 * n + 1) * sizeof *scratch), *os = malloc((x->L + 1) * sizeof *os);
+    double k[2], med[2], s0 = 0, min = x->o->master_min_share;
+    size_t zero = 0;
+    int rc = AA_OK;
+    *master = 0;
+    *share0 = 0;
+    if (!only0 || !mr0 || !use || !scratch || !os) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        mr0[i] = r0[i] > 0;
+        only0[i] = i > 0 && mr0[i] && cnt[i] == 0;
+    }
+    for (q = 0; q < x->L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
+        use[q] = x->rk[q] != 0;
+        os[q] = use[q] ? work_share(x, q, mr0, 0, scratch) : 0;
+        if (!use[q])
+            s0 = work_share(x, q, only0, 1, scratch);
+    }
+    k[0] = k[1] = (double)((no - 1) / 2);
+    if ((rc = pa_sum(x, &s0, 1)) || (rc = pa_kth(x, os, use, 1, &zero, 1, k, med)))
+        goto out;
+    *share0 = s0;
+    *master = s0 >= min && med[0] >= min;
+out:
+    free(only0), free(mr0), free(use), free(scratch), free(os);
+    return rc;
+}
+
+/* The global process count (x->P) and this rank's first process (x->off). */
+static int count_processes(pa *x)
+{
+    double n = (double)x->L;
+    void *all = NULL;
+    size_t nall = 0;
+    int rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall)), i;
+    if (!rc) {
+        const double *c = all;
+        x->P = 0;
+        for (i = 0; i < x->cm->size; i++) {
+            if (i == x->cm->rank)
+                x->off = x->P;
+            x->P += (size_t)c[i];
+        }
+    }
+    free(all);
+    return rc;
+}
+
+/* Rank 0 leaves the analysis when it behaves as a master (detect, with
+ * auto_exclude_master) or when the analysis a left it out (a set): its
+ * process is skipped and the nodes only it ran are no regions. */
+static int exclude_master(pa *x, const aa_analysis *a)
+{
+    size_t n = x->t.n, i;
+    double *cnt = calloc(n + 1, sizeof *cnt), *r0 = calloc(n + 2, sizeof *r0), share = 0;
+    int master = 0, rc = AA_OK;
+    if (!cnt || !r0) {
+        free(cnt), free(r0);
+        return pa_nomem(x);
+    }
+    if (a)
+        for (i = 0; i < a->nexcluded_ranks; i++)
+            master |= a->excluded_ranks[i] == 0;
+    if ((!a && !x->o->auto_exclude_master) || (a && !master))
+        goto out;
+    if ((rc = run_counts(x, cnt, r0)))
+        goto out;
+    if (!a && r0[n] > 0 && cnt[n] >= 2 && (rc = detect_master(x, cnt, r0, &master, &share)))
+        goto out;
+    if (!master)
+        goto out;
+    if (!(r0[n + 1] > 0)) { /* not the first process of its rank: kept */
+        rc = an_note(&x->dc, "rank 0 behaves as a master, but the parallel analysis leaves out "
+                     "only the first process of an analysis rank: kept");
+        goto out;
+    }
+    if (!(x->keep = calloc(n + 1, 1))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        x->keep[i] = i == 0 || cnt[i] > 0;
+    if (x->L && x->rk[0] == 0) {
+        x->skip = 1;
+        x->L--;
+        memmove(x->rk, x->rk + 1, x->L * sizeof *x->rk);
+        x->bn = 0; /* reload */
+    }
+    if ((rc = count_processes(x)))
+        goto out;
+    if (!(x->a->excluded_ranks = calloc(1, sizeof *x->a->excluded_ranks))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    x->a->nexcluded_ranks = 1;
+    if (!a)
+        rc = an_note(&x->dc, "rank 0 behaves as a master: excluded (%.0f%% of its work is in "
+                     "regions no other process runs, and it does not run the regions holding "
+                     "most of the others' work); rerun the analysis with --no-auto-exclude to "
+                     "keep it", 100 * share);
+out:
+    free(cnt), free(r0);
     return rc;
 }
 
@@ -1922,64 +2444,31 @@ out:
 static int unsupported(pa *x)
 {
     const aa_analyze_options *o = x->o;
-    double q = 0;
-    size_t i;
-    int rc = AA_OK;
     if (o->nexclude_ranks || o->nexclude_regions)
-        rc = aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
-                        "--exclude-regions (run the serial analysis)");
-    for (i = 0; i < x->L && !rc; i++)
-        q += aa_experiment_metric_index(x->le[i], "cpu_sq") >= 0;
-    if (!rc)
-        rc = pa_sum(x, &q, 1);
-    if (!rc && q > 0)
-        rc = an_note(&x->dc, "parallel analysis: the test of imbalances carried by a few visits "
-                     "(cpu_sq) is not applied");
-    if (!rc)
-        rc = an_note(&x->dc, "parallel analysis over %d ranks: root causes are not computed; "
-                     "rank 0 is not tested for a master", x->cm->size);
-    return rc;
+        return aa_err_set(x->err, AA_EUSAGE, "the parallel analysis takes no --exclude-ranks or "
+                          "--exclude-regions (run the serial analysis)");
+    return AA_OK;
 }
 
 static int run(pa *x)
 {
-    double n = (double)x->L, off = 0;
-    void *all = NULL;
-    size_t nall = 0, q;
     long *fof = NULL;
-    int rc, *rk = malloc((x->L + 1) * sizeof *rk);
-    if (!rk)
-        return pa_nomem(x);
-    for (q = 0; q < x->L; q++)
-        rk[q] = x->lp[q]->rank;
-    /* the global process count and this rank's offset */
-    rc = pa_comm(x, x->cm->allgather(x->cm->ctx, &n, sizeof n, &all, &nall));
-    if (!rc) {
-        const double *c = all;
-        int i;
-        x->P = 0;
-        for (i = 0; i < x->cm->size; i++) {
-            if (i == x->cm->rank)
-                off = (double)x->P;
-            x->P += (size_t)c[i];
-        }
-        x->off = (size_t)off;
-    }
-    free(all);
+    int rc = count_processes(x);
     if (!rc && x->P == 0)
         rc = aa_err_set(x->err, AA_EINPUT, "no processes to analyse");
-    if (!rc)
-        rc = gather_ints(x, rk, &x->a->ranks);
-    free(rk);
+    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = exclude_master(x, NULL)))
+        return rc;
     x->a->nprocesses = x->P;
-    if (rc || (rc = unsupported(x)) || (rc = build_tree(x)) || (rc = build_regions(x)) ||
+    if (x->P == 0)
+        return aa_err_set(x->err, AA_EINPUT, "no processes to analyse (rank 0 excluded)");
+    if ((rc = gather_ints(x, x->rk, &x->a->ranks)) || (rc = build_regions(x)) ||
         (rc = region_kinds(x)) || (rc = gather_values(x)) || (rc = wall_wpwt(x)) ||
         (rc = whole_chain(x)) ||
         (rc = main_metric(x)) || (rc = disparity_classes(x)))
         return rc;
     if (x->P == 1 && (rc = an_note(&x->dc, "single process: no dissimilarity analysis")))
         return rc;
-    if (x->P >= 2 && (rc = search_levels(x)))
+    if ((x->P >= 2 && (rc = search_levels(x))) || (rc = attributes(x)))
         return rc;
     if ((rc = dissim_impact(x)) || (rc = dissim_clusters(x)))
         return rc;
@@ -1996,11 +2485,12 @@ static int run(pa *x)
 static void pa_free(pa *x)
 {
     size_t i;
-    pt_free(&x->t);
-    if (x->map)
-        for (i = 0; i < x->L; i++)
-            free(x->map[i]);
+    an_rtree_free(&x->t);
+    for (i = 0; i < x->mapn; i++)
+        free(x->map[i]);
     free(x->map);
+    free(x->rk);
+    free(x->keep);
     free(x->t2r);
     free(x->cstart);
     free(x->clist);
@@ -2018,39 +2508,55 @@ static void pa_free(pa *x)
     free(x->dobj);
     free(x->pre);
     free(x->range);
-    for (i = 0; i < x->nfound; i++)
+    for (i = 0; i < x->nfound; i++) {
         free(x->found[i].lab);
+        free(x->dcol ? x->dcol[i] : NULL);
+    }
     free(x->found);
+    free(x->dcol);
+    free(x->dc.adefs);
+    free(x->dc.anames);
+    free(x->dc.aval);
+    free(x->dc.traffic_rate);
 }
 
-int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
-                        const aa_process *const *procs, size_t n, const aa_experiment *info,
-                        const aa_analyze_options *o, aa_analysis **out, aa_err *err)
+/* The job's state over the local processes of src (options o, or the
+ * defaults in *defo), with an empty analysis of experiment info. */
+static int pa_begin(pa *x, const aa_pcomm *cm, const aa_psource *src, const aa_experiment *info,
+                    const aa_analyze_options *o, aa_analyze_options *defo, aa_err *err)
+{
+    if (!o) {
+        aa_analyze_options_init(defo);
+        o = defo;
+    }
+    memset(x, 0, sizeof *x);
+    x->cm = cm;
+    x->o = o;
+    x->err = err;
+    x->src = src;
+    x->L = src->n;
+    if (!(x->a = calloc(1, sizeof *x->a)))
+        return aa_err_set(err, AA_EENV, "analyze: out of memory");
+    x->a->exp = info;
+    x->dc.err = err;
+    x->dc.o = o;
+    x->dc.a = x->a;
+    return AA_OK;
+}
+
+int aa_analyze_parallel_source(const aa_pcomm *cm, const aa_psource *src,
+                               const aa_experiment *info, const aa_analyze_options *o,
+                               aa_analysis **out, aa_err *err)
 {
     pa x;
     aa_analyze_options defo;
     int rc;
     *out = NULL;
-    if (!o) {
-        aa_analyze_options_init(&defo);
-        o = &defo;
-    }
-    memset(&x, 0, sizeof x);
-    x.cm = cm;
-    x.o = o;
-    x.err = err;
-    x.le = exps;
-    x.lp = procs;
-    x.L = n;
-    if (!(x.a = calloc(1, sizeof *x.a)))
-        return aa_err_set(err, AA_EENV, "analyze: out of memory");
-    x.a->exp = info;
+    if ((rc = pa_begin(&x, cm, src, info, o, &defo, err)))
+        return rc;
     x.a->proc_metric = "cpu";
     x.a->region_metric = "crnm";
     x.a->optics_level = 0;
-    x.dc.err = err;
-    x.dc.o = o;
-    x.dc.a = x.a;
     rc = run(&x);
     pa_free(&x);
     if (rc) {
@@ -2059,6 +2565,45 @@ int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
     }
     *out = x.a;
     return AA_OK;
+}
+
+/* ---- processes held in memory ------------------------------------------------------ */
+typedef struct mem_src {
+    const aa_experiment *const *exps;
+    const aa_process *const *procs;
+    size_t n;
+} mem_src;
+
+static int mem_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                    const aa_process *const **procs, aa_err *err)
+{
+    const mem_src *m = ctx;
+    (void)err;
+    *count = m->n - first;
+    *exps = m->exps + first;
+    *procs = m->procs + first;
+    return AA_OK;
+}
+
+static void mem_source(aa_psource *src, mem_src *m, const aa_experiment *const *exps,
+                       const aa_process *const *procs, size_t n)
+{
+    m->exps = exps;
+    m->procs = procs;
+    m->n = n;
+    src->n = n;
+    src->ctx = m;
+    src->load = mem_load;
+}
+
+int aa_analyze_parallel(const aa_pcomm *cm, const aa_experiment *const *exps,
+                        const aa_process *const *procs, size_t n, const aa_experiment *info,
+                        const aa_analyze_options *o, aa_analysis **out, aa_err *err)
+{
+    aa_psource src;
+    mem_src m;
+    mem_source(&src, &m, exps, procs, n);
+    return aa_analyze_parallel_source(cm, &src, info, o, out, err);
 }
 
 /* ---- region distributions ------------------------------------------------------- */
@@ -2118,36 +2663,21 @@ out:
     return rc;
 }
 
-int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
-                             const aa_process *const *procs, size_t n, const aa_analysis *a,
-                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+int aa_analyze_parallel_dist_source(const aa_pcomm *cm, const aa_psource *src,
+                                    const aa_analysis *a, const aa_analyze_options *o,
+                                    aa_region_dist **dist, aa_err *err)
 {
     pa x;
     aa_analyze_options defo;
     aa_region_dist *d = NULL;
     int rc;
     *dist = NULL;
-    if (!o) {
-        aa_analyze_options_init(&defo);
-        o = &defo;
-    }
-    memset(&x, 0, sizeof x);
-    x.cm = cm;
-    x.o = o;
-    x.err = err;
-    x.le = exps;
-    x.lp = procs;
-    x.L = n;
+    if ((rc = pa_begin(&x, cm, src, a->exp, o, &defo, err)))
+        return rc;
     x.P = a->nprocesses;
-    if (!(x.a = calloc(1, sizeof *x.a)))
-        return aa_err_set(err, AA_EENV, "analyze: out of memory");
-    x.a->exp = a->exp;
-    x.dc.err = err;
-    x.dc.o = o;
-    x.dc.a = x.a;
     /* the phases the distributions need, as aa_analyze_parallel ran them */
-    if (!(rc = build_tree(&x)) && !(rc = build_regions(&x)) && !(rc = gather_values(&x)) &&
-        !(rc = main_metric(&x))) {
+    if (!(rc = build_tree(&x)) && !(rc = exclude_master(&x, a)) && !(rc = build_regions(&x)) &&
+        !(rc = gather_values(&x)) && !(rc = main_metric(&x))) {
         if (x.R != a->nregions)
             rc = aa_err_set(err, AA_EUSAGE, "analyze: the distributions' processes are not the "
                             "analysis' (%zu regions, %zu)", x.R, a->nregions);
@@ -2164,6 +2694,16 @@ int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exp
     }
     *dist = d;
     return AA_OK;
+}
+
+int aa_analyze_parallel_dist(const aa_pcomm *cm, const aa_experiment *const *exps,
+                             const aa_process *const *procs, size_t n, const aa_analysis *a,
+                             const aa_analyze_options *o, aa_region_dist **dist, aa_err *err)
+{
+    aa_psource src;
+    mem_src m;
+    mem_source(&src, &m, exps, procs, n);
+    return aa_analyze_parallel_dist_source(cm, &src, a, o, dist, err);
 }
 
 /* ---- one rank ----------------------------------------------------------------------- */

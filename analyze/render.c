@@ -267,6 +267,16 @@ static void json_region_fields(aa_json *j, const aa_analysis *a, size_t r)
     aa_json_int(j, ri ? ri->line : 0);
 }
 
+static void json_parent_index(aa_json *j, const aa_analysis *a, size_t r)
+{
+    long par = a->regions[r].parent;
+    aa_json_key(j, "parent_index");
+    if (par < 0)
+        aa_json_null(j);
+    else
+        aa_json_int(j, (long long)a->regions[par].index);
+}
+
 static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
 {
     size_t i;
@@ -411,11 +421,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
             aa_json_null(&j);
         else
             aa_json_int(&j, a->regions[par].id);
-        aa_json_key(&j, "parent_index");
-        if (par < 0)
-            aa_json_null(&j);
-        else
-            aa_json_int(&j, (long long)a->regions[par].index);
+        json_parent_index(&j, a, i);
         aa_json_key(&j, "depth");
         aa_json_int(&j, a->regions[i].depth);
         aa_json_key(&j, "processes");
@@ -658,4 +664,47 @@ int aa_analyze_format_xml(const aa_analysis *a, aa_buf *b)
     xml_list(b, "notes", "note", a->notes, a->nnotes, "  ");
     aa_buf_puts(b, "</analysis>\n");
     return b->failed ? AA_EENV : AA_OK;
+}
+
+/* ---- region distributions (the parallel analysis' --regions-json) ---- */
+static void json_dist(aa_json *j, const char *key, const aa_region_dist *d)
+{
+    const char *const name[] = {"min", "median", "p90", "max", "mean", "stddev"};
+    const double v[] = {d->min, d->median, d->p90, d->max, d->mean, d->stddev};
+    size_t i;
+    aa_json_key(j, key);
+    aa_json_obj_begin(j);
+    aa_json_key(j, "n");
+    aa_json_int(j, (long long)d->n);
+    for (i = 0; i < sizeof v / sizeof *v; i++) {
+        aa_json_key(j, name[i]);
+        aa_json_num(j, v[i]);
+    }
+    aa_json_obj_end(j);
+}
+
+int aa_analyze_format_dist_json(const aa_analysis *a, const aa_region_dist *d, aa_buf *b)
+{
+    aa_json j;
+    size_t r;
+    aa_json_init(&j, b, 1);
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "processes");
+    aa_json_int(&j, (long long)a->nprocesses);
+    aa_json_key(&j, "process_metric");
+    aa_json_str(&j, a->proc_metric);
+    aa_json_key(&j, "regions");
+    aa_json_arr_begin(&j);
+    for (r = 0; r < a->nregions; r++) {
+        aa_json_obj_begin(&j);
+        json_region_fields(&j, a, r);
+        json_parent_index(&j, a, r);
+        json_dist(&j, "wall", &d[r]);
+        json_dist(&j, "process_metric", &d[a->nregions + r]);
+        aa_json_obj_end(&j);
+    }
+    aa_json_arr_end(&j);
+    aa_json_obj_end(&j);
+    aa_buf_putc(b, '\n');
+    return b->failed ? -1 : 0;
 }

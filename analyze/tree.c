@@ -26,9 +26,9 @@ static size_t hslot(uint64_t k, size_t cap)
     return (size_t)k & (cap - 1);
 }
 
-static int tree_rehash(an_ctx *c)
+static int rtree_rehash(an_rtree *t)
 {
-    size_t ncap = c->hcap ? c->hcap * 2 : 1024, i;
+    size_t ncap = t->hcap ? t->hcap * 2 : 256, i;
     uint64_t *nk = calloc(ncap, sizeof *nk);
     long *nv = malloc(ncap * sizeof *nv);
     if (!nk || !nv) {
@@ -36,53 +36,88 @@ static int tree_rehash(an_ctx *c)
         free(nv);
         return -1;
     }
-    for (i = 0; i < c->hcap; i++)
-        if (c->hkeys[i]) {
-            size_t s = hslot(c->hkeys[i], ncap);
+    for (i = 0; i < t->hcap; i++)
+        if (t->hk[i]) {
+            size_t s = hslot(t->hk[i], ncap);
             while (nk[s])
                 s = (s + 1) & (ncap - 1);
-            nk[s] = c->hkeys[i];
-            nv[s] = c->hvals[i];
+            nk[s] = t->hk[i];
+            nv[s] = t->hv[i];
         }
-    free(c->hkeys);
-    free(c->hvals);
-    c->hkeys = nk;
-    c->hvals = nv;
-    c->hcap = ncap;
+    free(t->hk);
+    free(t->hv);
+    t->hk = nk;
+    t->hv = nv;
+    t->hcap = ncap;
     return 0;
 }
 
-/* Tree index of child `id` of `parent` (created when missing); -1 on no memory. */
-static long tree_child(an_ctx *c, long parent, uint32_t id)
+long an_rtree_child(an_rtree *t, long parent, uint32_t id)
 {
     uint64_t k = hkey(parent, id);
     size_t s;
-    if ((c->ntree + 1) * 2 > c->hcap && tree_rehash(c))
+    if ((t->n + 1) * 2 > t->hcap && rtree_rehash(t))
         return -1;
-    s = hslot(k, c->hcap);
-    while (c->hkeys[s]) {
-        if (c->hkeys[s] == k)
-            return c->hvals[s];
-        s = (s + 1) & (c->hcap - 1);
+    s = hslot(k, t->hcap);
+    while (t->hk[s]) {
+        if (t->hk[s] == k)
+            return t->hv[s];
+        s = (s + 1) & (t->hcap - 1);
     }
-    if (c->ntree == c->tcap) {
-        size_t nc = c->tcap ? c->tcap * 2 : 256;
-        uint32_t *ni = realloc(c->tid, nc * sizeof *ni);
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 64;
+        uint32_t *ni = realloc(t->id, nc * sizeof *ni);
         long *np;
         if (!ni)
             return -1;
-        c->tid = ni;
-        np = realloc(c->tparent, nc * sizeof *np);
-        if (!np)
+        t->id = ni;
+        if (!(np = realloc(t->par, nc * sizeof *np)))
             return -1;
-        c->tparent = np;
-        c->tcap = nc;
+        t->par = np;
+        t->cap = nc;
     }
-    c->tid[c->ntree] = id;
-    c->tparent[c->ntree] = parent;
-    c->hkeys[s] = k;
-    c->hvals[s] = (long)c->ntree;
-    return (long)c->ntree++;
+    t->id[t->n] = id;
+    t->par[t->n] = parent;
+    t->hk[s] = k;
+    t->hv[s] = (long)t->n;
+    return (long)t->n++;
+}
+
+int an_rtree_map(an_rtree *t, const aa_process *pr, long *map, aa_err *err)
+{
+    size_t th, i;
+    for (th = 0; th < pr->nthreads; th++) {
+        const aa_thread *tt = &pr->threads[th];
+        for (i = 0; i < tt->nnodes; i++) {
+            const aa_node *nd = &tt->nodes[i];
+            long par;
+            if (nd->parent < 0) {
+                if (nd->region == AA_REGION_ROOT) {
+                    map[i] = 0;
+                    continue;
+                }
+                par = 0;
+            } else if (nd->parent >= (int32_t)i) {
+                return aa_err_set(err, AA_EINPUT, "rank %d thread %d node %zu: parent does not "
+                                  "precede it", pr->rank, tt->id, i);
+            } else {
+                par = map[nd->parent];
+            }
+            if ((map[i] = an_rtree_child(t, par, nd->region)) < 0)
+                return aa_err_set(err, AA_EENV, "analyze: out of memory");
+        }
+        map += tt->nnodes;
+    }
+    return AA_OK;
+}
+
+void an_rtree_free(an_rtree *t)
+{
+    free(t->id);
+    free(t->par);
+    free(t->hk);
+    free(t->hv);
+    memset(t, 0, sizeof *t);
 }
 
 static int rank_excluded(const aa_analyze_options *o, int rank)
@@ -115,8 +150,8 @@ static int region_excluded(const aa_analyze_options *o, const aa_region *r, uint
 static int build_tree(an_ctx *c, const unsigned char *cand)
 {
     const aa_experiment *e = c->e;
-    size_t p, t, i, total = 0;
-    if (tree_child(c, -2, AA_REGION_ROOT) != 0) /* root = tree index 0 */
+    size_t p, t;
+    if (an_rtree_child(&c->tree, -1, AA_REGION_ROOT) != 0) /* root = tree index 0 */
         return an_nomem(c);
     c->mapoff = calloc(e->nprocesses + 1, sizeof *c->mapoff);
     c->map = calloc(e->nprocesses ? e->nprocesses : 1, sizeof *c->map);
@@ -124,7 +159,8 @@ static int build_tree(an_ctx *c, const unsigned char *cand)
         return an_nomem(c);
     for (p = 0; p < e->nprocesses; p++) {
         const aa_process *pr = &e->processes[p];
-        size_t n = 0, off = 0;
+        size_t n = 0;
+        int rc;
         if (!cand[p])
             continue;
         for (t = 0; t < pr->nthreads; t++)
@@ -132,33 +168,9 @@ static int build_tree(an_ctx *c, const unsigned char *cand)
         c->map[p] = malloc((n ? n : 1) * sizeof **c->map);
         if (!c->map[p])
             return an_nomem(c);
-        for (t = 0; t < pr->nthreads; t++) {
-            const aa_thread *th = &pr->threads[t];
-            long *m = c->map[p] + off;
-            for (i = 0; i < th->nnodes; i++) {
-                const aa_node *nd = &th->nodes[i];
-                long par;
-                if (nd->parent < 0) {
-                    if (nd->region == AA_REGION_ROOT) {
-                        m[i] = 0;
-                        continue;
-                    }
-                    par = 0;
-                } else if (nd->parent >= (int32_t)i) {
-                    return aa_err_set(c->err, AA_EINPUT,
-                                      "rank %d thread %d node %zu: parent does not precede it",
-                                      pr->rank, th->id, i);
-                } else {
-                    par = m[nd->parent];
-                }
-                if ((m[i] = tree_child(c, par, nd->region)) < 0)
-                    return an_nomem(c);
-            }
-            off += th->nnodes;
-        }
-        total += n;
+        if ((rc = an_rtree_map(&c->tree, pr, c->map[p], c->err)))
+            return rc;
     }
-    (void)total;
     return AA_OK;
 }
 
@@ -175,7 +187,7 @@ static int count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only
 {
     const aa_experiment *e = c->e;
     size_t p, t, i;
-    unsigned char *seen = calloc(c->ntree ? c->ntree : 1, 1);
+    unsigned char *seen = calloc(c->tree.n ? c->tree.n : 1, 1);
     if (!seen)
         return an_nomem(c);
     for (p = 0; p < e->nprocesses; p++) {
@@ -183,13 +195,13 @@ static int count_runs(an_ctx *c, const unsigned char *sel, size_t *cnt, int only
         size_t off = 0;
         if (!sel[p] || (only_rank >= 0 && pr->rank != only_rank))
             continue;
-        memset(seen, 0, c->ntree);
+        memset(seen, 0, c->tree.n);
         for (t = 0; t < pr->nthreads; t++) {
             for (i = 0; i < pr->threads[t].nnodes; i++)
                 seen[c->map[p][off + i]] = 1;
             off += pr->threads[t].nnodes;
         }
-        for (i = 0; i < c->ntree; i++)
+        for (i = 0; i < c->tree.n; i++)
             if (seen[i]) {
                 if (cnt)
                     cnt[i]++;
@@ -208,7 +220,7 @@ static void node_incl(an_ctx *c, size_t p, int m, double *incl)
     const aa_experiment *e = c->e;
     const aa_process *pr = &e->processes[p];
     size_t t, i, off = 0;
-    memset(incl, 0, c->ntree * sizeof *incl);
+    memset(incl, 0, c->tree.n * sizeof *incl);
     for (t = 0; t < pr->nthreads && m >= 0; t++) {
         const aa_thread *th = &pr->threads[t];
         for (i = 0; i < th->nnodes; i++) {
@@ -229,13 +241,13 @@ static void node_self_work(an_ctx *c, size_t p, double *incl, double *mpi, doubl
     size_t i;
     node_incl(c, p, aa_experiment_metric_index(c->e, "wall"), incl);
     node_incl(c, p, aa_experiment_metric_index(c->e, "mpi_wall"), mpi);
-    memcpy(self, incl, c->ntree * sizeof *self);
-    for (i = 1; i < c->ntree; i++) {
-        self[c->tparent[i]] -= incl[i];
-        mpi[c->tparent[i]] -= mpi[i];
+    memcpy(self, incl, c->tree.n * sizeof *self);
+    for (i = 1; i < c->tree.n; i++) {
+        self[c->tree.par[i]] -= incl[i];
+        mpi[c->tree.par[i]] -= mpi[i];
     }
-    for (i = 0; i < c->ntree; i++) {
-        if (c->tparent[i] < 0 || c->tparent[c->tparent[i]] < 0)
+    for (i = 0; i < c->tree.n; i++) {
+        if (c->tree.par[i] < 0 || c->tree.par[c->tree.par[i]] < 0)
             self[i] -= mpi[i];
         if (self[i] < 0)
             self[i] = 0;
@@ -251,7 +263,7 @@ static double work_share(an_ctx *c, size_t p, const unsigned char *mark, int wan
     double in = 0, all = 0;
     size_t i;
     node_self_work(c, p, incl, mpi, self);
-    for (i = 0; i < c->ntree; i++) {
+    for (i = 0; i < c->tree.n; i++) {
         all += self[i];
         if ((mark[i] != 0) == want)
             in += self[i];
@@ -280,11 +292,11 @@ static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, double 
 {
     const aa_experiment *e = c->e;
     size_t p, i, nothers = 0, no = 0;
-    size_t *cnt = calloc(c->ntree, sizeof *cnt);
-    unsigned char *r0 = calloc(c->ntree, 1), *others = malloc(e->nprocesses);
-    unsigned char *only0 = calloc(c->ntree, 1);
-    double *incl = malloc(c->ntree * sizeof *incl), *self = malloc(c->ntree * sizeof *self);
-    double *mpi = malloc(c->ntree * sizeof *mpi);
+    size_t *cnt = calloc(c->tree.n, sizeof *cnt);
+    unsigned char *r0 = calloc(c->tree.n, 1), *others = malloc(e->nprocesses);
+    unsigned char *only0 = calloc(c->tree.n, 1);
+    double *incl = malloc(c->tree.n * sizeof *incl), *self = malloc(c->tree.n * sizeof *self);
+    double *mpi = malloc(c->tree.n * sizeof *mpi);
     double *oshare = malloc((e->nprocesses ? e->nprocesses : 1) * sizeof *oshare);
     double min = c->o->master_min_share, tot;
     long p0 = -1;
@@ -305,7 +317,7 @@ static int detect_master(an_ctx *c, unsigned char *cand, int *is_master, double 
         goto out;
     count_runs(c, others, cnt, -1, NULL);
     count_runs(c, cand, NULL, 0, r0);
-    for (i = 1; i < c->ntree; i++)
+    for (i = 1; i < c->tree.n; i++)
         only0[i] = r0[i] && cnt[i] == 0;
     *share0 = work_share(c, (size_t)p0, only0, 1, incl, mpi, self, &tot);
     for (p = 0; p < e->nprocesses; p++)
@@ -352,7 +364,7 @@ static int region_children(an_ctx *c)
 /* Orders kept nodes depth-first (children by region id) into regions[]. */
 static int build_regions(an_ctx *c, const unsigned char *keep)
 {
-    size_t i, n = c->ntree, k;
+    size_t i, n = c->tree.n, k;
     size_t *ccount = calloc(n + 1, sizeof *ccount), *cst = calloc(n + 1, sizeof *cst);
     size_t *cl = malloc((n ? n : 1) * sizeof *cl), *stack = malloc((n + 1) * sizeof *stack);
     size_t sp = 0;
@@ -361,17 +373,17 @@ static int build_regions(an_ctx *c, const unsigned char *keep)
         goto oom;
     for (i = 1; i < n; i++)
         if (keep[i])
-            ccount[c->tparent[i]]++;
+            ccount[c->tree.par[i]]++;
     for (i = 0; i < n; i++)
         cst[i + 1] = cst[i] + ccount[i];
     memset(ccount, 0, (n + 1) * sizeof *ccount);
     for (i = 1; i < n; i++)
         if (keep[i]) {
-            size_t pp = (size_t)c->tparent[i];
+            size_t pp = (size_t)c->tree.par[i];
             cl[cst[pp] + ccount[pp]++] = i;
         }
     for (i = 0; i < n; i++)
-        qsort_r(cl + cst[i], cst[i + 1] - cst[i], sizeof *cl, cmp_u32_node, c->tid);
+        qsort_r(cl + cst[i], cst[i + 1] - cst[i], sizeof *cl, cmp_u32_node, c->tree.id);
     c->t2r = malloc((n ? n : 1) * sizeof *c->t2r);
     c->r2t = malloc((n ? n : 1) * sizeof *c->r2t);
     a->regions = calloc(n ? n : 1, sizeof *a->regions);
@@ -387,8 +399,8 @@ static int build_regions(an_ctx *c, const unsigned char *keep)
         c->t2r[t] = (long)r;
         c->r2t[r] = t;
         ar->index = r + 1;
-        ar->id = c->tid[t];
-        ar->parent = t == 0 ? -1 : c->t2r[c->tparent[t]];
+        ar->id = c->tree.id[t];
+        ar->parent = t == 0 ? -1 : c->t2r[c->tree.par[t]];
         ar->depth = t == 0 ? 0 : a->regions[ar->parent].depth + 1;
         ar->info = aa_experiment_region(c->e, ar->id);
         for (k = cst[t + 1]; k > cst[t]; k--)
@@ -496,18 +508,18 @@ int an_select_processes(an_ctx *c)
 static int keep_nodes(an_ctx *c, unsigned char *keep)
 {
     const aa_analyze_options *o = c->o;
-    size_t i, nexcl = 0, *cnt = calloc(c->ntree, sizeof *cnt);
+    size_t i, nexcl = 0, *cnt = calloc(c->tree.n, sizeof *cnt);
     if (!cnt)
         return an_nomem(c);
     count_runs(c, c->cand, cnt, -1, NULL);
     keep[0] = 1;
-    for (i = 1; i < c->ntree; i++) { /* parents precede children */
-        uint32_t id = c->tid[i];
-        keep[i] = cnt[i] > 0 && keep[c->tparent[i]];
+    for (i = 1; i < c->tree.n; i++) { /* parents precede children */
+        uint32_t id = c->tree.id[i];
+        keep[i] = cnt[i] > 0 && keep[c->tree.par[i]];
         if (keep[i] && o->nexclude_regions &&
             region_excluded(o, aa_experiment_region(c->e, id), id)) {
             keep[i] = 0;
-            if (!c->exroot && !(c->exroot = calloc(c->ntree, 1))) {
+            if (!c->exroot && !(c->exroot = calloc(c->tree.n, 1))) {
                 free(cnt);
                 return an_nomem(c);
             }
@@ -526,7 +538,7 @@ static int keep_nodes(an_ctx *c, unsigned char *keep)
 /* Phase: the regions (kept nodes in preorder) and which process ran which. */
 int an_region_list(an_ctx *c)
 {
-    unsigned char *keep = calloc(c->ntree, 1);
+    unsigned char *keep = calloc(c->tree.n, 1);
     int rc;
     if (!keep)
         return an_nomem(c);

@@ -315,27 +315,72 @@ static int load_file(const char *path, int rank, int size, block *b, aa_err *err
 
 /* Block `rank` of a synthetic run of nprocs processes: generated with its
  * own seed, its processes renumbered to their ranks in the whole run. */
-static int load_synth(const aa_synth_options *so0, int rank, int size, block *b, aa_err *err)
+/* --synth: each rank's share of the run generated SYNTH_BLOCK processes at
+ * a time, on every pass of the analysis over them (an aa_psource), so that
+ * a rank holds one block of profiles besides the analysis' reduced values,
+ * not its whole share.  A block's processes come from the rank's seed and
+ * the block's place: every pass sees the same ones; a share of at most
+ * SYNTH_BLOCK processes is one block, generated as before. */
+#define SYNTH_BLOCK 256
+
+typedef struct synth_src {
+    aa_synth_options so; /* the run's: nprocs is all processes */
+    size_t lo, n;        /* this rank's first process and how many */
+    unsigned seed;       /* this rank's */
+    aa_experiment *e;    /* the block generated last */
+    const aa_experiment *pe[SYNTH_BLOCK];
+    const aa_process *pp[SYNTH_BLOCK];
+} synth_src;
+
+static int synth_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                      const aa_process *const **procs, aa_err *err)
 {
-    aa_synth_options so = *so0;
-    aa_experiment *e = NULL;
-    size_t lo, hi, i;
+    synth_src *s = ctx;
+    aa_synth_options so = s->so;
+    size_t i, n = s->n - first < SYNTH_BLOCK ? s->n - first : SYNTH_BLOCK;
     int rc;
-    block_range((size_t)so0->nprocs, rank, size, &lo, &hi);
-    if (hi == lo)
-        return aa_err_set(err, AA_EUSAGE, "--procs %d for %d analysis ranks: run at most one "
-                          "analysis rank per process", so0->nprocs, size);
-    so.nprocs = (int)(hi - lo);
-    so.seed = so0->seed + (unsigned)rank * 7919u;
-    if ((rc = aa_synth_generate(&so, &e, NULL, NULL, err)))
+    aa_experiment_free(s->e);
+    s->e = NULL;
+    so.nprocs = (int)n;
+    so.seed = s->seed + (unsigned)(first / SYNTH_BLOCK) * 104729u;
+    so.master = s->so.master && s->lo + first == 0; /* rank 0 only */
+    if ((rc = aa_synth_generate(&so, &s->e, NULL, NULL, err)))
         return rc;
-    e->nprocs = so0->nprocs;
-    for (i = 0; i < e->nprocesses; i++)
-        e->processes[i].rank += (int)lo;
-    if (block_add_exp(b, e, 0, e->nprocesses)) {
-        aa_experiment_free(e);
-        return aa_err_set(err, AA_EENV, "out of memory");
+    s->e->nprocs = s->so.nprocs;
+    for (i = 0; i < n; i++) {
+        s->e->processes[i].rank += (int)(s->lo + first);
+        s->pe[i] = s->e;
+        s->pp[i] = &s->e->processes[i];
     }
+    *count = n;
+    *exps = s->pe;
+    *procs = s->pp;
+    return AA_OK;
+}
+
+/* The source of this rank's share, and in *info an experiment of the run's
+ * regions (4 processes of rank 0's seed) for the report. */
+static int synth_source(const aa_synth_options *so, int rank, int size, synth_src *s,
+                        aa_psource *src, aa_experiment **info, aa_err *err)
+{
+    aa_synth_options io = *so;
+    size_t hi;
+    int rc;
+    memset(s, 0, sizeof *s);
+    block_range((size_t)so->nprocs, rank, size, &s->lo, &hi);
+    if (hi == s->lo)
+        return aa_err_set(err, AA_EUSAGE, "--procs %d for %d analysis ranks: run at most one "
+                          "analysis rank per process", so->nprocs, size);
+    s->so = *so;
+    s->n = hi - s->lo;
+    s->seed = so->seed + (unsigned)rank * 7919u;
+    src->n = s->n;
+    src->ctx = s;
+    src->load = synth_load;
+    io.nprocs = so->nprocs < 4 ? so->nprocs : 4;
+    if ((rc = aa_synth_generate(&io, info, NULL, NULL, err)))
+        return rc;
+    (*info)->nprocs = so->nprocs;
     return AA_OK;
 }
 
@@ -384,59 +429,31 @@ static int exit_of(int code)
     return code == AA_EUSAGE ? EXIT_USAGE : code == AA_EINPUT ? EXIT_INPUT : EXIT_ENV;
 }
 
+/* text to path ('-': stdout) */
+static int put_output(const char *path, const aa_buf *text, aa_err *err)
+{
+    return strcmp(path, "-") == 0 ? (fwrite(text->data, 1, text->len, stdout), AA_OK)
+                                  : aa_write_file_atomic(path, text->data, text->len, err);
+}
+
 /* Rank 0's outputs: the text report, --json, --xml. */
 static int write_outputs(const aa_analysis *a, int quiet, const char *json, const char *xml,
                          aa_err *err)
 {
-    aa_buf b;
-    int rc = AA_OK;
-    if (!quiet) {
+    int (*const format[3])(const aa_analysis *, aa_buf *) = {
+        aa_analyze_format_text, aa_analyze_format_json, aa_analyze_format_xml};
+    const char *const path[3] = {quiet ? NULL : "-", json, xml};
+    int i, rc = AA_OK;
+    for (i = 0; i < 3 && !rc; i++) {
+        aa_buf b;
+        if (!path[i])
+            continue;
         aa_buf_init(&b);
-        if (aa_analyze_format_text(a, &b))
-            rc = aa_err_set(err, AA_EENV, "out of memory");
-        else
-            fwrite(b.data, 1, b.len, stdout);
-        aa_buf_free(&b);
-    }
-    if (!rc && json) {
-        aa_buf_init(&b);
-        rc = aa_analyze_format_json(a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
-             : strcmp(json, "-") == 0       ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                            : aa_write_file_atomic(json, b.data, b.len, err);
-        aa_buf_free(&b);
-    }
-    if (!rc && xml) {
-        aa_buf_init(&b);
-        rc = aa_analyze_format_xml(a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
-             : strcmp(xml, "-") == 0       ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                           : aa_write_file_atomic(xml, b.data, b.len, err);
+        rc = format[i](a, &b) ? aa_err_set(err, AA_EENV, "out of memory")
+                              : put_output(path[i], &b, err);
         aa_buf_free(&b);
     }
     return rc;
-}
-
-/* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
- * mostly waiting for a core), peak memory and traffic, max and mean over
- * the ranks. */
-static void json_dist(aa_json *j, const char *key, const aa_region_dist *d)
-{
-    aa_json_key(j, key);
-    aa_json_obj_begin(j);
-    aa_json_key(j, "n");
-    aa_json_int(j, (long long)d->n);
-    aa_json_key(j, "min");
-    aa_json_num(j, d->min);
-    aa_json_key(j, "median");
-    aa_json_num(j, d->median);
-    aa_json_key(j, "p90");
-    aa_json_num(j, d->p90);
-    aa_json_key(j, "max");
-    aa_json_num(j, d->max);
-    aa_json_key(j, "mean");
-    aa_json_num(j, d->mean);
-    aa_json_key(j, "stddev");
-    aa_json_num(j, d->stddev);
-    aa_json_obj_end(j);
 }
 
 /* --regions-json: the regions' distributions (rank 0). */
@@ -444,45 +461,17 @@ static int write_dist(const aa_analysis *a, const aa_region_dist *d, const char 
                       aa_err *err)
 {
     aa_buf b;
-    aa_json j;
-    size_t r;
     int rc;
     aa_buf_init(&b);
-    aa_json_init(&j, &b, 1);
-    aa_json_obj_begin(&j);
-    aa_json_key(&j, "processes");
-    aa_json_int(&j, (long long)a->nprocesses);
-    aa_json_key(&j, "process_metric");
-    aa_json_str(&j, a->proc_metric);
-    aa_json_key(&j, "regions");
-    aa_json_arr_begin(&j);
-    for (r = 0; r < a->nregions; r++) {
-        const aa_an_region *ar = &a->regions[r];
-        aa_json_obj_begin(&j);
-        aa_json_key(&j, "index");
-        aa_json_int(&j, (long long)ar->index);
-        aa_json_key(&j, "id");
-        aa_json_int(&j, ar->id);
-        aa_json_key(&j, "name");
-        aa_json_str(&j, ar->info && ar->info->name ? ar->info->name : "");
-        aa_json_key(&j, "parent_index");
-        if (ar->parent < 0)
-            aa_json_null(&j);
-        else
-            aa_json_int(&j, ar->parent + 1);
-        json_dist(&j, "wall", &d[r]);
-        json_dist(&j, "process_metric", &d[a->nregions + r]);
-        aa_json_obj_end(&j);
-    }
-    aa_json_arr_end(&j);
-    aa_json_obj_end(&j);
-    aa_buf_putc(&b, '\n');
-    rc = strcmp(path, "-") == 0 ? (fwrite(b.data, 1, b.len, stdout), AA_OK)
-                                : aa_write_file_atomic(path, b.data, b.len, err);
+    rc = aa_analyze_format_dist_json(a, d, &b) ? aa_err_set(err, AA_EENV, "out of memory")
+                                               : put_output(path, &b, err);
     aa_buf_free(&b);
     return rc;
 }
 
+/* Time (wall; CPU in brackets: the wall time of oversubscribed ranks is
+ * mostly waiting for a core), peak memory and traffic, max and mean over
+ * the ranks. */
 static void print_stats(int size, size_t nproc, const double *t, const mcomm *m)
 {
     double v[6] = {t[0], t[1], t[2], t[3], peak_mb(), m->nbytes}, mx[6], sm[6];
@@ -512,8 +501,12 @@ static int run(int argc, char **argv, int rank, int size)
     aa_pcomm cm;
     mcomm mc;
     aa_analysis *a = NULL;
+    aa_psource src;
+    synth_src ss;
+    aa_experiment *info = NULL;
     double t0, t1, t2, c0, c1, c2, tv[4];
     memset(&b, 0, sizeof b);
+    memset(&ss, 0, sizeof ss);
     memset(&err, 0, sizeof err);
     memset(&mc, 0, sizeof mc);
     aa_analyze_options_init(&o);
@@ -577,7 +570,7 @@ static int run(int argc, char **argv, int rank, int size)
     t0 = now();
     c0 = cpu_now();
     if (synth)
-        rc = load_synth(&so, rank, size, &b, &err);
+        rc = synth_source(&so, rank, size, &ss, &src, &info, &err);
     else {
         struct stat st;
         if (stat(input, &st) != 0)
@@ -590,6 +583,7 @@ static int run(int argc, char **argv, int rank, int size)
         if (rc && (rank == 0 || rc != AA_EUSAGE))
             fprintf(stderr, "autoanalyzer-analyze-mpi: %s\n", err.msg);
         block_free(&b);
+        aa_experiment_free(info);
         cli_analysis_free(&o);
         return code;
     }
@@ -604,9 +598,13 @@ static int run(int argc, char **argv, int rank, int size)
     cm.send = m_send;
     cm.recv = m_recv;
     cm.bcast = m_bcast;
-    rc = aa_analyze_parallel(&cm, b.pe, b.pp, b.n, b.nexp ? b.exps[0] : NULL, &o, &a, &err);
+    if (synth)
+        rc = aa_analyze_parallel_source(&cm, &src, info, &o, &a, &err);
+    else
+        rc = aa_analyze_parallel(&cm, b.pe, b.pp, b.n, b.nexp ? b.exps[0] : NULL, &o, &a, &err);
     if (!rc && rjson)
-        rc = aa_analyze_parallel_dist(&cm, b.pe, b.pp, b.n, a, &o, &dist, &err);
+        rc = synth ? aa_analyze_parallel_dist_source(&cm, &src, a, &o, &dist, &err)
+                   : aa_analyze_parallel_dist(&cm, b.pe, b.pp, b.n, a, &o, &dist, &err);
     t2 = now();
     c2 = cpu_now();
     if (rc) {
@@ -629,6 +627,8 @@ static int run(int argc, char **argv, int rank, int size)
     free(dist);
     aa_analyze_free(a);
     block_free(&b);
+    aa_experiment_free(ss.e);
+    aa_experiment_free(info);
     cli_analysis_free(&o);
     return code;
 }

@@ -20,15 +20,18 @@ cat > "$T/digest.py" <<'EOF'
 import json, sys
 a = json.load(open(sys.argv[1]))
 d, p = a["dissimilarity"], a["disparity"]
-print("processes", a["processes"], a["rank_set"])
+print("processes", a["processes"], a["rank_set"], "excluded", a["excluded_ranks"])
 print("regions", [(r["index"], r["id"], r["parent_index"], r["processes"], r["severity"])
                   for r in a["regions"]])
 print("clusters", sorted(c["rank_set"] for c in d["clusters"]))
 for b in d["bottlenecks"]:
     print("imbalance", b["index"], b["cccr"], b.get("slow_rank_set"),
           b.get("waiting_rank_set"), (b.get("wait_region") or {}).get("index"))
+    print("  causes", b["root_causes"], "--", b["suggestion"])
 for b in p["bottlenecks"]:
     print("hotspot", b["index"], b["cccr"], b["severity_class"])
+    print("  causes", b["root_causes"], "confidence %.9f" % b["confidence"], "--", b["suggestion"])
+print("attributes", a["attributes"], a["unavailable"])
 EOF
 digest() { python3 "$T/digest.py" "$1"; }
 
@@ -53,6 +56,8 @@ same_as_serial slow-group "$T/slow-group" 64
 same_as_serial l2 "$T/l2" 4
 like "$(grep -c imbalance "$T/slow-group.serial") $(grep -c hotspot "$T/l2.serial")" '^[1-9][0-9]* 1$' \
     "the comparisons cover imbalances and hotspots (other scenarios: test_analyze_parallel)"
+like "$(grep -A1 hotspot "$T/l2.serial" | grep causes)" "causes \\['l2_miss_rate'\\] confidence 1\\.0+ -- many L2 cache misses" \
+    "... and the root causes (rough sets), suggestions and confidence"
 
 # more processes than the exact clustering takes: data bubbles over the ranks
 mkdir -p "$T/big"
@@ -69,6 +74,11 @@ done
 like "$(grep -c 'function="manage"' "$T/master/rank-0.xml") $(cat "$T"/master/rank-[1-9]*.xml | grep -c 'function="manage"')" \
     '^[1-9][0-9]* 0$' "the master's regions are listed in rank 0's file only"
 SERIAL_OPTS=--no-auto-exclude same_as_serial "master regions in one rank file" "$T/master" 4 --no-auto-exclude
+# ... and the master detected and left out by both
+mkdir -p "$T/master2"
+"$SYNTH" --scenario slow-group --procs 16 --master --split "$T/master2" >/dev/null
+same_as_serial "rank 0 a master, excluded" "$T/master2" 4
+like "$(head -1 "$T/master2.serial")" 'excluded \[0\]' "... which the serial analysis excludes"
 
 # per-region distributions (--regions-json of the 8-rank run above): exact
 # order statistics, checked against the sorted values of the same run

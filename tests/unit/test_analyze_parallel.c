@@ -26,6 +26,41 @@ static int same_ranks(const int *a, size_t na, const int *b, size_t nb)
     return 1;
 }
 
+static int same_strings(char *const *a, size_t na, char *const *b, size_t nb)
+{
+    size_t i;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++)
+        if (strcmp(a[i], b[i]))
+            return 0;
+    return 1;
+}
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) || (isnan(a) && isnan(b));
+}
+
+/* The causes with their evidence, the suggestion and the confidence. */
+static int same_causes(const aa_finding *a, const aa_finding *b)
+{
+    size_t i;
+    int same = same_strings(a->causes, a->ncauses, b->causes, b->ncauses) &&
+               ((!a->suggestion && !b->suggestion) ||
+                (a->suggestion && b->suggestion && strcmp(a->suggestion, b->suggestion) == 0)) &&
+               close_to(a->confidence, b->confidence);
+    for (i = 0; i < a->ncauses && same; i++)
+        same = strcmp(a->evidence[i].attribute, b->evidence[i].attribute) == 0 &&
+               close_to(a->evidence[i].value, b->evidence[i].value) &&
+               close_to(a->evidence[i].reference, b->evidence[i].reference);
+    if (!same)
+        diag("region %zu: serial %zu causes%s%s, parallel %zu%s%s; confidence %g, %g", a->region,
+             a->ncauses, a->ncauses ? " " : "", a->ncauses ? a->causes[0] : "", b->ncauses,
+             b->ncauses ? " " : "", b->ncauses ? b->causes[0] : "", a->confidence, b->confidence);
+    return same;
+}
+
 static void compare(const char *what, const aa_analysis *s, const aa_analysis *p)
 {
     size_t r, i, bad = 0;
@@ -61,6 +96,16 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         }
     }
     ok(!bad, "%s: the same findings in the same order", what);
+    for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
+        bad += !same_causes(&s->findings[i], &p->findings[i]);
+    ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
+       bad);
+    ok(same_strings(s->attributes, s->nattributes, p->attributes, p->nattributes) &&
+           same_strings(s->unavailable, s->nunavailable, p->unavailable, p->nunavailable) &&
+           same_strings(s->core_dissim, s->ncore_dissim, p->core_dissim, p->ncore_dissim) &&
+           same_strings(s->core_disp, s->ncore_disp, p->core_disp, p->ncore_disp) &&
+           s->ninconsistent == p->ninconsistent,
+       "%s: the same attributes, cores and inconsistent rows", what);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -96,10 +141,74 @@ static void check_dist(const char *what, const aa_experiment *e, const aa_analys
     free(v);
 }
 
+/* cpu_sq of every node of e: the visits all alike, but on the processes of
+ * the synthetic slow group (p % 4 == 1), which spend all their CPU time in
+ * one visit of each region: a spike, not more work. */
+static int add_cpu_sq(aa_experiment *e)
+{
+    int mv = aa_experiment_metric_index(e, "visits"), mc = aa_experiment_metric_index(e, "cpu");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    size_t p, t, i;
+    if (mv < 0 || mc < 0 || mq < 0)
+        return -1;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            for (i = 0; i < th->nnodes; i++) {
+                double *v = aa_node_values(e, th, i), c = v[mc], n = v[mv];
+                v[mq] = p % 4 == 1 ? c * c : n > 0 ? c * c / n : NAN;
+            }
+        }
+    return 0;
+}
+
+static int has_note(const aa_analysis *a, const char *text)
+{
+    size_t i;
+    for (i = 0; i < a->nnotes; i++)
+        if (strstr(a->notes[i], text))
+            return 1;
+    return 0;
+}
+
+/* Every process of e and its experiment, as aa_analyze_parallel takes them. */
+static void proc_arrays(const aa_experiment *e, const aa_experiment ***ex, const aa_process ***pr)
+{
+    size_t i;
+    *ex = malloc(e->nprocesses * sizeof **ex);
+    *pr = malloc(e->nprocesses * sizeof **pr);
+    for (i = 0; i < e->nprocesses; i++) {
+        (*ex)[i] = e;
+        (*pr)[i] = &e->processes[i];
+    }
+}
+
+/* The processes of an experiment handed out 5 at a time, as a generator
+ * or a reader would (aa_psource): the analysis passes over them in blocks. */
+typedef struct block_src {
+    const aa_experiment **ex;
+    const aa_process **pr;
+    size_t n, loads;
+} block_src;
+
+static int block_load(void *ctx, size_t first, size_t *count, const aa_experiment *const **exps,
+                      const aa_process *const **procs, aa_err *err)
+{
+    block_src *b = ctx;
+    (void)err;
+    *exps = b->ex + first;
+    *procs = b->pr + first;
+    *count = b->n - first < 5 ? b->n - first : 5;
+    b->loads++;
+    return AA_OK;
+}
+
 /* One scenario at np processes with the synthetic noise and seed; the last
- * nslow processes then run everything `factor` times slower. */
+ * nslow processes then run everything `factor` times slower; spike: with
+ * cpu_sq (add_cpu_sq); blocks: also through an aa_psource of 5 processes a
+ * time (block_load). */
 static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
-                     int nslow, double factor)
+                     int nslow, double factor, int spike, int blocks)
 {
     aa_synth_options so;
     aa_experiment *e = NULL;
@@ -109,7 +218,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     const aa_experiment **ex;
     const aa_process **pr;
     size_t i;
-    char what[96];
+    char what[160];
     aa_synth_options_init(&so);
     so.scenario = sc;
     so.nprocs = np;
@@ -131,27 +240,56 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
                 e->processes[i].threads[t].values[v] *= factor;
     }
+    if (spike && add_cpu_sq(e)) {
+        ok(0, "%s: cpu_sq", what);
+        return;
+    }
+    if (spike)
+        strcat(what, ", a spike in one visit");
     if (aa_analyze_run(e, NULL, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
     }
-    ex = malloc(e->nprocesses * sizeof *ex);
-    pr = malloc(e->nprocesses * sizeof *pr);
-    for (i = 0; i < e->nprocesses; i++) {
-        ex[i] = e;
-        pr[i] = &e->processes[i];
-    }
+    proc_arrays(e, &ex, &pr);
     aa_pcomm_single(&cm);
     if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
         ok(0, "%s: parallel analysis: %s", what, err.msg);
     else {
         aa_region_dist *d = NULL;
         compare(what, s, p);
+        if (spike)
+            ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
+               "%s: the imbalance is the spike's in both", what);
         if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
             ok(0, "%s: distributions: %s", what, err.msg);
         else
             check_dist(what, e, p, d);
         free(d);
+    }
+    if (blocks) {
+        block_src b = {ex, pr, e->nprocesses - e->nprocesses % 5, 0};
+        aa_psource src = {b.n, &b, block_load};
+        aa_analysis *pb = NULL;
+        aa_analyze_free(p);
+        p = NULL;
+        strcat(what, ", 5 processes at a time");
+        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+            ok(0, "%s: parallel analysis: %s", what, err.msg);
+        else {
+            ok(b.loads >= 3 * src.n / 5, "%s: %zu loads: the passes went over the blocks", what,
+               b.loads);
+            /* the serial analysis of the same processes */
+            aa_analyze_free(s);
+            s = NULL;
+            size_t all = e->nprocesses;
+            e->nprocesses = src.n;
+            if (aa_analyze_run(e, NULL, &s, &err))
+                ok(0, "%s: serial analysis: %s", what, err.msg);
+            else
+                compare(what, s, pb);
+            e->nprocesses = all;
+        }
+        aa_analyze_free(pb);
     }
     aa_analyze_free(s);
     aa_analyze_free(p);
@@ -160,9 +298,64 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     aa_experiment_free(e);
 }
 
+/* Rank 0 a master (synthetic --master): both analyses leave it out, and so
+ * do the distributions; also through a source of 5 processes at a time. */
+static void master_case(int np)
+{
+    aa_synth_options so;
+    aa_experiment *e = NULL;
+    aa_analysis *s = NULL, *p = NULL, *pb = NULL;
+    aa_region_dist *d = NULL;
+    aa_err err;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    char what[64];
+    aa_synth_options_init(&so);
+    so.scenario = AA_SYNTH_SLOW_GROUP;
+    so.nprocs = np;
+    so.master = 1;
+    snprintf(what, sizeof what, "slow-group, %d processes, rank 0 a master", np);
+    memset(&err, 0, sizeof err);
+    if (aa_synth_generate(&so, &e, NULL, NULL, &err) || aa_analyze_run(e, NULL, &s, &err)) {
+        ok(0, "%s: %s", what, err.msg);
+        return;
+    }
+    proc_arrays(e, &ex, &pr);
+    aa_pcomm_single(&cm);
+    ok(s->nexcluded_ranks == 1 && s->excluded_ranks[0] == 0, "%s: the serial analysis excludes it",
+       what);
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
+    else {
+        ok(p->nexcluded_ranks == 1 && p->excluded_ranks[0] == 0 && has_note(p, "as a master"),
+           "%s: the parallel analysis excludes it, with the note", what);
+        compare(what, s, p);
+        ok(!aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err) &&
+               d[0].n == e->nprocesses - 1,
+           "%s: the distributions leave it out too (%s)", what, err.msg);
+        free(d);
+    }
+    {
+        block_src b = {ex, pr, e->nprocesses, 0};
+        aa_psource src = {b.n, &b, block_load};
+        strcat(what, ", 5 at a time");
+        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+            ok(0, "%s: parallel analysis: %s", what, err.msg);
+        else
+            compare(what, s, pb);
+    }
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    aa_analyze_free(pb);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
-    one_case(sc, name, np, 0.02, 1, 0, 1);
+    one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
 }
 
 int main(void)
@@ -185,8 +378,13 @@ int main(void)
     /* two halves a few percent apart, through data bubbles: the test of the
      * clusters' separation counts each bubble's processes (sums of squares
      * reduced with the bubbles), as the serial test counts the points */
-    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03);
-    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.005, 1, 200, 1.03, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 400, 0.002, 1, 200, 1.05, 0, 1);
+    /* the test of imbalances carried by a few visits (cpu_sq) */
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1, 1);
+    master_case(16);
+    master_case(68);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
