@@ -55,6 +55,7 @@ for th in 1 2; do
     is "$(total ROOT/worker/leaf 0 $th)" 200000 "thread $th: visits + untimed_visits = 200,000"
 done
 is "$(rt_attr $D 0 gated_nodes)" 9 "gated nodes: hot/leaf, pairs/pair_leaf, outer/mid, outer/mid/leaf, ios/io_leaf, sends/caller, sends/caller/sender, one per worker"
+is "$(rt_attr $D 0 gated_visits)" 1550000 "gated_visits: every untimed visit but the enter/exit pairs' 200,000 was counted at the probe"
 is "$(rt_attr $D 0 mismatched_exits)" 0 "no mismatched exit"
 
 # disabled: every scope probe stops at the gates, nothing is written
