@@ -771,7 +771,7 @@ void aa_rt_sync_slow(aa_rt_thread *t, aa_runtime_gates *g)
         int read = 0;
         while (t->depth > k + 1) {
             aa_rt_frame *f = &t->stack[--t->depth];
-            if (f->stepped)
+            if (f->throttled == 2) /* reopened here: nothing to close */
                 continue;
             t->mismatched++;
             if (!read && !f->throttled) {
@@ -791,8 +791,7 @@ void aa_rt_sync_slow(aa_rt_thread *t, aa_runtime_gates *g)
         f->region = n->region;
         f->id = n->id;
         f->user = 0;
-        f->throttled = 1;
-        f->stepped = 1;
+        f->throttled = 2;
         f->gates = &n->gates;
     }
     if (nc > 0)
@@ -847,8 +846,11 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
             return;
         }
     }
-    aa_rt_sync(t);
     d = t->depth;
+    if (AA_RT_UNLIKELY(d > 0 && aa_runtime_gates_at != t->stack[d - 1].gates)) {
+        aa_rt_sync(t); /* the probes stepped into (or out of) gated nodes */
+        d = t->depth;
+    }
     if (AA_RT_UNLIKELY(r->parent != 0 && d > 1 && t->stack[d - 1].id != r->parent && !user &&
                        (r->kind == AA_KIND_LOOP || r->kind == AA_KIND_CALL))) {
         c = find_child(t, t->stack[d - 1].node, (uint32_t)h);
@@ -882,7 +884,6 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     f->region = (uint32_t)h;
     f->id = r->id;
     f->user = user;
-    f->stepped = 0;
     t->depth = d + 1;
     aa_runtime_gates_at = f->gates = &n->gates;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
@@ -1026,18 +1027,24 @@ void aa_runtime_exit(aa_runtime_region *r)
         }
         return;
     }
-    aa_rt_sync(t);
     d = t->depth;
     h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
-    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
-        if (!aa_rt_g.disabled) /* disabled: the enter was not recorded either */
-            t->mismatched++;
-        return;
-    }
-    f = &t->stack[d - 1];
-    if (AA_RT_UNLIKELY(f->region != (uint32_t)h)) {
-        exit_mismatch(t, (uint32_t)h);
-        return;
+    f = &t->stack[d > 0 ? d - 1 : 0];
+    if (AA_RT_UNLIKELY(d <= 1 || h <= 0 || f->region != (uint32_t)h)) {
+        /* frames the runtime reopened inside r may still be above it
+         * (the probes stepped out of them): drop them first */
+        aa_rt_sync(t);
+        d = t->depth;
+        f = &t->stack[d > 0 ? d - 1 : 0];
+        if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
+            if (!aa_rt_g.disabled) /* disabled: the enter was not recorded either */
+                t->mismatched++;
+            return;
+        }
+        if (AA_RT_UNLIKELY(f->region != (uint32_t)h)) {
+            exit_mismatch(t, (uint32_t)h);
+            return;
+        }
     }
     t->depth = d - 1;
     aa_runtime_gates_at = t->stack[d - 2].gates;

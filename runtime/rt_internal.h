@@ -87,10 +87,11 @@ typedef struct aa_rt_node {
 typedef struct aa_rt_frame {
     int32_t node;
     uint32_t region;
-    int32_t throttled;
+    int32_t throttled;    /* 1: opened in a throttled context (no clock read);
+                           * 2: reopened after the probes stepped into a gated node */
     int32_t user;         /* begun through the user API (not lexical) */
     uint32_t id;          /* the region's id (static-parent checks) */
-    int32_t stepped;      /* reopened after the probes stepped into a gated node */
+    uint32_t pad_;
     aa_runtime_gates *gates; /* its node's gates (aa_runtime_gates_at while innermost) */
     uint64_t t_enter;
     double cpu_enter;
