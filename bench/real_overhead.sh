@@ -45,7 +45,10 @@
 #                path) at AA_FRAME_NS (default 6.5); a runtime writing no
 #                gated_visits: every untimed visit at AA_UNTIMED_NS_<variant>
 #                (default AA_UNTIMED_NS, 0.3) -- figures the load of a shared
-#                machine does not move (bench/probe_compare measures the ns)
+#                machine does not move (bench/probe_compare measures the ns);
+#                AA_PLAIN_S_<app>: the plain seconds they are compared with
+#                (default: this run's plain median; on a loaded machine, a
+#                median taken when it was quiet)
 set -u
 . "$(dirname "$0")/real_lib.sh"
 real_setup real-overhead
@@ -161,7 +164,8 @@ pairs_count() {
 }
 PROBE_NS=${AA_PROBE_NS:-20}
 count_app() { # APP VARIANT PLAIN_MEDIAN ARGS...
-    local app=$1 v=$2 pm=$3 off dflt p t g uns; shift 3
+    local app=$1 v=$2 pm=$3 off dflt p t g uns ref; shift 3
+    eval "ref=\${AA_PLAIN_S_$app:-}"; [ -z "$ref" ] || pm=$ref
     off=$(count_run "$app" "$v" off "$@") || { echo "real_overhead $app: $v count run failed"; return; }
     dflt=$(count_run "$app" "$v" default "$@") || { echo "real_overhead $app: $v throttled count run failed"; return; }
     p=$(pairs_count "$off"); t=$(pairs_count "$dflt"); g=$(gated_count "$dflt")
@@ -172,9 +176,9 @@ count_app() { # APP VARIANT PLAIN_MEDIAN ARGS...
         { o = $1 * ns * 1e-9 / pm; u = $1 - $2; if (u < 0) u = 0
           if ($3 == "-") { c = ($2 * ns + u * uns) * 1e-9 / pm; how = uns " ns" }
           else { gv = $3 > u ? u : $3; c = ($2 * ns + gv * gns + (u - gv) * fns) * 1e-9 / pm
-                 how = sprintf("%s ns, %.0f of them gated at %s ns, the rest at %s ns", ns, gv, gns, fns) }
+                 how = sprintf("%.0f of them gated at %s ns, the rest at %s ns", gv, gns, fns) }
           printf "pairs         %-8s %-7s %12.0f probe pairs per process  predicts %+7.2f%% at %s ns\n", n, v, $1, o * 100, ns
-          printf "throttled     %-8s %-7s %12.0f timed + %12.0f untimed   predicts %+7.2f%% at %s + %s\n", n, v, $2, u, c * 100, ns, how
+          printf "throttled     %-8s %-7s %12.0f timed + %12.0f untimed   predicts %+7.2f%% at %s ns + %s\n", n, v, $2, u, c * 100, ns, how
           print v, 1 + o >> g1; print v, 1 + c >> g2 }'
 }
 
