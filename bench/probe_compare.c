@@ -28,7 +28,10 @@
  * (argument --throttled) and measures the two aa forms again once their
  * calling context is throttled (after the warm-up's 20,000 visits): the
  * scope form gated at the probe (aa_runtime_enter_scope counts the visit
- * inline), the enter/exit pair through the runtime's throttled path.
+ * inline and steps into the region's context), the enter/exit pair through
+ * the runtime's throttled path.  Last, with AUTOANALYZER_DISABLE=1
+ * (argument --disabled): the scope form stopped at the gates, the pair
+ * calling the runtime, which returns at once.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -234,10 +237,16 @@ int main(int argc, char **argv)
 {
     int thr[8], nthr = 0, first = 1;
     const char *t = getenv("AUTOANALYZER_THROTTLE");
-    const int throttled = argc > 1 && strcmp(argv[1], "--throttled") == 0;
-    const char *want = throttled ? THROTTLED : "0";
-    if (!t || strcmp(t, want) != 0) { /* the runtime reads it before main */
+    const int disabled = argc > 1 && strcmp(argv[1], "--disabled") == 0;
+    const int throttled = disabled || (argc > 1 && strcmp(argv[1], "--throttled") == 0);
+    const char *want = disabled ? "0" : throttled ? THROTTLED : "0";
+    const char *dis = getenv("AUTOANALYZER_DISABLE");
+    if (!t || strcmp(t, want) != 0 || (dis && *dis) != disabled) { /* read before main */
         setenv("AUTOANALYZER_THROTTLE", want, 1);
+        if (disabled)
+            setenv("AUTOANALYZER_DISABLE", "1", 1);
+        else
+            unsetenv("AUTOANALYZER_DISABLE");
         execv("/proc/self/exe", argv);
         perror("execv");
         return 1;
@@ -276,7 +285,9 @@ int main(int argc, char **argv)
         if (m == M_CALIPER)
             continue;
 #endif
-        printf("%-16s", throttled ? (m == M_SCOPE ? "aa-scope thrott" : "aa-pair thrott") : mname[m]);
+        printf("%-16s", disabled    ? (m == M_SCOPE ? "aa-scope disabl" : "aa-pair disabl")
+                        : throttled ? (m == M_SCOPE ? "aa-scope thrott" : "aa-pair thrott")
+                                    : mname[m]);
         for (int k = 0; k < nthr; k++)
             for (int depth = 1; depth <= MAXDEPTH; depth += MAXDEPTH - 1) {
                 if (m == M_RDTSC || m == M_CLOCK) {
@@ -290,16 +301,19 @@ int main(int argc, char **argv)
             }
         printf("\n");
     }
-    if (!throttled) { /* the throttled rows, in a process throttling at 1,000 visits */
+    if (!disabled) { /* the throttled rows, in a process throttling at 1,000 visits;
+                      * then the disabled rows */
         char *av[10];
         int n = 0;
         av[n++] = argv[0];
-        av[n++] = (char *)"--throttled";
-        for (int i = 1; i < argc && n < 9; i++)
+        av[n++] = (char *)(throttled ? "--disabled" : "--throttled");
+        for (int i = first; i < argc && n < 9; i++)
             av[n++] = argv[i];
         av[n] = NULL;
         fflush(stdout);
-        setenv("AUTOANALYZER_THROTTLE", THROTTLED, 1);
+        setenv("AUTOANALYZER_THROTTLE", throttled ? "0" : THROTTLED, 1);
+        if (throttled)
+            setenv("AUTOANALYZER_DISABLE", "1", 1);
         execv("/proc/self/exe", av);
         perror("execv");
         return 1;

@@ -39,9 +39,16 @@
 #                rest untimed), and the overhead they predict against the
 #                plain median is printed ("pairs" and "throttled" lines) at
 #                AA_PROBE_NS ns per timed pair (default 20, the development
-#                VM's pair) and AA_UNTIMED_NS_<variant> (default
-#                AA_UNTIMED_NS, 0.3: a visit gated at the probe) per untimed
-#                visit -- figures the load of a shared machine does not move
+#                VM's pair); of the untimed visits, those the probe counted
+#                inline (process attribute gated_visits) at AA_GATED_NS
+#                (default 0.4) and the others (the runtime's throttled frame
+#                path) at AA_FRAME_NS (default 6.5); a runtime writing no
+#                gated_visits: every untimed visit at AA_UNTIMED_NS_<variant>
+#                (default AA_UNTIMED_NS, 0.3) -- figures the load of a shared
+#                machine does not move (bench/probe_compare measures the ns);
+#                AA_PLAIN_S_<app>: the plain seconds they are compared with
+#                (default: this run's plain median; on a loaded machine, a
+#                median taken when it was quiet)
 set -u
 . "$(dirname "$0")/real_lib.sh"
 real_setup real-overhead
@@ -142,6 +149,13 @@ count_run() {
     [ -s "$rd/exp/experiment.xml" ] || "$AA" collect "$rd/exp" -o "$rd/exp/experiment.xml" >/dev/null 2>&1
     [ -s "$rd/exp/experiment.xml" ] && echo "$rd/exp/experiment.xml"
 }
+# gated_count EXPERIMENT -> visits counted at the probe per process ("-"
+# when the runtime does not write them)
+gated_count() {
+    awk '/<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
+        /<attr name="gated_visits">/ { if (match($0, />[0-9]+</)) { g += substr($0, RSTART + 1, RLENGTH - 2); n++ } }
+        END { if (np < 1) np = 1; if (n) printf "%.0f\n", g / np; else print "-" }' "$1"
+}
 # pairs_count EXPERIMENT -> visits of every node but the roots, per process
 pairs_count() {
     awk '/<experiment / { if (match($0, /nprocs="[0-9]+"/)) np = substr($0, RSTART + 8, RLENGTH - 9) + 0 }
@@ -150,17 +164,21 @@ pairs_count() {
 }
 PROBE_NS=${AA_PROBE_NS:-20}
 count_app() { # APP VARIANT PLAIN_MEDIAN ARGS...
-    local app=$1 v=$2 pm=$3 off dflt p t uns; shift 3
+    local app=$1 v=$2 pm=$3 off dflt p t g uns ref; shift 3
+    eval "ref=\${AA_PLAIN_S_$app:-}"; [ -z "$ref" ] || pm=$ref
     off=$(count_run "$app" "$v" off "$@") || { echo "real_overhead $app: $v count run failed"; return; }
     dflt=$(count_run "$app" "$v" default "$@") || { echo "real_overhead $app: $v throttled count run failed"; return; }
-    p=$(pairs_count "$off"); t=$(pairs_count "$dflt")
+    p=$(pairs_count "$off"); t=$(pairs_count "$dflt"); g=$(gated_count "$dflt")
     eval "uns=\${AA_UNTIMED_NS_$v:-\${AA_UNTIMED_NS:-0.3}}"
-    echo "$p $t" | awk -v n="$app" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v uns="$uns" \
+    echo "$p $t $g" | awk -v n="$app" -v v="$v" -v pm="$pm" -v ns="$PROBE_NS" -v uns="$uns" \
+        -v gns="${AA_GATED_NS:-0.4}" -v fns="${AA_FRAME_NS:-6.5}" \
         -v g1="$AA_WORK/geo.pairs" -v g2="$AA_WORK/geo.thr" '
         { o = $1 * ns * 1e-9 / pm; u = $1 - $2; if (u < 0) u = 0
-          c = ($2 * ns + u * uns) * 1e-9 / pm
+          if ($3 == "-") { c = ($2 * ns + u * uns) * 1e-9 / pm; how = uns " ns" }
+          else { gv = $3 > u ? u : $3; c = ($2 * ns + gv * gns + (u - gv) * fns) * 1e-9 / pm
+                 how = sprintf("%.0f of them gated at %s ns, the rest at %s ns", gv, gns, fns) }
           printf "pairs         %-8s %-7s %12.0f probe pairs per process  predicts %+7.2f%% at %s ns\n", n, v, $1, o * 100, ns
-          printf "throttled     %-8s %-7s %12.0f timed + %12.0f untimed   predicts %+7.2f%% at %s + %s ns\n", n, v, $2, u, c * 100, ns, uns
+          printf "throttled     %-8s %-7s %12.0f timed + %12.0f untimed   predicts %+7.2f%% at %s ns + %s\n", n, v, $2, u, c * 100, ns, how
           print v, 1 + o >> g1; print v, 1 + c >> g2 }'
 }
 

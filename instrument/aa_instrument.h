@@ -94,7 +94,7 @@ int aa_instr_plan_load_filter_from(aa_instr_plan *p, const char *exp, int quiet_
 
 /* ---- profile-guided filter (autoanalyzer filter) --------------------------
  * From a measured experiment, the regions visited often whose mean
- * inclusive time per visit is tiny (or that the runtime throttled for being
+ * exclusive time per visit is tiny (or that the runtime throttled for being
  * so): the probes cost more than what they tell. */
 typedef struct aa_pfilter_opts {
     double min_visits;       /* default AA_PFILTER_MIN_VISITS */
@@ -118,7 +118,7 @@ typedef struct aa_pfilter_entry {
     char *file;
     double visits;           /* summed over every process and thread */
     double untimed;          /* of which counted after throttling, not timed */
-    double ns_per_visit;     /* mean inclusive wall (or busy) time per visit */
+    double ns_per_visit;     /* mean exclusive wall (or busy) time per visit */
     int throttled;           /* visits are a lower bound (throttled, untimed not counted) */
     double saving_s;         /* timed visits x probe cost + untimed x AA_PFILTER_UNTIMED_NS */
 } aa_pfilter_entry;

@@ -209,7 +209,7 @@ static const char cxx_guard[] =
     "struct aa_runtime_guard {\n"
     "    aa_runtime_region *aa_r_;\n"
     "    explicit aa_runtime_guard(aa_runtime_region *r) : aa_r_(aa_runtime_enter_scope(r)) {}\n"
-    "    ~aa_runtime_guard() { if (aa_r_) aa_runtime_exit(aa_r_); }\n"
+    "    ~aa_runtime_guard() { aa_runtime_scope_close(&aa_r_); }\n"
     "private:\n"
     "    aa_runtime_guard(const aa_runtime_guard &);\n"
     "    aa_runtime_guard &operator=(const aa_runtime_guard &);\n"

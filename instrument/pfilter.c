@@ -3,7 +3,7 @@
  * `instrument --filter-from`): reads a measured experiment and lists the
  * functions whose probes cost more than they tell -- visited at least
  * min_visits times (summed over every process and thread) with a mean
- * inclusive wall time per visit under max_ns_per_visit, or throttled by the
+ * exclusive wall time per visit under max_ns_per_visit, or throttled by the
  * runtime for the same reason --, with the expected saving (timed visits x
  * the estimated cost of one probe pair, plus the visits counted untimed
  * after throttling x AA_PFILTER_UNTIMED_NS), and formats them as a Score-P filter
@@ -16,6 +16,15 @@
  * (AA_PFILTER_PREEMPTED) was preempted: its regions are then judged by
  * that busy time (cpu + MPI wait + I/O time) where it is below the wall
  * time, so that a region waiting in MPI or I/O still counts its waits.
+ *
+ * Exclusive: a function is judged by its own time per visit, not that of
+ * the measured regions it calls (a message layer's send, tiny itself, now
+ * and then running a handler): left out, its visits go to its caller and
+ * its children stay measured, nested in the caller.  Its MPI and I/O
+ * calls, which are not regions, are its own time, so a function that
+ * waits is kept.  A node's children cost it, per visit, their mean time
+ * per timed visit times their visits per visit of the node (throttled
+ * nodes time only their first visits).
  */
 #include "instrument/instr_private.h"
 
@@ -26,7 +35,7 @@
 #include <unistd.h>
 
 typedef struct acc {
-    double visits, untimed, wall;
+    double visits, untimed, wall; /* wall: exclusive, over the timed visits */
     int throttled;
 } acc;
 
@@ -67,8 +76,54 @@ static double unexplained(const aa_experiment *e, const aa_process *pr, const mi
     return 0;
 }
 
-/* Sums visits and inclusive time per region over every node: the wall
- * time, or the busy time where it is lower in a preempted process. */
+/* Time of node i: the wall time, or the busy time where it is lower in a
+ * preempted process; NAN when unknown. */
+static double node_time(const aa_experiment *e, const aa_thread *th, size_t i, const mix *m,
+                        int preempted)
+{
+    const double *v = aa_node_values(e, th, i);
+    double w = v[m->wall], b;
+    if (preempted && !isnan(b = busy_time(m, v)) && (isnan(w) || b < w))
+        w = b;
+    return w;
+}
+
+/* Visits of node i: timed (*t) and all. */
+static double node_visits(const aa_experiment *e, const aa_thread *th, size_t i, const mix *m,
+                          double *t)
+{
+    const double *v = aa_node_values(e, th, i);
+    double u = m->untimed >= 0 && !isnan(v[m->untimed]) ? v[m->untimed] : 0;
+    *t = isnan(v[m->visits]) ? 0 : v[m->visits];
+    return *t + u;
+}
+
+/* Exclusive time per timed visit of every node of th into ex (NAN when
+ * unknown): its own mean time per visit less, for each child, the child's
+ * mean time per timed visit x its visits per visit of the node. */
+static void exclusive_per_visit(const aa_experiment *e, const aa_thread *th, const mix *m,
+                                int preempted, double *ex)
+{
+    for (size_t i = 0; i < th->nnodes; i++) {
+        double t, w = node_time(e, th, i, m, preempted);
+        node_visits(e, th, i, m, &t);
+        ex[i] = t > 0 && !isnan(w) ? w / t : NAN;
+    }
+    for (size_t i = th->nnodes; i-- > 0;) {
+        long p = (long)th->nodes[i].parent;
+        double t, all = node_visits(e, th, i, m, &t), pt, pall, w = node_time(e, th, i, m, preempted);
+        if (p < 0 || (size_t)p >= th->nnodes || t <= 0 || isnan(w))
+            continue;
+        pall = node_visits(e, th, (size_t)p, m, &pt);
+        if (pall > 0 && !isnan(ex[p]))
+            ex[p] -= w / t * (all / pall);
+    }
+    for (size_t i = 0; i < th->nnodes; i++)
+        if (ex[i] < 0)
+            ex[i] = 0;
+}
+
+/* Sums visits and exclusive time per region over every node. */
 static int accumulate(const aa_experiment *e, const mix *m, acc *a, double *run_s,
                       double *lost)
 {
@@ -82,27 +137,30 @@ static int accumulate(const aa_experiment *e, const mix *m, acc *a, double *run_
             *lost = u;
         for (size_t t = 0; t < pr->nthreads; t++) {
             const aa_thread *th = &pr->threads[t];
+            double *ex = malloc((th->nnodes ? th->nnodes : 1) * sizeof *ex);
+            if (!ex)
+                return -1;
+            exclusive_per_visit(e, th, m, preempted, ex);
             for (size_t i = 0; i < th->nnodes; i++) {
                 const double *v = aa_node_values(e, th, i);
                 const aa_region *r = aa_experiment_region(e, th->nodes[i].region);
-                double w = v[m->wall], b;
+                double w = v[m->wall];
                 size_t k;
                 if (th->nodes[i].parent < 0 && th->id == 0 && !isnan(w))
                     root += w;
                 if (!r)
                     continue;
                 k = (size_t)(r - e->regions);
-                if (preempted && !isnan(b = busy_time(m, v)) && (isnan(w) || b < w))
-                    w = b;
                 if (!isnan(v[m->visits]))
                     a[k].visits += v[m->visits];
                 if (m->untimed >= 0 && !isnan(v[m->untimed]))
                     a[k].untimed += v[m->untimed];
-                if (!isnan(w))
-                    a[k].wall += w;
+                if (!isnan(ex[i]) && !isnan(v[m->visits]))
+                    a[k].wall += ex[i] * v[m->visits];
                 if ((th->nodes[i].flags & AA_NODE_THROTTLED) && m->untimed < 0)
                     a[k].throttled = 1; /* its later visits were not counted */
             }
+            free(ex);
         }
         if (root > *run_s)
             *run_s = root;
@@ -149,7 +207,10 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
         rc = aa_err_set(err, AA_EENV, "out of memory");
         goto out;
     }
-    accumulate(e, &m, a, &out->run_s, &out->lost);
+    if (accumulate(e, &m, a, &out->run_s, &out->lost)) {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+        goto out;
+    }
     out->nprocs = e->nprocesses;
     for (size_t k = 0; k < e->nregions; k++) {
         const aa_region *r = &e->regions[k];

@@ -25,9 +25,15 @@
  * The scope forms enter through aa_runtime_enter_scope, inline: when the
  * runtime has gated the region in the innermost open calling context of
  * this thread (many visits, each too short to be worth two clock reads:
- * docs/runtime.md, Throttling), the visit is only counted there (a
- * thread-local load, a compare and an increment) and the runtime is not
- * called; the cleanup (aa_runtime_scope_close) then calls no exit either.
+ * docs/runtime.md, Throttling), the visit is only counted there and the
+ * probe steps into the region's own context (its gates become the
+ * innermost ones) without calling the runtime; the cleanup
+ * (aa_runtime_scope_close) steps back out.  A few loads, a compare, an
+ * increment and two thread-local stores.  When the runtime is called
+ * inside such a visit (a measured child, an MPI or I/O call), it first
+ * opens the contexts the probes stepped into, so nesting stays exact.
+ * With AUTOANALYZER_DISABLE set, the runtime points the probes at gates
+ * that stop every scope probe there (nothing counted, nothing called).
  *
  * Exits that do not match the innermost open region are detected and
  * counted, never crashed on.  These functions are safe to call from any
@@ -63,33 +69,45 @@ void aa_runtime_scope_end(aa_runtime_region **r);
 /* Gated child regions of the innermost open calling context of the calling
  * thread, set by the runtime (NULL while nothing is recorded): the first
  * `region` slots in use, each with the visits counted at the probe since it
- * was gated.  The runtime owns the storage; probes only read the slots and
- * increment their own count. */
+ * was gated and the gates of the region's own context there (`inner`).
+ * `off` set: no probe records anything in this context.  The runtime owns
+ * the storage; probes only read the slots, increment their own count and
+ * move aa_runtime_gates_at between a context and its gated children. */
 #define AA_RUNTIME_GATES 4
 #ifdef __cplusplus
 #define AA_RUNTIME_NULL_ __null /* no -Wzero-as-null-pointer-constant, C++98 too */
+#define AA_RUNTIME_INT_(p) reinterpret_cast<__UINTPTR_TYPE__>(p) /* no -Wold-style-cast */
+#define AA_RUNTIME_PTR_(T, i) reinterpret_cast<T>(i)
 #else
 #define AA_RUNTIME_NULL_ ((void *)0)
+#define AA_RUNTIME_INT_(p) ((__UINTPTR_TYPE__)(p))
+#define AA_RUNTIME_PTR_(T, i) ((T)(i))
 #endif
 typedef struct aa_runtime_gates {
     const aa_runtime_region *region[AA_RUNTIME_GATES];
     uint64_t visits[AA_RUNTIME_GATES];
+    struct aa_runtime_gates *inner[AA_RUNTIME_GATES];
+    int32_t off;
 } aa_runtime_gates;
-extern __thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
+extern __thread aa_runtime_gates *aa_runtime_gates_at __attribute__((tls_model("initial-exec")));
 
-/* Enters r, or only counts the visit when r is gated here; returns what
- * the cleanup must close (NULL: nothing). */
+/* Enters r, or only counts the visit and steps into r's context when r is
+ * gated here; returns what the cleanup must close: NULL nothing, r the
+ * region, the enclosing gates + 1 (an odd address) a step to undo. */
 static __inline__ __attribute__((always_inline, unused)) aa_runtime_region *
 aa_runtime_enter_scope(aa_runtime_region *r)
 {
-    aa_runtime_gates *g = aa_runtime_gates_now;
+    aa_runtime_gates *g = aa_runtime_gates_at;
     if (__builtin_expect(g && g->region[0], 0)) {
         int i;
         for (i = 0; i < AA_RUNTIME_GATES && g->region[i]; i++)
             if (g->region[i] == r) {
                 g->visits[i]++;
-                return AA_RUNTIME_NULL_;
+                aa_runtime_gates_at = g->inner[i];
+                return AA_RUNTIME_PTR_(aa_runtime_region *, AA_RUNTIME_INT_(g) | 1u);
             }
+        if (g->off)
+            return AA_RUNTIME_NULL_;
     }
     aa_runtime_enter(r);
     return r;
@@ -98,8 +116,12 @@ aa_runtime_enter_scope(aa_runtime_region *r)
 static __inline__ __attribute__((always_inline, unused)) void
 aa_runtime_scope_close(aa_runtime_region **r)
 {
-    if (*r)
-        aa_runtime_exit(*r);
+    if (*r) {
+        if (AA_RUNTIME_INT_(*r) & 1u)
+            aa_runtime_gates_at = AA_RUNTIME_PTR_(aa_runtime_gates *, AA_RUNTIME_INT_(*r) - 1u);
+        else
+            aa_runtime_exit(*r);
+    }
 }
 
 #define AA_RUNTIME_CAT_(a, b) a##b
@@ -118,7 +140,7 @@ aa_runtime_scope_close(aa_runtime_region **r)
 struct aa_runtime_guard {
     aa_runtime_region *aa_r_;
     explicit aa_runtime_guard(aa_runtime_region *r) : aa_r_(aa_runtime_enter_scope(r)) {}
-    ~aa_runtime_guard() { if (aa_r_) aa_runtime_exit(aa_r_); }
+    ~aa_runtime_guard() { aa_runtime_scope_close(&aa_r_); }
 private:
     aa_runtime_guard(const aa_runtime_guard &);
     aa_runtime_guard &operator=(const aa_runtime_guard &);

@@ -95,6 +95,7 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
     t->in_io = 0;
     if (t->depth <= 0)
         return;
+    aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
     n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
     n->x[AA_RT_X_IO_READ] += rbytes;
     n->x[AA_RT_X_IO_WRITE] += wbytes;

@@ -349,8 +349,9 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
     return 0;
 }
 
-/* Throttled nodes gated at the probe (named by some gate slot). */
-static uint64_t gated_contexts(aa_rt_thread *rt)
+/* Throttled nodes gated at the probe (named by some gate slot); adds the
+ * visits counted at the probe to *visits. */
+static uint64_t gated_contexts(aa_rt_thread *rt, uint64_t *visits)
 {
     int nn = __atomic_load_n(&rt->nnodes, __ATOMIC_ACQUIRE), i, k;
     uint64_t g = 0;
@@ -359,11 +360,13 @@ static uint64_t gated_contexts(aa_rt_thread *rt)
         return 0;
     for (i = 0; i < nn; i++) {
         aa_rt_node *n = aa_rt_node_at(rt, i);
-        for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
+        for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++) {
+            *visits += n->gates.visits[k];
             if (n->gate_child[k] > i && n->gate_child[k] < nn && !mark[n->gate_child[k]]) {
                 mark[n->gate_child[k]] = 1;
                 g++;
             }
+        }
     }
     free(mark);
     return g;
@@ -383,7 +386,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process *p;
     char buf[256];
     int nreg, i, nt = 0;
-    uint64_t mism = 0, ovf = 0, thr_nodes = 0, gated = 0, now;
+    uint64_t mism = 0, ovf = 0, thr_nodes = 0, gated = 0, gated_visits = 0, now;
     char *thr_region = NULL; /* per registry index: some node of it is throttled */
     if (!e) {
         aa_err_set(err, AA_EENV, "out of memory");
@@ -450,7 +453,7 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         }
         mism += ts[i]->mismatched;
         ovf += ts[i]->overflow;
-        gated += gated_contexts(ts[i]);
+        gated += gated_contexts(ts[i], &gated_visits);
     }
     /* registry index -> region id */
     for (i = 0; i < (int)p->nthreads; i++) {
@@ -473,6 +476,8 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     aa_process_set_attr(p, "throttled_nodes", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)gated);
     aa_process_set_attr(p, "gated_nodes", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)gated_visits);
+    aa_process_set_attr(p, "gated_visits", buf);
     {
         int nthr = 0;
         for (i = 0; i < nreg && thr_region; i++)

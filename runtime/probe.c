@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,13 @@
 aa_rt_global aa_rt_g;
 AA_RT_TLS aa_rt_thread *aa_rt_self;
 /* the gates of the innermost open node of this thread (aa_probe.h) */
+__thread aa_runtime_gates *aa_runtime_gates_at __attribute__((tls_model("initial-exec")));
+/* what objects instrumented before the probes stepped into gated nodes
+ * read: never set, so their probes always call the runtime */
 __thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
+/* the gates of every context while AUTOANALYZER_DISABLE is set: a slot no
+ * descriptor matches, and `off`, so every scope probe returns at once */
+static aa_runtime_gates off_gates = {{(const aa_runtime_region *)&off_gates}, {0}, {NULL}, 1};
 static AA_RT_TLS int thread_dead; /* its state was closed by the key destructor */
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -570,6 +577,8 @@ static int new_node(aa_rt_thread *t, uint32_t region, int parent)
     memset(n, 0, sizeof *n);
     n->region = region;
     n->parent = parent;
+    n->self = i;
+    n->depth = parent >= 0 ? aa_rt_node_at(t, parent)->depth + 1 : 0;
     if (nrefine && region > 0) {
         pthread_mutex_lock(&reg_lock);
         if ((int)region < nregions && regions[region].no_throttle)
@@ -604,7 +613,7 @@ static inline int child_node(aa_rt_thread *t, int parent, uint32_t region)
  * while enters are not recorded).  Called wherever depth or skip change. */
 static inline void gates_follow(aa_rt_thread *t)
 {
-    aa_runtime_gates_now =
+    aa_runtime_gates_at =
         AA_RT_UNLIKELY(t->skip || t->depth <= 0) ? NULL : t->stack[t->depth - 1].gates;
 }
 
@@ -627,7 +636,7 @@ static void thread_destructor(void *arg)
         close_frame(t, &t->stack[--t->depth], now, cpu, ctr);
     __atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
     aa_rt_self = NULL;
-    aa_runtime_gates_now = NULL;
+    aa_runtime_gates_at = NULL;
     thread_dead = 1; /* probes from later TLS destructors are ignored */
 }
 
@@ -680,6 +689,7 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
 {
     if (!t || t->in_rt || __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) || t->depth <= 0)
         return NULL;
+    aa_rt_sync(t);
     return aa_rt_node_at(t, t->stack[t->depth - 1].node);
 }
 
@@ -723,6 +733,72 @@ static int close_abandoned(aa_rt_thread *t, uint32_t parent)
     return 1;
 }
 
+/* The scope probes stepped into gated nodes (or back out of them) without
+ * the runtime: g, the gates they point at, belong to a node whose nearest
+ * ancestor on the stack (a node's depth in the tree is its frame's index)
+ * is where the stack and the probes still agree.  Frames above it were
+ * left: those the runtime reopened earlier are dropped, others (left by a
+ * longjmp) are closed as mismatched exits.  The nodes between it and g's
+ * node are reopened as throttled frames, so that what the runtime records
+ * next (a measured child, an MPI or I/O call) nests where it runs.  Their
+ * visits were counted at the probe. */
+void aa_rt_sync_slow(aa_rt_thread *t, aa_runtime_gates *g)
+{
+    aa_rt_node *m;
+    int chain[AA_RT_MAX_DEPTH];
+    int nc = 0, k = -1, c;
+    if (g->off)
+        return;
+    m = (aa_rt_node *)(void *)((char *)g - offsetof(aa_rt_node, gates));
+    for (c = m->self; c >= 0 && nc < AA_RT_MAX_DEPTH;) {
+        aa_rt_node *n = aa_rt_node_at(t, c);
+        if (n->depth < t->depth && t->stack[n->depth].node == c) {
+            k = n->depth;
+            break;
+        }
+        chain[nc++] = c;
+        c = n->parent;
+    }
+    if (k < 0) { /* not under this thread's stack (cannot happen): follow the stack */
+        t->overflow++;
+        gates_follow(t);
+        return;
+    }
+    if (t->depth > k + 1) {
+        uint64_t now = 0;
+        double cpu = 0;
+        uint64_t ctr[AA_RT_MAX_CTR];
+        int read = 0;
+        while (t->depth > k + 1) {
+            aa_rt_frame *f = &t->stack[--t->depth];
+            if (f->throttled == 2) /* reopened here: nothing to close */
+                continue;
+            t->mismatched++;
+            if (!read && !f->throttled) {
+                now = aa_rt_now();
+                cpu = aa_rt_cpu_at(t, now);
+                if (aa_rt_g.nctr_avail)
+                    aa_rt_counters_read(t, ctr);
+                read = 1;
+            }
+            close_frame(t, f, now, cpu, ctr);
+        }
+    }
+    while (nc > 0 && t->depth < AA_RT_MAX_DEPTH) {
+        aa_rt_node *n = aa_rt_node_at(t, chain[--nc]);
+        aa_rt_frame *f = &t->stack[t->depth++];
+        f->node = n->self;
+        f->region = n->region;
+        f->id = n->id;
+        f->user = 0;
+        f->throttled = 2;
+        f->gates = &n->gates;
+    }
+    if (nc > 0)
+        t->overflow++; /* deeper than the stack: the rest nests higher */
+    gates_follow(t);
+}
+
 static inline int find_child(aa_rt_thread *t, int parent, uint32_t region)
 {
     int c;
@@ -748,10 +824,17 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
             return;
     }
     if (AA_RT_UNLIKELY(t->skip | __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) | t->in_rt)) {
+        if (aa_rt_g.disabled) {
+            /* nothing is ever recorded: stop the scope probes at the gates
+             * (enter/exit pairs still come here, and return at once) */
+            aa_runtime_gates_at = &off_gates;
+            return;
+        }
+        aa_rt_sync(t); /* the context of the frames not recorded, for after them */
         t->skip++;
         if (t->skip_ovf) /* deeper still: not recorded either */
             t->overflow++;
-        aa_runtime_gates_now = NULL;
+        aa_runtime_gates_at = NULL;
         return;
     }
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
@@ -759,11 +842,15 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         h = register_region(r);
         if (h <= 0) {
             t->skip++;
-            aa_runtime_gates_now = NULL;
+            aa_runtime_gates_at = NULL;
             return;
         }
     }
     d = t->depth;
+    if (AA_RT_UNLIKELY(d > 0 && aa_runtime_gates_at != t->stack[d - 1].gates)) {
+        aa_rt_sync(t); /* the probes stepped into (or out of) gated nodes */
+        d = t->depth;
+    }
     if (AA_RT_UNLIKELY(r->parent != 0 && d > 1 && t->stack[d - 1].id != r->parent && !user &&
                        (r->kind == AA_KIND_LOOP || r->kind == AA_KIND_CALL))) {
         c = find_child(t, t->stack[d - 1].node, (uint32_t)h);
@@ -778,7 +865,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
-        aa_runtime_gates_now = NULL;
+        aa_runtime_gates_at = NULL;
         return;
     }
     c = child_node(t, t->stack[d - 1].node, (uint32_t)h);
@@ -786,7 +873,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
         t->overflow++;
         t->skip++;
         t->skip_ovf = 1;
-        aa_runtime_gates_now = NULL;
+        aa_runtime_gates_at = NULL;
         return;
     }
     n = aa_rt_node_at(t, c);
@@ -798,7 +885,7 @@ static inline __attribute__((always_inline)) void enter_at(aa_runtime_region *r,
     f->id = r->id;
     f->user = user;
     t->depth = d + 1;
-    aa_runtime_gates_now = f->gates = &n->gates;
+    aa_runtime_gates_at = f->gates = &n->gates;
     if (AA_RT_UNLIKELY(n->flags & AA_RT_NODE_THROTTLED)) {
         /* this calling context is throttled: the frame keeps the stack
          * (and the matching of exits) right, but reads no clock */
@@ -866,47 +953,28 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
  * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
  * is flagged in the profile: its values are partial.
  *
- * A throttled node of a lexical region whose children (if any) are all
- * gated in it is also gated in its parent node: its descriptor, and those
- * of its gated children, take free slots of the parent's gates, so that
- * the inline scope probe (aa_runtime_enter_scope) of these regions, while
- * the parent is the innermost open node, only counts the visit (for the
- * node it belongs to) and calls nothing.  Not when the parent has a child
- * node of a region gated below (that region's visits there could not be
- * told apart) or too few free slots, nor when the node made MPI or I/O
- * calls (they are attributed to the innermost open node).  Probes that call the runtime
+ * A throttled node of a lexical region is also gated in its parent node,
+ * when the parent's gates have a free slot: its descriptor, a count and
+ * its own gates take the slot, so that the inline scope probe
+ * (aa_runtime_enter_scope) of the region, while the parent is the
+ * innermost open node, only counts the visit and steps into the node's
+ * gates (where its own gated children are) without calling the runtime.
+ * Its other children (measured ones), and its MPI and I/O calls, find the
+ * node on the stack again (aa_rt_sync).  Probes that call the runtime
  * (enter/exit pairs, Fortran, old objects) keep the throttled frame path
  * above; both ways the visits after throttling are counted
  * (untimed_visits in the profile). */
-static int gated_in(const aa_rt_node *n, int child)
-{
-    int k;
-    for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++)
-        if (n->gate_child[k] == child)
-            return 1;
-    return 0;
-}
-
 static void gate(aa_rt_thread *t, int node, aa_runtime_region *r)
 {
     aa_rt_node *n = aa_rt_node_at(t, node), *p = aa_rt_node_at(t, n->parent);
-    int c, k, used = 0, inherited = 0;
-    if (n->x[AA_RT_X_MPI_CALLS] > 0 || n->x[AA_RT_X_IO_CALLS] > 0)
-        return; /* its MPI and I/O calls stay attributed to it */
-    for (c = n->first_child; c >= 0; c = aa_rt_node_at(t, c)->next_sibling)
-        if (!gated_in(n, c) || find_child(t, n->parent, aa_rt_node_at(t, c)->region) >= 0)
-            return; /* measured below, or the same region also right under the parent */
+    int used = 0;
     while (used < AA_RUNTIME_GATES && p->gates.region[used])
         used++;
-    while (inherited < AA_RUNTIME_GATES && n->gates.region[inherited])
-        inherited++;
-    if (used + inherited + 1 > AA_RUNTIME_GATES)
+    if (used == AA_RUNTIME_GATES)
         return;
-    for (k = 0; k < inherited; k++) {
-        p->gate_child[used] = n->gate_child[k];
-        p->gates.region[used++] = n->gates.region[k];
-    }
+    n->id = r->id;
     p->gate_child[used] = node;
+    p->gates.inner[used] = &n->gates;
     p->gates.region[used] = r;
 }
 
@@ -961,17 +1029,25 @@ void aa_runtime_exit(aa_runtime_region *r)
     }
     d = t->depth;
     h = __atomic_load_n(&r->handle, __ATOMIC_RELAXED);
-    if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
-        t->mismatched++;
-        return;
-    }
-    f = &t->stack[d - 1];
-    if (AA_RT_UNLIKELY(f->region != (uint32_t)h)) {
-        exit_mismatch(t, (uint32_t)h);
-        return;
+    f = &t->stack[d > 0 ? d - 1 : 0];
+    if (AA_RT_UNLIKELY(d <= 1 || h <= 0 || f->region != (uint32_t)h)) {
+        /* frames the runtime reopened inside r may still be above it
+         * (the probes stepped out of them): drop them first */
+        aa_rt_sync(t);
+        d = t->depth;
+        f = &t->stack[d > 0 ? d - 1 : 0];
+        if (AA_RT_UNLIKELY(d <= 1 || h <= 0)) {
+            if (!aa_rt_g.disabled) /* disabled: the enter was not recorded either */
+                t->mismatched++;
+            return;
+        }
+        if (AA_RT_UNLIKELY(f->region != (uint32_t)h)) {
+            exit_mismatch(t, (uint32_t)h);
+            return;
+        }
     }
     t->depth = d - 1;
-    aa_runtime_gates_now = t->stack[d - 2].gates;
+    aa_runtime_gates_at = t->stack[d - 2].gates;
     if (AA_RT_UNLIKELY(f->throttled))
         return;
     now = aa_rt_now();

@@ -68,7 +68,9 @@ typedef struct aa_rt_node {
     int32_t first_child;  /* node index, -1 none */
     int32_t next_sibling; /* node index, -1 none */
     uint32_t flags;
-    uint32_t pad_;
+    int32_t self;         /* its own node index */
+    int32_t depth;        /* its depth in the tree = its frame's index on the stack */
+    uint32_t id;          /* its region's id, known once gated (frames the runtime reopens) */
     uint64_t visits;
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
@@ -76,8 +78,8 @@ typedef struct aa_rt_node {
     uint64_t untimed;     /* visits after throttling through the runtime (not timed) */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
-    /* throttled leaf children gated at the probe (aa_probe.h): while this
-     * node is the innermost open one, aa_runtime_gates_now points here */
+    /* throttled children gated at the probe (aa_probe.h): while this node
+     * is the innermost open one, aa_runtime_gates_at points here */
     aa_runtime_gates gates;
     int32_t gate_child[AA_RUNTIME_GATES]; /* node index of each gated child */
 } aa_rt_node;
@@ -85,11 +87,12 @@ typedef struct aa_rt_node {
 typedef struct aa_rt_frame {
     int32_t node;
     uint32_t region;
-    int32_t throttled;
+    int32_t throttled;    /* 1: opened in a throttled context (no clock read);
+                           * 2: reopened after the probes stepped into a gated node */
     int32_t user;         /* begun through the user API (not lexical) */
     uint32_t id;          /* the region's id (static-parent checks) */
     uint32_t pad_;
-    aa_runtime_gates *gates; /* its node's gates (aa_runtime_gates_now while innermost) */
+    aa_runtime_gates *gates; /* its node's gates (aa_runtime_gates_at while innermost) */
     uint64_t t_enter;
     double cpu_enter;
     uint64_t ctr_enter[AA_RT_MAX_CTR];
@@ -228,6 +231,18 @@ void aa_rt_init(void);
  * be lexical (they may stay open after the function that began them). */
 void aa_rt_enter_user(aa_runtime_region *r);
 aa_rt_thread *aa_rt_thread_get(void); /* current thread's state, created if needed */
+/* The scope probes step into gated nodes without calling the runtime
+ * (aa_probe.h): aa_runtime_gates_at then names a context the stack does not
+ * show.  aa_rt_sync makes the stack follow it (reopens the nodes stepped
+ * into, closes those stepped out of) before the runtime uses the innermost
+ * frame. */
+void aa_rt_sync_slow(aa_rt_thread *t, aa_runtime_gates *g);
+static inline void aa_rt_sync(aa_rt_thread *t)
+{
+    aa_runtime_gates *g = aa_runtime_gates_at;
+    if (AA_RT_UNLIKELY(g != NULL && t->depth > 0 && g != t->stack[t->depth - 1].gates))
+        aa_rt_sync_slow(t, g);
+}
 /* Innermost open node of the current thread for attributing MPI / I/O; NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
 aa_rt_node *aa_rt_current_node(aa_rt_thread *t);

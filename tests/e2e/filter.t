@@ -98,6 +98,52 @@ expect_status 0 "filter --from an experiment with untimed_visits" sh -c "'$AA' f
 is "$(grep EXCLUDE u.filter)" "  EXCLUDE mix # 600000 visits (500000 untimed), 5.0 ns per visit, saves 0.00325 s" \
     "untimed visits counted exactly, time per timed visit, saving at 30 ns timed + 0.5 ns untimed"
 
+# judged by exclusive time: send() (a message layer's send) is tiny itself
+# but now and then runs a 10-ms handler(): 1010 ns per timed visit
+# inclusive, 10 ns its own (its first 100,000 visits ran 10 of the 100
+# handler visits); wrapper() calls work() at each visit; busy() does its
+# own work around small()
+mkdir run3
+cat > run3/experiment.xml <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="e3" program="p" nprocs="1">
+  <environment/>
+  <metrics>
+    <metric name="visits" unit="count"/>
+    <metric name="wall" unit="s"/>
+    <metric name="untimed_visits" unit="count"/>
+  </metrics>
+  <regions>
+    <region id="0" kind="program" name="program"/>
+    <region id="13" kind="function" name="main" function="main" file="app.c" line="20"/>
+    <region id="20" kind="function" name="send" function="send" file="app.c" line="30"/>
+    <region id="21" kind="function" name="handler" function="handler" file="app.c" line="40"/>
+    <region id="22" kind="function" name="wrapper" function="wrapper" file="app.c" line="50"/>
+    <region id="23" kind="function" name="work" function="work" file="app.c" line="60"/>
+    <region id="24" kind="function" name="busy" function="busy" file="app.c" line="70"/>
+    <region id="25" kind="function" name="small" function="small" file="app.c" line="80"/>
+  </regions>
+  <process rank="0" host="h" pid="1">
+    <thread id="0">
+      <node region="0" parent="-1" v="1 10 0"/>
+      <node region="13" parent="0" v="1 10 0"/>
+      <node region="20" parent="1" v="100000 0.101 900000" flags="throttled"/>
+      <node region="21" parent="2" v="100 1.0 0"/>
+      <node region="22" parent="1" v="200000 2.0 0"/>
+      <node region="23" parent="4" v="200000 1.998 0"/>
+      <node region="24" parent="1" v="200000 2.0 0"/>
+      <node region="25" parent="6" v="200000 0.4 0"/>
+    </thread>
+  </process>
+</experiment>
+X
+expect_status 0 "filter --from an experiment with wrappers of measured regions" sh -c "'$AA' filter --from run3 > x.filter"
+is "$(grep EXCLUDE x.filter)" "  EXCLUDE wrapper # 200000 visits, 10.0 ns per visit, saves 0.006 s
+  EXCLUDE send # 1000000 visits (900000 untimed), 10.0 ns per visit, saves 0.00345 s" \
+    "tiny itself, calling measured regions: listed by exclusive time per visit (children weighted by their visits per visit)"
+ok "busy() (8 us of its own per visit) and the measured children are not listed" \
+    sh -c "! grep -qE 'EXCLUDE (busy|handler|work|small)' x.filter"
+
 # the file works as a filter of the instrumenter
 cat > app.c <<'X'
 #include <stdio.h>

@@ -39,12 +39,30 @@ ok "mid gated too: it takes almost no time in outer after throttling (visits 100
     test "$(rt_val $D ROOT/main/outer/mid visits)" = 100000
 is "$(total ROOT/main/ios/io_leaf 0 0)" 150000 "io_leaf: visits + untimed_visits = 150,000"
 like "$(grep "^node 0 0 ROOT/main/ios/io_leaf " $D)" "throttled$" "io_leaf throttled"
-is "$(rt_val $D ROOT/main/ios/io_leaf io_calls)" 150000 "io_leaf not gated: all its 150,000 writes stay its own"
+is "$(rt_val $D ROOT/main/ios/io_leaf io_calls)" 150000 "io_leaf: all its 150,000 writes stay its own"
+# a message layer's send: tiny caller/sender gated with measured children below
+S=ROOT/main/sends/caller
+is "$(total $S 0 0)" 300000 "caller: visits + untimed_visits = 300,000"
+is "$(total $S/sender 0 0)" 300000 "sender: visits + untimed_visits = 300,000"
+like "$(grep "^node 0 0 $S/sender " $D)" "throttled$" "sender throttled"
+is "$(rt_val $D $S/sender/handler visits)" 15 "handler: all 15 visits timed, under sender"
+is "$(rt_val $D $S/sender/handler untimed_visits)" 0 "handler: nothing untimed"
+ok "handler timed (wall > 0)" rt_num "$(rt_val $D $S/sender/handler wall) > 0"
+is "$(rt_val $D $S/sender/late visits)" 3 "late (first entered after sender was gated): 3 visits, under sender"
+is "$(grep -c ' ROOT/main/sends/[a-z]*/*handler \| ROOT/main/sends/[a-z]*/*late ' $D)" 0 "no handler or late nested higher"
+is "$(rt_val $D $S/sender io_calls)" 6 "sender's 6 writes are its own"
 for th in 1 2; do
     is "$(total ROOT/worker/leaf 0 $th)" 200000 "thread $th: visits + untimed_visits = 200,000"
 done
-is "$(rt_attr $D 0 gated_nodes)" 6 "gated nodes: hot/leaf, pairs/pair_leaf, outer/mid, outer/mid/leaf, one per worker"
+is "$(rt_attr $D 0 gated_nodes)" 9 "gated nodes: hot/leaf, pairs/pair_leaf, outer/mid, outer/mid/leaf, ios/io_leaf, sends/caller, sends/caller/sender, one per worker"
+is "$(rt_attr $D 0 gated_visits)" 1550000 "gated_visits: every untimed visit but the enter/exit pairs' 200,000 was counted at the probe"
 is "$(rt_attr $D 0 mismatched_exits)" 0 "no mismatched exit"
+
+# disabled: every scope probe stops at the gates, nothing is written
+AUTOANALYZER_DISABLE=1 RT_GATE_SHOW_OFF=1 AUTOANALYZER_OUTPUT="$T/dis" "$B/rt_gate" >"$T/dis.out" 2>"$T/dis.err"
+is "$(cat "$T/dis.err")" "scope probes stopped at the gates: 1" "AUTOANALYZER_DISABLE: the probes stop at the gates"
+is "$(cat "$T/dis.out")" "$(cat "$T/g.out")" "AUTOANALYZER_DISABLE: output unchanged"
+ok "AUTOANALYZER_DISABLE: nothing written" test ! -e "$T/dis"
 
 # throttling off: nothing throttled or gated, every visit timed
 AUTOANALYZER_THROTTLE=off AUTOANALYZER_OUTPUT="$T/off" "$B/rt_gate" >"$T/off.out" 2>&1

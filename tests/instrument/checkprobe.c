@@ -19,7 +19,7 @@
 #define MAXDEPTH 4096
 
 /* never set: no region is gated, every scope probe calls enter and exit */
-__thread aa_runtime_gates *aa_runtime_gates_now __attribute__((tls_model("initial-exec")));
+__thread aa_runtime_gates *aa_runtime_gates_at __attribute__((tls_model("initial-exec")));
 
 static aa_runtime_region *regs[MAXREG];
 static long enters[MAXREG], exits_[MAXREG];

@@ -6,11 +6,16 @@
  * measured; a tiny leaf entered through aa_runtime_enter/exit 300,000 times
  * takes the runtime's throttled path; a tiny function whose child is
  * gated is gated with it in its caller once throttled; a tiny leaf doing
- * I/O is throttled but not gated (its I/O stays its own); two threads gate
- * the leaf each in their own tree; a leaf still called inside a gated context after a child
- * region appears there nests under its parent.  Every visit is counted:
- * visits + untimed_visits is exact.  Prints a checksum that must not
- * depend on the runtime.
+ * I/O is gated and its I/O stays its own; two threads gate the leaf each in
+ * their own tree.  The shape of a message layer's send (graph500's
+ * aml_send): a tiny caller() calling a tiny sender() 300,000 times, where
+ * sender() now and then runs a measured handler() (before and after
+ * throttling), a region late() first entered after it was gated, and a
+ * write: both are gated, and the measured children and the I/O stay
+ * exactly where they run.  Every visit is counted: visits + untimed_visits
+ * is exact.  Prints a checksum that must not depend on the runtime; with
+ * RT_GATE_SHOW_OFF set, also prints on stderr whether the scope probes are
+ * stopped at the gates (AUTOANALYZER_DISABLE).
  */
 #include <pthread.h>
 
@@ -27,6 +32,11 @@ RT_REGION(r_outer, 8, 0, 1, 80, "outer", "outer");
 RT_REGION(r_mid, 9, 0, 1, 90, "mid", "mid");
 RT_REGION(r_io, 10, 0, 1, 100, "io_leaf", "io_leaf");
 RT_REGION(r_ios, 11, 0, 1, 110, "ios", "ios");
+RT_REGION(r_sends, 12, 0, 1, 120, "sends", "sends");
+RT_REGION(r_caller, 13, 0, 1, 130, "caller", "caller");
+RT_REGION(r_sender, 14, 0, 1, 140, "sender", "sender");
+RT_REGION(r_handler, 15, 0, 1, 150, "handler", "handler");
+RT_REGION(r_late, 16, 0, 1, 160, "late", "late");
 
 static unsigned long acc;
 
@@ -83,7 +93,7 @@ static void outer(void)
         acc += mid((unsigned long)i);
 }
 
-/* a tiny leaf doing I/O: throttled, never gated (its I/O stays its own) */
+/* a tiny leaf doing I/O: gated once throttled, its I/O stays its own */
 static void io_leaf(int fd)
 {
     AA_RUNTIME_SCOPE(r_io);
@@ -97,6 +107,47 @@ static void ios(void)
     AA_RUNTIME_SCOPE(r_ios);
     for (int i = 0; i < 150000; i++)
         io_leaf(fd);
+    close(fd);
+}
+
+/* measured children of the tiny sender(): long visits, never throttled */
+static unsigned long handler(unsigned long x)
+{
+    AA_RUNTIME_SCOPE(r_handler);
+    return leaf(x, 20000);
+}
+
+static unsigned long late(unsigned long x)
+{
+    AA_RUNTIME_SCOPE(r_late);
+    return leaf(x, 20000) + 3;
+}
+
+static unsigned long sender(int i, int fd)
+{
+    AA_RUNTIME_SCOPE(r_sender);
+    unsigned long x = (unsigned long)i * 2654435761ul;
+    if (i % 20000 == 7)
+        x += handler(x);
+    if (i >= 150000 && i % 50000 == 0)
+        x += late(x);
+    if (i % 50000 == 1 && write(fd, "x", 1) != 1)
+        x++;
+    return x;
+}
+
+static unsigned long caller(int i, int fd)
+{
+    AA_RUNTIME_SCOPE(r_caller);
+    return sender(i, fd) >> 3;
+}
+
+static void sends(void)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    AA_RUNTIME_SCOPE(r_sends);
+    for (int i = 0; i < 300000; i++)
+        acc += caller(i, fd);
     close(fd);
 }
 
@@ -122,6 +173,10 @@ int main(void)
         pairs();
         outer();
         ios();
+        sends();
+        if (getenv("RT_GATE_SHOW_OFF"))
+            fprintf(stderr, "scope probes stopped at the gates: %d\n",
+                    aa_runtime_gates_at && aa_runtime_gates_at->off);
         for (int k = 0; k < 2; k++)
             pthread_create(&th[k], NULL, worker, &res[k]);
         for (int k = 0; k < 2; k++)
