@@ -108,7 +108,7 @@ fi
 # would leave the probes' names mangled and the link broken)
 printf '#include <stdio.h>\nstatic int sq(int x) { int s = 0; for (int i = 0; i < x; i++) s += x; printf("%%d\\n", s); return s; }\nint main(void) { return sq(3) - 9; }\n' >"$T/both.c"
 ok "autoanalyzer cc g++ file.c builds (C++ driver: parsed as C++)" "$AA" cc g++ "$T/both.c" -o "$T/both"
-is "$("$T/both" 2>/dev/null; echo "rc $?")" "9
+is "$(cd "$T" && "$T/both" 2>/dev/null; echo "rc $?")" "9
 rc 0" "... and runs with the same output and exit status"
 rm -rf "$T/maps"
 cp "$D/constexpr.cpp" "$T/c20.cpp"

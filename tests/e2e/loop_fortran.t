@@ -24,7 +24,7 @@ is "$?" 0 "autoanalyzer-mpif90 builds it"
 is "$(cat "$T/cc.log")" "" "no warning from the wrapper"
 like "$(readelf -SW "$T/fsolver")" "autoanalyzer.regions" "the program carries the region map"
 mpirun --oversubscribe -np 4 "$T/plain" large >"$T/plain.out" 2>&1
-mpirun --oversubscribe -np 4 "$T/fsolver" large >"$T/inst.out" 2>&1
+(cd "$T" && mpirun --oversubscribe -np 4 "$T/fsolver" large) >"$T/inst.out" 2>&1
 is "$?" 0 "the instrumented program exits 0"
 is "$(cat "$T/inst.out")" "$(cat "$T/plain.out")" "identical output"
 
@@ -48,7 +48,7 @@ is "$(comm -13 "$T/r1.ids" "$T/r2.map" | grep -v ' MPI_[A-Za-z_]*@[0-9]*$' | cut
     "round 2: the only new loop is sweep's inner one (others gain MPI call sites at most)"
 "$AA_BUILD/bin/autoanalyzer-mpif90" -O2 -o "$T/r2" "$T/r2.f" >"$T/r2cc.log" 2>&1
 is "$?" 0 "round 2: the refined source builds through the wrapper"
-mpirun --oversubscribe -np 4 "$T/r2" large >"$T/r2.out" 2>&1
+(cd "$T" && mpirun --oversubscribe -np 4 "$T/r2" large) >"$T/r2.out" 2>&1
 is "$(cat "$T/r2.out")" "$(cat "$T/plain.out")" "round 2: identical output"
 (cd "$T" && timeout 150 "$AA" run --np 4 --no-store --out "$T/run2" -- "$T/r2" large) >"$T/run2.log" 2>&1
 is "$?" 0 "round 2: autoanalyzer run exits 0"
