@@ -8,6 +8,7 @@
  */
 #include "analyze/aa_analyze.h"
 #include "tests/tap.h"
+#include "tests/unit/test_analyze_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,21 +26,6 @@ static aa_experiment *new_exp(int with_counters)
         aa_experiment_add_metric(e, "instructions", "count");
     }
     return e;
-}
-
-static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
-                       aa_region_kind kind)
-{
-    aa_region r;
-    memset(&r, 0, sizeof r);
-    r.id = id;
-    r.parent = parent;
-    r.kind = kind;
-    r.name = (char *)name;
-    r.function = (char *)(id ? "f" : "");
-    r.file = (char *)(id ? "t.c" : "");
-    r.line = (int)id * 10;
-    aa_experiment_add_region(e, &r);
 }
 
 /* Adds a node with wall (= cpu) and optionally cycles/instructions. */
@@ -1141,6 +1127,40 @@ static double noise_draw(unsigned *state)
     return u - 6.0;
 }
 
+/* 1 when every cluster of a holds processes of one group (group(rank)). */
+static int clusters_are_groups(const aa_analysis *a, int (*group)(int rank))
+{
+    size_t k, i;
+    int right = 1;
+    for (k = 0; k < a->nclusters; k++)
+        for (i = 0; i < a->cluster_size[k]; i++)
+            right &= group(a->cluster_ranks[k][i]) == group(a->cluster_ranks[k][0]);
+    return right;
+}
+
+/* 1 when a has exactly one dissimilarity CCCR, at the region of id. */
+static int one_dissim_cccr_at(const aa_analysis *a, uint32_t id)
+{
+    size_t k, nd = 0;
+    int found = 0;
+    for (k = 0; k < a->nfindings; k++)
+        if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
+            nd++;
+            found |= a->findings[k].region == region_by_id(a, id);
+        }
+    return found && nd == 1;
+}
+
+static int rank_mod3(int rank)
+{
+    return rank % 3;
+}
+
+static int rank_is0(int rank)
+{
+    return rank == 0;
+}
+
 /* Three groups of processes (6, 5 and 5 of 16) whose `smooth` takes 38, 48
  * and 58 ms, spread by 2.5%, next to ten phases of 50 ms spread by 4%
  * (the run's noise): the groups' nearest members lie a few noise
@@ -1182,21 +1202,9 @@ static void test_separated_groups(void)
         e->nprocs = 16;
         ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "separated groups %d: analysed", grouped);
         if (a && grouped) {
-            size_t k, nd = 0;
-            int found = 0, right = 1;
             is_int(a->nclusters, 3, "three groups of processes found");
-            for (k = 0; k < a->nclusters; k++) {
-                size_t i;
-                for (i = 0; i < a->cluster_size[k]; i++)
-                    right &= a->cluster_ranks[k][i] % 3 == a->cluster_ranks[k][0] % 3;
-            }
-            ok(right, "each cluster is one group (rank mod 3)");
-            for (k = 0; k < a->nfindings; k++)
-                if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
-                    nd++;
-                    found |= a->findings[k].region == region_by_id(a, 30);
-                }
-            ok(found && nd == 1, "the one dissimilarity CCCR is smooth");
+            ok(clusters_are_groups(a, rank_mod3), "each cluster is one group (rank mod 3)");
+            ok(one_dissim_cccr_at(a, 30), "the one dissimilarity CCCR is smooth");
         } else if (a) {
             is_int(a->nclusters, 1, "the same spread without groups is one cluster");
         }
@@ -1287,22 +1295,9 @@ static void test_small_region_groups(void)
         e->nprocs = (size_t)P;
         ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "small region, %d processes: analysed", P);
         if (a) {
-            size_t k, nd = 0;
-            int found = 0, right = 1;
             is_int(a->nclusters, three ? 2 : 3, "the groups of processes found");
-            for (k = 0; k < a->nclusters; k++) {
-                size_t i;
-                for (i = 0; i < a->cluster_size[k]; i++)
-                    right &= three ? (a->cluster_ranks[k][i] == 0) == (a->cluster_ranks[k][0] == 0)
-                                   : a->cluster_ranks[k][i] % 3 == a->cluster_ranks[k][0] % 3;
-            }
-            ok(right, "each cluster is one group");
-            for (k = 0; k < a->nfindings; k++)
-                if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr) {
-                    nd++;
-                    found |= a->findings[k].region == region_by_id(a, 30);
-                }
-            ok(found && nd == 1, "the one dissimilarity CCCR is the small region");
+            ok(clusters_are_groups(a, three ? rank_is0 : rank_mod3), "each cluster is one group");
+            ok(one_dissim_cccr_at(a, 30), "the one dissimilarity CCCR is the small region");
         }
         aa_analyze_free(a);
         aa_experiment_free(e);

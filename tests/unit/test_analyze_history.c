@@ -9,27 +9,13 @@
  */
 #include "analyze/aa_analyze.h"
 #include "tests/tap.h"
+#include "tests/unit/test_analyze_util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { R_PROG, R_MAIN, R_A, R_B, R_C };
-
-static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
-                       aa_region_kind kind)
-{
-    aa_region r;
-    memset(&r, 0, sizeof r);
-    r.id = id;
-    r.parent = parent;
-    r.kind = kind;
-    r.name = (char *)name;
-    r.function = (char *)(id ? "f" : "");
-    r.file = (char *)(id ? "t.c" : "");
-    r.line = (int)id * 10;
-    aa_experiment_add_region(e, &r);
-}
 
 static long node(aa_experiment *e, aa_thread *t, uint32_t id, long parent, double s)
 {
