@@ -110,7 +110,12 @@ static int choose_region_metric(an_ctx *c)
  * A process is preempted (the test of the profile-guided filter,
  * instrument/pfilter.c) when more than preempted_share of its wall time is
  * neither CPU time nor waiting in MPI (mpi_wall - mpi_cpu) or I/O (io_time):
- * time it was runnable and not run.  A preempted process's regions are
+ * time it was runnable and not run; or when the scheduler says so: its run
+ * delay (the runtime's `run_delay`, the time it was runnable and waiting for
+ * a CPU) is more than that share of its wall time.  The second sees the
+ * preemption an oversubscribed node hides inside MPI waits: a process
+ * waiting for a partner the machine is not running yields and queues, and
+ * its wait counts as waiting in MPI, so its wall time is all explained.  A preempted process's regions are
  * judged on their self CPU time (its MPI calls' CPU time included: copying
  * messages, polling) plus their self I/O time (io_time: a write that
  * waits for the disk keeps its wait; the CPU time of I/O calls counts
@@ -122,7 +127,8 @@ static int choose_region_metric(an_ctx *c)
  * then not judged (bench/diagnosis.md). */
 
 /* The share of process q's wall time (its whole-program region) that its
- * CPU time and waits do not explain; 0 when unknown.  CPU, MW, MC, IO: P x R
+ * CPU time and waits do not explain, or its run delay if larger; 0 when
+ * unknown.  CPU, MW, MC, IO: P x R
  * inclusive values (IO may be NULL). */
 static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, const double *MW,
                                 const double *MC, const double *IO)
@@ -130,7 +136,8 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
     size_t k = q * c->R; /* region 0: the whole program */
     if (!c->ran[k])
         return 0;
-    return aa_unexplained_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN));
+    return aa_preempted_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN),
+                              aa_process_run_delay(&c->e->processes[c->proc[q]]));
 }
 
 /* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left
@@ -198,10 +205,10 @@ static int judge_preempted_on_cpu(an_ctx *c)
     if (!npre)
         return AA_OK;
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
-                      "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
-                      "other processes): their regions are judged on CPU and I/O time for "
-                      "hotspots, as their wall time and their waits in MPI were stretched by "
-                      "the load",
+                      "time the machine ran other processes: neither CPU time nor waiting in "
+                      "MPI or I/O, or runnable and waiting for a CPU): their regions are "
+                      "judged on CPU and I/O time for hotspots, as their wall time and their "
+                      "waits in MPI were stretched by the load",
                    npre, P, 100 * lost / (double)npre);
 }
 

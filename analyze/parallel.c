@@ -132,6 +132,7 @@ typedef struct pa {
     double *MM, *SW;
     double *wpwt, *dwpwt;
     unsigned char *whole, *preempted;
+    double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
     size_t *dobj, ndobj;
     int cpi_ok;
     double *pre, *range, wmed, mmed;
@@ -485,11 +486,12 @@ static int gather_values(pa *x)
     double use[2 * M_N], *runs = calloc(R + 1, sizeof *runs);
     int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
+    x->run_delay = malloc((L + 1) * sizeof *x->run_delay);
     for (m = 0; m < M_N; m++)
         x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
     for (m = 0; m < M_N && x->M[m]; m++)
         ;
-    if (!anyfin || !runs || !x->ran || m < M_N) {
+    if (!anyfin || !runs || !x->ran || !x->run_delay || m < M_N) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -500,6 +502,7 @@ static int gather_values(pa *x)
         if ((rc = at_process(x, q)))
             goto out;
         pr = x->lp[q - x->b0];
+        x->run_delay[q] = aa_process_run_delay(pr);
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
                 x->ran[q * R + x->t2r[x->map[q - x->b0][o + i]]] = 1;
@@ -872,10 +875,10 @@ static int self_wall(pa *x)
         size_t k = q * R;
         double u = 0, sum = 0;
         if (x->ran[k])
-            u = aa_unexplained_share(x->M[M_WALL][k],
-                                     aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
-                                                  x->M[M_MPIC][k],
-                                                  have_io ? x->M[M_IO][k] : NAN));
+            u = aa_preempted_share(x->M[M_WALL][k],
+                                   aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
+                                                x->M[M_MPIC][k], have_io ? x->M[M_IO][k] : NAN),
+                                   x->run_delay[q]);
         if (!(u > x->o->preempted_share))
             continue;
         x->preempted[q] = 1;
@@ -900,10 +903,10 @@ static int self_wall(pa *x)
         goto out;
     if (cnt[0] > 0)
         rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
-                     "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
-                     "other processes): their regions are judged on CPU and I/O time for "
-                     "hotspots, as their wall time and their waits in MPI were stretched by "
-                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
+                     "time the machine ran other processes: neither CPU time nor waiting in "
+                     "MPI or I/O, or runnable and waiting for a CPU): their regions are "
+                     "judged on CPU and I/O time for hotspots, as their wall time and their "
+                     "waits in MPI were stretched by the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
     goto out;
 oom:
     rc = pa_nomem(x);
@@ -2505,6 +2508,7 @@ static void pa_free(pa *x)
     free(x->dwpwt);
     free(x->whole);
     free(x->preempted);
+    free(x->run_delay);
     free(x->dobj);
     free(x->pre);
     free(x->range);

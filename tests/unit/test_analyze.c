@@ -785,17 +785,22 @@ static void test_traffic_absolute(void)
  * waits in MPI for processes the machine does not run: such waits are no
  * hotspot, while a region whose MPI calls keep the CPU busy still is.  On a
  * dedicated node (wall = CPU outside MPI) the same waits are judged on wall
- * time as before. */
+ * time as before.  An oversubscribed node hides the preemption inside the
+ * MPI waits (every second explained), and the scheduler's run delay (the
+ * runtime's `run_delay`) shows it: mode 2; a run delay that is no number is
+ * ignored (mode 3, as mode 0). */
 static void test_preempted_waits(void)
 {
-    int loaded;
-    for (loaded = 0; loaded < 2; loaded++) {
+    static const char *const what[4] = {"dedicated", "loaded", "oversubscribed", "bad run_delay"};
+    int mode;
+    for (mode = 0; mode < 4; mode++) {
+        int loaded = mode == 1 || mode == 2;
         aa_experiment *e = aa_experiment_new();
         aa_analysis *a = NULL;
         aa_err err;
         int r, j, sync_cccr = 0, coll_cccr = 0;
         size_t k;
-        double stretch = loaded ? 5.0 : 1.0;
+        double stretch = mode == 1 ? 5.0 : 1.0;
         aa_experiment_add_metric(e, "wall", "s");
         aa_experiment_add_metric(e, "cpu", "s");
         aa_experiment_add_metric(e, "mpi_wall", "s");
@@ -833,9 +838,14 @@ static void test_preempted_waits(void)
             v = aa_node_values(e, t, (size_t)root);
             memcpy(v, tot, sizeof tot);
             memcpy(aa_node_values(e, t, (size_t)m), tot, sizeof tot);
+            if (mode >= 2) {
+                char buf[64];
+                snprintf(buf, sizeof buf, "%.9f", 0.5 * tot[0]);
+                aa_process_set_attr(p, "run_delay", mode == 2 ? buf : "soon");
+            }
         }
         e->nprocs = 4;
-        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "preempted case %d analysed", loaded);
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "preempted case %s analysed", what[mode]);
         for (k = 0; a && k < a->nfindings; k++) {
             const aa_finding *f = &a->findings[k];
             if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
@@ -843,13 +853,14 @@ static void test_preempted_waits(void)
             sync_cccr |= f->region == region_by_id(a, 10);
             coll_cccr |= f->region == region_by_id(a, 11);
         }
-        ok(coll_cccr, "%s: MPI calls busy on the CPU are a hotspot", loaded ? "loaded" : "dedicated");
+        ok(coll_cccr, "%s: MPI calls busy on the CPU are a hotspot", what[mode]);
         if (loaded) {
-            ok(!sync_cccr, "loaded: waiting in MPI for processes not run is no hotspot");
-            ok(a && has_note(a, "4 of 4 processes were preempted"), "loaded: the note says so");
+            ok(!sync_cccr, "%s: waiting in MPI for processes not run is no hotspot", what[mode]);
+            ok(a && has_note(a, "4 of 4 processes were preempted"), "%s: the note says so",
+               what[mode]);
         } else {
-            ok(sync_cccr, "dedicated: 3 s of waiting in MPI is a hotspot");
-            ok(a && !has_note(a, "preempted"), "dedicated: no preemption note");
+            ok(sync_cccr, "%s: 3 s of waiting in MPI is a hotspot", what[mode]);
+            ok(a && !has_note(a, "preempted"), "%s: no preemption note", what[mode]);
         }
         aa_analyze_free(a);
         aa_experiment_free(e);
