@@ -216,6 +216,13 @@ typedef struct aa_analysis {
     size_t min_pts_used;
     double eps_used;
     double noise_rel;          /* measured relative noise of the process metric */
+    /* where the processes differ most against their noise without a
+     * finding (not significant): function and loop regions (indices into
+     * regions) and their spread in noise standard deviations; the
+     * refinement of a two-round flow instruments inside them too */
+    size_t nsuspects;
+    size_t *suspects;
+    double *suspect_sep;
     /* the OPTICS run whose partition cluster_of is: the level (children of
      * region optics_level) and, for up to 4,096 processes, the analysed
      * processes (indices into ranks) in OPTICS order with their

@@ -2480,6 +2480,9 @@ static int run(pa *x)
     if (!(rc = dissim_findings(x, fof)))
         rc = disparity_findings(x, fof);
     free(fof);
+    if (!rc && x->P >= 2 && !x->fixed_eps &&
+        an_suspects(x->a, x->range, x->pre, x->send, x->o->resolution_s))
+        rc = pa_nomem(x);
     if (!rc)
         rc = an_rank_findings(&x->dc);
     return rc;

@@ -96,6 +96,11 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         }
     }
     ok(!bad, "%s: the same findings in the same order", what);
+    bad = p->nsuspects != s->nsuspects;
+    for (i = 0; !bad && i < s->nsuspects; i++)
+        bad += p->suspects[i] != s->suspects[i] ||
+               fabs(p->suspect_sep[i] - s->suspect_sep[i]) > 1e-9 * s->suspect_sep[i];
+    ok(!bad, "%s: the same %zu suspects (parallel %zu)", what, s->nsuspects, p->nsuspects);
     for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
         bad += !same_causes(&s->findings[i], &p->findings[i]);
     ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
