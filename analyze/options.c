@@ -35,7 +35,10 @@ static const aa_analyze_tunable tunables[] = {
       "210, 43, 26 / 127, 26, 3 (eighth step)"),
     T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
       "smallest CPU-time difference per process that is a difference at all: CPU "
-      "time is interpolated between clock reads 100 us apart"),
+      "time is interpolated between clock reads 100 us apart.  Right partitions, "
+      "innermost CCCRs, cases with a false CCCR on the 288 runs N1-N4: 2 ms: 262, 63/87, "
+      "10; 1 ms: 259, 62/87, 11; 0.5 ms: 256, 60/87, 10 (bench/diagnosis.md, eleventh "
+      "step)"),
     T("disparity_min_share", disparity_min_share, 0.2, 0.0, 1.0, "of the run",
       "a hotspot (disparity CCR) holds at least this share of the run in its own "
       "code (self time)"),
