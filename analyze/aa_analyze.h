@@ -81,6 +81,8 @@ typedef struct aa_analyze_options {
                                   errors of its slow processes' excess visit spread */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
+    double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */
+    double mpi_copy_rate;      /* ... plus its bytes at this rate (bytes/s) */
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */

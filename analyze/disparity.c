@@ -143,22 +143,44 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
 /* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left
  * out as an_self_wall leaves out set-up MPI wall time) and their sum into
  * c->dwpwt[q].  SCPU, SMC, SIO: P x R self CPU, MPI CPU and I/O time (SIO
- * may be NULL). */
-static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC, const double *SIO)
+ * may be NULL).  The MPI calls' CPU time counts as far as the calls need
+ * it on a dedicated node (mpi_call_cpu per call, their bytes at
+ * mpi_copy_rate; SCALLS, SBYTES: P x R self calls and bytes sent and
+ * received, NULL: not measured, all of it counts): beyond that it is
+ * polling for processes the machine did not run. */
+static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC,
+                         const double *SIO, const double *SCALLS, const double *SBYTES)
 {
     size_t r, R = c->R;
     double sum = 0;
     for (r = 0; r < R; r++) {
         size_t k = q * R + r;
-        double v = SCPU[k] + (SIO ? SIO[k] : 0);
+        double outside = fmax(0, SCPU[k] - SMC[k]), mpi = SMC[k], v;
+        if (SCALLS && SBYTES && !isnan(SCALLS[k]) && !isnan(SBYTES[k]))
+            mpi = fmin(mpi, SCALLS[k] * c->o->mpi_call_cpu_s + SBYTES[k] / c->o->mpi_copy_rate);
+        v = outside + (SIO ? SIO[k] : 0);
         if (an_is_mpi_setup(c->a->regions[r].info))
             v = 0;
-        else if (c->whole[r])
-            v = fmax(0, v - SMC[k]);
+        else if (!c->whole[r])
+            v += fmax(0, mpi);
         c->SW[k] = v;
         sum += v;
     }
     c->dwpwt[q] = sum;
+}
+
+/* The self values of metric `name` (P x R) into out, summing them into sum
+ * when it is not NULL; 0 when the metric is not usable. */
+static int self_metric(an_ctx *c, const char *name, double *tmp, double *out, double *sum)
+{
+    size_t i, n = c->P * c->R;
+    int m;
+    if (!an_metric_usable(c, name, &m) || an_gather(c, m, tmp) <= 0)
+        return 0;
+    an_self_values(c, tmp, out);
+    for (i = 0; sum && i < n; i++)
+        sum[i] += out[i];
+    return 1;
 }
 
 /* Phase step: preempted processes judged on CPU time; c->dwpwt; a note
@@ -166,8 +188,8 @@ static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *
 static int judge_preempted_on_cpu(an_ctx *c)
 {
     size_t P = c->P, R = c->R, q, npre = 0;
-    int mcpu, mmw, mmc, mio, have_io;
-    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, lost = 0;
+    int mcpu, mmw, mmc, mio, have_io, have_calls;
+    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, *SCALLS, *SBYTES, lost = 0;
     for (q = 0; q < P; q++)
         c->dwpwt[q] = c->wpwt[q];
     if (!an_metric_usable(c, "cpu", &mcpu) || !an_metric_usable(c, "mpi_wall", &mmw) ||
@@ -180,8 +202,11 @@ static int judge_preempted_on_cpu(an_ctx *c)
     SCPU = malloc(P * R * sizeof *SCPU);
     SMC = malloc(P * R * sizeof *SMC);
     SIO = malloc(P * R * sizeof *SIO);
-    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO) {
+    SCALLS = malloc(P * R * sizeof *SCALLS);
+    SBYTES = malloc(P * R * sizeof *SBYTES);
+    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO || !SCALLS || !SBYTES) {
         free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+        free(SCALLS), free(SBYTES);
         return an_nomem(c);
     }
     an_gather(c, mcpu, CPU);
@@ -199,9 +224,17 @@ static int judge_preempted_on_cpu(an_ctx *c)
         npre++;
         c->preempted[q] = 1;
         lost += u;
-        judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL);
     }
+    /* the calls and bytes of the MPI calls (CPU and MW reused as scratch) */
+    have_calls = npre && self_metric(c, "mpi_calls", CPU, SCALLS, NULL) &&
+                 self_metric(c, "mpi_bytes_sent", CPU, SBYTES, NULL) &&
+                 self_metric(c, "mpi_bytes_recv", CPU, MW, SBYTES);
+    for (q = 0; q < P; q++)
+        if (c->preempted[q])
+            judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL, have_calls ? SCALLS : NULL,
+                         have_calls ? SBYTES : NULL);
     free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+    free(SCALLS), free(SBYTES);
     if (!npre)
         return AA_OK;
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "

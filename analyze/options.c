@@ -63,6 +63,17 @@ static const aa_analyze_tunable tunables[] = {
       "43/80, 26; 0.01: 133, 32, 3 / 216, 56, 33 (the 7 more are one-process spikes of "
       "~5 ms that the cpu_sq test removes); 0.005: 133, 32, 3 / - (bench/diagnosis.md, "
       "eighth step)"),
+    T("mpi_call_cpu", mpi_call_cpu_s, 1e-3, 0.0, 1e6, "s per call",
+      "a preempted process's MPI calls count on the CPU time they can need -- this per "
+      "call plus their bytes at mpi_copy_rate -- as beyond it they poll for a partner "
+      "the machine does not run (a halo exchange of 512-byte messages: 2.5-5 ms of CPU "
+      "per call at load 20, a scheduler's time slice; 2,040 small allreduces: 0.1-0.2 "
+      "ms each).  Cases with a false CCCR on N1-N4 (288 runs), every other check "
+      "unchanged unless said: off 10; 10 us 12, and 2 collective-heavy hotspots lost "
+      "(disparity 156/158); 0.3 ms 9; 1 ms 8; 3 ms 10 (bench/diagnosis.md, twelfth "
+      "step).  On a dedicated node no process is preempted and this does nothing"),
+    T("mpi_copy_rate", mpi_copy_rate, 1e9, 1.0, 1e15, "bytes/s",
+      "see mpi_call_cpu: 1 GB/s, below any node's memory copy rate"),
     T("master_min_share", master_min_share, 0.5, 0.0, 1.0, "of rank 0's time",
       "rank 0 is a master when at least this share of its time (wall, without MPI "
       "set-up) is in regions no other process runs and this share of the others' time "

@@ -1371,6 +1371,86 @@ static void test_suspects(void)
     aa_experiment_free(e);
 }
 
+/* On an oversubscribed node a process waiting in MPI for a partner the
+ * machine does not run polls on the CPU: `halo` spends 1.6 s of CPU time
+ * in 40 calls of 512 bytes (40 ms a call, a scheduler's time slice and
+ * more), `coll` 1.2 s in 10,000 small allreduces (0.12 ms a call).  Judged
+ * on CPU time, a preempted process's MPI calls count as far as a call
+ * needs (mpi_call_cpu, 1 ms, plus its bytes at mpi_copy_rate): the polling
+ * halo is no hotspot, the allreduce loop still is.  With the cap off
+ * (mpi_call_cpu huge) both are. */
+static void test_polling_waits(void)
+{
+    int capped;
+    for (capped = 1; capped >= 0; capped--) {
+        aa_experiment *e = aa_experiment_new();
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, halo = 0, coll = 0;
+        size_t k;
+        /* wall cpu mpi_wall mpi_cpu mpi_calls sent recv */
+        static const double hv[7] = {3.0, 1.6, 3.0, 1.6, 40, 20480, 20480};
+        static const double cv[7] = {3.0, 1.2, 3.0, 1.2, 10000, 80000, 80000};
+        const char *names[7] = {"wall", "cpu", "mpi_wall", "mpi_cpu", "mpi_calls",
+                                "mpi_bytes_sent", "mpi_bytes_recv"};
+        for (j = 0; j < 7; j++)
+            aa_experiment_add_metric(e, names[j], j < 4 ? "s" : j == 4 ? "count" : "bytes");
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 10, 1, "halo", AA_KIND_FUNCTION);
+        add_region(e, 11, 1, "coll", AA_KIND_FUNCTION);
+        for (j = 0; j < 5; j++)
+            add_region(e, (uint32_t)(20 + j), 1, "phase", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+            double tot[7];
+            char buf[64];
+            long n = aa_thread_add_node(e, t, 10, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), hv, sizeof hv);
+            n = aa_thread_add_node(e, t, 11, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), cv, sizeof cv);
+            for (j = 0; j < 7; j++)
+                tot[j] = hv[j] + cv[j];
+            for (j = 0; j < 5; j++) {
+                double *w;
+                n = aa_thread_add_node(e, t, (uint32_t)(20 + j), (int32_t)m);
+                w = aa_node_values(e, t, (size_t)n);
+                memset(w, 0, 7 * sizeof *w);
+                w[0] = w[1] = 0.3 + 0.001 * j;
+                tot[0] += w[0];
+                tot[1] += w[1];
+            }
+            memcpy(aa_node_values(e, t, (size_t)root), tot, sizeof tot);
+            memcpy(aa_node_values(e, t, (size_t)m), tot, sizeof tot);
+            snprintf(buf, sizeof buf, "%.9f", 0.5 * tot[0]); /* oversubscribed */
+            aa_process_set_attr(p, "run_delay", buf);
+        }
+        e->nprocs = 4;
+        aa_analyze_options_init(&o);
+        if (!capped)
+            o.mpi_call_cpu_s = 1e6;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "polling case (cap %s) analysed",
+           capped ? "on" : "off");
+        for (k = 0; a && k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
+                continue;
+            halo |= f->region == region_by_id(a, 10);
+            coll |= f->region == region_by_id(a, 11);
+        }
+        ok(coll, "cap %s: 10,000 allreduces busy on the CPU are a hotspot", capped ? "on" : "off");
+        if (capped)
+            ok(!halo, "cap on: polling 40 ms a call for a partner not run is no hotspot");
+        else
+            ok(halo, "cap off: the polling counts (%d)", halo);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -1395,5 +1475,6 @@ int main(void)
     test_noise_groups();
     test_small_region_groups();
     test_suspects();
+    test_polling_waits();
     return tap_done();
 }
