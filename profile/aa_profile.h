@@ -206,6 +206,11 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
 /* Writes atomically (temporary file + rename) / appends to b. */
 int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err *err);
 int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
+/* The same with up to `threads` threads compressing a big experiment's
+ * columns (0: one per online CPU, at most 16): the bytes written are the
+ * same for every count. */
+int aa_experiment_write_binary_threads(const aa_experiment *e, const char *path, int threads,
+                                       aa_err *err);
 
 /* Region maps: <regionmap> with <region> elements, written by the
  * instrumenter, read by the runtime tooling and `analyze`. */
