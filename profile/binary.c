@@ -42,6 +42,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -586,6 +587,12 @@ static int column_planes(const double *col, size_t rows, int whole, unsigned cha
 /* Column bytes gathered at a time: a group of columns is one pass over
  * the values. */
 #define GATHER_BYTES (256u << 20)
+static size_t gather_bytes = GATHER_BYTES;
+
+void aa_binary_set_gather_bytes(size_t bytes)
+{
+    gather_bytes = bytes ? bytes : GATHER_BYTES;
+}
 
 /* One column: every value of metric m, in process, thread, node order:
  * one value when all are the same, integers when every value is a whole
@@ -609,7 +616,7 @@ static int write_values(bwriter *w, const aa_experiment *e)
     small = rows <= ROW_BLOCK;
     sec_begin(w, SEC_VALS, small ? ENC_ZLIB : ENC_STORED);
     if (nm && rows) {
-        g = GATHER_BYTES / (rows * sizeof *cols);
+        g = gather_bytes / (rows * sizeof *cols);
         g = g < 1 ? 1 : g > nm ? nm : g;
     }
     planes = malloc(rows ? rows * 8 : 1);
@@ -1728,7 +1735,7 @@ static int read_header(breader *r)
 int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
                                      aa_experiment **out, aa_err *err)
 {
-    breader *r = calloc(1, sizeof *r);
+    breader *r = malloc(sizeof *r); /* buf needs no zeroing: 64 KB a rank file */
     aa_experiment *e = aa_experiment_new();
     uint32_t *tree_of = NULL, ntrees = 0, i;
     tree *trees = NULL;
@@ -1740,6 +1747,8 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
         aa_experiment_free(e);
         return aa_err_set(err, AA_EENV, "%s: out of memory", name ? name : "<memory>");
     }
+    memset(r, 0, offsetof(breader, buf));
+    r->bpos = r->blen = 0;
     r->data = data;
     r->len = len;
     r->name = name ? name : "<memory>";
