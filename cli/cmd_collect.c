@@ -256,8 +256,11 @@ int cmd_collect(int argc, char **argv)
         aa_buf_free(&b);
     } else {
         size_t ol = strlen(output);
-        if (pb.shown >= 0) /* a terminal, and files were merged: say what takes the time now */
-            fprintf(stderr, "\rcollect: writing %.50s ...", output), fflush(stderr);
+        const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+        if (pb.shown >= 0) { /* a terminal, and files were merged: say what takes the time now */
+            fprintf(stderr, "\rcollect: writing %.40s ...", base);
+            fflush(stderr);
+        }
         rc = ol > 4 && strcmp(output + ol - 4, ".aab") == 0
                  ? aa_experiment_write_binary_threads(e, output, copts.threads, &err)
                  : aa_experiment_write(e, output, &err);

@@ -209,6 +209,7 @@ if command -v script >/dev/null 2>&1; then
     script -qec "'$AA' collect '$P' -o '$T/p2.xml'" /dev/null >"$T/p.tty" 2>&1
     like "$(tr '\r' '\n' < "$T/p.tty")" "collect: \[#+ *\] +[0-9]+% 3/4 files" "a progress bar on a terminal"
     like "$(tr '\r' '\n' < "$T/p.tty")" "collect: merged 4 files" "the summary follows the bar"
+    like "$(tr '\r' '\n' < "$T/p.tty")" "collect: writing p2.xml \.\.\." "then a line says the output is being written"
 fi
 
 # threads: rank files read by several threads give the same bytes as one

@@ -458,6 +458,36 @@ static void test_size(void)
     aa_experiment_free(e);
 }
 
+/* tests/data/binary/v2-big.aab: 48 processes x 91 nodes (more rows than
+ * one block), doubles, integer and constant columns, written by the
+ * one-thread writer before the threaded one (aa_synth --scenario
+ * slow-group --procs 48 --regions 90 --no-counters --binary): written
+ * again, by any thread count, it gives the same bytes. */
+static void test_big_fixture(void)
+{
+    aa_experiment *e = NULL;
+    aa_buf want, again;
+    char *data = NULL;
+    size_t len = 0;
+    aa_err err;
+    aa_buf_init(&want);
+    aa_buf_init(&again);
+    if (aa_read_file("tests/data/binary/v2-big.aab", &data, &len, &err) == AA_OK)
+        aa_buf_add(&want, data, len);
+    free(data);
+    is_int(aa_experiment_read_binary_memory(want.data, want.len, "v2-big.aab", &e, &err), AA_OK,
+           "v2-big.aab read");
+    if (e) {
+        aa_experiment_write_binary_buf(e, &again, &err);
+        ok(again.len == want.len && memcmp(again.data, want.data, want.len) == 0,
+           "v2-big.aab written again: the same %zu bytes", want.len);
+        test_same_bytes(e, &want);
+    }
+    aa_experiment_free(e);
+    aa_buf_free(&want);
+    aa_buf_free(&again);
+}
+
 int main(void)
 {
     test_round_trip();
@@ -467,5 +497,6 @@ int main(void)
     test_size();
     test_int_columns();
     test_versions();
+    test_big_fixture();
     return tap_done();
 }
