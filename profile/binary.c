@@ -586,7 +586,7 @@ static int column_planes(const double *col, size_t rows, int whole, unsigned cha
 
 /* Column bytes gathered at a time: a group of columns is one pass over
  * the values. */
-#define GATHER_BYTES (256u << 20)
+#define GATHER_BYTES (128u << 20) /* 16,384 x 500 rows: one column at a time, as before */
 static size_t gather_bytes = GATHER_BYTES;
 
 void aa_binary_set_gather_bytes(size_t bytes)
