@@ -522,8 +522,21 @@ static void drop_dangling_parents(aa_experiment *e)
 #define MAX_THREADS 16
 #define BATCH_PER_THREAD 8
 
+/* The first rank file, kept while the others are read: a file whose run,
+ * metrics and regions are byte for byte the same (as in a run's rank
+ * files) is read without them (aa_experiment_read_binary_like). */
+typedef struct like_file {
+    unsigned char *data;
+    size_t len;
+    aa_experiment *e;
+} like_file;
+
 typedef struct slot {
     const rankfile *rf;
+    const like_file *like; /* NULL: none yet */
+    int keep;              /* keep the file's bytes (data, len): it may become like */
+    unsigned char *data;
+    size_t len;
     aa_experiment *f;
     int rc;
     aa_err err;
@@ -540,7 +553,7 @@ typedef struct batch {
  * showed); anything else, and any failure, goes the general way, which
  * gives the messages.  O_NONBLOCK: opening a FIFO must not block. */
 #define READ_WHOLE_MAX (64u << 20)
-static int read_profile(const char *path, aa_experiment **f, aa_err *err)
+static int read_profile(const char *path, slot *s, aa_experiment **f, aa_err *err)
 {
     struct stat st;
     unsigned char *data = NULL;
@@ -558,8 +571,17 @@ static int read_profile(const char *path, aa_experiment **f, aa_err *err)
     if (fd >= 0)
         close(fd);
     if (data && got == (size_t)st.st_size && aa_experiment_is_binary(data, got)) {
-        rc = aa_experiment_read_binary_memory(data, got, path, f, err);
-        free(data);
+        if (s->like)
+            rc = aa_experiment_read_binary_like(data, got, path, s->like->data, s->like->len,
+                                                s->like->e, f, err);
+        else
+            rc = aa_experiment_read_binary_memory(data, got, path, f, err);
+        if (s->keep && rc == AA_OK) {
+            s->data = data;
+            s->len = got;
+        } else {
+            free(data);
+        }
         return rc;
     }
     free(data);
@@ -573,7 +595,7 @@ static void read_rank_file(slot *s)
 {
     const rankfile *rf = s->rf;
     aa_experiment *f = NULL;
-    if ((s->rc = read_profile(rf->path, &f, &s->err)))
+    if ((s->rc = read_profile(rf->path, s, &f, &s->err)))
         return;
     if (f->nprocesses != 1 || f->processes[0].rank != rf->rank) {
         if (f->nprocesses == 1)
@@ -640,11 +662,12 @@ static int thread_count(const aa_collect_options *o)
     return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
-static void batch_fill(slot *s, const rankfile *rf, size_t n)
+static void batch_fill(slot *s, const rankfile *rf, size_t n, const like_file *like)
 {
     for (size_t k = 0; k < n; k++) {
         memset(&s[k], 0, sizeof s[k]);
         s[k].rf = &rf[k];
+        s[k].like = like;
     }
 }
 
@@ -659,15 +682,17 @@ static int merge_batches(merger *g, const rankfile *rf, size_t nrf, slot *slots,
     reader_set rs;
     slot *cur = slots, *next = slots + nslots;
     size_t i, k, n = nrf < nslots ? nrf : nslots;
+    like_file like = {NULL, 0, NULL};
     int rc = AA_OK;
-    batch_fill(cur, rf, n);
+    batch_fill(cur, rf, n, NULL);
+    cur[0].keep = 1;
     batch_start(&rs, cur, n, nthreads);
     batch_finish(&rs);
     for (i = 0; i < nrf; i += nslots) {
         size_t nn = nrf - i - n < nslots ? nrf - i - n : nslots;
         slot *t;
         if (nn) { /* start on the next batch */
-            batch_fill(next, rf + i + n, nn);
+            batch_fill(next, rf + i + n, nn, like.e ? &like : NULL);
             batch_start(&rs, next, nn, nthreads);
         }
         for (k = 0; k < n && !rc; k++) {
@@ -677,24 +702,36 @@ static int merge_batches(merger *g, const rankfile *rf, size_t nrf, slot *slots,
                 *err = cur[k].err;
             else
                 rc = merge_one(g, cur[k].f, rf[i + k].path);
-            aa_experiment_free(cur[k].f);
+            if (!rc && cur[k].data) { /* the first file: like for the batches to come */
+                like.data = cur[k].data;
+                like.len = cur[k].len;
+                like.e = cur[k].f;
+            } else {
+                aa_experiment_free(cur[k].f);
+                free(cur[k].data);
+            }
             cur[k].f = NULL;
+            cur[k].data = NULL;
             if (!rc && o && o->progress)
                 o->progress(o->progress_ctx, i + k + 1, nrf);
         }
-        for (; k < n; k++) /* read after an error: not merged */
+        for (; k < n; k++) { /* read after an error: not merged */
             aa_experiment_free(cur[k].f);
+            free(cur[k].data);
+        }
         if (nn)
             batch_finish(&rs);
         if (rc) {
             for (k = 0; k < nn; k++)
                 aa_experiment_free(next[k].f);
-            return rc;
+            break;
         }
         t = cur, cur = next, next = t;
         n = nn;
     }
-    return AA_OK;
+    aa_experiment_free(like.e);
+    free(like.data);
+    return rc;
 }
 
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)

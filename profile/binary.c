@@ -586,7 +586,7 @@ static int column_planes(const double *col, size_t rows, int whole, unsigned cha
 
 /* Column bytes gathered at a time: a group of columns is one pass over
  * the values. */
-#define GATHER_BYTES (128u << 20) /* 16,384 x 500 rows: one column at a time, as before */
+#define GATHER_BYTES (32u << 20) /* 16,384 x 500 rows: one column at a time, as before */
 static size_t gather_bytes = GATHER_BYTES;
 
 void aa_binary_set_gather_bytes(size_t bytes)
@@ -1732,15 +1732,51 @@ static int read_header(breader *r)
     return AA_OK;
 }
 
-int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
-                                     aa_experiment **out, aa_err *err)
+/* Where the META section of a file ends (its header and META are the
+ * file's first bytes), or 0 when it cannot tell. */
+static size_t meta_end(const unsigned char *d, size_t len)
+{
+    uint64_t stored;
+    if (len < BIN_HEADER + SEC_HEADER)
+        return 0;
+    stored = rd64(d + BIN_HEADER + 16);
+    if (stored > len - BIN_HEADER - SEC_HEADER)
+        return 0;
+    return BIN_HEADER + SEC_HEADER + (size_t)stored;
+}
+
+/* The file's header and META section are byte for byte those of a file
+ * that read as like: the run and metrics are copied from like, and its
+ * regions lent (nothing else may change them; the caller takes them back
+ * before e is returned or freed). */
+static int meta_like(breader *r, aa_experiment *e, const aa_experiment *like, size_t end)
+{
+    size_t i;
+    if (!(e->id = strdup(like->id)) || !(e->program = strdup(like->program)))
+        return bnomem(r);
+    e->nprocs = like->nprocs;
+    for (i = 0; i < like->nattrs; i++)
+        if (aa_experiment_set_attr(e, like->attrs[i].name, like->attrs[i].value))
+            return bnomem(r);
+    for (i = 0; i < like->nmetrics; i++)
+        if (aa_experiment_add_metric(e, like->metrics[i].name, like->metrics[i].unit) < 0)
+            return bnomem(r);
+    e->regions = (aa_region *)(uintptr_t)like->regions;
+    e->nregions = like->nregions;
+    r->pos = end;
+    return AA_OK;
+}
+
+static int read_binary(const void *data, size_t len, const char *name, const void *like_data,
+                       size_t like_len, const aa_experiment *like, aa_experiment **out,
+                       aa_err *err)
 {
     breader *r = malloc(sizeof *r); /* buf needs no zeroing: 64 KB a rank file */
     aa_experiment *e = aa_experiment_new();
     uint32_t *tree_of = NULL, ntrees = 0, i;
     tree *trees = NULL;
-    size_t nt = 0, rows = 0;
-    int rc;
+    size_t nt = 0, rows = 0, end;
+    int rc, lent = 0;
     *out = NULL;
     if (!r || !e) {
         free(r);
@@ -1753,7 +1789,16 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
     r->len = len;
     r->name = name ? name : "<memory>";
     r->err = err;
-    if (!(rc = read_header(r)) && !(rc = read_meta(r, e)) &&
+    if (!(rc = read_header(r))) {
+        end = like ? meta_end(data, len) : 0;
+        if (end && end == meta_end(like_data, like_len) && memcmp(data, like_data, end) == 0) {
+            lent = 1;
+            rc = meta_like(r, e, like, end);
+        } else {
+            rc = read_meta(r, e);
+        }
+    }
+    if (!rc &&
         !(rc = read_procs(r, e, &tree_of, &nt)) && !(rc = read_trees(r, e, &trees, &ntrees)) &&
         !(rc = attach_trees(r, e, tree_of, nt, trees, ntrees, &rows)) &&
         !(rc = read_values(r, e, rows)) && !(rc = sec_open(r, SEC_END)) && !(rc = sec_close(r))) {
@@ -1764,6 +1809,10 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
             aa_err_prefix(err, "%s", r->name);
             rc = AA_EINPUT;
         }
+    }
+    if (lent) { /* like's regions go back */
+        e->regions = NULL;
+        e->nregions = 0;
     }
     if (r->zinit && r->enc == ENC_ZLIB)
         inflateEnd(&r->z);
@@ -1778,6 +1827,19 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
     }
     *out = e;
     return AA_OK;
+}
+
+int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
+                                     aa_experiment **out, aa_err *err)
+{
+    return read_binary(data, len, name, NULL, 0, NULL, out, err);
+}
+
+int aa_experiment_read_binary_like(const void *data, size_t len, const char *name,
+                                   const void *like_data, size_t like_len,
+                                   const aa_experiment *like, aa_experiment **out, aa_err *err)
+{
+    return read_binary(data, len, name, like_data, like_len, like, out, err);
 }
 
 /* Maps the file; a small one (a rank file) is read instead, since unmapping
