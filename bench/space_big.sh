@@ -10,6 +10,8 @@
 # PostgreSQL server binaries are installed, on a throwaway PostgreSQL server
 # (tests/space/pg.sh); BACKENDS="sqlite" or "postgresql" picks one.
 #   sh bench/space_big.sh [BUILD] [P] [R]      (default build 16384 500)
+# P must be above 64 (AA_SPACE_COMPACT_MIN): the distribution query needs
+# compact storage.
 # The values are as the runtime writes them (whole nanoseconds, whole
 # counts: aa_synth --whole).  SPACE_ADD_OPTS is passed to space add (e.g.
 # --no-analysis, to time the storage alone).
