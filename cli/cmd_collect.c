@@ -34,7 +34,8 @@ const char cmd_collect_usage[] =
     "All files must come from the same run (same experiment id and process\n"
     "count).  The expected ranks are 0..nprocs-1, nprocs as recorded in the\n"
     "files; missing ranks are listed on stderr.  When stderr is a terminal a\n"
-    "progress bar there counts the rank files merged; otherwise nothing is shown.\n"
+    "progress bar there counts the rank files merged, and a line then says that\n"
+    "the output is being written; otherwise nothing is shown.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE  where to write the merged experiment (default\n"
@@ -44,8 +45,9 @@ const char cmd_collect_usage[] =
     "  --allow-missing    write the experiment even if ranks are missing\n"
     "                     (default: exit 3 without writing anything)\n"
     "  --no-program-maps  do not read the region maps embedded in the program\n"
-    "  --threads N        threads reading rank files (1-16; default: one per CPU,\n"
-    "                     at most 16); the result is the same for any N\n"
+    "  --threads N        threads reading rank files and compressing a binary\n"
+    "                     output (1-16; default: one per CPU, at most 16); the\n"
+    "                     result is the same for any N\n"
     "  --json             print the report as JSON on stdout: {\"output\",\n"
     "                     \"nprocs\", \"ranks\", \"missing\":[...], \"files\":[...],\n"
     "                     \"region_maps\":[...], \"program_maps\":{\"file\",\"maps\"}\n"
@@ -254,8 +256,16 @@ int cmd_collect(int argc, char **argv)
         aa_buf_free(&b);
     } else {
         size_t ol = strlen(output);
-        rc = ol > 4 && strcmp(output + ol - 4, ".aab") == 0 ? aa_experiment_write_binary(e, output, &err)
-                                                             : aa_experiment_write(e, output, &err);
+        const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+        if (pb.shown >= 0) { /* a terminal, and files were merged: say what takes the time now */
+            fprintf(stderr, "\rcollect: writing %.40s ...", base);
+            fflush(stderr);
+        }
+        rc = ol > 4 && strcmp(output + ol - 4, ".aab") == 0
+                 ? aa_experiment_write_binary_threads(e, output, copts.threads, &err)
+                 : aa_experiment_write(e, output, &err);
+        if (pb.shown >= 0)
+            fprintf(stderr, "\r%70s\r", "");
     }
     if (rc) {
         aa_experiment_free(e);

@@ -7,12 +7,14 @@
  * too when it is still the same file (program_maps).  Each file is read, merged and freed in turn: processes are moved,
  * not copied, so merging 16,384 ranks costs little more than reading them.
  * The rank files are read by a few threads at a time, in batches, and merged
- * in rank order by the calling thread (read_batch), so the merged experiment
- * and the first error are those of reading them one by one.
+ * in rank order by the calling thread while the workers read the next batch
+ * (merge_batches), so the merged experiment and the first error are those
+ * of reading them one by one.
  */
 #include "collect/aa_collect.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <limits.h>
@@ -520,8 +522,21 @@ static void drop_dangling_parents(aa_experiment *e)
 #define MAX_THREADS 16
 #define BATCH_PER_THREAD 8
 
+/* The first rank file, kept while the others are read: a file whose run,
+ * metrics and regions are byte for byte the same (as in a run's rank
+ * files) is read without them (aa_experiment_read_binary_like). */
+typedef struct like_file {
+    unsigned char *data;
+    size_t len;
+    aa_experiment *e;
+} like_file;
+
 typedef struct slot {
     const rankfile *rf;
+    const like_file *like; /* NULL: none yet */
+    int keep;              /* keep the file's bytes (data, len): it may become like */
+    unsigned char *data;
+    size_t len;
     aa_experiment *f;
     int rc;
     aa_err err;
@@ -533,14 +548,54 @@ typedef struct batch {
     pthread_mutex_t lock;
 } batch;
 
+/* A binary rank file is read whole with one open and one read (16,384 of
+ * them make a big run: opening each twice and reading it through stdio
+ * showed); anything else, and any failure, goes the general way, which
+ * gives the messages.  O_NONBLOCK: opening a FIFO must not block. */
+#define READ_WHOLE_MAX (64u << 20)
+static int read_profile(const char *path, slot *s, aa_experiment **f, aa_err *err)
+{
+    struct stat st;
+    unsigned char *data = NULL;
+    size_t got = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 8 &&
+        st.st_size <= (off_t)READ_WHOLE_MAX && (data = malloc((size_t)st.st_size))) {
+        while (got < (size_t)st.st_size) {
+            ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    if (data && got == (size_t)st.st_size && aa_experiment_is_binary(data, got)) {
+        if (s->like)
+            rc = aa_experiment_read_binary_like(data, got, path, s->like->data, s->like->len,
+                                                s->like->e, f, err);
+        else
+            rc = aa_experiment_read_binary_memory(data, got, path, f, err);
+        if (s->keep && rc == AA_OK) {
+            s->data = data;
+            s->len = got;
+        } else {
+            free(data);
+        }
+        return rc;
+    }
+    free(data);
+    if ((rc = check_regular(path, err)))
+        return rc;
+    return aa_experiment_read(path, f, err);
+}
+
 /* Reads one rank file and checks that it holds exactly that rank. */
 static void read_rank_file(slot *s)
 {
     const rankfile *rf = s->rf;
     aa_experiment *f = NULL;
-    if ((s->rc = check_regular(rf->path, &s->err)))
-        return;
-    if ((s->rc = aa_experiment_read(rf->path, &f, &s->err)))
+    if ((s->rc = read_profile(rf->path, s, &f, &s->err)))
         return;
     if (f->nprocesses != 1 || f->processes[0].rank != rf->rank) {
         if (f->nprocesses == 1)
@@ -571,26 +626,112 @@ static void *batch_worker(void *arg)
     }
 }
 
-/* Reads the n files of s with up to nthreads threads (the caller's one of
- * them); a thread that cannot be started leaves its share to the others. */
-static void read_batch(slot *s, size_t n, int nthreads)
-{
-    batch b = {s, n, 0, PTHREAD_MUTEX_INITIALIZER};
+/* Reading a batch: worker threads start on it (batch_start) while the
+ * caller merges the batch before; the caller then reads what is left of it
+ * and waits for the workers (batch_finish).  A thread that cannot be
+ * started leaves its share to the others. */
+typedef struct reader_set {
+    batch b;
     pthread_t tid[MAX_THREADS];
-    int started = 0;
+    int started;
+} reader_set;
+
+static void batch_start(reader_set *rs, slot *s, size_t n, int nthreads)
+{
+    rs->b.s = s;
+    rs->b.n = n;
+    rs->b.next = 0;
+    pthread_mutex_init(&rs->b.lock, NULL);
+    rs->started = 0;
     for (int t = 1; t < nthreads && (size_t)t < n; t++)
-        if (pthread_create(&tid[started], NULL, batch_worker, &b) == 0)
-            started++;
-    batch_worker(&b);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&b.lock);
+        if (pthread_create(&rs->tid[rs->started], NULL, batch_worker, &rs->b) == 0)
+            rs->started++;
+}
+
+static void batch_finish(reader_set *rs)
+{
+    batch_worker(&rs->b);
+    for (int t = 0; t < rs->started; t++)
+        pthread_join(rs->tid[t], NULL);
+    pthread_mutex_destroy(&rs->b.lock);
 }
 
 static int thread_count(const aa_collect_options *o)
 {
     long n = o && o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+static void batch_fill(slot *s, const rankfile *rf, size_t n, const like_file *like)
+{
+    for (size_t k = 0; k < n; k++) {
+        memset(&s[k], 0, sizeof s[k]);
+        s[k].rf = &rf[k];
+        s[k].like = like;
+    }
+}
+
+/* Reads and merges the nrf rank files in batches of nslots (slots has room
+ * for two): the worker threads read batch i + 1 while the caller merges
+ * batch i in rank order, then helps to finish reading it.  The first error
+ * in rank order stops the merge; files read after it are freed unmerged. */
+static int merge_batches(merger *g, const rankfile *rf, size_t nrf, slot *slots, size_t nslots,
+                         int nthreads, const aa_collect_options *o, aa_collect_report *rep,
+                         aa_err *err)
+{
+    reader_set rs;
+    slot *cur = slots, *next = slots + nslots;
+    size_t i, k, n = nrf < nslots ? nrf : nslots;
+    like_file like = {NULL, 0, NULL};
+    int rc = AA_OK;
+    batch_fill(cur, rf, n, NULL);
+    cur[0].keep = 1;
+    batch_start(&rs, cur, n, nthreads);
+    batch_finish(&rs);
+    for (i = 0; i < nrf; i += nslots) {
+        size_t nn = nrf - i - n < nslots ? nrf - i - n : nslots;
+        slot *t;
+        if (nn) { /* start on the next batch */
+            batch_fill(next, rf + i + n, nn, like.e ? &like : NULL);
+            batch_start(&rs, next, nn, nthreads);
+        }
+        for (k = 0; k < n && !rc; k++) {
+            if (push_str(&rep->files, &rep->nfiles, rf[i + k].path))
+                rc = aa_err_set(err, AA_EENV, "out of memory");
+            else if ((rc = cur[k].rc) && err)
+                *err = cur[k].err;
+            else
+                rc = merge_one(g, cur[k].f, rf[i + k].path);
+            if (!rc && cur[k].data) { /* the first file: like for the batches to come */
+                like.data = cur[k].data;
+                like.len = cur[k].len;
+                like.e = cur[k].f;
+            } else {
+                aa_experiment_free(cur[k].f);
+                free(cur[k].data);
+            }
+            cur[k].f = NULL;
+            cur[k].data = NULL;
+            if (!rc && o && o->progress)
+                o->progress(o->progress_ctx, i + k + 1, nrf);
+        }
+        for (; k < n; k++) { /* read after an error: not merged */
+            aa_experiment_free(cur[k].f);
+            free(cur[k].data);
+        }
+        if (nn)
+            batch_finish(&rs);
+        if (rc) {
+            for (k = 0; k < nn; k++)
+                aa_experiment_free(next[k].f);
+            break;
+        }
+        t = cur, cur = next, next = t;
+        n = nn;
+    }
+    aa_experiment_free(like.e);
+    free(like.data);
+    return rc;
 }
 
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
@@ -715,34 +856,14 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
         nslots = (size_t)nthreads * BATCH_PER_THREAD;
         if (nthreads > 1)
             aa_profile_threads_init();
-        if (!(slots = calloc(nslots, sizeof *slots))) {
+        /* two batches: the next one is read while this one is merged */
+        if (!(slots = calloc(2 * nslots, sizeof *slots))) {
             rc = aa_err_set(err, AA_EENV, "out of memory");
             goto out;
         }
-        for (i = 0; i < nrf; i += nslots) {
-            size_t n = nrf - i < nslots ? nrf - i : nslots, k;
-            for (k = 0; k < n; k++) {
-                memset(&slots[k], 0, sizeof slots[k]);
-                slots[k].rf = &rf[i + k];
-            }
-            read_batch(slots, n, nthreads);
-            for (k = 0; k < n && !rc; k++) {
-                if (push_str(&rep->files, &rep->nfiles, rf[i + k].path))
-                    rc = aa_err_set(err, AA_EENV, "out of memory");
-                else if ((rc = slots[k].rc) && err)
-                    *err = slots[k].err;
-                else
-                    rc = merge_one(&g, slots[k].f, rf[i + k].path);
-                aa_experiment_free(slots[k].f);
-                slots[k].f = NULL;
-                if (!rc && o && o->progress)
-                    o->progress(o->progress_ctx, i + k + 1, nrf);
-            }
-            for (; k < n; k++) /* read after an error: not merged */
-                aa_experiment_free(slots[k].f);
-            if (rc)
-                goto out;
-        }
+        rc = merge_batches(&g, rf, nrf, slots, nslots, nthreads, o, rep, err);
+        if (rc)
+            goto out;
     }
 
     for (i = 0; i < nmaps; i++) {

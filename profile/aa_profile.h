@@ -212,9 +212,24 @@ int aa_experiment_is_binary(const void *data, size_t len); /* magic bytes */
 int aa_experiment_read_binary(const char *path, aa_experiment **out, aa_err *err);
 int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
                                      aa_experiment **out, aa_err *err);
+/* For merging the files of one run (collect): reads data as
+ * aa_experiment_read_binary_memory does, except that when its header and
+ * META section (the run, metrics and regions) are byte for byte those of
+ * like_data, a file that read as `like`, they are not read again: *out
+ * then has like's run and metrics and no regions of its own (nregions 0),
+ * its nodes checked against like's regions.  like must not change while
+ * this runs; several threads may share it. */
+int aa_experiment_read_binary_like(const void *data, size_t len, const char *name,
+                                   const void *like_data, size_t like_len,
+                                   const aa_experiment *like, aa_experiment **out, aa_err *err);
 /* Writes atomically (temporary file + rename) / appends to b. */
 int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err *err);
 int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *err);
+/* The same with up to `threads` threads compressing a big experiment's
+ * columns (0: one per online CPU, at most 16): the bytes written are the
+ * same for every count. */
+int aa_experiment_write_binary_threads(const aa_experiment *e, const char *path, int threads,
+                                       aa_err *err);
 
 /* Region maps: <regionmap> with <region> elements, written by the
  * instrumenter, read by the runtime tooling and `analyze`. */

@@ -42,7 +42,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +131,7 @@ typedef struct bwriter {
     uint64_t raw;
     int tag, enc, failed;
     int level;
+    int threads;     /* compressing a big column's planes */
 } bwriter;
 
 /* Deflates n bytes (or finishes the stream) into out. */
@@ -395,49 +398,108 @@ static int write_procs_trees(bwriter *w, const aa_experiment *e)
     return rc;
 }
 
-/* One byte plane of a column: zlib-compressed, or stored when a sample of
- * it does not compress (the low mantissa bytes of measured values are
- * noise: deflating them costs time and saves nothing). */
-static int put_plane(bwriter *w, const unsigned char *p, size_t n, int stored,
-                     unsigned char **zbuf, size_t *zcap)
+/* One byte plane of a column, encoded: zlib-compressed, or stored when a
+ * sample of it does not compress (the low mantissa bytes of measured values
+ * are noise: deflating them costs time and saves nothing). */
+typedef struct plane_enc {
+    const unsigned char *p; /* the plane, n bytes */
+    size_t n;
+    int stored;             /* a rank file: stored within the section's stream */
+    unsigned char *zbuf;    /* the compressed bytes, zl of them (zcap allocated) */
+    size_t zcap, zl;
+    int enc, failed;
+} plane_enc;
+
+static void plane_encode(plane_enc *pe)
 {
-    unsigned char h[9];
-    size_t sample = n < 65536 ? n : 65536;
+    size_t n = pe->n, sample = n < 65536 ? n : 65536;
     uLongf zl = compressBound(n);
-    int enc = stored ? ENC_STORED : ENC_ZLIB;
-    if (stored) {
-        h[0] = ENC_STORED;
-        le64(h + 1, n);
-        put_bytes(w, h, sizeof h);
-        put_bytes(w, p, n);
-        return 0;
-    }
-    if (zl > *zcap) {
-        unsigned char *v = realloc(*zbuf, zl);
-        if (!v)
-            return -1;
-        *zbuf = v;
-        *zcap = zl;
+    pe->enc = pe->stored ? ENC_STORED : ENC_ZLIB;
+    pe->failed = 0;
+    if (pe->stored)
+        return;
+    if (zl > pe->zcap) {
+        unsigned char *v = realloc(pe->zbuf, zl);
+        if (!v) {
+            pe->failed = 1;
+            return;
+        }
+        pe->zbuf = v;
+        pe->zcap = zl;
     }
     if (sample >= 4096) {
-        uLongf sl = *zcap;
-        if (compress2(*zbuf, &sl, p, sample, 1) != Z_OK)
-            return -1;
+        uLongf sl = pe->zcap;
+        if (compress2(pe->zbuf, &sl, pe->p, sample, 1) != Z_OK) {
+            pe->failed = 1;
+            return;
+        }
         if (sl > sample * 9 / 10)
-            enc = ENC_STORED;
+            pe->enc = ENC_STORED;
     }
-    if (enc == ENC_ZLIB) {
-        zl = *zcap;
-        if (compress2(*zbuf, &zl, p, n, PLANE_LEVEL) != Z_OK)
-            return -1;
+    if (pe->enc == ENC_ZLIB) {
+        zl = pe->zcap;
+        if (compress2(pe->zbuf, &zl, pe->p, n, PLANE_LEVEL) != Z_OK) {
+            pe->failed = 1;
+            return;
+        }
+        pe->zl = zl;
         if (zl >= n)
-            enc = ENC_STORED;
+            pe->enc = ENC_STORED;
     }
-    h[0] = (unsigned char)enc;
-    le64(h + 1, enc == ENC_ZLIB ? zl : n);
+}
+
+/* Puts an encoded plane: its encoding byte, length and bytes. */
+static void plane_emit(bwriter *w, const plane_enc *pe)
+{
+    unsigned char h[9];
+    int z = pe->enc == ENC_ZLIB;
+    if (pe->failed) {
+        w->failed = 1;
+        return;
+    }
+    h[0] = (unsigned char)pe->enc;
+    le64(h + 1, z ? pe->zl : pe->n);
     put_bytes(w, h, sizeof h);
-    put_bytes(w, enc == ENC_ZLIB ? *zbuf : p, enc == ENC_ZLIB ? zl : n);
-    return 0;
+    put_bytes(w, z ? pe->zbuf : pe->p, z ? pe->zl : pe->n);
+}
+
+/* The 8 planes of a column encoded by up to `threads` threads (the
+ * caller's one of them): each plane is compressed on its own, so the bytes
+ * are those of encoding them one after the other. */
+typedef struct plane_jobs {
+    plane_enc *pe;
+    int next;
+    pthread_mutex_t lock;
+} plane_jobs;
+
+static void *plane_worker(void *arg)
+{
+    plane_jobs *j = arg;
+    for (;;) {
+        int i;
+        pthread_mutex_lock(&j->lock);
+        i = j->next++;
+        pthread_mutex_unlock(&j->lock);
+        if (i >= 8)
+            return NULL;
+        plane_encode(&j->pe[i]);
+    }
+}
+
+static void planes_encode(plane_enc pe[8], int threads)
+{
+    plane_jobs j = {pe, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t tid[8];
+    int started = 0;
+    if (pe[0].stored)
+        threads = 1; /* nothing to compress */
+    for (int t = 1; t < threads && t < 8; t++)
+        if (pthread_create(&tid[started], NULL, plane_worker, &j) == 0)
+            started++;
+    plane_worker(&j);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&j.lock);
 }
 
 /* k with d == k / 10^e exactly (k at most 2^53), INT_NAN for NaN; or -1
@@ -470,38 +532,82 @@ static void plane_put(unsigned char *planes, size_t rows, size_t r, uint64_t u)
         planes[(size_t)b * rows + r] = (unsigned char)(u >> (8 * b));
 }
 
-/* Metric m's values in process, thread, node order into col (NaN made the
- * one NaN); 1 when every value is a whole count (int_of, e = 0). */
-static int gather_column(const aa_experiment *e, size_t m, double *col)
+/* Metrics m0 .. m0+g-1's values in process, thread, node order into
+ * cols + j * rows (NaN made the one NaN), in one pass over the values (a
+ * column alone is read with a stride of the row); whole[j] is 1 when every
+ * value of column j is a whole count (int_of, e = 0). */
+static void gather_columns(const aa_experiment *e, size_t m0, size_t g, size_t rows,
+                           double *cols, int *whole)
 {
-    size_t p, t, i, r = 0, nm = e->nmetrics;
-    int whole = 1;
+    size_t p, t, i, j, r = 0, nm = e->nmetrics;
+    for (j = 0; j < g; j++)
+        whole[j] = 1;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++) {
             const aa_thread *th = &e->processes[p].threads[t];
-            const double *v = th->values + m;
             for (i = 0; i < th->nnodes; i++, r++) {
-                double d = v[i * nm];
-                uint64_t k;
-                col[r] = isnan(d) ? NAN : d;
-                whole &= int_of(d, 0, &k) == 0;
+                const double *v = th->values + i * nm + m0;
+                for (j = 0; j < g; j++) {
+                    double d = v[j];
+                    uint64_t k;
+                    cols[j * rows + r] = isnan(d) ? NAN : d;
+                    if (whole[j])
+                        whole[j] = int_of(d, 0, &k) == 0;
+                }
             }
         }
-    return whole;
+}
+
+/* The planes of one column: whole numbers k of value * 10^e when every
+ * value has that form (*e: 0 for counts, else 9 for whole nanoseconds,
+ * tried when not whole), else the doubles' bits.  Returns the mode. */
+static int column_planes(const double *col, size_t rows, int whole, unsigned char *planes,
+                         int *e)
+{
+    size_t r;
+    uint64_t k = 0;
+    if (whole) {
+        *e = 0;
+        for (r = 0; r < rows; r++) {
+            int_of(col[r], 0, &k);
+            plane_put(planes, rows, r, k);
+        }
+        return MODE_INT;
+    }
+    *e = 9;
+    for (r = 0; r < rows && int_of(col[r], 9, &k) == 0; r++)
+        plane_put(planes, rows, r, k);
+    if (r == rows)
+        return MODE_INT;
+    for (r = 0; r < rows; r++)
+        plane_put(planes, rows, r, dbl_bits(col[r]));
+    return MODE_PLANES;
+}
+
+/* Column bytes gathered at a time: a group of columns is one pass over
+ * the values. */
+#define GATHER_BYTES (32u << 20) /* 16,384 x 500 rows: one column at a time, as before */
+static size_t gather_bytes = GATHER_BYTES;
+
+void aa_binary_set_gather_bytes(size_t bytes)
+{
+    gather_bytes = bytes ? bytes : GATHER_BYTES;
 }
 
 /* One column: every value of metric m, in process, thread, node order:
  * one value when all are the same, integers when every value is a whole
  * count (e = 0) or whole nanoseconds (e = 9), else the doubles' bits.  The
- * column is gathered once (the rows are strided in memory) and then read
- * in order. */
+ * columns are gathered a group at a time (the rows are strided in memory)
+ * and then read in order; a big column's 8 planes are compressed on
+ * w->threads threads. */
 static int write_values(bwriter *w, const aa_experiment *e)
 {
-    size_t rows = 0, m, p, t, r;
-    unsigned char *planes, *zbuf = NULL;
-    double *col;
-    size_t zcap = 0;
-    int small;
+    size_t rows = 0, m, m0, g = 1, p, t, r, nm = e->nmetrics;
+    unsigned char *planes;
+    double *cols;
+    int *whole;
+    plane_enc pe[8];
+    int small, failed = 0;
     for (p = 0; p < e->nprocesses; p++)
         for (t = 0; t < e->processes[p].nthreads; t++)
             rows += e->processes[p].threads[t].nnodes;
@@ -509,63 +615,78 @@ static int write_values(bwriter *w, const aa_experiment *e)
      * since inflating 8 small streams a column costs more than the data */
     small = rows <= ROW_BLOCK;
     sec_begin(w, SEC_VALS, small ? ENC_ZLIB : ENC_STORED);
+    if (nm && rows) {
+        g = gather_bytes / (rows * sizeof *cols);
+        g = g < 1 ? 1 : g > nm ? nm : g;
+    }
     planes = malloc(rows ? rows * 8 : 1);
-    col = malloc(rows ? rows * sizeof *col : 1);
-    if (!planes || !col) {
+    cols = malloc(rows ? g * rows * sizeof *cols : 1);
+    whole = malloc(g * sizeof *whole);
+    if (!planes || !cols || !whole) {
         free(planes);
-        free(col);
+        free(cols);
+        free(whole);
         return -1;
+    }
+    memset(pe, 0, sizeof pe);
+    for (int b = 0; b < 8; b++) {
+        pe[b].p = planes + (size_t)b * rows;
+        pe[b].n = rows;
+        pe[b].stored = small;
     }
     /* column 0 always has planes (a column of zeros when there are no
      * metrics), so the section's size bounds the number of rows */
-    for (m = 0; m < (e->nmetrics ? e->nmetrics : 1); m++) {
-        uint64_t first = 0, k = 0;
-        int constant = m > 0, ok0 = 0, ok9 = 0;
-        if (!e->nmetrics) {
-            memset(planes, 0, rows * 8);
-        } else {
-            ok0 = gather_column(e, m, col);
-            if (rows)
+    for (m0 = 0; m0 < (nm ? nm : 1); m0 += g) {
+        size_t ng = nm ? (nm - m0 < g ? nm - m0 : g) : 1;
+        if (nm)
+            gather_columns(e, m0, ng, rows, cols, whole);
+        for (m = m0; m < m0 + ng; m++) {
+            const double *col = cols + (m - m0) * rows;
+            unsigned char mode[2] = {MODE_PLANES, 0};
+            uint64_t first = 0;
+            int constant = m > 0 && rows, ex = 0;
+            if (nm && rows)
                 first = dbl_bits(col[0]);
             for (r = 1; r < rows && constant; r++)
                 constant = dbl_bits(col[r]) == first;
-            for (r = 0, ok9 = !ok0 && !constant; r < rows && ok9; r++)
-                ok9 = int_of(col[r], 9, &k) == 0;
-        }
-        if (constant && rows) {
-            unsigned char c[9];
-            c[0] = MODE_CONST;
-            le64(c + 1, first);
-            put_bytes(w, c, sizeof c);
-            continue;
-        }
-        {
-            unsigned char mode[2] = {MODE_PLANES, 0};
-            if (ok0 || ok9) {
-                mode[0] = MODE_INT;
-                mode[1] = ok0 ? 0 : 9;
-                for (r = 0; r < rows; r++) {
-                    int_of(col[r], mode[1], &k);
-                    plane_put(planes, rows, r, k);
-                }
+            if (constant) {
+                unsigned char c[9];
+                c[0] = MODE_CONST;
+                le64(c + 1, first);
+                put_bytes(w, c, sizeof c);
+                continue;
+            }
+            if (!nm) {
+                memset(planes, 0, rows * 8);
             } else {
-                for (r = 0; r < rows && e->nmetrics; r++)
-                    plane_put(planes, rows, r, dbl_bits(col[r]));
+                mode[0] = (unsigned char)column_planes(col, rows, whole[m - m0], planes, &ex);
+                mode[1] = (unsigned char)ex;
             }
             put_bytes(w, mode, mode[0] == MODE_INT ? 2 : 1);
-            for (int b = 0; b < 8; b++)
-                if (put_plane(w, planes + (size_t)b * rows, rows, small, &zbuf, &zcap))
-                    w->failed = 1;
+            planes_encode(pe, w->threads);
+            for (int b = 0; b < 8; b++) {
+                plane_emit(w, &pe[b]);
+                failed |= pe[b].failed;
+            }
         }
     }
+    for (int b = 0; b < 8; b++)
+        free(pe[b].zbuf);
     free(planes);
-    free(col);
-    free(zbuf);
+    free(cols);
+    free(whole);
     sec_end(w);
-    return 0;
+    return failed ? -1 : 0;
 }
 
-int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *err)
+/* The writer's thread count: 0 is one per online CPU, at most 16. */
+static int writer_threads(int threads)
+{
+    long n = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+}
+
+static int write_binary_buf(const aa_experiment *e, aa_buf *b, int threads, aa_err *err)
 {
     bwriter w;
     unsigned char h[BIN_HEADER];
@@ -579,6 +700,7 @@ int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *er
     memset(&w, 0, sizeof w);
     w.out = b;
     w.level = 6;
+    w.threads = writer_threads(threads);
     aa_buf_init(&w.stage);
     memcpy(h, bin_magic, 8);
     le32(h + 8, BIN_VERSION);
@@ -597,18 +719,29 @@ int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *er
     return AA_OK;
 }
 
-int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err *err)
+int aa_experiment_write_binary_buf(const aa_experiment *e, aa_buf *b, aa_err *err)
+{
+    return write_binary_buf(e, b, 1, err);
+}
+
+int aa_experiment_write_binary_threads(const aa_experiment *e, const char *path, int threads,
+                                       aa_err *err)
 {
     aa_buf b;
     int rc;
     aa_buf_init(&b);
-    rc = aa_experiment_write_binary_buf(e, &b, err);
+    rc = write_binary_buf(e, &b, threads, err);
     if (rc == AA_OK)
         rc = aa_write_file_atomic(path, b.data, b.len, err);
     else
         aa_err_prefix(err, "%s", path);
     aa_buf_free(&b);
     return rc;
+}
+
+int aa_experiment_write_binary(const aa_experiment *e, const char *path, aa_err *err)
+{
+    return aa_experiment_write_binary_threads(e, path, 1, err);
 }
 
 /* ==== reader ============================================================== */
@@ -1599,26 +1732,73 @@ static int read_header(breader *r)
     return AA_OK;
 }
 
-int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
-                                     aa_experiment **out, aa_err *err)
+/* Where the META section of a file ends (its header and META are the
+ * file's first bytes), or 0 when it cannot tell. */
+static size_t meta_end(const unsigned char *d, size_t len)
 {
-    breader *r = calloc(1, sizeof *r);
+    uint64_t stored;
+    if (len < BIN_HEADER + SEC_HEADER)
+        return 0;
+    stored = rd64(d + BIN_HEADER + 16);
+    if (stored > len - BIN_HEADER - SEC_HEADER)
+        return 0;
+    return BIN_HEADER + SEC_HEADER + (size_t)stored;
+}
+
+/* The file's header and META section are byte for byte those of a file
+ * that read as like: the run and metrics are copied from like, and its
+ * regions lent (nothing else may change them; the caller takes them back
+ * before e is returned or freed). */
+static int meta_like(breader *r, aa_experiment *e, const aa_experiment *like, size_t end)
+{
+    size_t i;
+    if (!(e->id = strdup(like->id)) || !(e->program = strdup(like->program)))
+        return bnomem(r);
+    e->nprocs = like->nprocs;
+    for (i = 0; i < like->nattrs; i++)
+        if (aa_experiment_set_attr(e, like->attrs[i].name, like->attrs[i].value))
+            return bnomem(r);
+    for (i = 0; i < like->nmetrics; i++)
+        if (aa_experiment_add_metric(e, like->metrics[i].name, like->metrics[i].unit) < 0)
+            return bnomem(r);
+    e->regions = (aa_region *)(uintptr_t)like->regions;
+    e->nregions = like->nregions;
+    r->pos = end;
+    return AA_OK;
+}
+
+static int read_binary(const void *data, size_t len, const char *name, const void *like_data,
+                       size_t like_len, const aa_experiment *like, aa_experiment **out,
+                       aa_err *err)
+{
+    breader *r = malloc(sizeof *r); /* buf needs no zeroing: 64 KB a rank file */
     aa_experiment *e = aa_experiment_new();
     uint32_t *tree_of = NULL, ntrees = 0, i;
     tree *trees = NULL;
-    size_t nt = 0, rows = 0;
-    int rc;
+    size_t nt = 0, rows = 0, end;
+    int rc, lent = 0;
     *out = NULL;
     if (!r || !e) {
         free(r);
         aa_experiment_free(e);
         return aa_err_set(err, AA_EENV, "%s: out of memory", name ? name : "<memory>");
     }
+    memset(r, 0, offsetof(breader, buf));
+    r->bpos = r->blen = 0;
     r->data = data;
     r->len = len;
     r->name = name ? name : "<memory>";
     r->err = err;
-    if (!(rc = read_header(r)) && !(rc = read_meta(r, e)) &&
+    if (!(rc = read_header(r))) {
+        end = like ? meta_end(data, len) : 0;
+        if (end && end == meta_end(like_data, like_len) && memcmp(data, like_data, end) == 0) {
+            lent = 1;
+            rc = meta_like(r, e, like, end);
+        } else {
+            rc = read_meta(r, e);
+        }
+    }
+    if (!rc &&
         !(rc = read_procs(r, e, &tree_of, &nt)) && !(rc = read_trees(r, e, &trees, &ntrees)) &&
         !(rc = attach_trees(r, e, tree_of, nt, trees, ntrees, &rows)) &&
         !(rc = read_values(r, e, rows)) && !(rc = sec_open(r, SEC_END)) && !(rc = sec_close(r))) {
@@ -1629,6 +1809,10 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
             aa_err_prefix(err, "%s", r->name);
             rc = AA_EINPUT;
         }
+    }
+    if (lent) { /* like's regions go back */
+        e->regions = NULL;
+        e->nregions = 0;
     }
     if (r->zinit && r->enc == ENC_ZLIB)
         inflateEnd(&r->z);
@@ -1643,6 +1827,19 @@ int aa_experiment_read_binary_memory(const void *data, size_t len, const char *n
     }
     *out = e;
     return AA_OK;
+}
+
+int aa_experiment_read_binary_memory(const void *data, size_t len, const char *name,
+                                     aa_experiment **out, aa_err *err)
+{
+    return read_binary(data, len, name, NULL, 0, NULL, out, err);
+}
+
+int aa_experiment_read_binary_like(const void *data, size_t len, const char *name,
+                                   const void *like_data, size_t like_len,
+                                   const aa_experiment *like, aa_experiment **out, aa_err *err)
+{
+    return read_binary(data, len, name, like_data, like_len, like, out, err);
 }
 
 /* Maps the file; a small one (a rank file) is read instead, since unmapping

@@ -348,6 +348,11 @@ int aa_experiment_add_metric(aa_experiment *e, const char *name, const char *uni
 static size_t region_lower_bound(const aa_experiment *e, uint32_t id)
 {
     size_t lo = 0, hi = e->nregions;
+    /* ids are unique and sorted: where they are dense (as the instrumenter
+     * numbers them), id's place is known without a search */
+    if (hi && id >= e->regions[0].id && id - e->regions[0].id < hi &&
+        e->regions[id - e->regions[0].id].id == id)
+        return id - e->regions[0].id;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         if (e->regions[mid].id < id)

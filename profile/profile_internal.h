@@ -13,4 +13,9 @@
  * model's API find the room they assume. */
 size_t aa_profile_cap_of(size_t n);
 
+/* The binary writer's bytes of columns gathered in one pass over the
+ * values (profile/binary.c; 32 MB): set smaller by the tests, so that a
+ * small experiment is gathered a few columns at a time.  0 restores it. */
+void aa_binary_set_gather_bytes(size_t bytes);
+
 #endif

@@ -209,6 +209,7 @@ if command -v script >/dev/null 2>&1; then
     script -qec "'$AA' collect '$P' -o '$T/p2.xml'" /dev/null >"$T/p.tty" 2>&1
     like "$(tr '\r' '\n' < "$T/p.tty")" "collect: \[#+ *\] +[0-9]+% 3/4 files" "a progress bar on a terminal"
     like "$(tr '\r' '\n' < "$T/p.tty")" "collect: merged 4 files" "the summary follows the bar"
+    like "$(tr '\r' '\n' < "$T/p.tty")" "collect: writing p2.xml \.\.\." "then a line says the output is being written"
 fi
 
 # threads: rank files read by several threads give the same bytes as one
@@ -241,6 +242,25 @@ like "$(cat "$T/.err")" "rank-17\.xml" "the first bad file is named"
 ok "the same message with 4 threads as with 1" cmp "$T/.err" "$T/bad1.err"
 ok "nothing written" test ! -e "$T/bad4.xml"
 expect_status 2 "--threads 0 is a usage error" "$AA" collect "$TH" --threads 0
+
+# binary rank files whose run, metrics and regions are byte for byte the
+# first file's are read without them; one that differs is read whole: its
+# extra region is merged, a region in conflict is an error naming the file
+LX=$T/like-xml LB=$T/like-bin
+mkdir -p "$LX" "$LB"
+for r in $(seq 0 39); do rank_file "$LX" $r run-l 40; done
+sed -i 's|<region id="12" kind="loop" name="loop@42" function="solve"/>|&<region id="13" kind="loop" name="loop@50" function="solve"/>|; s|<node region="12" parent="0" v="\([^"]*\)"/>|&<node region="13" parent="1" v="\1"/>|' "$LX/rank-30.xml"
+for r in $(seq 0 39); do "$AA" convert "$LX/rank-$r.xml" "$LB/rank-$r.aab" >/dev/null 2>&1; done
+expect_status 0 "binary rank files, one with another region" "$AA" collect "$LB" --threads 1 -o "$T/l1.xml"
+is "$(grep -c '<region ' "$T/l1.xml")" 3 "the region only rank 30 has is merged"
+"$AA" collect "$LX" --threads 1 -o "$T/lx.xml" >/dev/null 2>&1
+ok "the experiment merged from the XML rank files" cmp "$T/l1.xml" "$T/lx.xml"
+"$AA" collect "$LB" --threads 4 -o "$T/l4.xml" >/dev/null 2>&1
+ok "the same with 4 threads" cmp "$T/l1.xml" "$T/l4.xml"
+sed 's|name="loop@42"|name="loop@43"|' "$LX/rank-33.xml" > "$T/r33.xml"
+"$AA" convert "$T/r33.xml" "$LB/rank-33.aab" >/dev/null 2>&1
+expect_status 3 "a binary rank file with a region in conflict" "$AA" collect "$LB" --threads 1 -o "$T/lc.xml"
+like "$(cat "$T/.err")" "rank-33\.aab: region 12 \('loop@43'" "the conflict names the file"
 
 expect_status 0 "--help" "$AA" collect --help
 like "$(cat "$T/.out")" "allow-missing" "help mentions --allow-missing"

@@ -7,6 +7,7 @@
  * "name:offset: " message, never accepted, never a crash.
  */
 #include "profile/aa_profile.h"
+#include "profile/profile_internal.h"
 #include "tests/tap.h"
 #include "tests/unit/test_profile_util.h"
 
@@ -288,6 +289,40 @@ static unsigned char *stored_vals(const unsigned char *p, size_t n, size_t *len,
 /* Version 2: columns of whole counts and of whole nanoseconds are stored
  * as integers, losslessly; a column with one value that is neither keeps
  * the doubles; NaN survives in an integer column. */
+/* A big experiment (more rows than one block: compressed planes) gives
+ * the bytes of the one-thread writer (want) whatever the writer's thread
+ * count and however many columns it gathers at a time. */
+static void test_same_bytes(const aa_experiment *e, const aa_buf *want)
+{
+    static const int threads[] = {2, 4, 8, 16, 0};
+    static const size_t cols[] = {1, 3, 7};
+    size_t rows = 0, nm = e->nmetrics;
+    char path[] = "/tmp/aa-test-binary-XXXXXX";
+    int fd = mkstemp(path), same = 1;
+    aa_err err;
+    for (size_t p = 0; p < e->nprocesses; p++)
+        rows += e->processes[p].threads[0].nnodes;
+    if (fd >= 0)
+        close(fd);
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++)
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
+            char *data = NULL;
+            size_t len = 0;
+            aa_binary_set_gather_bytes(cols[c] * rows * sizeof(double));
+            if (aa_experiment_write_binary_threads(e, path, threads[i], &err) != AA_OK ||
+                aa_read_file(path, &data, &len, &err) != AA_OK || len != want->len ||
+                memcmp(data, want->data, len) != 0) {
+                diag("threads %d, %zu of %zu columns at a time: other bytes", threads[i], cols[c], nm);
+                same = 0;
+            }
+            free(data);
+        }
+    aa_binary_set_gather_bytes(0);
+    ok(same, "%zu rows: the same bytes with 2, 4, 8, 16 and one per CPU writer threads, "
+             "1, 3 and 7 columns gathered at a time", rows);
+    unlink(path);
+}
+
 static void test_int_columns(void)
 {
     /* 64 x 100 rows: two blocks of rows, so a stored VALS section with
@@ -328,6 +363,7 @@ static void test_int_columns(void)
     ok(b.len == b2.len && memcmp(b.data, b2.data, b.len) == 0, "writing again gives the same bytes");
     aa_experiment_free(back);
     back = NULL;
+    test_same_bytes(e, &b);
     /* the same values 1e-12 s off whole nanoseconds are stored as doubles:
      * the integer form of the times is much smaller */
     e2 = tpu_build("ints", 64, NULL, 64, 1, 30, 100);
@@ -422,6 +458,36 @@ static void test_size(void)
     aa_experiment_free(e);
 }
 
+/* tests/data/binary/v2-big.aab: 48 processes x 91 nodes (more rows than
+ * one block), doubles, integer and constant columns, written by the
+ * one-thread writer before the threaded one (aa_synth --scenario
+ * slow-group --procs 48 --regions 90 --no-counters --binary): written
+ * again, by any thread count, it gives the same bytes. */
+static void test_big_fixture(void)
+{
+    aa_experiment *e = NULL;
+    aa_buf want, again;
+    char *data = NULL;
+    size_t len = 0;
+    aa_err err;
+    aa_buf_init(&want);
+    aa_buf_init(&again);
+    if (aa_read_file("tests/data/binary/v2-big.aab", &data, &len, &err) == AA_OK)
+        aa_buf_add(&want, data, len);
+    free(data);
+    is_int(aa_experiment_read_binary_memory(want.data, want.len, "v2-big.aab", &e, &err), AA_OK,
+           "v2-big.aab read");
+    if (e) {
+        aa_experiment_write_binary_buf(e, &again, &err);
+        ok(again.len == want.len && memcmp(again.data, want.data, want.len) == 0,
+           "v2-big.aab written again: the same %zu bytes", want.len);
+        test_same_bytes(e, &want);
+    }
+    aa_experiment_free(e);
+    aa_buf_free(&want);
+    aa_buf_free(&again);
+}
+
 int main(void)
 {
     test_round_trip();
@@ -431,5 +497,6 @@ int main(void)
     test_size();
     test_int_columns();
     test_versions();
+    test_big_fixture();
     return tap_done();
 }
