@@ -39,8 +39,11 @@
 #   AA_ARGS_<name>  other arguments for that program (a smaller problem)
 #   AA_VARIANTS  instrumented variants (default: "default filter", those built)
 #   AA_CG_CACHE=1  also the cycle proxy (cache simulation: about 2x slower)
+#   AA_VG=0      no valgrind runs (only the native counts and CPU rounds)
 #   AA_CPU_ROUNDS  native timed rounds (0: none)
 #   AA_SCRATCH   where runs write (default a new /tmp/aa-ovh-counts.XXXXXX)
+#   AA_LIBDIR    the runtime libraries to run with (default AA_BUILD/lib): another
+#                version's runtime against the same binaries
 set -u
 REAL=${AA_WORK:-}
 . "$(dirname "$0")/real_lib.sh"
@@ -51,7 +54,7 @@ S=${AA_SCRATCH:-$(mktemp -d /tmp/aa-ovh-counts.XXXXXX)}
 mkdir -p "$S"; S=$(cd "$S" && pwd)
 ROUNDS=${AA_CPU_ROUNDS:-7}
 RDTSC=${AA_RDTSC_CYCLES:-30}
-LIBP="$AA_BUILD/lib"
+LIBP=${AA_LIBDIR:-$AA_BUILD/lib}
 
 # NAME|kind (real: AA_WORK/NAME/VARIANT/PATH, shape: AA_OVH_KEEP/NAME.VARIANT)|
 # PATH|arguments.  One process doing what one of the two ranks of
@@ -135,22 +138,26 @@ while IFS='|' read -r name kind path args; do
     done
     pwall=$(cut -d' ' -f2 "$S/cpu")
     # valgrind: plain first (its slowdown sets the throttling there)
-    set -- $(vg "$name" plain --cache-sim=no 10 $(prog_path "$name" "$kind" "$path" plain) $args)
-    pir=$1
-    slow=$(awk -v a="$(tail -1 "$S/$name.plain.vg/t" | awk '{ print $1 + $2 }')" -v b="$(sort -g "$S/$name.plain.cpus" | head -1)" \
+    if [ "${AA_VG:-1}" = 0 ]; then pir=-; echo 0 0 > "$S/vgt"
+    else set -- $(vg "$name" plain --cache-sim=no 10 $(prog_path "$name" "$kind" "$path" plain) $args)
+         pir=$1; cp "$S/$name.plain.vg/t" "$S/vgt"; fi
+    slow=$(awk -v a="$(tail -1 "$S/vgt" | awk '{ print $1 + $2 }')" -v b="$(sort -g "$S/$name.plain.cpus" | head -1)" \
         'BEGIN { s = b > 0 ? a / b : 30; if (s < 1) s = 1; printf "%.0f", s }')
     usec=${AA_VG_USEC:-$((10 * slow))}
     pcyc=
-    if [ "${AA_CG_CACHE:-0}" = 1 ]; then
+    if [ "${AA_CG_CACHE:-0}" = 1 ] && [ "$pir" != - ]; then
         set -- $(vg "$name" plain "--cache-sim=yes --LL=33554432,16,64" "$usec" $(prog_path "$name" "$kind" "$path" plain) $args)
         pcyc=$(echo "$@" | awk '{ printf "%.0f", $1 + 10 * ($2 + $3) + 100 * $4 }')
     fi
     pcpu=$(sort -g "$S/$name.plain.cpus" | head -1)
     for v in ${vs# plain}; do
         nat=$(timed_visits "$S/$name.$v.nat/exp/experiment.xml" 2>/dev/null || echo "- - -")
-        set -- $(vg "$name" "$v" --cache-sim=no "$usec" $(prog_path "$name" "$kind" "$path" "$v") $args)
-        ir=$1
-        vgc=$(timed_visits "$S/$name.$v.vg/exp/experiment.xml" 2>/dev/null || echo "- - -")
+        ir=- vgc="- - -"
+        if [ "$pir" != - ]; then
+            set -- $(vg "$name" "$v" --cache-sim=no "$usec" $(prog_path "$name" "$kind" "$path" "$v") $args)
+            ir=$1
+            vgc=$(timed_visits "$S/$name.$v.vg/exp/experiment.xml" 2>/dev/null || echo "- - -")
+        fi
         cyc=
         if [ -n "$pcyc" ]; then
             set -- $(vg "$name" "$v" "--cache-sim=yes --LL=33554432,16,64" "$usec" $(prog_path "$name" "$kind" "$path" "$v") $args)
@@ -160,9 +167,9 @@ while IFS='|' read -r name kind path args; do
         cpu=$(sort -g "$S/$name.$v.cpus" | head -1)
         echo "$pir $ir ${pcyc:--} ${cyc:--} $pcpu $cpu $nat $vgc" | awk -v n="$name" -v v="$v" -v s="$slow" -v geo="$S/geo" '
             function pct(a, b) { return (a == "-" || b == "-" || a <= 0) ? "      -" : sprintf("%+7.2f%%", (b / a - 1) * 100) }
-            { printf "counts %-10s %-7s Ir %14.0f -> %14.0f %s  cyc %s  cpu %6.2f -> %6.2f s %s  timed/proc native %.0f vg %.0f (x%d)\n",
+            { printf "counts %-10s %-7s Ir %14s -> %14s %s  cyc %s  cpu %6.2f -> %6.2f s %s  timed/proc native %.0f vg %.0f (x%d)\n",
                      n, v, $1, $2, pct($1, $2), pct($3, $4), $5, $6, pct($5, $6), $7, $10, s
-              print v, "ir", $2 / $1 >> geo
+              if ($1 != "-") print v, "ir", $2 / $1 >> geo
               if ($3 != "-" && $4 != "-") print v, "cyc", $4 / $3 >> geo
               if ($5 > 0) print v, "cpu", $6 / $5 >> geo }'
     done

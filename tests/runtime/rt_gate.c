@@ -13,7 +13,10 @@
  * throttling), a region late() first entered after it was gated, and a
  * write: both are gated, and the measured children and the I/O stay
  * exactly where they run.  Every visit is counted: visits + untimed_visits
- * is exact.  Prints a checksum that must not depend on the runtime; with
+ * is exact.  Throttling tiers: warm() calls the leaf 30,000 times with a
+ * few hundred ns of work (between 100 ns and 1 us per visit), throttled
+ * by the default rule after 10,000 visits, not after 1,000 (where hot()'s
+ * leaf of a few ns is).  Prints a checksum that must not depend on the runtime; with
  * RT_GATE_SHOW_OFF set, also prints on stderr whether the scope probes are
  * stopped at the gates (AUTOANALYZER_DISABLE).
  */
@@ -37,6 +40,7 @@ RT_REGION(r_caller, 13, 0, 1, 130, "caller", "caller");
 RT_REGION(r_sender, 14, 0, 1, 140, "sender", "sender");
 RT_REGION(r_handler, 15, 0, 1, 150, "handler", "handler");
 RT_REGION(r_late, 16, 0, 1, 160, "late", "late");
+RT_REGION(r_warm, 17, 0, 1, 170, "warm", "warm");
 
 static unsigned long acc;
 
@@ -69,6 +73,14 @@ static void heavy(void)
     AA_RUNTIME_SCOPE(r_heavy);
     for (int i = 0; i < 50; i++)
         acc += leaf((unsigned long)i, 200000);
+}
+
+/* 30,000 visits of a few hundred ns each (200 dependent multiply-adds) */
+static void warm(void)
+{
+    AA_RUNTIME_SCOPE(r_warm);
+    for (int i = 0; i < 30000; i++)
+        acc += leaf((unsigned long)i, 200);
 }
 
 static void pairs(void)
@@ -174,6 +186,7 @@ int main(void)
         outer();
         ios();
         sends();
+        warm();
         if (getenv("RT_GATE_SHOW_OFF"))
             fprintf(stderr, "scope probes stopped at the gates: %d\n",
                     aa_runtime_gates_at && aa_runtime_gates_at->off);
