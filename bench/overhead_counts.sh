@@ -40,6 +40,10 @@
 #   AA_VARIANTS  instrumented variants (default: "default filter", those built)
 #   AA_CG_CACHE=1  also the cycle proxy (cache simulation: about 2x slower)
 #   AA_VG=0      no valgrind runs (only the native counts and CPU rounds)
+#   AA_NP=N      also N ranks under mpirun and callgrind: instructions per rank
+#                but those of the MPI library's objects (AA_MPI_LIB_RE), with
+#                AA_NP_ARGS_<name> as the arguments (default: the 1-process
+#                ones; the apps with a process grid need theirs)
 #   AA_CPU_ROUNDS  native timed rounds (0: none)
 #   AA_SCRATCH   where runs write (default a new /tmp/aa-ovh-counts.XXXXXX)
 #   AA_LIBDIR    the runtime libraries to run with (default AA_BUILD/lib): another
@@ -53,6 +57,7 @@ command -v valgrind >/dev/null || { echo "overhead_counts: valgrind not found" >
 S=${AA_SCRATCH:-$(mktemp -d /tmp/aa-ovh-counts.XXXXXX)}
 mkdir -p "$S"; S=$(cd "$S" && pwd)
 ROUNDS=${AA_CPU_ROUNDS:-7}
+NPV=${AA_NP:-1}
 RDTSC=${AA_RDTSC_CYCLES:-30}
 LIBP=${AA_LIBDIR:-$AA_BUILD/lib}
 
@@ -114,6 +119,30 @@ vg() {
     awk '/^summary:/ { if (NF >= 10) print $2, $3 + $6 + $9, $4 + $7 + $10; else print $2 }' "$d/cg.out"
 }
 
+# vg_np NAME VARIANT USEC PROG ARGS... -> instructions per rank of AA_NP
+# ranks under callgrind (mpirun), without those of the MPI library's own
+# objects (MPI_LIB_RE): a rank waiting for another polls there, as long
+# as the other is slow, so that part depends on the schedule, not on the
+# program
+MPI_LIB_RE=${AA_MPI_LIB_RE:-'libmpi|libopen-pal|libopen-rte|libpmix|mca_|libevent|libhwloc|libuc[pst]|libfabric|libpsm|libibverbs'}
+vg_np() {
+    local n=$1 v=$2 usec=$3 d="$S/$1.$2.np" thr=; shift 3
+    rm -rf "$d"; mkdir -p "$d"
+    [ "$v" = plain ] || thr="100000,$usec"
+    ( cd "$d" && export AUTOANALYZER_OUTPUT="$d/exp" LD_LIBRARY_PATH="$LIBP" ${thr:+AUTOANALYZER_THROTTLE=$thr} &&
+      timeout 3000 mpirun --oversubscribe -np "$NPV" valgrind --tool=callgrind --callgrind-out-file="$d/cl.%p" \
+          "$@" >"$d/stdout" 2>"$d/stderr" ) </dev/null
+    awk -v re="$MPI_LIB_RE" -v np="$NPV" '
+        FNR == 1 { delete name }
+        /^c?ob=/ { s = substr($0, index($0, "=") + 1); nm = s
+                   if (match(s, /^\([0-9]+\)/)) { id = substr(s, 1, RLENGTH); nm = substr(s, RLENGTH + 2)
+                       if (nm != "") name[id] = nm; else nm = name[id] }
+                   if ($0 ~ /^ob=/) mpi = (nm ~ re); next }
+        /^calls=/ { skip = 1; next }
+        /^[0-9+*-]/ { if (skip) { skip = 0; next } if (mpi) m += $2; else a += $2; next }
+        END { printf "%.0f %.0f\n", a / np, m / np }' "$d"/cl.*
+}
+
 printf 'overhead_counts: %s, runtime %s, 1 process per program, valgrind %s, scratch %s\n' \
     "$("$AA" version 2>/dev/null | head -1)" "$LIBP" "$(valgrind --version)" "$S"
 : > "$S/geo"
@@ -150,6 +179,11 @@ while IFS='|' read -r name kind path args; do
         pcyc=$(echo "$@" | awk '{ printf "%.0f", $1 + 10 * ($2 + $3) + 100 * $4 }')
     fi
     pcpu=$(sort -g "$S/$name.plain.cpus" | head -1)
+    pnp=-
+    if [ "$NPV" -gt 1 ]; then
+        eval "npargs=\${AA_NP_ARGS_$name:-\$args}"
+        set -- $(vg_np "$name" plain "$usec" $(prog_path "$name" "$kind" "$path" plain) $npargs); pnp=$1
+    fi
     for v in ${vs# plain}; do
         nat=$(timed_visits "$S/$name.$v.nat/exp/experiment.xml" 2>/dev/null || echo "- - -")
         ir=- vgc="- - -"
@@ -165,6 +199,12 @@ while IFS='|' read -r name kind path args; do
             cyc=$(echo "$@ $reads" | awk -v r="$RDTSC" '{ printf "%.0f", $1 + 10 * ($2 + $3) + 100 * $4 + (r - 1) * $5 }')
         fi
         cpu=$(sort -g "$S/$name.$v.cpus" | head -1)
+        if [ "$pnp" != - ]; then
+            set -- $(vg_np "$name" "$v" "$usec" $(prog_path "$name" "$kind" "$path" "$v") $npargs)
+            echo "$pnp $1" | awk -v n="$name" -v v="$v" -v np="$NPV" -v geo="$S/geo" '{
+                printf "counts %-10s %-7s Ir/rank at %d ranks, MPI library left out %14.0f -> %14.0f %+7.2f%%\n", n, v, np, $1, $2, ($2 / $1 - 1) * 100
+                print v, "ir" np, $2 / $1 >> geo }'
+        fi
         echo "$pir $ir ${pcyc:--} ${cyc:--} $pcpu $cpu $nat $vgc" | awk -v n="$name" -v v="$v" -v s="$slow" -v geo="$S/geo" '
             function pct(a, b) { return (a == "-" || b == "-" || a <= 0) ? "      -" : sprintf("%+7.2f%%", (b / a - 1) * 100) }
             { printf "counts %-10s %-7s Ir %14s -> %14s %s  cyc %s  cpu %6.2f -> %6.2f s %s  timed/proc native %.0f vg %.0f (x%d)\n",
