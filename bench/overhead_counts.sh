@@ -14,6 +14,9 @@
 #         own estimate) + AA_RDTSC_CYCLES (default 30) per clock read of
 #         the runtime beyond its one instruction (two per timed visit, MPI
 #         call or I/O call, from the run's own profile)
+#         with the share of the extra instructions that the runtime
+#         library's own code executed (the rest is compiled in: the probes
+#         inline in the program's functions, calls, lost inlining)
 #   cpu   min over AA_CPU_ROUNDS (default 7) interleaved native runs of user
 #         + system CPU seconds (plain, default, filter, plain, ...): noisy
 #         on a loaded machine, but less than wall time
@@ -118,6 +121,11 @@ vg() {
         "$@" >"$d/stdout" 2>"$d/stderr" ) </dev/null
     awk '/^summary:/ { if (NF >= 10) print $2, $3 + $6 + $9, $4 + $7 + $10; else print $2 }' "$d/cg.out"
 }
+# rt_ir NAME VARIANT -> instructions of the runtime library's own code in
+# the last cachegrind run (its source files: runtime/, generated wrappers)
+rt_ir() {
+    awk '/^fl=/ { rt = ($0 ~ /\/runtime\/[^\/]*$/) } /^[0-9]/ { if (rt) s += $2 } END { printf "%.0f\n", s }' "$S/$1.$2.vg/cg.out"
+}
 
 # vg_np NAME VARIANT USEC PROG ARGS... -> instructions per rank of AA_NP
 # ranks under callgrind (mpirun), without those of the MPI library's own
@@ -186,11 +194,12 @@ while IFS='|' read -r name kind path args; do
     fi
     for v in ${vs# plain}; do
         nat=$(timed_visits "$S/$name.$v.nat/exp/experiment.xml" 2>/dev/null || echo "- - -")
-        ir=- vgc="- - -"
+        ir=- vgc="- - -" rtir=-
         if [ "$pir" != - ]; then
             set -- $(vg "$name" "$v" --cache-sim=no "$usec" $(prog_path "$name" "$kind" "$path" "$v") $args)
             ir=$1
             vgc=$(timed_visits "$S/$name.$v.vg/exp/experiment.xml" 2>/dev/null || echo "- - -")
+            rtir=$(rt_ir "$name" "$v")
         fi
         cyc=
         if [ -n "$pcyc" ]; then
@@ -205,10 +214,11 @@ while IFS='|' read -r name kind path args; do
                 printf "counts %-10s %-7s Ir/rank at %d ranks, MPI library left out %14.0f -> %14.0f %+7.2f%%\n", n, v, np, $1, $2, ($2 / $1 - 1) * 100
                 print v, "ir" np, $2 / $1 >> geo }'
         fi
-        echo "$pir $ir ${pcyc:--} ${cyc:--} $pcpu $cpu $nat $vgc" | awk -v n="$name" -v v="$v" -v s="$slow" -v geo="$S/geo" '
+        echo "$pir $ir ${pcyc:--} ${cyc:--} $pcpu $cpu $nat $vgc $rtir" | awk -v n="$name" -v v="$v" -v s="$slow" -v geo="$S/geo" '
             function pct(a, b) { return (a == "-" || b == "-" || a <= 0) ? "      -" : sprintf("%+7.2f%%", (b / a - 1) * 100) }
-            { printf "counts %-10s %-7s Ir %14s -> %14s %s  cyc %s  cpu %6.2f -> %6.2f s %s  timed/proc native %.0f vg %.0f (x%d)\n",
-                     n, v, $1, $2, pct($1, $2), pct($3, $4), $5, $6, pct($5, $6), $7, $10, s
+            { rt = ($13 == "-" || $1 == "-" || $2 <= $1) ? "-" : sprintf("%.0f%%", $13 / ($2 - $1) * 100)
+              printf "counts %-10s %-7s Ir %14s -> %14s %s (runtime library: %s of the extra)  cyc %s  cpu %6.2f -> %6.2f s %s  timed/proc native %.0f vg %.0f (x%d)\n",
+                     n, v, $1, $2, pct($1, $2), rt, pct($3, $4), $5, $6, pct($5, $6), $7, $10, s
               if ($1 != "-") print v, "ir", $2 / $1 >> geo
               if ($3 != "-" && $4 != "-") print v, "cyc", $4 / $3 >> geo
               if ($5 > 0) print v, "cpu", $6 / $5 >> geo }'
