@@ -42,6 +42,8 @@
 #   AA_ARGS_<name>  other arguments for that program (a smaller problem)
 #   AA_VARIANTS  instrumented variants (default: "default filter", those built)
 #   AA_CG_CACHE=1  also the cycle proxy (cache simulation: about 2x slower)
+#   AA_CG_TOP=N  also the N functions with the most extra instructions per
+#                instrumented variant (the plain column "-": inlined there)
 #   AA_VG=0      no valgrind runs (only the native counts and CPU rounds)
 #   AA_NP=N      also N ranks under mpirun and callgrind: instructions per rank
 #                but those of the MPI library's objects (AA_MPI_LIB_RE), with
@@ -121,6 +123,20 @@ vg() {
         "$@" >"$d/stdout" 2>"$d/stderr" ) </dev/null
     awk '/^summary:/ { if (NF >= 10) print $2, $3 + $6 + $9, $4 + $7 + $10; else print $2 }' "$d/cg.out"
 }
+# top_extra NAME VARIANT N: the N functions with the most extra instructions
+# against the plain build ("-" in the plain column: not a function of its
+# own there, i.e. inlined into its callers)
+top_extra() {
+    local f
+    for f in plain "$2"; do
+        cg_annotate --auto=no --show-percs=no --threshold=0.001 "$S/$1.$f.ir" 2>/dev/null |
+            awk '$1 ~ /^[0-9,]+$/ && NF >= 2 { x = $1; gsub(",", "", x); print $NF "\t" x }' | LC_ALL=C sort > "$S/$1.$f.fns"
+    done
+    LC_ALL=C join -t "$(printf '\t')" -a 2 -e - -o 0,1.2,2.2 "$S/$1.plain.fns" "$S/$1.$2.fns" |
+        awk -F '\t' '$1 != "TOTALS" { d = $3 - ($2 == "-" ? 0 : $2); if (d > 0) print d "\t" $2 "\t" $3 "\t" $1 }' |
+        sort -g -r | head -"$3" | awk -F '\t' -v n="$1" -v v="$2" \
+        '{ printf "counts %-10s %-7s   extra %12.0f  plain %12s  inst %12.0f  %s\n", n, v, $1, $2, $3, $4 }'
+}
 # rt_ir NAME VARIANT -> instructions of the runtime library's own code in
 # the last cachegrind run (its source files: runtime/, generated wrappers)
 rt_ir() {
@@ -177,7 +193,7 @@ while IFS='|' read -r name kind path args; do
     # valgrind: plain first (its slowdown sets the throttling there)
     if [ "${AA_VG:-1}" = 0 ]; then pir=-; echo 0 0 > "$S/vgt"
     else set -- $(vg "$name" plain --cache-sim=no 10 $(prog_path "$name" "$kind" "$path" plain) $args)
-         pir=$1; cp "$S/$name.plain.vg/t" "$S/vgt"; fi
+         pir=$1; cp "$S/$name.plain.vg/t" "$S/vgt"; cp "$S/$name.plain.vg/cg.out" "$S/$name.plain.ir"; fi
     slow=$(awk -v a="$(tail -1 "$S/vgt" | awk '{ print $1 + $2 }')" -v b="$(sort -g "$S/$name.plain.cpus" | head -1)" \
         'BEGIN { s = b > 0 ? a / b : 30; if (s < 1) s = 1; printf "%.0f", s }')
     usec=${AA_VG_USEC:-$((10 * slow))}
@@ -200,6 +216,7 @@ while IFS='|' read -r name kind path args; do
             ir=$1
             vgc=$(timed_visits "$S/$name.$v.vg/exp/experiment.xml" 2>/dev/null || echo "- - -")
             rtir=$(rt_ir "$name" "$v")
+            cp "$S/$name.$v.vg/cg.out" "$S/$name.$v.ir"
         fi
         cyc=
         if [ -n "$pcyc" ]; then
@@ -208,6 +225,7 @@ while IFS='|' read -r name kind path args; do
             cyc=$(echo "$@ $reads" | awk -v r="$RDTSC" '{ printf "%.0f", $1 + 10 * ($2 + $3) + 100 * $4 + (r - 1) * $5 }')
         fi
         cpu=$(sort -g "$S/$name.$v.cpus" | head -1)
+        if [ "${AA_CG_TOP:-0}" -gt 0 ] && [ "$ir" != - ]; then top_extra "$name" "$v" "$AA_CG_TOP"; fi
         if [ "$pnp" != - ]; then
             set -- $(vg_np "$name" "$v" "$usec" $(prog_path "$name" "$kind" "$path" "$v") $npargs)
             echo "$pnp $1" | awk -v n="$name" -v v="$v" -v np="$NPV" -v geo="$S/geo" '{
