@@ -130,10 +130,12 @@ top_extra() {
     local f
     for f in plain "$2"; do
         cg_annotate --auto=no --show-percs=no --threshold=0.001 "$S/$1.$f.ir" 2>/dev/null |
-            awk '$1 ~ /^[0-9,]+$/ && NF >= 2 { x = $1; gsub(",", "", x); print $NF "\t" x }' | LC_ALL=C sort > "$S/$1.$f.fns"
+            awk '$1 ~ /^[0-9,]+$/ && NF >= 2 { x = $1; gsub(",", "", x); f = $NF
+                     if (match(f, /[^:]:[^:]+$/)) f = substr(f, RSTART + 2) # the function, not its build path
+                     s[f] += x } END { for (f in s) print f "\t" s[f] }' | LC_ALL=C sort > "$S/$1.$f.fns"
     done
     LC_ALL=C join -t "$(printf '\t')" -a 2 -e - -o 0,1.2,2.2 "$S/$1.plain.fns" "$S/$1.$2.fns" |
-        awk -F '\t' '$1 != "TOTALS" { d = $3 - ($2 == "-" ? 0 : $2); if (d > 0) print d "\t" $2 "\t" $3 "\t" $1 }' |
+        awk -F '\t' '$1 != "TOTALS" && $1 != "???" { d = $3 - ($2 == "-" ? 0 : $2); if (d > 0) print d "\t" $2 "\t" $3 "\t" $1 }' |
         sort -g -r | head -"$3" | awk -F '\t' -v n="$1" -v v="$2" \
         '{ printf "counts %-10s %-7s   extra %12.0f  plain %12s  inst %12.0f  %s\n", n, v, $1, $2, $3, $4 }'
 }
