@@ -73,15 +73,27 @@ is "$(cat "$T/d.out")" "$(cat "$T/plain.out")" "default tiers: output unchanged"
 "$RT_DUMP" "$T/d/experiment.xml" >"$T/d.dump" 2>&1
 D="$T/d.dump"
 v=$(rt_val $D ROOT/main/hot/leaf visits)
-ok "hot leaf (a few ns): throttled by an early tier (1,000 <= $v <= 10,000 timed visits)" test "${v:-0}" -ge 1000 -a "${v:-0}" -le 10000
+ok "hot leaf (a few ns): throttled by an early tier (1,000 <= $v < 100,000 timed visits)" test "${v:-0}" -ge 1000 -a "${v:-0}" -lt 100000
 is "$(total ROOT/main/hot/leaf 0 0)" 600000 "hot leaf: visits + untimed_visits = 600,000"
 v=$(rt_val $D ROOT/main/warm/leaf visits)
 ok "warm leaf (a few hundred ns): not throttled after 1,000 visits ($v timed)" test "${v:-0}" -ge 10000
-like "$(grep "^node 0 0 ROOT/main/warm/leaf " $D)" "throttled$" "warm leaf: throttled after 10,000 visits or a few more"
 is "$(total ROOT/main/warm/leaf 0 0)" 30000 "warm leaf: visits + untimed_visits = 30,000"
 is "$(rt_val $D ROOT/main/heavy/leaf visits)" 50 "default tiers: the heavy context keeps all 50 visits timed"
 is "$(rt_val $D $S/sender/handler visits)" 15 "default tiers: handler's 15 visits timed, under sender"
 is "$(rt_env $D throttle)" "100000,10" "the default rule is recorded as 100000,10"
+
+# the tiers on means the load cannot move across a limit: CALLS 1000,
+# USEC 1 s, FIRST 10 -- tiers at 10 visits (< 10 ms), 100 (< 100 ms) and
+# 1000 (< 1 s); nap() sleeps 12 ms per visit, leaf() takes a few ns
+AUTOANALYZER_THROTTLE=1000,1000000,10 AUTOANALYZER_OUTPUT="$T/tiers" "$B/rt_gate" tiers >"$T/tiers.out" 2>"$T/tiers.err"
+is "$(cat "$T/tiers.err")" "" "tiers run: nothing on stderr"
+"$RT_DUMP" "$T/tiers/experiment.xml" >"$T/tiers.dump" 2>&1
+D="$T/tiers.dump"
+is "$(rt_val $D ROOT/main/hot/leaf visits)" 10 "leaf (a few ns): throttled by the first tier (10 visits under 10 ms)"
+is "$(rt_val $D ROOT/main/naps/nap visits)" 100 "nap (12 ms): not by the first tier, by the second (100 visits under 100 ms)"
+like "$(grep "^node 0 0 ROOT/main/naps/nap " $D)" "throttled$" "nap flagged throttled"
+is "$(total ROOT/main/naps/nap 0 0)" 110 "nap: visits + untimed_visits = 110"
+is "$(rt_val $D ROOT/main/naps visits)" 1 "naps (1.3 s, one visit) measured"
 
 # disabled: every scope probe stops at the gates, nothing is written
 AUTOANALYZER_DISABLE=1 RT_GATE_SHOW_OFF=1 AUTOANALYZER_OUTPUT="$T/dis" "$B/rt_gate" >"$T/dis.out" 2>"$T/dis.err"
