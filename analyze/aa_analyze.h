@@ -81,6 +81,8 @@ typedef struct aa_analyze_options {
                                   errors of its slow processes' excess visit spread */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
+    double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */
+    double mpi_copy_rate;      /* ... plus its bytes at this rate (bytes/s) */
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
@@ -216,6 +218,13 @@ typedef struct aa_analysis {
     size_t min_pts_used;
     double eps_used;
     double noise_rel;          /* measured relative noise of the process metric */
+    /* where the processes differ most against their noise without a
+     * finding (not significant): function and loop regions (indices into
+     * regions) and their spread in noise standard deviations; the
+     * refinement of a two-round flow instruments inside them too */
+    size_t nsuspects;
+    size_t *suspects;
+    double *suspect_sep;
     /* the OPTICS run whose partition cluster_of is: the level (children of
      * region optics_level) and, for up to 4,096 processes, the analysed
      * processes (indices into ranks) in OPTICS order with their

@@ -217,6 +217,7 @@ int an_dissim_clusters(an_ctx *c);    /* dissim.c: the clusters of the processes
 int an_attributes(an_ctx *c);         /* causes.c: attribute values */
 int an_dissim_impact(an_ctx *c);      /* dissim.c: impact, dropped CCRs, CCCRs */
 int an_dissim_findings(an_ctx *c);    /* dissim.c: findings with root causes */
+int an_dissim_suspects(an_ctx *c);    /* dissim.c: a->suspects (an_suspects) */
 int an_disparity_findings(an_ctx *c); /* disparity.c: findings with root causes */
 int an_disparity_confidence(an_ctx *c); /* findings.c */
 int an_rank_findings(an_ctx *c);      /* findings.c: the global order */
@@ -276,6 +277,16 @@ typedef struct an_level {
  * with regions set (m) under the noise model spread (NULL: none). */
 int an_level_significance(an_ctx *c, const double *spread, const size_t *send, int fixed_eps,
                           const size_t *set, size_t m, an_clust *cp);
+/* a->suspects: up to AN_MAX_SUSPECTS function and loop regions without a
+ * dissimilarity finding whose processes' range (range: by region) is at
+ * least the resolution and AN_SUSPECT_MIN noise standard deviations of a
+ * difference between two processes (the noise model: pre, subtree ends
+ * send, a->noise_rel), innermost (no region below is such a one), the
+ * widest first; none without a noise model.  -1 on no memory. */
+#define AN_MAX_SUSPECTS 3
+#define AN_SUSPECT_MIN 2.0
+int an_suspects(aa_analysis *a, const double *range, const double *pre, const size_t *send,
+                double resolution);
 /* 1 when no two processes can differ on the level set[0..m) by more than
  * eps (range: by region, the largest difference between processes), nor,
  * with a noise model (spread; NULL: the user's eps), on one component by

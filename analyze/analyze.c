@@ -80,6 +80,7 @@ static int (*const phases[])(an_ctx *) = {
     an_dissim_impact,        /* impact, dropped CCRs, CCCRs */
     an_dissim_clusters,      /* the processes' clusters: the largest finding's level */
     an_dissim_findings,      /* with rough-set root causes */
+    an_dissim_suspects,      /* where to look in round 2 */
     an_disparity_findings,   /* disparity CCRs with root causes */
     an_disparity_confidence,
     an_rank_findings,        /* all findings in one order */
@@ -218,6 +219,8 @@ void aa_analyze_free(aa_analysis *a)
         an_finding_free(&a->findings[i]);
     free(a->findings);
     an_history_free(a->history);
+    free(a->suspects);
+    free(a->suspect_sep);
     an_strlist_free(a->core_dissim, a->ncore_dissim);
     an_strlist_free(a->core_disp, a->ncore_disp);
     an_strlist_free(a->unavailable, a->nunavailable);

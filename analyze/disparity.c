@@ -110,7 +110,12 @@ static int choose_region_metric(an_ctx *c)
  * A process is preempted (the test of the profile-guided filter,
  * instrument/pfilter.c) when more than preempted_share of its wall time is
  * neither CPU time nor waiting in MPI (mpi_wall - mpi_cpu) or I/O (io_time):
- * time it was runnable and not run.  A preempted process's regions are
+ * time it was runnable and not run; or when the scheduler says so: its run
+ * delay (the runtime's `run_delay`, the time it was runnable and waiting for
+ * a CPU) is more than that share of its wall time.  The second sees the
+ * preemption an oversubscribed node hides inside MPI waits: a process
+ * waiting for a partner the machine is not running yields and queues, and
+ * its wait counts as waiting in MPI, so its wall time is all explained.  A preempted process's regions are
  * judged on their self CPU time (its MPI calls' CPU time included: copying
  * messages, polling) plus their self I/O time (io_time: a write that
  * waits for the disk keeps its wait; the CPU time of I/O calls counts
@@ -122,7 +127,8 @@ static int choose_region_metric(an_ctx *c)
  * then not judged (bench/diagnosis.md). */
 
 /* The share of process q's wall time (its whole-program region) that its
- * CPU time and waits do not explain; 0 when unknown.  CPU, MW, MC, IO: P x R
+ * CPU time and waits do not explain, or its run delay if larger; 0 when
+ * unknown.  CPU, MW, MC, IO: P x R
  * inclusive values (IO may be NULL). */
 static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, const double *MW,
                                 const double *MC, const double *IO)
@@ -130,28 +136,51 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
     size_t k = q * c->R; /* region 0: the whole program */
     if (!c->ran[k])
         return 0;
-    return aa_unexplained_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN));
+    return aa_preempted_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN),
+                              aa_process_run_delay(&c->e->processes[c->proc[q]]));
 }
 
 /* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left
  * out as an_self_wall leaves out set-up MPI wall time) and their sum into
  * c->dwpwt[q].  SCPU, SMC, SIO: P x R self CPU, MPI CPU and I/O time (SIO
- * may be NULL). */
-static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC, const double *SIO)
+ * may be NULL).  The MPI calls' CPU time counts as far as the calls need
+ * it on a dedicated node (mpi_call_cpu per call, their bytes at
+ * mpi_copy_rate; SCALLS, SBYTES: P x R self calls and bytes sent and
+ * received, NULL: not measured, all of it counts): beyond that it is
+ * polling for processes the machine did not run. */
+static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC,
+                         const double *SIO, const double *SCALLS, const double *SBYTES)
 {
     size_t r, R = c->R;
     double sum = 0;
     for (r = 0; r < R; r++) {
         size_t k = q * R + r;
-        double v = SCPU[k] + (SIO ? SIO[k] : 0);
+        double outside = fmax(0, SCPU[k] - SMC[k]), mpi = SMC[k], v;
+        if (SCALLS && SBYTES && !isnan(SCALLS[k]) && !isnan(SBYTES[k]))
+            mpi = fmin(mpi, SCALLS[k] * c->o->mpi_call_cpu_s + SBYTES[k] / c->o->mpi_copy_rate);
+        v = outside + (SIO ? SIO[k] : 0);
         if (an_is_mpi_setup(c->a->regions[r].info))
             v = 0;
-        else if (c->whole[r])
-            v = fmax(0, v - SMC[k]);
+        else if (!c->whole[r])
+            v += fmax(0, mpi);
         c->SW[k] = v;
         sum += v;
     }
     c->dwpwt[q] = sum;
+}
+
+/* The self values of metric `name` (P x R) into out, summing them into sum
+ * when it is not NULL; 0 when the metric is not usable. */
+static int self_metric(an_ctx *c, const char *name, double *tmp, double *out, double *sum)
+{
+    size_t i, n = c->P * c->R;
+    int m;
+    if (!an_metric_usable(c, name, &m) || an_gather(c, m, tmp) <= 0)
+        return 0;
+    an_self_values(c, tmp, out);
+    for (i = 0; sum && i < n; i++)
+        sum[i] += out[i];
+    return 1;
 }
 
 /* Phase step: preempted processes judged on CPU time; c->dwpwt; a note
@@ -159,8 +188,8 @@ static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *
 static int judge_preempted_on_cpu(an_ctx *c)
 {
     size_t P = c->P, R = c->R, q, npre = 0;
-    int mcpu, mmw, mmc, mio, have_io;
-    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, lost = 0;
+    int mcpu, mmw, mmc, mio, have_io, have_calls;
+    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, *SCALLS, *SBYTES, lost = 0;
     for (q = 0; q < P; q++)
         c->dwpwt[q] = c->wpwt[q];
     if (!an_metric_usable(c, "cpu", &mcpu) || !an_metric_usable(c, "mpi_wall", &mmw) ||
@@ -173,8 +202,11 @@ static int judge_preempted_on_cpu(an_ctx *c)
     SCPU = malloc(P * R * sizeof *SCPU);
     SMC = malloc(P * R * sizeof *SMC);
     SIO = malloc(P * R * sizeof *SIO);
-    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO) {
+    SCALLS = malloc(P * R * sizeof *SCALLS);
+    SBYTES = malloc(P * R * sizeof *SBYTES);
+    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO || !SCALLS || !SBYTES) {
         free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+        free(SCALLS), free(SBYTES);
         return an_nomem(c);
     }
     an_gather(c, mcpu, CPU);
@@ -192,16 +224,24 @@ static int judge_preempted_on_cpu(an_ctx *c)
         npre++;
         c->preempted[q] = 1;
         lost += u;
-        judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL);
     }
+    /* the calls and bytes of the MPI calls (CPU and MW reused as scratch) */
+    have_calls = npre && self_metric(c, "mpi_calls", CPU, SCALLS, NULL) &&
+                 self_metric(c, "mpi_bytes_sent", CPU, SBYTES, NULL) &&
+                 self_metric(c, "mpi_bytes_recv", CPU, MW, SBYTES);
+    for (q = 0; q < P; q++)
+        if (c->preempted[q])
+            judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL, have_calls ? SCALLS : NULL,
+                         have_calls ? SBYTES : NULL);
     free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
+    free(SCALLS), free(SBYTES);
     if (!npre)
         return AA_OK;
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
-                      "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
-                      "other processes): their regions are judged on CPU and I/O time for "
-                      "hotspots, as their wall time and their waits in MPI were stretched by "
-                      "the load",
+                      "time the machine ran other processes: neither CPU time nor waiting in "
+                      "MPI or I/O, or runnable and waiting for a CPU): their regions are "
+                      "judged on CPU and I/O time for hotspots, as their wall time and their "
+                      "waits in MPI were stretched by the load",
                    npre, P, 100 * lost / (double)npre);
 }
 

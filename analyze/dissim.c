@@ -1330,3 +1330,92 @@ int an_dissim_findings(an_ctx *c)
     free(ord);
     return rc;
 }
+
+/* ---- suspects: where round 2 should look ------------------------------------ */
+/* An imbalance that is not significant on a region may be on a part of it:
+ * a loop holding the extra work inside a function whose other loops add
+ * their noise.  The two-round flow (SPEC §6) refines the findings of round
+ * 1; with none there, it has nowhere to go.  The suspects are the regions
+ * whose processes lie widest apart against the noise model, without being
+ * a finding: refined in round 2, where a loop is judged on its own, smaller
+ * noise.  They are no finding and carry no claim. */
+/* Region r's spread in noise standard deviations of a difference between
+ * two processes, or -1 when r is no candidate: not a function or loop, a
+ * range below the resolution, no noise model there. */
+static double suspect_sep(const aa_analysis *a, const double *range, const double *pre,
+                          const size_t *send, double resolution, size_t r)
+{
+    const aa_region *info = a->regions[r].info;
+    double s2 = pre[send[r]] - pre[r];
+    if (!info || (info->kind != AA_KIND_FUNCTION && info->kind != AA_KIND_LOOP) ||
+        !(range[r] >= resolution) || !(s2 > 0))
+        return -1;
+    return range[r] / (sqrt(2.0 * s2) * a->noise_rel);
+}
+
+int an_suspects(aa_analysis *a, const double *range, const double *pre, const size_t *send,
+                double resolution)
+{
+    size_t r, i, n = 0, R = a->nregions;
+    size_t best[AN_MAX_SUSPECTS];
+    double sep[AN_MAX_SUSPECTS], *z;
+    free(a->suspects);
+    free(a->suspect_sep);
+    a->suspects = NULL;
+    a->suspect_sep = NULL;
+    a->nsuspects = 0;
+    if (!range || !pre || !send || !(a->noise_rel > 0) || R < 2)
+        return AA_OK;
+    if (!(z = malloc(R * sizeof *z)))
+        return -1;
+    z[0] = -1;
+    for (r = 1; r < R; r++)
+        z[r] = suspect_sep(a, range, pre, send, resolution, r);
+    for (r = 1; r < R; r++) {
+        size_t d;
+        int inner = 1, found = 0;
+        if (!(z[r] >= AN_SUSPECT_MIN))
+            continue;
+        for (i = 0; i < a->nfindings && !found; i++)
+            found = a->findings[i].kind == AA_FINDING_DISSIMILARITY && a->findings[i].region == r;
+        if (found)
+            continue;
+        /* the innermost only: a region enclosing a wider-than-noise one
+         * (main, a time-step loop) would refine everything */
+        for (d = r + 1; d < send[r] && inner; d++)
+            inner = !(z[d] >= AN_SUSPECT_MIN);
+        if (!inner)
+            continue;
+        /* kept among the widest AN_MAX_SUSPECTS, widest first */
+        if (n < AN_MAX_SUSPECTS)
+            n++;
+        else if (!(z[r] > sep[n - 1]))
+            continue;
+        for (i = n - 1; i > 0 && sep[i - 1] < z[r]; i--) {
+            best[i] = best[i - 1];
+            sep[i] = sep[i - 1];
+        }
+        best[i] = r;
+        sep[i] = z[r];
+    }
+    free(z);
+    if (!n)
+        return AA_OK;
+    a->suspects = malloc(n * sizeof *a->suspects);
+    a->suspect_sep = malloc(n * sizeof *a->suspect_sep);
+    if (!a->suspects || !a->suspect_sep)
+        return -1;
+    memcpy(a->suspects, best, n * sizeof *best);
+    memcpy(a->suspect_sep, sep, n * sizeof *sep);
+    a->nsuspects = n;
+    return AA_OK;
+}
+
+int an_dissim_suspects(an_ctx *c)
+{
+    int rc;
+    if (c->P < 2 || c->ds.fixed_eps)
+        return AA_OK;
+    rc = an_suspects(c->a, c->ds.range, c->ds.spread, c->send, c->o->resolution_s);
+    return rc ? an_nomem(c) : AA_OK;
+}

@@ -35,7 +35,10 @@ static const aa_analyze_tunable tunables[] = {
       "210, 43, 26 / 127, 26, 3 (eighth step)"),
     T("resolution", resolution_s, 0.002, 0.0, 1e6, "s",
       "smallest CPU-time difference per process that is a difference at all: CPU "
-      "time is interpolated between clock reads 100 us apart"),
+      "time is interpolated between clock reads 100 us apart.  Right partitions, "
+      "innermost CCCRs, cases with a false CCCR on the 288 runs N1-N4: 2 ms: 262, 63/87, "
+      "10; 1 ms: 259, 62/87, 11; 0.5 ms: 256, 60/87, 10 (bench/diagnosis.md, eleventh "
+      "step)"),
     T("disparity_min_share", disparity_min_share, 0.2, 0.0, 1.0, "of the run",
       "a hotspot (disparity CCR) holds at least this share of the run in its own "
       "code (self time)"),
@@ -60,6 +63,17 @@ static const aa_analyze_tunable tunables[] = {
       "43/80, 26; 0.01: 133, 32, 3 / 216, 56, 33 (the 7 more are one-process spikes of "
       "~5 ms that the cpu_sq test removes); 0.005: 133, 32, 3 / - (bench/diagnosis.md, "
       "eighth step)"),
+    T("mpi_call_cpu", mpi_call_cpu_s, 1e-3, 0.0, 1e6, "s per call",
+      "a preempted process's MPI calls count on the CPU time they can need -- this per "
+      "call plus their bytes at mpi_copy_rate -- as beyond it they poll for a partner "
+      "the machine does not run (a halo exchange of 512-byte messages: 2.5-5 ms of CPU "
+      "per call at load 20, a scheduler's time slice; 2,040 small allreduces: 0.1-0.2 "
+      "ms each).  Cases with a false CCCR on N1-N4 (288 runs), every other check "
+      "unchanged unless said: off 10; 10 us 12, and 2 collective-heavy hotspots lost "
+      "(disparity 156/158); 0.3 ms 9; 1 ms 8; 3 ms 10 (bench/diagnosis.md, twelfth "
+      "step).  On a dedicated node no process is preempted and this does nothing"),
+    T("mpi_copy_rate", mpi_copy_rate, 1e9, 1.0, 1e15, "bytes/s",
+      "see mpi_call_cpu: 1 GB/s, below any node's memory copy rate"),
     T("master_min_share", master_min_share, 0.5, 0.0, 1.0, "of rank 0's time",
       "rank 0 is a master when at least this share of its time (wall, without MPI "
       "set-up) is in regions no other process runs and this share of the others' time "

@@ -88,6 +88,8 @@ static pa_wnode *pt_wire(const an_rtree *t)
 enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_N };
 static const char *const pa_metric[M_N] = {"wall", "mpi_wall", "cpu", "mpi_cpu",
                                            "cycles", "instructions", "io_time"};
+/* what the MPI calls of a preempted process need at most (x->cap) */
+static const char *const cap_metric[3] = {"mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv"};
 
 typedef struct pa_found {
     size_t region;
@@ -132,6 +134,12 @@ typedef struct pa {
     double *MM, *SW;
     double *wpwt, *dwpwt;
     unsigned char *whole, *preempted;
+    double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
+    /* L x R: the CPU time MPI calls need at most on a dedicated node (calls x
+     * mpi_call_cpu + bytes sent and received / mpi_copy_rate; disparity.c's
+     * judge_on_cpu), inclusive; have_cap: all three metrics measured */
+    double *cap;
+    int have_cap;
     size_t *dobj, ndobj;
     int cpi_ok;
     double *pre, *range, wmed, mmed;
@@ -482,14 +490,18 @@ static int gather_values(pa *x)
 {
     size_t L = x->L, R = x->R, q, th, i, m;
     unsigned char *anyfin = malloc(R + 1);
-    double use[2 * M_N], *runs = calloc(R + 1, sizeof *runs);
+    double use[2 * M_N], capuse[6] = {0, 0, 0, 0, 0, 0}, *runs = calloc(R + 1, sizeof *runs);
+    double *tmp = NULL;
     int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
+    x->run_delay = malloc((L + 1) * sizeof *x->run_delay);
+    x->cap = malloc((L * R + 1) * sizeof *x->cap);
+    tmp = malloc((3 * R + 1) * sizeof *tmp);
     for (m = 0; m < M_N; m++)
         x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
     for (m = 0; m < M_N && x->M[m]; m++)
         ;
-    if (!anyfin || !runs || !x->ran || m < M_N) {
+    if (!anyfin || !runs || !x->ran || !x->run_delay || !x->cap || !tmp || m < M_N) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -500,6 +512,7 @@ static int gather_values(pa *x)
         if ((rc = at_process(x, q)))
             goto out;
         pr = x->lp[q - x->b0];
+        x->run_delay[q] = aa_process_run_delay(pr);
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
                 x->ran[q * R + x->t2r[x->map[q - x->b0][o + i]]] = 1;
@@ -512,10 +525,22 @@ static int gather_values(pa *x)
                 use[m] = 1;
             use[M_N + m] += (double)gather_row(x, q, pa_metric[m], x->M[m] + q * R, anyfin);
         }
+        for (m = 0; m < 3; m++) {
+            if (usable_here(x, q, cap_metric[m]))
+                capuse[m] = 1;
+            capuse[3 + m] += (double)gather_row(x, q, cap_metric[m], tmp + m * R, anyfin);
+        }
+        for (i = 0; i < R; i++)
+            x->cap[q * R + i] = tmp[i] * x->o->mpi_call_cpu_s +
+                                (tmp[R + i] + tmp[2 * R + i]) / x->o->mpi_copy_rate;
     }
     if ((rc = pa_max(x, use, M_N)) || (rc = pa_sum(x, use + M_N, M_N)) ||
+        (rc = pa_max(x, capuse, 3)) || (rc = pa_sum(x, capuse + 3, 3)) ||
         (rc = pa_sum(x, runs, R)))
         goto out;
+    x->have_cap = 1;
+    for (m = 0; m < 3; m++)
+        x->have_cap &= capuse[m] > 0 && capuse[3 + m] > 0;
     for (m = 0; m < M_N; m++) {
         x->usable[m] = use[m] > 0;
         x->have[m] = use[m] > 0 && use[M_N + m] > 0;
@@ -525,6 +550,7 @@ static int gather_values(pa *x)
 out:
     free(anyfin);
     free(runs);
+    free(tmp);
     return rc;
 }
 
@@ -848,8 +874,8 @@ static int self_wall(pa *x)
     size_t L = x->L, R = x->R, q, r, n = L * R;
     int have_mpi = x->have[M_MPIW];
     int judge = x->usable[M_CPU] && x->usable[M_MPIW] && x->usable[M_MPIC], have_io = x->have[M_IO];
-    double *ms = malloc((4 * R + 1) * sizeof *ms), *sc = ms + R, *smc = ms + 2 * R;
-    double *sio = ms + 3 * R, cnt[2] = {0, 0};
+    double *ms = malloc((5 * R + 1) * sizeof *ms), *sc = ms + R, *smc = ms + 2 * R;
+    double *sio = ms + 3 * R, *scap = ms + 4 * R, cnt[2] = {0, 0};
     int rc = AA_OK;
     x->SW = malloc((n + 1) * sizeof *x->SW);
     x->dwpwt = malloc((L + 1) * sizeof *x->dwpwt);
@@ -872,10 +898,10 @@ static int self_wall(pa *x)
         size_t k = q * R;
         double u = 0, sum = 0;
         if (x->ran[k])
-            u = aa_unexplained_share(x->M[M_WALL][k],
-                                     aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
-                                                  x->M[M_MPIC][k],
-                                                  have_io ? x->M[M_IO][k] : NAN));
+            u = aa_preempted_share(x->M[M_WALL][k],
+                                   aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
+                                                x->M[M_MPIC][k], have_io ? x->M[M_IO][k] : NAN),
+                                   x->run_delay[q]);
         if (!(u > x->o->preempted_share))
             continue;
         x->preempted[q] = 1;
@@ -885,12 +911,17 @@ static int self_wall(pa *x)
         self_values(x, x->M[M_MPIC] + k, smc, 1);
         if (have_io)
             self_values(x, x->M[M_IO] + k, sio, 1);
+        if (x->have_cap)
+            self_values(x, x->cap + k, scap, 1);
         for (r = 0; r < R; r++) {
-            double v = sc[r] + (have_io ? sio[r] : 0);
+            double outside = fmax(0, sc[r] - smc[r]), mpi = smc[r], v;
+            if (x->have_cap && !isnan(scap[r]))
+                mpi = fmin(mpi, scap[r]);
+            v = outside + (have_io ? sio[r] : 0);
             if (r_setup(x, r))
                 v = 0;
-            else if (x->whole[r])
-                v = fmax(0, v - smc[r]);
+            else if (!x->whole[r])
+                v += fmax(0, mpi);
             x->SW[k + r] = v;
             sum += v;
         }
@@ -900,10 +931,10 @@ static int self_wall(pa *x)
         goto out;
     if (cnt[0] > 0)
         rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
-                     "time was neither CPU time nor waiting in MPI or I/O: the machine ran "
-                     "other processes): their regions are judged on CPU and I/O time for "
-                     "hotspots, as their wall time and their waits in MPI were stretched by "
-                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
+                     "time the machine ran other processes: neither CPU time nor waiting in "
+                     "MPI or I/O, or runnable and waiting for a CPU): their regions are "
+                     "judged on CPU and I/O time for hotspots, as their wall time and their "
+                     "waits in MPI were stretched by the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
     goto out;
 oom:
     rc = pa_nomem(x);
@@ -2477,6 +2508,9 @@ static int run(pa *x)
     if (!(rc = dissim_findings(x, fof)))
         rc = disparity_findings(x, fof);
     free(fof);
+    if (!rc && x->P >= 2 && !x->fixed_eps &&
+        an_suspects(x->a, x->range, x->pre, x->send, x->o->resolution_s))
+        rc = pa_nomem(x);
     if (!rc)
         rc = an_rank_findings(&x->dc);
     return rc;
@@ -2505,6 +2539,8 @@ static void pa_free(pa *x)
     free(x->dwpwt);
     free(x->whole);
     free(x->preempted);
+    free(x->run_delay);
+    free(x->cap);
     free(x->dobj);
     free(x->pre);
     free(x->range);

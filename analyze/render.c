@@ -188,6 +188,13 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
                 aa_buf_puts(b, "  bottlenecks (CCCRs first, strongest effect first):\n");
             text_finding(b, a, &a->findings[i]);
         }
+    for (i = 0; i < a->nsuspects && a->nclusters < 2; i++) {
+        if (!i)
+            aa_buf_puts(b, "  where they differ most (not significant; refined in round 2):\n");
+        aa_buf_printf(b, "    [%zu] ", a->regions[a->suspects[i]].index);
+        put_location(b, a, a->suspects[i]);
+        aa_buf_printf(b, "  spread %.1f noise deviations\n", a->suspect_sep[i]);
+    }
     aa_buf_printf(b, "\nDisparity (regions; metric: %s)\n", a->region_metric);
     for (i = n = 0; i < a->nfindings; i++)
         if (a->findings[i].kind == AA_FINDING_DISPARITY) {
@@ -470,6 +477,18 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     for (i = 0; i < a->ncore_dissim; i++)
         aa_json_str(&j, a->core_dissim[i]);
     aa_json_arr_end(&j);
+    aa_json_key(&j, "suspects");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nsuspects; i++) {
+        aa_json_obj_begin(&j);
+        aa_json_key(&j, "region");
+        aa_json_int(&j, a->regions[a->suspects[i]].id);
+        json_region_fields(&j, a, a->suspects[i]);
+        aa_json_key(&j, "separation");
+        aa_json_num(&j, a->suspect_sep[i]);
+        aa_json_obj_end(&j);
+    }
+    aa_json_arr_end(&j);
     aa_json_obj_end(&j);
 
     aa_json_key(&j, "disparity");
@@ -650,6 +669,13 @@ int aa_analyze_format_xml(const aa_analysis *a, aa_buf *b)
         if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
             xml_finding(b, a, &a->findings[i]);
     xml_list(b, "core", "attribute", a->core_dissim, a->ncore_dissim, "    ");
+    for (i = 0; i < a->nsuspects; i++) {
+        aa_buf_printf(b, "    <suspect region=\"%lu\" index=\"%zu\" separation=\"",
+                      (unsigned long)a->regions[a->suspects[i]].id,
+                      a->regions[a->suspects[i]].index);
+        xnum(b, a->suspect_sep[i]);
+        aa_buf_puts(b, "\"/>\n");
+    }
     aa_buf_puts(b, "  </dissimilarity>\n  <disparity metric=\"");
     xesc(b, a->region_metric);
     aa_buf_puts(b, "\">\n");

@@ -437,7 +437,7 @@ static int refine_json_region(aa_instr_plan *p, const aa_jv *b, instr_origin o, 
 }
 
 /* analyze --json: every "region" of dissimilarity.bottlenecks and
- * disparity.bottlenecks (SPEC §9). */
+ * disparity.bottlenecks (SPEC §9), and of dissimilarity.suspects. */
 static int refine_json(aa_instr_plan *p, const char *data, size_t len, instr_origin o,
                        int *found, aa_err *err)
 {
@@ -463,6 +463,13 @@ static int refine_json(aa_instr_plan *p, const char *data, size_t len, instr_ori
             break;
         }
         for (size_t i = 0; i < bs->n && !rc; i++)
+            rc = refine_json_region(p, &bs->items[i], o, found, err);
+        /* where the processes differ most without a finding (optional) */
+        bs = aa_jv_get(sec, "suspects");
+        if (!rc && bs && bs->type != AA_JV_ARR)
+            rc = aa_err_set(err, AA_EINPUT, "%s:%d: \"suspects\" must be an array, not %s",
+                            o.file, bs->line, aa_jv_type_name(bs));
+        for (size_t i = 0; !rc && bs && i < bs->n; i++)
             rc = refine_json_region(p, &bs->items[i], o, found, err);
     }
     if (!rc && !seen)

@@ -61,7 +61,7 @@ static int entry_cmp(const void *a, const void *b)
 }
 
 /* Share of process pr's wall time (its thread 0's root) that its busy
- * time does not explain; 0 when unknown. */
+ * time or its run delay say it was not run; 0 when unknown. */
 static double unexplained(const aa_experiment *e, const aa_process *pr, const mix *m)
 {
     for (size_t t = 0; t < pr->nthreads; t++) {
@@ -70,7 +70,7 @@ static double unexplained(const aa_experiment *e, const aa_process *pr, const mi
             const double *v = aa_node_values(e, th, i);
             if (th->nodes[i].parent >= 0)
                 continue;
-            return aa_unexplained_share(v[m->wall], busy_time(m, v));
+            return aa_preempted_share(v[m->wall], busy_time(m, v), aa_process_run_delay(pr));
         }
     }
     return 0;

@@ -72,6 +72,13 @@ int aa_metric_name_valid(const char *name); /* known, or papi_[a-z0-9_]+ */
  * the analysis call a process preempted above a threshold of it. */
 double aa_busy_time(double cpu, double mpi_wall, double mpi_cpu, double io_time);
 double aa_unexplained_share(double wall, double busy);
+/* The share of a process's wall time (its whole-program wall; busy as
+ * aa_busy_time) the machine did not run it while it wanted to: the larger
+ * of aa_unexplained_share and its run delay (seconds, NAN: unknown) over
+ * wall.  The run delay is the scheduler's (the runtime's `run_delay`
+ * process attribute, aa_process_run_delay): on an oversubscribed node it
+ * is mostly inside MPI waits, which busy time counts as waiting. */
+double aa_preempted_share(double wall, double busy, double run_delay);
 
 typedef struct aa_metric {
     char *name;
@@ -165,6 +172,8 @@ int aa_experiment_parent_cycle(const aa_experiment *e, uint32_t *at);
 aa_process *aa_experiment_add_process(aa_experiment *e, int rank);
 aa_process *aa_experiment_process(const aa_experiment *e, int rank);
 int aa_process_set_attr(aa_process *p, const char *name, const char *value);
+const char *aa_process_attr(const aa_process *p, const char *name); /* NULL: none */
+double aa_process_run_delay(const aa_process *p); /* `run_delay` (s); NAN when not recorded */
 int aa_process_add_unavailable(aa_process *p, const char *metric);
 int aa_process_metric_unavailable(const aa_process *p, const char *metric);
 aa_thread *aa_process_add_thread(aa_process *p, int id);

@@ -506,6 +506,37 @@ int aa_process_set_attr(aa_process *p, const char *name, const char *value)
     return set_attr(&p->attrs, &p->nattrs, name, value);
 }
 
+const char *aa_process_attr(const aa_process *p, const char *name)
+{
+    size_t i;
+    for (i = 0; i < p->nattrs; i++)
+        if (strcmp(p->attrs[i].name, name) == 0)
+            return p->attrs[i].value;
+    return NULL;
+}
+
+double aa_process_run_delay(const aa_process *p)
+{
+    const char *s = p ? aa_process_attr(p, "run_delay") : NULL;
+    char *end;
+    double d;
+    if (!s)
+        return NAN;
+    d = strtod(s, &end);
+    if (end == s || *end || !(d >= 0) || !isfinite(d))
+        return NAN; /* not a number of seconds: as if absent */
+    return d;
+}
+
+double aa_preempted_share(double wall, double busy, double run_delay)
+{
+    double u = aa_unexplained_share(wall, busy), d;
+    if (isnan(run_delay) || isnan(wall) || !(wall > 0))
+        return u;
+    d = run_delay < wall ? run_delay / wall : 1;
+    return d > u ? d : u;
+}
+
 int aa_process_metric_unavailable(const aa_process *p, const char *metric)
 {
     size_t i;

@@ -136,6 +136,30 @@ static int git_revision(char *out, size_t n)
 extern const char aa_runtime_compiler[] __attribute__((weak));
 extern const char aa_runtime_cflags[] __attribute__((weak));
 
+/* The scheduler's statistics of the main thread: time on a CPU, time
+ * runnable and waiting for one (run delay), time slices.  The run delay is
+ * the time the machine ran something else while this process wanted to run:
+ * on an oversubscribed node it hides inside MPI waits (a process waiting
+ * for a partner the machine is not running yields and queues), where the
+ * wall time no other figure explains does not show it (docs/runtime.md). */
+long long aa_rt_run_delay_ns(void)
+{
+    char buf[128];
+    unsigned long long oncpu, delay;
+    ssize_t n;
+    int fd = open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    if (sscanf(buf, "%llu %llu", &oncpu, &delay) != 2)
+        return -1;
+    return (long long)delay;
+}
+
 static void add_environment(aa_experiment *e)
 {
     char buf[8192], tbuf[64];
@@ -490,6 +514,13 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
     }
     snprintf(buf, sizeof buf, "%d", nt);
     aa_process_set_attr(p, "threads", buf);
+    {
+        long long d = aa_rt_run_delay_ns();
+        if (d >= 0 && aa_rt_g.run_delay0 >= 0 && d >= aa_rt_g.run_delay0) {
+            snprintf(buf, sizeof buf, "%.9f", (double)(d - aa_rt_g.run_delay0) / 1e9);
+            aa_process_set_attr(p, "run_delay", buf);
+        }
+    }
     {
         int cpu = sched_getcpu();
         snprintf(buf, sizeof buf, "%d", cpu);

@@ -252,6 +252,7 @@ static void do_init(void)
     double us = 100;
     calibrate();
     aa_rt_g.start_time = time(NULL);
+    aa_rt_g.run_delay0 = aa_rt_run_delay_ns();
     s = getenv("AUTOANALYZER_CPU_INTERVAL_US");
     if (s && *s && parse_range(s, 0, 1e7, &us)) {
         aa_rt_setting_warn("AUTOANALYZER_CPU_INTERVAL_US", s,

@@ -143,6 +143,7 @@ typedef struct aa_rt_global {
     uint64_t tsc0;            /* start tick and CLOCK_MONOTONIC ns */
     uint64_t mono0;
     time_t start_time;
+    long long run_delay0;     /* ns runnable and not run at start (-1: unknown) */
     uint64_t cpu_interval;    /* ticks */
     uint64_t thr_calls;       /* throttling: calls */
     uint64_t thr_ticks;       /* throttling: mean below this many ticks */
@@ -178,6 +179,10 @@ typedef struct aa_rt_global {
 } aa_rt_global;
 
 extern aa_rt_global aa_rt_g;
+
+/* output.c: nanoseconds the main thread has been runnable but not running
+ * (the scheduler's run delay, /proc/self/schedstat), -1 when unknown */
+long long aa_rt_run_delay_ns(void);
 extern AA_RT_TLS aa_rt_thread *aa_rt_self;
 
 /* ---- clocks ---------------------------------------------------------------- */

@@ -33,6 +33,9 @@ tables by kind and by magnitude band.  The last line is exactly
                 the loop for changing the analysis.  `output` and `stable`
                 are taken over from SRC; `round2` scores the kept round-2
                 run, whose refinement came from SRC's round-1 analysis.
+  run.py --reanalyze SRC --round2 [--out DIR]   also round 2 again: built
+                with the refinement of the new round-1 analysis, run and
+                analysed in DIR (mpirun again: minutes)
 Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
 (default mpicc).  Exit 0 when the suite ran (the figures are the result),
 1 when a case could not be built or run at all.
@@ -145,28 +148,7 @@ def run_case(seed, cfg):
                            ','.join('%s=%s' % (k, 'ok' if v else 'FAIL') for k, v in s) for s in sig),
                        'same_findings': all(v == verdicts[0] for v in verdicts)})
     if exp['expect'].get('cccr_round2'):
-        aj = os.path.join(d, 'analysis0.json')
-        e2 = dict(env)
-        e2['AUTOANALYZER_REFINE'] = aj
-        st, o = sh([wrap, '-O2', '-o', 'inst2', 'prog.c'], d, e2)
-        a2 = {}
-        if st:
-            info['errors'].append('round-2 build: ' + o[-400:])
-        else:
-            rd = os.path.join(d, 'round2')
-            e2 = dict(env)
-            e2['AUTOANALYZER_OUTPUT'] = rd
-            st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './inst2'], d, e2, 300)
-            a2j = os.path.join(d, 'analysis-round2.json')
-            st2, o2 = sh(analyze_cmd(cfg, rd, a2j), d, env, 300)
-            if st2 or not os.path.exists(a2j):
-                info['errors'].append('round-2 analyze (%d): %s' % (st2, o2[-400:]))
-            else:
-                a2 = json.load(open(a2j))
-        r2 = [x for x in score.score(exp, {}, a2) if x['check'] == 'round2']
-        for x in r2:
-            x['rep'] = 0
-        checks += r2
+        checks += round2(cfg, exp, d, d, os.path.join(d, 'analysis0.json'), info)
     info['seconds'] = round(time.time() - t0, 1)
     if not cfg['keep']:
         for name in os.listdir(d):
@@ -176,6 +158,40 @@ def run_case(seed, cfg):
             elif name in ('plain', 'inst', 'inst2'):
                 os.unlink(p)
     return checks, info
+
+
+def round2(cfg, exp, src, d, aj, info):
+    """Round 2 of the two-round flow in d: prog.c of src instrumented with the
+    refinement from round 1's analysis aj, run, analysed; its round2 checks."""
+    env = env_for_mpi()
+    env['TMPDIR'] = d
+    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
+    wrap = os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc')
+    for name in ('prog.c', 'kernel.h'):
+        if src != d:
+            shutil.copy(os.path.join(src, name), os.path.join(d, name))
+    e2 = dict(env)
+    e2['AUTOANALYZER_REFINE'] = aj
+    st, o = sh([wrap, '-O2', '-o', 'inst2', 'prog.c'], d, e2)
+    a2 = {}
+    if st:
+        info['errors'].append('round-2 build: ' + o[-400:])
+    else:
+        rd = os.path.join(d, 'round2')
+        shutil.rmtree(rd, ignore_errors=True)
+        e2 = dict(env)
+        e2['AUTOANALYZER_OUTPUT'] = rd
+        st, o = sh(mpirun + ['--oversubscribe', '-np', str(exp['nprocs']), './inst2'], d, e2, 300)
+        a2j = os.path.join(d, 'analysis-round2.json')
+        st2, o2 = sh(analyze_cmd(cfg, rd, a2j), d, env, 300)
+        if st2 or not os.path.exists(a2j):
+            info['errors'].append('round-2 analyze (%d): %s' % (st2, o2[-400:]))
+        else:
+            a2 = json.load(open(a2j))
+    r2 = [x for x in score.score(exp, {}, a2) if x['check'] == 'round2']
+    for x in r2:
+        x['rep'] = 0
+    return r2
 
 
 def table(rows, key, keys):
@@ -286,7 +302,9 @@ def reanalyze_case(d, old, cfg):
                        'check': 'stable', 'pass': same, 'rep': None,
                        'detail': 'same check verdicts in %d reps (re-analysed)' % len(reps)})
     r2 = os.path.join(d, 'round2')
-    if exp['expect'].get('cccr_round2'):
+    if exp['expect'].get('cccr_round2') and cfg.get('round2') and reps:
+        checks += round2(cfg, exp, d, out, os.path.join(out, 'analysis0.json'), info)
+    elif exp['expect'].get('cccr_round2'):
         a2 = {}
         if os.path.isdir(r2):
             _, a2, err = analyze_and_score(cfg, exp, r2, os.path.join(out, 'analysis-round2.json'))
@@ -363,6 +381,8 @@ def main():
             cfg.setdefault('sets', []).append(a.pop(0))
         elif o == '--reanalyze' and a:
             src = os.path.abspath(a.pop(0))
+        elif o == '--round2':
+            cfg['round2'] = True
         else:
             sys.stderr.write(__doc__)
             return 2

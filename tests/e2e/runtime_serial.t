@@ -60,6 +60,15 @@ is "$(rt_val $D ROOT/main/mis_a/mis_b visits)" 1 "region left open by a mismatch
 ok "deep recursion beyond the stack limit: enters not recorded, counted" rt_num "$(rt_attr $D 0 unrecorded_enters) >= 1"
 like "$(grep "^node 0 0 ROOT/main/tiny " $D)" "visits=1[0-9][0-9] .* throttled$" "tiny region throttled after 100 short visits"
 is "$(rt_attr $D 0 throttled_nodes)" 1 "one throttled node reported"
+# the scheduler's run delay (time runnable, waiting for a CPU) over the run,
+# where the kernel keeps it (/proc/self/schedstat)
+rd=$(rt_attr $D 0 run_delay)
+if [ -r /proc/self/schedstat ]; then
+    ok "run delay recorded: $rd s, between 0 and the run's wall time" \
+        rt_num "${rd:--1} >= 0 && ${rd:--1} <= $(rt_val $D ROOT wall)"
+else
+    is "$rd" "" "no scheduler statistics here: no run delay recorded"
+fi
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "region entered while paused is not recorded"
 is "$(rt_val $D ROOT/main/user_block/user_inner visits)" 1 "user regions by name nest"
 is "$(rt_val $D ROOT/main/fortran_sub visits)" 1 "Fortran entry point (blank-padded name)"

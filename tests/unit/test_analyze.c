@@ -785,17 +785,22 @@ static void test_traffic_absolute(void)
  * waits in MPI for processes the machine does not run: such waits are no
  * hotspot, while a region whose MPI calls keep the CPU busy still is.  On a
  * dedicated node (wall = CPU outside MPI) the same waits are judged on wall
- * time as before. */
+ * time as before.  An oversubscribed node hides the preemption inside the
+ * MPI waits (every second explained), and the scheduler's run delay (the
+ * runtime's `run_delay`) shows it: mode 2; a run delay that is no number is
+ * ignored (mode 3, as mode 0). */
 static void test_preempted_waits(void)
 {
-    int loaded;
-    for (loaded = 0; loaded < 2; loaded++) {
+    static const char *const what[4] = {"dedicated", "loaded", "oversubscribed", "bad run_delay"};
+    int mode;
+    for (mode = 0; mode < 4; mode++) {
+        int loaded = mode == 1 || mode == 2;
         aa_experiment *e = aa_experiment_new();
         aa_analysis *a = NULL;
         aa_err err;
         int r, j, sync_cccr = 0, coll_cccr = 0;
         size_t k;
-        double stretch = loaded ? 5.0 : 1.0;
+        double stretch = mode == 1 ? 5.0 : 1.0;
         aa_experiment_add_metric(e, "wall", "s");
         aa_experiment_add_metric(e, "cpu", "s");
         aa_experiment_add_metric(e, "mpi_wall", "s");
@@ -833,9 +838,14 @@ static void test_preempted_waits(void)
             v = aa_node_values(e, t, (size_t)root);
             memcpy(v, tot, sizeof tot);
             memcpy(aa_node_values(e, t, (size_t)m), tot, sizeof tot);
+            if (mode >= 2) {
+                char buf[64];
+                snprintf(buf, sizeof buf, "%.9f", 0.5 * tot[0]);
+                aa_process_set_attr(p, "run_delay", mode == 2 ? buf : "soon");
+            }
         }
         e->nprocs = 4;
-        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "preempted case %d analysed", loaded);
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "preempted case %s analysed", what[mode]);
         for (k = 0; a && k < a->nfindings; k++) {
             const aa_finding *f = &a->findings[k];
             if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
@@ -843,13 +853,14 @@ static void test_preempted_waits(void)
             sync_cccr |= f->region == region_by_id(a, 10);
             coll_cccr |= f->region == region_by_id(a, 11);
         }
-        ok(coll_cccr, "%s: MPI calls busy on the CPU are a hotspot", loaded ? "loaded" : "dedicated");
+        ok(coll_cccr, "%s: MPI calls busy on the CPU are a hotspot", what[mode]);
         if (loaded) {
-            ok(!sync_cccr, "loaded: waiting in MPI for processes not run is no hotspot");
-            ok(a && has_note(a, "4 of 4 processes were preempted"), "loaded: the note says so");
+            ok(!sync_cccr, "%s: waiting in MPI for processes not run is no hotspot", what[mode]);
+            ok(a && has_note(a, "4 of 4 processes were preempted"), "%s: the note says so",
+               what[mode]);
         } else {
-            ok(sync_cccr, "dedicated: 3 s of waiting in MPI is a hotspot");
-            ok(a && !has_note(a, "preempted"), "dedicated: no preemption note");
+            ok(sync_cccr, "%s: 3 s of waiting in MPI is a hotspot", what[mode]);
+            ok(a && !has_note(a, "preempted"), "%s: no preemption note", what[mode]);
         }
         aa_analyze_free(a);
         aa_experiment_free(e);
@@ -1304,6 +1315,142 @@ static void test_small_region_groups(void)
     }
 }
 
+/* An imbalance too small to be significant (ranks 2 and 3 spend 9% more
+ * in `solve`, three noise deviations, beside eight phases spread by 3%)
+ * is no finding, but `solve` is where the processes lie widest apart: the
+ * first suspect, which round 2 refines. */
+static void test_suspects(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_buf b;
+    unsigned st = 99u;
+    int r, j;
+    size_t k, nd = 0;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    for (j = 0; j < 8; j++)
+        add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+    add_region(e, 30, 1, "solve", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+        double tot = 0, w;
+        for (j = 0; j < 8; j++) {
+            w = 0.050 * (1 + 0.03 * noise_draw(&st));
+            node(e, t, (uint32_t)(10 + j), m, w, 0, 0);
+            tot += w;
+        }
+        w = 0.050 * (r >= 2 ? 1.09 : 1.0) * (1 + 0.01 * noise_draw(&st));
+        node(e, t, 30, m, w, 0, 0);
+        tot += w;
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+    }
+    e->nprocs = 4;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "suspects: analysed");
+    if (a) {
+        for (k = 0; k < a->nfindings; k++)
+            nd += a->findings[k].kind == AA_FINDING_DISSIMILARITY;
+        is_int((long long)nd, 0, "no imbalance is significant");
+        ok(a->nsuspects >= 1 && a->nsuspects <= 3, "1 to 3 suspects (%zu)", a->nsuspects);
+        ok(a->nsuspects && a->regions[a->suspects[0]].id == 30 && a->suspect_sep[0] >= 2,
+           "the first suspect is solve (%.1f noise deviations)",
+           a->nsuspects ? a->suspect_sep[0] : 0);
+        for (k = 1; k < a->nsuspects; k++)
+            ok(a->suspect_sep[k] <= a->suspect_sep[k - 1], "suspects widest first");
+        aa_buf_init(&b);
+        ok(aa_analyze_format_json(a, &b) == AA_OK && b.data &&
+               strstr(b.data, "\"suspects\": [\n      {\n        \"region\": 30,") != NULL,
+           "the JSON lists the suspects for the refinement");
+        aa_buf_free(&b);
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
+/* On an oversubscribed node a process waiting in MPI for a partner the
+ * machine does not run polls on the CPU: `halo` spends 1.6 s of CPU time
+ * in 40 calls of 512 bytes (40 ms a call, a scheduler's time slice and
+ * more), `coll` 1.2 s in 10,000 small allreduces (0.12 ms a call).  Judged
+ * on CPU time, a preempted process's MPI calls count as far as a call
+ * needs (mpi_call_cpu, 1 ms, plus its bytes at mpi_copy_rate): the polling
+ * halo is no hotspot, the allreduce loop still is.  With the cap off
+ * (mpi_call_cpu huge) both are. */
+static void test_polling_waits(void)
+{
+    int capped;
+    for (capped = 1; capped >= 0; capped--) {
+        aa_experiment *e = aa_experiment_new();
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, halo = 0, coll = 0;
+        size_t k;
+        /* wall cpu mpi_wall mpi_cpu mpi_calls sent recv */
+        static const double hv[7] = {3.0, 1.6, 3.0, 1.6, 40, 20480, 20480};
+        static const double cv[7] = {3.0, 1.2, 3.0, 1.2, 10000, 80000, 80000};
+        const char *names[7] = {"wall", "cpu", "mpi_wall", "mpi_cpu", "mpi_calls",
+                                "mpi_bytes_sent", "mpi_bytes_recv"};
+        for (j = 0; j < 7; j++)
+            aa_experiment_add_metric(e, names[j], j < 4 ? "s" : j == 4 ? "count" : "bytes");
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 10, 1, "halo", AA_KIND_FUNCTION);
+        add_region(e, 11, 1, "coll", AA_KIND_FUNCTION);
+        for (j = 0; j < 5; j++)
+            add_region(e, (uint32_t)(20 + j), 1, "phase", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+            double tot[7];
+            char buf[64];
+            long n = aa_thread_add_node(e, t, 10, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), hv, sizeof hv);
+            n = aa_thread_add_node(e, t, 11, (int32_t)m);
+            memcpy(aa_node_values(e, t, (size_t)n), cv, sizeof cv);
+            for (j = 0; j < 7; j++)
+                tot[j] = hv[j] + cv[j];
+            for (j = 0; j < 5; j++) {
+                double *w;
+                n = aa_thread_add_node(e, t, (uint32_t)(20 + j), (int32_t)m);
+                w = aa_node_values(e, t, (size_t)n);
+                memset(w, 0, 7 * sizeof *w);
+                w[0] = w[1] = 0.3 + 0.001 * j;
+                tot[0] += w[0];
+                tot[1] += w[1];
+            }
+            memcpy(aa_node_values(e, t, (size_t)root), tot, sizeof tot);
+            memcpy(aa_node_values(e, t, (size_t)m), tot, sizeof tot);
+            snprintf(buf, sizeof buf, "%.9f", 0.5 * tot[0]); /* oversubscribed */
+            aa_process_set_attr(p, "run_delay", buf);
+        }
+        e->nprocs = 4;
+        aa_analyze_options_init(&o);
+        if (!capped)
+            o.mpi_call_cpu_s = 1e6;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "polling case (cap %s) analysed",
+           capped ? "on" : "off");
+        for (k = 0; a && k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind != AA_FINDING_DISPARITY || !f->cccr)
+                continue;
+            halo |= f->region == region_by_id(a, 10);
+            coll |= f->region == region_by_id(a, 11);
+        }
+        ok(coll, "cap %s: 10,000 allreduces busy on the CPU are a hotspot", capped ? "on" : "off");
+        if (capped)
+            ok(!halo, "cap on: polling 40 ms a call for a partner not run is no hotspot");
+        else
+            ok(halo, "cap off: the polling counts (%d)", halo);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -1327,5 +1474,7 @@ int main(void)
     test_separated_groups();
     test_noise_groups();
     test_small_region_groups();
+    test_suspects();
+    test_polling_waits();
     return tap_done();
 }

@@ -96,6 +96,11 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         }
     }
     ok(!bad, "%s: the same findings in the same order", what);
+    bad = p->nsuspects != s->nsuspects;
+    for (i = 0; !bad && i < s->nsuspects; i++)
+        bad += p->suspects[i] != s->suspects[i] ||
+               fabs(p->suspect_sep[i] - s->suspect_sep[i]) > 1e-9 * s->suspect_sep[i];
+    ok(!bad, "%s: the same %zu suspects (parallel %zu)", what, s->nsuspects, p->nsuspects);
     for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
         bad += !same_causes(&s->findings[i], &p->findings[i]);
     ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
@@ -207,6 +212,23 @@ static int block_load(void *ctx, size_t first, size_t *count, const aa_experimen
  * nslow processes then run everything `factor` times slower; spike: with
  * cpu_sq (add_cpu_sq); blocks: also through an aa_psource of 5 processes a
  * time (block_load). */
+/* when > 0: every process gets a `run_delay` of this share of its wall time
+ * (the scheduler's evidence of an oversubscribed node) */
+static double g_run_delay_share;
+
+/* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
+static double root_wall(const aa_experiment *e, const aa_process *p)
+{
+    size_t i;
+    int w = aa_experiment_metric_index(e, "wall");
+    if (!p->nthreads || w < 0)
+        return 0;
+    for (i = 0; i < p->threads[0].nnodes; i++)
+        if (p->threads[0].nodes[i].parent < 0)
+            return aa_node_values(e, &p->threads[0], i)[w];
+    return 0;
+}
+
 static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
                      int nslow, double factor, int spike, int blocks)
 {
@@ -246,6 +268,13 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     }
     if (spike)
         strcat(what, ", a spike in one visit");
+    for (i = 0; g_run_delay_share > 0 && i < e->nprocesses; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.9f", g_run_delay_share * root_wall(e, &e->processes[i]));
+        aa_process_set_attr(&e->processes[i], "run_delay", buf);
+    }
+    if (g_run_delay_share > 0)
+        strcat(what, ", run delay");
     if (aa_analyze_run(e, NULL, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
@@ -257,6 +286,9 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     else {
         aa_region_dist *d = NULL;
         compare(what, s, p);
+        if (g_run_delay_share > 0)
+            ok(has_note(s, "processes were preempted") && has_note(p, "processes were preempted"),
+               "%s: the processes are preempted in both", what);
         if (spike)
             ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
                "%s: the imbalance is the spike's in both", what);
@@ -285,8 +317,12 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             e->nprocesses = src.n;
             if (aa_analyze_run(e, NULL, &s, &err))
                 ok(0, "%s: serial analysis: %s", what, err.msg);
-            else
+            else {
                 compare(what, s, pb);
+                if (g_run_delay_share > 0)
+                    ok(has_note(pb, "processes were preempted"),
+                       "%s: the processes are preempted", what);
+            }
             e->nprocesses = all;
         }
         aa_analyze_free(pb);
@@ -383,6 +419,12 @@ int main(void)
     /* the test of imbalances carried by a few visits (cpu_sq) */
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.02, 1, 0, 1, 1, 0);
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 1, 1);
+    /* an oversubscribed node: the scheduler's run delay marks every process
+     * preempted (their MPI waits then no hotspot), the same in both, also
+     * 5 processes at a time (the delay is kept per process, not per block) */
+    g_run_delay_share = 0.4;
+    one_case(AA_SYNTH_MPI_BYTES, "mpi-bytes", 64, 0.02, 1, 0, 1, 0, 1);
+    g_run_delay_share = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */

@@ -87,6 +87,11 @@ static void test_plan(void)
     put("a.json", "{\"disparity\":{\"bottlenecks\":[{\"region\":42,\"name\":\"x\"}]},"
                   "\"dissimilarity\":{\"bottlenecks\":[{\"region\": 7}]}}");
     ok(aa_instr_plan_load_refine(p, path_in("a.json"), &err) == 0, "refine from analysis JSON");
+    /* round 1 found nothing: the suspects are where round 2 looks */
+    put("sus.json", "{\"dissimilarity\":{\"bottlenecks\":[],\"suspects\":[{\"region\":9}]},"
+                    "\"disparity\":{\"bottlenecks\":[]}}");
+    ok(aa_instr_plan_load_refine(p, path_in("sus.json"), &err) == 0,
+       "refine from the suspects of an analysis without findings");
     put("empty.json", "{\"regions\":[]}");
     ok(aa_instr_plan_load_refine(p, path_in("empty.json"), &err) == AA_EINPUT,
        "refine with no critical region is bad input");
@@ -105,6 +110,10 @@ static void test_plan_bad(void)
          "big.json:1: \"region\" must be a region id", 1},
         {"frac.json", "{\"disparity\":{\"bottlenecks\":[{\"region\":1.5}]}}",
          "frac.json:1: \"region\" must be a region id", 1},
+        {"susobj.json", "{\"dissimilarity\":{\"bottlenecks\":[],\n\"suspects\":{}}}",
+         "susobj.json:2: \"suspects\" must be an array, not object", 1},
+        {"susneg.json", "{\"dissimilarity\":{\"bottlenecks\":[],\"suspects\":[{\"region\":-1}]}}",
+         "susneg.json:1: \"region\" must be a region id", 1},
         {"other.json", "{\"regions\":[{\"region\":3}]}",
          "other.json:1: no \"dissimilarity\" or \"disparity\"", 1},
         {"garbage.json", "{garbage", "garbage.json:1: expected a member name in quotes", 1},
