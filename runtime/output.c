@@ -226,6 +226,9 @@ static void add_environment(aa_experiment *e)
     snprintf(buf, sizeof buf, "%llu,%.3g",
              aa_rt_g.thr_calls == UINT64_MAX ? 0ull : (unsigned long long)aa_rt_g.thr_calls,
              (double)aa_rt_g.thr_ticks / aa_rt_g.ticks_per_sec * 1e6);
+    if (aa_rt_g.thr_calls != UINT64_MAX && aa_rt_g.thr_first_given)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ",%llu",
+                 (unsigned long long)aa_rt_g.thr_first);
     aa_experiment_set_attr(e, "throttle", buf);
     if (git_revision(buf, 512))
         aa_experiment_set_attr(e, "git_revision", buf);

@@ -178,35 +178,55 @@ static int parse_range(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* Visits of the first throttling tier: CALLS, CALLS / 10, CALLS / 100, as
+ * long as a tier times at least `least` visits (maybe_throttle). */
+static uint64_t first_tier(uint64_t calls, uint64_t least, int tiers)
+{
+    uint64_t first = calls;
+    while (tiers-- > 0 && first / 10 >= least && first / 10 > 0)
+        first /= 10;
+    return first;
+}
+
 static void read_throttle(void)
 {
     const char *s = getenv("AUTOANALYZER_THROTTLE");
-    double calls = 100000, usec = 10;
+    double calls = 100000, usec = 10, least = -1;
     if (s && *s) {
         char tmp[64];
-        char *comma;
+        char *comma, *comma2 = NULL;
         snprintf(tmp, sizeof tmp, "%s", s);
         comma = strchr(tmp, ',');
+        if (comma)
+            comma2 = strchr(comma + 1, ',');
         if (strcmp(tmp, "0") == 0 || strcmp(tmp, "off") == 0 || strcmp(tmp, "none") == 0) {
             calls = 0;
         } else {
-            double c, u;
+            double c, u, f = -1;
             if (comma)
                 *comma = 0;
+            if (comma2)
+                *comma2 = 0;
             if (!comma || strlen(s) >= sizeof tmp || parse_range(tmp, 0, 1e15, &c) ||
-                parse_range(comma + 1, 0, 1e6, &u) || c != (double)(uint64_t)c)
+                parse_range(comma + 1, 0, 1e6, &u) || c != (double)(uint64_t)c ||
+                (comma2 && (parse_range(comma2 + 1, 1, c, &f) || f != (double)(uint64_t)f)))
                 aa_rt_setting_warn("AUTOANALYZER_THROTTLE", s,
-                                   "expected CALLS,USEC (CALLS a whole number up to 1e15, USEC "
-                                   "0 to 1e6) or 0",
+                                   "expected CALLS,USEC[,FIRST] (CALLS a whole number up to 1e15, "
+                                   "USEC 0 to 1e6, FIRST a whole number from 1 to CALLS) or 0",
                                    "100000,10");
             else {
                 calls = c;
                 usec = u;
+                least = f;
             }
         }
     }
     aa_rt_g.thr_calls = calls > 0 ? (uint64_t)calls : UINT64_MAX;
     aa_rt_g.thr_ticks = (uint64_t)(usec * 1e-6 * aa_rt_g.ticks_per_sec);
+    aa_rt_g.thr_first = aa_rt_g.thr_calls == UINT64_MAX ? UINT64_MAX
+                        : least > 0 ? first_tier(aa_rt_g.thr_calls, (uint64_t)least, 64)
+                                    : first_tier(aa_rt_g.thr_calls, AA_RT_THR_MIN_SAMPLE, 2);
+    aa_rt_g.thr_first_given = least > 0;
 }
 
 static void program_name(void)
@@ -950,7 +970,14 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
 /* TAU-like throttling, per calling context: a node that has had at least
  * thr_calls visits averaging under thr_ticks is not measured any more in
  * this thread (its later frames read no clock); the same region in another
- * context, or in another thread, goes on being measured.  Nodes of regions
+ * context, or in another thread, goes on being measured.  Tiers before
+ * that: a tenth of the visits averaging under a tenth of the time, and a
+ * hundredth under a hundredth (each tier timing at least
+ * AA_RT_THR_MIN_SAMPLE visits): with the default 100000,10, a node of
+ * under 1 us is throttled after 10,000 visits and one of under 100 ns
+ * after 1,000, where the probe pair (~20 ns) would cost it more than 2%
+ * -- the first 100,000 timed visits of each such node were most of what
+ * throttling left of the measurement's cost on short runs.  Nodes of regions
  * refined in round 2 (AUTOANALYZER_REFINE) are never throttled.  The node
  * is flagged in the profile: its values are partial.
  *
@@ -982,8 +1009,14 @@ static void gate(aa_rt_thread *t, int node, aa_runtime_region *r)
 static void maybe_throttle(aa_rt_thread *t, aa_rt_frame *f, aa_runtime_region *r)
 {
     aa_rt_node *n = aa_rt_node_at(t, f->node);
-    if (n->visits < aa_rt_g.thr_calls || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE) ||
-        n->wall >= n->visits * aa_rt_g.thr_ticks)
+    uint64_t calls = aa_rt_g.thr_calls, ticks = aa_rt_g.thr_ticks;
+    if (n->visits < aa_rt_g.thr_first || f->node == 0 || (n->flags & AA_RT_NODE_NO_THROTTLE))
+        return;
+    while (n->visits < calls) { /* an earlier tier: a tenth of the visits, a tenth of the time */
+        calls /= 10;
+        ticks /= 10;
+    }
+    if (n->wall >= n->visits * ticks)
         return;
     n->flags |= AA_RT_NODE_THROTTLED;
     t->throttled++;
@@ -1055,7 +1088,7 @@ void aa_runtime_exit(aa_runtime_region *r)
     if (aa_rt_g.nctr_avail)
         aa_rt_counters_read(t, ctr);
     close_frame(t, f, now, aa_rt_cpu_at(t, now), ctr);
-    if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_calls))
+    if (AA_RT_UNLIKELY(aa_rt_node_at(t, f->node)->visits >= aa_rt_g.thr_first))
         maybe_throttle(t, f, r);
 }
 

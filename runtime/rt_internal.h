@@ -26,6 +26,7 @@
 #define AA_RT_TLS __thread __attribute__((tls_model("initial-exec")))
 
 #define AA_RT_MAX_DEPTH 512      /* open frames per thread; deeper enters are not recorded */
+#define AA_RT_THR_MIN_SAMPLE 1000 /* visits an early throttling tier times at least (default) */
 #define AA_RT_CHUNK_SHIFT 8      /* nodes per chunk = 256 */
 #define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
@@ -146,6 +147,8 @@ typedef struct aa_rt_global {
     uint64_t cpu_interval;    /* ticks */
     uint64_t thr_calls;       /* throttling: calls */
     uint64_t thr_ticks;       /* throttling: mean below this many ticks */
+    uint64_t thr_first;       /* visits of the first throttling tier (maybe_throttle) */
+    int thr_first_given;      /* ... set by AUTOANALYZER_THROTTLE's third field */
     int paused;
     /* counters */
     int nctr;                 /* events configured */

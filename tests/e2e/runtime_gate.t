@@ -7,13 +7,17 @@
 # measured, enter/exit pairs keep the runtime's throttled path, each thread
 # gates in its own tree, every visit is counted (visits + untimed_visits
 # exact), and the program's output is the same as without the runtime.
+# Those checks run with TAU's one-tier rule (AUTOANALYZER_THROTTLE=
+# 100000,10,100000: exact counts); the default rule's earlier tiers (a
+# node of under 100 ns after 1,000 visits, under 1 us after 10,000) are
+# checked on a second run.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/runtime_lib.sh"
 B="$AA_BUILD/tests"
 [ -x "$B/rt_gate" ] && [ -x "$RT_DUMP" ] || skip_all "runtime test programs not built (make runtime-test-progs)"
 cd "$T" || exit 1
 
-AUTOANALYZER_OUTPUT="$T/g" "$B/rt_gate" >"$T/g.out" 2>"$T/g.err"
+AUTOANALYZER_THROTTLE=100000,10,100000 AUTOANALYZER_OUTPUT="$T/g" "$B/rt_gate" >"$T/g.out" 2>"$T/g.err"
 is "$?" 0 "rt_gate exits 0 with the runtime"
 AUTOANALYZER_DISABLE=1 "$B/rt_gate" >"$T/plain.out" 2>&1
 is "$(cat "$T/g.out")" "$(cat "$T/plain.out")" "output unchanged by measurement and gating"
@@ -57,6 +61,39 @@ done
 is "$(rt_attr $D 0 gated_nodes)" 9 "gated nodes: hot/leaf, pairs/pair_leaf, outer/mid, outer/mid/leaf, ios/io_leaf, sends/caller, sends/caller/sender, one per worker"
 is "$(rt_attr $D 0 gated_visits)" 1550000 "gated_visits: every untimed visit but the enter/exit pairs' 200,000 was counted at the probe"
 is "$(rt_attr $D 0 mismatched_exits)" 0 "no mismatched exit"
+
+is "$(rt_val $D ROOT/main/warm/leaf visits)" 30000 "one tier: warm leaf (30,000 visits) not throttled"
+is "$(rt_env $D throttle)" "100000,10,100000" "the experiment records the tiers' least visits"
+
+# the default rule: earlier tiers for nodes far under USEC (visits are
+# ranges: a preemption while the first visits are timed moves a node to
+# a later tier)
+AUTOANALYZER_OUTPUT="$T/d" "$B/rt_gate" >"$T/d.out" 2>"$T/d.err"
+is "$(cat "$T/d.out")" "$(cat "$T/plain.out")" "default tiers: output unchanged"
+"$RT_DUMP" "$T/d/experiment.xml" >"$T/d.dump" 2>&1
+D="$T/d.dump"
+v=$(rt_val $D ROOT/main/hot/leaf visits)
+ok "hot leaf (a few ns): throttled by an early tier (1,000 <= $v < 100,000 timed visits)" test "${v:-0}" -ge 1000 -a "${v:-0}" -lt 100000
+is "$(total ROOT/main/hot/leaf 0 0)" 600000 "hot leaf: visits + untimed_visits = 600,000"
+v=$(rt_val $D ROOT/main/warm/leaf visits)
+ok "warm leaf (a few hundred ns): not throttled after 1,000 visits ($v timed)" test "${v:-0}" -ge 10000
+is "$(total ROOT/main/warm/leaf 0 0)" 30000 "warm leaf: visits + untimed_visits = 30,000"
+is "$(rt_val $D ROOT/main/heavy/leaf visits)" 50 "default tiers: the heavy context keeps all 50 visits timed"
+is "$(rt_val $D $S/sender/handler visits)" 15 "default tiers: handler's 15 visits timed, under sender"
+is "$(rt_env $D throttle)" "100000,10" "the default rule is recorded as 100000,10"
+
+# the tiers on means the load cannot move across a limit: CALLS 1000,
+# USEC 1 s, FIRST 10 -- tiers at 10 visits (< 10 ms), 100 (< 100 ms) and
+# 1000 (< 1 s); nap() sleeps 12 ms per visit, leaf() takes a few ns
+AUTOANALYZER_THROTTLE=1000,1000000,10 AUTOANALYZER_OUTPUT="$T/tiers" "$B/rt_gate" tiers >"$T/tiers.out" 2>"$T/tiers.err"
+is "$(cat "$T/tiers.err")" "" "tiers run: nothing on stderr"
+"$RT_DUMP" "$T/tiers/experiment.xml" >"$T/tiers.dump" 2>&1
+D="$T/tiers.dump"
+is "$(rt_val $D ROOT/main/hot/leaf visits)" 10 "leaf (a few ns): throttled by the first tier (10 visits under 10 ms)"
+is "$(rt_val $D ROOT/main/naps/nap visits)" 100 "nap (12 ms): not by the first tier, by the second (100 visits under 100 ms)"
+like "$(grep "^node 0 0 ROOT/main/naps/nap " $D)" "throttled$" "nap flagged throttled"
+is "$(total ROOT/main/naps/nap 0 0)" 110 "nap: visits + untimed_visits = 110"
+is "$(rt_val $D ROOT/main/naps visits)" 1 "naps (1.3 s, one visit) measured"
 
 # disabled: every scope probe stops at the gates, nothing is written
 AUTOANALYZER_DISABLE=1 RT_GATE_SHOW_OFF=1 AUTOANALYZER_OUTPUT="$T/dis" "$B/rt_gate" >"$T/dis.out" 2>"$T/dis.err"

@@ -31,6 +31,14 @@ AUTOANALYZER_OUTPUT="$T/v" "$B/rt_settings" jump >/dev/null 2>"$T/v.err"
 is "$(cat "$T/v.err")" "" "valid settings: no warning"
 "$RT_DUMP" "$T/v/experiment.xml" >"$T/v.dump" 2>&1
 is "$(rt_env "$T/v.dump" throttle)" "500,2" "valid THROTTLE used"
+AUTOANALYZER_THROTTLE=500,2,5 AUTOANALYZER_OUTPUT="$T/f" "$B/rt_settings" jump >/dev/null 2>"$T/f.err"
+is "$(cat "$T/f.err")" "" "THROTTLE with the tiers' least visits: no warning"
+"$RT_DUMP" "$T/f/experiment.xml" >"$T/f.dump" 2>&1
+is "$(rt_env "$T/f.dump" throttle)" "500,2,5" "THROTTLE CALLS,USEC,FIRST used and recorded"
+AUTOANALYZER_THROTTLE=500,2,501 AUTOANALYZER_OUTPUT="$T/f2" "$B/rt_settings" jump >/dev/null 2>"$T/f2.err"
+is "$(grep -c "warning: AUTOANALYZER_THROTTLE='500,2,501'" "$T/f2.err")" 1 "THROTTLE FIRST above CALLS: one warning"
+"$RT_DUMP" "$T/f2/experiment.xml" >"$T/f2.dump" 2>&1
+is "$(rt_env "$T/f2.dump" throttle)" "100000,10" "THROTTLE FIRST above CALLS: the default is used"
 
 # every enter past the 512 frames counts
 AUTOANALYZER_OUTPUT="$T/d" "$B/rt_settings" deep >/dev/null 2>&1

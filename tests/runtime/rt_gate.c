@@ -13,7 +13,13 @@
  * throttling), a region late() first entered after it was gated, and a
  * write: both are gated, and the measured children and the I/O stay
  * exactly where they run.  Every visit is counted: visits + untimed_visits
- * is exact.  Prints a checksum that must not depend on the runtime; with
+ * is exact.  Throttling tiers: warm() calls the leaf 30,000 times with a
+ * few hundred ns of work (between 100 ns and 1 us per visit), throttled
+ * by the default rule after 10,000 visits, not after 1,000 (where hot()'s
+ * leaf of a few ns is).  With the argument "tiers": hot() and naps(),
+ * whose nap() sleeps 12 ms 110 times (a mean far from the tiers' limits
+ * of AUTOANALYZER_THROTTLE=1000,1000000,10 however loaded the machine).
+ * Prints a checksum that must not depend on the runtime; with
  * RT_GATE_SHOW_OFF set, also prints on stderr whether the scope probes are
  * stopped at the gates (AUTOANALYZER_DISABLE).
  */
@@ -37,6 +43,9 @@ RT_REGION(r_caller, 13, 0, 1, 130, "caller", "caller");
 RT_REGION(r_sender, 14, 0, 1, 140, "sender", "sender");
 RT_REGION(r_handler, 15, 0, 1, 150, "handler", "handler");
 RT_REGION(r_late, 16, 0, 1, 160, "late", "late");
+RT_REGION(r_warm, 17, 0, 1, 170, "warm", "warm");
+RT_REGION(r_nap, 18, 0, 1, 180, "nap", "nap");
+RT_REGION(r_naps, 19, 0, 1, 190, "naps", "naps");
 
 static unsigned long acc;
 
@@ -69,6 +78,29 @@ static void heavy(void)
     AA_RUNTIME_SCOPE(r_heavy);
     for (int i = 0; i < 50; i++)
         acc += leaf((unsigned long)i, 200000);
+}
+
+/* 30,000 visits of a few hundred ns each (200 dependent multiply-adds) */
+static void warm(void)
+{
+    AA_RUNTIME_SCOPE(r_warm);
+    for (int i = 0; i < 30000; i++)
+        acc += leaf((unsigned long)i, 200);
+}
+
+/* 110 visits of at least 12 ms each (a sleep: the load can only make it
+ * longer), for the tiers of AUTOANALYZER_THROTTLE=1000,1000000,10 */
+static void nap(void)
+{
+    AA_RUNTIME_SCOPE(r_nap);
+    usleep(12000);
+}
+
+static void naps(void)
+{
+    AA_RUNTIME_SCOPE(r_naps);
+    for (int i = 0; i < 110; i++)
+        nap();
 }
 
 static void pairs(void)
@@ -161,10 +193,17 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     pthread_t th[2];
     unsigned long res[2];
+    if (argc > 1 && strcmp(argv[1], "tiers") == 0) {
+        AA_RUNTIME_SCOPE(r_main);
+        hot();
+        naps();
+        printf("checksum %lu\n", acc);
+        return 0;
+    }
     {
         AA_RUNTIME_SCOPE(r_main);
         hot();
@@ -174,6 +213,7 @@ int main(void)
         outer();
         ios();
         sends();
+        warm();
         if (getenv("RT_GATE_SHOW_OFF"))
             fprintf(stderr, "scope probes stopped at the gates: %d\n",
                     aa_runtime_gates_at && aa_runtime_gates_at->off);
