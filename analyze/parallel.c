@@ -1224,6 +1224,8 @@ static int dis_props(pa *x, size_t r, const int *lab, size_t k, double *sev, dou
     return rc;
 }
 
+/* dissim.c's add_ccr: the children searched, levels without a difference
+ * looked through. */
 static int add_ccr(pa *x, long level, const an_clust *cp, size_t r, double effect,
                    const int *lab, size_t k)
 {
@@ -1246,7 +1248,7 @@ static int add_ccr(pa *x, long level, const an_clust *cp, size_t r, double effec
         return pa_nomem(x);
     memcpy(f->lab, lab, x->L * sizeof *lab);
     if ((rc = dis_props(x, r, lab, k, &f->severity, &f->confidence)) ||
-        (rc = dis_level(x, (long)r, x->clist + x->cstart[r], nchildren(x, r), 0, &child)))
+        (rc = dis_level(x, (long)r, x->clist + x->cstart[r], nchildren(x, r), 1, &child)))
         return rc;
     x->found[fi].cccr = !child;
     return AA_OK;
