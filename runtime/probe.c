@@ -266,6 +266,14 @@ static void do_init(void)
     aa_rt_g.collect_files = s && strcmp(s, "files") == 0;
     if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
         aa_rt_fail("AUTOANALYZER_COLLECT='%s': expected mpi or files (using mpi)", s);
+    s = getenv("AUTOANALYZER_FORMAT");
+    aa_rt_g.format = AA_RT_FORMAT_AUTO;
+    if (s && strcmp(s, "xml") == 0)
+        aa_rt_g.format = AA_RT_FORMAT_XML;
+    else if (s && strcmp(s, "binary") == 0)
+        aa_rt_g.format = AA_RT_FORMAT_BINARY;
+    else if (s && *s && strcmp(s, "auto") != 0)
+        aa_rt_setting_warn("AUTOANALYZER_FORMAT", s, "expected xml, binary or auto", "auto");
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
     aa_rt_g.pid = (long)getpid();
