@@ -123,7 +123,7 @@ static int merge(const char *packs, const char *out, int all)
     aa_experiment *own;
     aa_err err;
     aa_buf w;
-    double c0;
+    double c0, c1;
     struct rusage ru;
     int binary = ol > 4 && strcmp(out + ol - 4, ".aab") == 0, rc;
     if (!f || fread(&nprocs, sizeof nprocs, 1, f) != 1 || nprocs < 1) {
@@ -185,6 +185,7 @@ static int merge(const char *packs, const char *out, int all)
         buf = NULL;
     }
     fclose(f);
+    c1 = cpu_seconds();
     aa_err_clear(&err);
     aa_buf_init(&w);
     if (aa_rt_merge_finish(&m) ||
@@ -196,9 +197,11 @@ static int merge(const char *packs, const char *out, int all)
     }
     rc = m.missing.len != 0;
     getrusage(RUSAGE_SELF, &ru);
-    printf("P %d packs %.1f MB (%s) -> %s %.1f MB: rank 0 CPU %.2f s, peak memory %ld MB%s\n",
+    printf("P %d packs %.1f MB (%s) -> %s %.1f MB: rank 0 CPU %.2f s (merge %.2f, write %.2f), "
+           "peak memory %ld MB%s\n",
            nprocs, total / 1e6, all ? "all at once" : "batches", binary ? "binary" : "XML",
-           w.len / 1e6, cpu_seconds() - c0, ru.ru_maxrss / 1024, rc ? ", MISSING RANKS" : "");
+           w.len / 1e6, cpu_seconds() - c0, c1 - c0, cpu_seconds() - c1, ru.ru_maxrss / 1024,
+           rc ? ", MISSING RANKS" : "");
     aa_buf_free(&w);
     aa_rt_merge_free(&m);
     free(buf);

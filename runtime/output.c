@@ -653,8 +653,9 @@ int aa_rt_make_outdir(aa_err *err)
  * is not supported, a named temporary file and rename (aa_write_file_atomic). */
 const char *aa_rt_profile_ext(void)
 {
+    int from = aa_rt_g.binary_from > 0 ? aa_rt_g.binary_from : AA_RT_BINARY_NPROCS;
     int binary = aa_rt_g.format == AA_RT_FORMAT_BINARY ||
-                 (aa_rt_g.format == AA_RT_FORMAT_AUTO && aa_rt_g.nprocs >= AA_RT_BINARY_NPROCS);
+                 (aa_rt_g.format == AA_RT_FORMAT_AUTO && aa_rt_g.nprocs >= from);
     return binary ? ".aab" : ".xml";
 }
 

@@ -32,7 +32,8 @@
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
 #define AA_RT_MAX_CTR 8          /* hardware/fake counters */
 /* AUTOANALYZER_FORMAT: the form of the profiles written (docs/runtime.md,
- * "Profile format"): auto is binary from AA_RT_BINARY_NPROCS processes on */
+ * "Profile format"): auto is binary from AA_RT_BINARY_NPROCS processes on
+ * (auto:N from N on) */
 enum { AA_RT_FORMAT_AUTO, AA_RT_FORMAT_XML, AA_RT_FORMAT_BINARY };
 #define AA_RT_BINARY_NPROCS 1024
 
@@ -167,6 +168,7 @@ typedef struct aa_rt_global {
     int rank, nprocs;
     int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
     int format;               /* AUTOANALYZER_FORMAT: AA_RT_FORMAT_* */
+    int binary_from;          /* auto: binary from this many processes on */
     char experiment_id[96];
     char outdir[4096];
     char start_cwd[4096];     /* working directory at start (relative outputs) */
