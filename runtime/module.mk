@@ -93,6 +93,14 @@ $(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c tests/runtime/rt_common.h
 	$(CC) $(RT_TEST_CFLAGS) -fsanitize=thread -DAA_VERSION='"$(VERSION)"' -DAA_ZLIB_DLOPEN -o $@ \
 	    tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) $(RT_BINARY_SRC) -ldl -lpthread -lm
 
+# the runtime's binary writer without zlib (profile/zlib_dl.c loading a
+# library that does not exist)
+RT_TEST_BINS += $(B)/tests/rt_nozlib
+$(B)/tests/rt_nozlib: tests/runtime/rt_nozlib.c tests/unit/test_profile_util.h $(RT_SHARED_SRCS) $(RT_BINARY_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -DAA_ZLIB_DLOPEN -DAA_ZDL_LIB='"libautoanalyzer-no-such-zlib.so.1"' \
+	    -o $@ tests/runtime/rt_nozlib.c $(RT_SHARED_SRCS) $(RT_BINARY_SRC) -ldl -lpthread -lm
+
 $(B)/tests/runtime_dump: tests/runtime/runtime_dump.c $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a $(XML2_LIBS) -lz -lm

@@ -10,7 +10,8 @@
 # choose by process count; abnormal ends: exit() and MPI_Abort leave
 # rank-<N>.aab, fatal signals rank-<N>.xml (the crash handler writes XML)
 # which replaces a flushed rank-<N>.aab, and collect reads the mixed
-# directory; a bad setting warns once and keeps the default.
+# directory; a bad setting warns once and keeps the default; without
+# libz.so.1 the runtime's writer stores (tests/runtime/rt_nozlib).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/runtime_lib.sh"
 B="$AA_BUILD/tests"
@@ -129,4 +130,19 @@ for mode in segv flushsegv; do
     done
     ok "$mode: collect merges the crash profiles" "$AA" collect "$T/c-$mode" -o "$T/c$mode.aab"
 done
+# ---- no libz.so.1: the runtime's writer stores instead of compressing ----
+if [ -x "$B/rt_nozlib" ]; then
+    for n in 50 2000; do # 150 rows (a rank file's one block) and 6,000 rows
+        "$B/rt_nozlib" "$T/nz$n.aab" "$T/nz$n.xml" $n >"$T/nz.out" 2>&1
+        is "$?/$(cat "$T/nz.out")" "0/zlib usable: 0" "without zlib ($n nodes): written"
+        "$RT_DUMP" "$T/nz$n.aab" >"$T/nz$n.d1" 2>&1
+        is "$?" 0 "without zlib ($n nodes): the stored binary file reads"
+        "$RT_DUMP" "$T/nz$n.xml" >"$T/nz$n.d2" 2>&1
+        ok "without zlib ($n nodes): the same experiment as its XML" cmp "$T/nz$n.d1" "$T/nz$n.d2"
+        "$AA" convert "$T/nz$n.aab" "$T/nzc$n.xml" >/dev/null 2>&1
+        ok "without zlib ($n nodes): converts to the same XML bytes" cmp "$T/nzc$n.xml" "$T/nz$n.xml"
+    done
+else
+    ok "rt_nozlib not built # SKIP" true
+fi
 done_testing
