@@ -65,6 +65,15 @@ ok "JSON analysis the same too" cmp "$T/an-bin.json" "$T/an-xml.json"
 ok "collect of the mpi-mode directory reads experiment.aab" "$AA" collect "$T/m" -o "$T/mc.xml"
 ok "... and gives the same XML" cmp "$T/m.xml" "$T/mc.xml"
 
+# ---- autoanalyzer run: the engine keeps the run's form ----
+AUTOANALYZER_FORMAT=binary AUTOANALYZER_COUNTERS=fake timeout 120 \
+    "$AA" run --np 4 --no-store --out "$T/eng" -- "$B/rt_mpi" "$T" >"$T/eng.out" 2>&1
+is "$?" 0 "autoanalyzer run of a binary run exits 0"
+is "$(ls "$T/eng" | tr '\n' ' ')" "analysis.json analysis.xml experiment.aab report.html " \
+    "run: the experiment with the run's attributes stays binary (experiment.aab, no XML)"
+"$RT_DUMP" "$T/eng/experiment.aab" >"$T/eng.dump" 2>&1
+is "$(rt_env "$T/eng.dump" np)" 4 "run: its attributes are in experiment.aab"
+
 # ---- files mode: rank-<N>.aab ----
 AUTOANALYZER_FORMAT=binary AUTOANALYZER_COLLECT=files AUTOANALYZER_OUTPUT="$T/f" \
     AUTOANALYZER_COUNTERS=fake timeout 120 $MPIRUN "$B/rt_mpi" "$T" >"$T/f.out" 2>"$T/f.err"
