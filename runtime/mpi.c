@@ -95,11 +95,17 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+static size_t batch_bytes(void)
+{
+    return aa_rt_g.batch_bytes ? aa_rt_g.batch_bytes : AA_RT_BATCH_BYTES;
+}
+
 /* Collection tags on the runtime's private communicator. */
 enum { TAG_GO = 0x4141, TAG_PACK = 0x4142 };
 
 /* Rank 0's receiving side: the packs of the other ranks, a batch at a time
- * (at most AA_RT_BATCH_BYTES, AA_RT_BATCH_RANKS ranks): a rank sends its
+ * (at most AUTOANALYZER_COLLECT_BATCH bytes, default AA_RT_BATCH_BYTES, and
+ * AA_RT_BATCH_RANKS ranks): a rank sends its
  * pack when rank 0 says "go", so rank 0 never holds more than one batch of
  * packs besides the merged experiment (the whole job's packs no longer
  * need one buffer, nor a Gatherv count below 2^31 bytes).  Each pack is
@@ -111,7 +117,7 @@ static void receive_batches(aa_rt_merge *m, const int *lens, int size, const aa_
     char go = 1;
     size_t off;
     for (; from < size; from = to) {
-        to = aa_rt_batch_end(lens, size, from, AA_RT_BATCH_BYTES, AA_RT_BATCH_RANKS);
+        to = aa_rt_batch_end(lens, size, from, batch_bytes(), AA_RT_BATCH_RANKS);
         lost = 0;
         for (r = from, n = 0, off = 0; r < to; r++) {
             if (r == 0 || lens[r] == 0)
@@ -168,7 +174,7 @@ static void collect_mpi(aa_rt_thread *t)
         int from, to, r, nmax = 1;
         for (from = 0; from < size; from = to) {
             size_t bytes = 0;
-            to = aa_rt_batch_end(lens, size, from, AA_RT_BATCH_BYTES, AA_RT_BATCH_RANKS);
+            to = aa_rt_batch_end(lens, size, from, batch_bytes(), AA_RT_BATCH_RANKS);
             for (r = from; r < to; r++)
                 bytes += r ? (size_t)lens[r] : 0;
             most = bytes > most ? bytes : most;

@@ -252,6 +252,21 @@ static void read_format(void)
                            "auto");
 }
 
+/* AUTOANALYZER_COLLECT_BATCH: bytes of packs rank 0 receives at a time */
+static void read_batch(void)
+{
+    const char *s = getenv("AUTOANALYZER_COLLECT_BATCH");
+    double n;
+    aa_rt_g.batch_bytes = AA_RT_BATCH_BYTES;
+    if (!s || !*s)
+        return;
+    if (parse_range(s, 1, 1e12, &n) == 0 && n == (double)(size_t)n)
+        aa_rt_g.batch_bytes = (size_t)n;
+    else
+        aa_rt_setting_warn("AUTOANALYZER_COLLECT_BATCH", s,
+                           "expected a whole number of bytes from 1 to 1e12", "67108864");
+}
+
 static void program_name(void)
 {
     char buf[4096];
@@ -290,6 +305,7 @@ static void do_init(void)
     if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
         aa_rt_fail("AUTOANALYZER_COLLECT='%s': expected mpi or files (using mpi)", s);
     read_format();
+    read_batch();
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
     aa_rt_g.pid = (long)getpid();

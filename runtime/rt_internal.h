@@ -169,6 +169,7 @@ typedef struct aa_rt_global {
     int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
     int format;               /* AUTOANALYZER_FORMAT: AA_RT_FORMAT_* */
     int binary_from;          /* auto: binary from this many processes on */
+    size_t batch_bytes;       /* AUTOANALYZER_COLLECT_BATCH (AA_RT_BATCH_BYTES) */
     char experiment_id[96];
     char outdir[4096];
     char start_cwd[4096];     /* working directory at start (relative outputs) */

@@ -65,6 +65,17 @@ ok "JSON analysis the same too" cmp "$T/an-bin.json" "$T/an-xml.json"
 ok "collect of the mpi-mode directory reads experiment.aab" "$AA" collect "$T/m" -o "$T/mc.xml"
 ok "... and gives the same XML" cmp "$T/m.xml" "$T/mc.xml"
 
+# ---- rank 0 receiving the packs in several batches ----
+for batch in 1 10000; do # one rank a batch; about two ranks a batch
+    AUTOANALYZER_COLLECT_BATCH=$batch AUTOANALYZER_OUTPUT="$T/b$batch" AUTOANALYZER_COUNTERS=fake \
+        timeout 120 $MPIRUN "$B/rt_mpi" "$T" >"$T/b$batch.out" 2>"$T/b$batch.err"
+    is "$?/$(cat "$T/b$batch.err")" "0/" "AUTOANALYZER_COLLECT_BATCH=$batch: exits 0, nothing on stderr"
+    "$RT_DUMP" "$T/b$batch/experiment.xml" >"$T/b$batch.dump" 2>&1
+    like "$(head -1 "$T/b$batch.dump")" 'nprocs=4 processes=4$' "batches of $batch bytes: 4 processes"
+    is "$(rt_env "$T/b$batch.dump" missing_ranks)" "" "batches of $batch bytes: no rank missing"
+    check_values "$T/b$batch.dump" "batches of $batch bytes:"
+done
+
 # ---- autoanalyzer run: the engine keeps the run's form ----
 AUTOANALYZER_FORMAT=binary AUTOANALYZER_COUNTERS=fake timeout 120 \
     "$AA" run --np 4 --no-store --out "$T/eng" -- "$B/rt_mpi" "$T" >"$T/eng.out" 2>&1
