@@ -105,10 +105,10 @@ enum { TAG_GO = 0x4141, TAG_PACK = 0x4142 };
 
 /* Rank 0's receiving side: the packs of the other ranks, a batch at a time
  * (at most AUTOANALYZER_COLLECT_BATCH bytes, default AA_RT_BATCH_BYTES, and
- * AA_RT_BATCH_RANKS ranks): a rank sends its
- * pack when rank 0 says "go", so rank 0 never holds more than one batch of
- * packs besides the merged experiment (the whole job's packs no longer
- * need one buffer, nor a Gatherv count below 2^31 bytes).  Each pack is
+ * AA_RT_BATCH_RANKS ranks): a rank sends its pack when rank 0 says "go",
+ * so rank 0 never holds more than one batch of packs besides the merged
+ * experiment (the whole job's packs no longer need one buffer, nor a
+ * Gatherv count below 2^31 bytes).  Each pack is
  * merged as soon as its batch has arrived, then the buffer is reused. */
 static void receive_batches(aa_rt_merge *m, const int *lens, int size, const aa_buf *own,
                             char *buf, MPI_Request *req)
@@ -122,9 +122,13 @@ static void receive_batches(aa_rt_merge *m, const int *lens, int size, const aa_
         for (r = from, n = 0, off = 0; r < to; r++) {
             if (r == 0 || lens[r] == 0)
                 continue;
-            if (PMPI_Irecv(buf + off, lens[r], MPI_CHAR, r, TAG_PACK, aa_comm, &req[n++]) !=
-                    MPI_SUCCESS ||
-                PMPI_Send(&go, 1, MPI_CHAR, r, TAG_GO, aa_comm) != MPI_SUCCESS)
+            if (PMPI_Irecv(buf + off, lens[r], MPI_CHAR, r, TAG_PACK, aa_comm, &req[n]) !=
+                MPI_SUCCESS) {
+                req[n] = MPI_REQUEST_NULL;
+                lost = 1;
+            }
+            n++;
+            if (PMPI_Send(&go, 1, MPI_CHAR, r, TAG_GO, aa_comm) != MPI_SUCCESS)
                 lost = 1;
             off += (size_t)lens[r];
         }
