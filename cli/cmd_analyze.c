@@ -19,9 +19,10 @@ const char cmd_analyze_summary[] = "locate bottlenecks and their root causes in 
 const char cmd_analyze_usage[] =
     "usage: autoanalyzer analyze [options] EXPERIMENT | --from-space EID [--db DB]\n"
     "\n"
-    "EXPERIMENT is an experiment file (experiment.xml, optionally gzipped) or the\n"
-    "output directory of a run (experiment.xml, or rank-*.xml files which are\n"
-    "merged as by 'autoanalyzer collect'; missing ranks are reported).\n"
+    "EXPERIMENT is an experiment file (experiment.xml, optionally gzipped, or the\n"
+    "binary experiment.aab) or the output directory of a run (experiment.xml or\n"
+    ".aab, or rank-*.xml / rank-*.aab files which are merged as by\n"
+    "'autoanalyzer collect'; missing ranks are reported).\n"
     "\n"
     "Finds dissimilarity bottlenecks (processes behaving differently: OPTICS over\n"
     "per-process vectors) and disparity bottlenecks (regions with a high share of\n"

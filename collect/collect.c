@@ -813,16 +813,22 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
         qsort(maps, nmaps, sizeof *maps, cmp_str);
 
     if (!single && nrf == 0) {
-        /* an mpi-mode directory: rank 0 wrote experiment.xml */
+        /* an mpi-mode directory: rank 0 wrote experiment.xml, or
+         * experiment.aab in the binary form */
         single = join(mapdir, "experiment.xml");
+        if (single && stat(single, &st) != 0) {
+            free(single);
+            single = join(mapdir, "experiment.aab");
+            if (single && stat(single, &st) != 0) {
+                rc = aa_err_set(err, AA_EINPUT,
+                                "%s: no profiles here (neither rank-<N>.xml files nor "
+                                "experiment.xml or experiment.aab)",
+                                path);
+                goto out;
+            }
+        }
         if (!single) {
             rc = aa_err_set(err, AA_EENV, "out of memory");
-            goto out;
-        }
-        if (stat(single, &st) != 0) {
-            rc = aa_err_set(err, AA_EINPUT,
-                            "%s: no profiles here (neither rank-<N>.xml files nor experiment.xml)",
-                            path);
             goto out;
         }
     }

@@ -9,6 +9,8 @@
 
 int en_is_dir(const char *p);
 /* dir holds experiment.xml or rank-N.xml files. */
+/* Nonzero when dir holds profiles: bit 0 XML ones, bit 1 binary ones
+ * (the runtime's binary form, AUTOANALYZER_FORMAT). */
 int en_has_profiles(const char *dir);
 /* Absolute path of p (relative to the working directory); malloc'd. */
 char *en_absolute(const char *p);

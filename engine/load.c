@@ -91,9 +91,10 @@ int en_has_profiles(const char *dir)
     if (!d)
         return 0;
     while ((de = readdir(d)))
-        if (!strcmp(de->d_name, "experiment.xml") ||
-            (strncmp(de->d_name, "rank-", 5) == 0 && strstr(de->d_name, ".xml")))
-            found = 1;
+        if (!strcmp(de->d_name, "experiment.xml") || !strcmp(de->d_name, "experiment.aab") ||
+            (strncmp(de->d_name, "rank-", 5) == 0 &&
+             (strstr(de->d_name, ".xml") || strstr(de->d_name, ".aab"))))
+            found |= strstr(de->d_name, ".aab") ? 2 : 1;
     closedir(d);
     return found;
 }

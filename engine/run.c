@@ -184,7 +184,7 @@ static int spawn(char **argv, aa_err *err)
 int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *err)
 {
     char **argv = NULL;
-    int argc = 0, i, rc, direct;
+    int argc = 0, i, rc, direct, binary = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     const char *prog = program_of(o->launch, o->nlaunch);
     aa_buf b;
@@ -250,6 +250,8 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
         aa_buf_init(&b);
         aa_buf_printf(&b, "%s/experiment.xml", r->dir);
         unlink(b.data);
+        memcpy(b.data + b.len - 4, ".aab", 4);
+        unlink(b.data);
         aa_buf_free(&b);
     }
     setenv("AUTOANALYZER_OUTPUT", r->dir, 1);
@@ -265,7 +267,7 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     /* collect and record the environment of the run */
     /* a run that wrote nothing is the environment's problem (exit 4), not a
      * malformed profile */
-    if (!en_has_profiles(r->dir))
+    if (!(binary = en_has_profiles(r->dir)))
         rc = aa_err_set(err, AA_EENV, "%s: no experiment.xml and no rank-N.xml files in it",
                         r->dir);
     else
@@ -321,9 +323,12 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
         snprintf(st, sizeof st, "%d", r->prog_status);
         aa_experiment_set_attr(r->exp, "exit_status", st);
     }
+    /* the measured experiment with the run's attributes, in the form the
+     * runtime chose (binary for big runs, docs/runtime.md) */
     aa_buf_init(&b);
-    aa_buf_printf(&b, "%s/experiment.xml", r->dir);
-    rc = aa_experiment_write(r->exp, b.data, err);
+    aa_buf_printf(&b, "%s/experiment.%s", r->dir, binary & 2 ? "aab" : "xml");
+    rc = binary & 2 ? aa_experiment_write_binary(r->exp, b.data, err)
+                    : aa_experiment_write(r->exp, b.data, err);
     aa_buf_free(&b);
     if (rc)
         goto out;

@@ -587,6 +587,8 @@ int aa_instr_plan_load_refine(aa_instr_plan *p, const char *path, aa_err *err)
             aa_buf_printf(&dir, "%.*s/experiment.xml", (int)(sl - path), path);
         else
             aa_buf_puts(&dir, "experiment.xml");
+        if (dir.data && !dir.failed && access(dir.data, R_OK) != 0)
+            memcpy(dir.data + dir.len - 4, ".aab", 4); /* the binary form (big runs) */
         if (dir.data && !dir.failed)
             rc = aa_instr_plan_load_filter_from(p, dir.data, 1, err);
         aa_buf_free(&dir);

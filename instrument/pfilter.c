@@ -179,9 +179,13 @@ int aa_pfilter_compute(const char *exp, const aa_pfilter_opts *o, aa_pfilter *ou
     mix m;
     memset(out, 0, sizeof *out);
     aa_buf_init(&path);
-    if (stat(exp, &st) == 0 && S_ISDIR(st.st_mode))
+    if (stat(exp, &st) == 0 && S_ISDIR(st.st_mode)) {
         aa_buf_printf(&path, "%s/experiment.xml", exp);
-    else
+        if (!path.failed && access(path.data, R_OK) != 0) { /* the binary form */
+            aa_buf_reset(&path);
+            aa_buf_printf(&path, "%s/experiment.aab", exp);
+        }
+    } else
         aa_buf_puts(&path, exp);
     if (path.failed)
         return aa_err_set(err, AA_EENV, "out of memory");

@@ -52,6 +52,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef AA_ZLIB_DLOPEN /* the runtime's copy: zlib through dlopen, maybe absent */
+#include "profile/zlib_dl.h"
+#else
+#define AA_ZLIB_USABLE() 1
+#endif
 
 #define BIN_VERSION 2u     /* written; version 1 (no integer columns) still reads */
 #define BIN_HEADER 24u
@@ -178,6 +183,8 @@ static void sec_flush(bwriter *w)
 static void sec_begin(bwriter *w, int tag, int enc)
 {
     unsigned char zero[SEC_HEADER] = {0};
+    if (enc == ENC_ZLIB && !AA_ZLIB_USABLE())
+        enc = ENC_STORED; /* the runtime without libz.so.1: stored, still readable */
     w->tag = tag;
     w->enc = enc;
     w->hdr_at = w->out->len;
@@ -414,9 +421,9 @@ static void plane_encode(plane_enc *pe)
 {
     size_t n = pe->n, sample = n < 65536 ? n : 65536;
     uLongf zl = compressBound(n);
-    pe->enc = pe->stored ? ENC_STORED : ENC_ZLIB;
+    pe->enc = pe->stored || !AA_ZLIB_USABLE() ? ENC_STORED : ENC_ZLIB;
     pe->failed = 0;
-    if (pe->stored)
+    if (pe->enc == ENC_STORED)
         return;
     if (zl > pe->zcap) {
         unsigned char *v = realloc(pe->zbuf, zl);

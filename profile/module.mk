@@ -1,5 +1,6 @@
 # profile/: the experiment data model and its XML reader/writer.
-PROFILE_SRCS := $(wildcard profile/*.c)
+# zlib_dl.c is the runtime's (runtime/module.mk): the tools link zlib
+PROFILE_SRCS := $(filter-out profile/zlib_dl.c,$(wildcard profile/*.c))
 $(eval $(call aa_tool_lib,profile,$(PROFILE_SRCS)))
 
 # `make bench`: writer/reader speed on a 1,024 x 500 x 18 experiment.

@@ -17,7 +17,7 @@
  *   call aa_runtime_pause_f() / aa_runtime_resume_f() / aa_runtime_flush_f()
  *
  * Configuration is by environment variables (docs/runtime.md):
- * AUTOANALYZER_OUTPUT, _COLLECT, _COUNTERS, _PAPI_EVENTS, _THROTTLE,
+ * AUTOANALYZER_OUTPUT, _COLLECT, _FORMAT, _COUNTERS, _PAPI_EVENTS, _THROTTLE,
  * _CPU_INTERVAL_US, _ENV_VARS, _INPUTS, _GIT_REV, _CLOCK.
  */
 #ifndef AA_RUNTIME_H
@@ -44,7 +44,8 @@ aa_runtime_region *aa_runtime_user_enter(const char *name);
 void aa_runtime_pause(void);
 void aa_runtime_resume(void);
 
-/* Writes this process's profile now as rank-<N>.xml in the output directory
+/* Writes this process's profile now as rank-<N>.xml (rank-<N>.aab in the
+ * binary form, AUTOANALYZER_FORMAT) in the output directory
  * (regions still open are included as if closed now; measuring goes on).
  * Returns 0 on success. */
 int aa_runtime_flush(void);

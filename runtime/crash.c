@@ -10,7 +10,8 @@
  * written with 9 decimals (times) or as integers (counts).  The directory is
  * the one chosen at start or by MPI_Init; a program that had not chosen one
  * yet gets the default name computed at start (aa_rt_g.crash_outdir),
- * made here, with -2, -3, ... when taken.
+ * made here, with -2, -3, ... when taken.  The crash profile is XML in
+ * the binary form too (AUTOANALYZER_FORMAT): `collect` merges the two forms.
  */
 #include "runtime/rt_internal.h"
 
@@ -431,9 +432,11 @@ static void put_profile(int sig, const char *signame)
     put("  </process>\n</experiment>\n");
 }
 
-int aa_rt_write_crash_profile(int sig, const char *signame)
+static char dir[4096], path[4200];
+
+static int write_crash_xml(int sig, const char *signame)
 {
-    static char dir[4096], path[4200], tmp[4300], proc[48];
+    static char tmp[4300], proc[48];
     char b[24];
     size_t l;
     int done = 0;
@@ -475,6 +478,23 @@ int aa_rt_write_crash_profile(int sig, const char *signame)
     if (ofail || rename(tmp, path) != 0) {
         unlink(tmp);
         return -1;
+    }
+    return 0;
+}
+
+/* The XML profile, then this rank's binary profile (a flush's, in the
+ * binary form) removed: the crash profile replaces it, so `collect` does not
+ * find the rank twice.  (The binary form is not written here: its writer
+ * allocates and compresses, which a signal handler must not do.) */
+int aa_rt_write_crash_profile(int sig, const char *signame)
+{
+    size_t l;
+    if (write_crash_xml(sig, signame) != 0)
+        return -1;
+    l = strlen(path);
+    if (l > 4) {
+        memcpy(path + l - 4, ".aab", 4);
+        unlink(path);
     }
     return 0;
 }

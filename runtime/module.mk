@@ -5,8 +5,10 @@
 # Link: MPI programs  -lautoanalyzer-mpi -lautoanalyzer <mpi libs>
 #       others        -lautoanalyzer
 # (static: add -lm; both .so files need no extra libraries).  The libraries
-# carry what they need of common/ and profile/ (the XML writer, never the
-# libxml2 reader).  The MPI wrappers are generated from
+# carry what they need of common/ and profile/ (the XML writer and the
+# binary experiment code, never the libxml2 reader); their copy of
+# profile/binary.c reaches zlib through dlopen (profile/zlib_dl.h), so
+# neither library links zlib.  The MPI wrappers are generated from
 # runtime/mpi_prototypes.txt by runtime/mpi_gen.pl.  Test programs
 # (tests/runtime/) and the benchmarks (bench/probe.c, bench/overhead.sh) are
 # built here too.
@@ -16,9 +18,10 @@ EXTRA_CFLAGS_runtime = $(MPI_CFLAGS)
 RT_CORE_SRCS := runtime/probe.c runtime/user.c runtime/counters.c runtime/io.c \
                 runtime/output.c runtime/crash.c runtime/pack.c
 RT_SHARED_SRCS := common/buf.c common/err.c common/file.c common/util.c \
-                  profile/model.c profile/xml_write.c
+                  profile/model.c profile/xml_write.c profile/zlib_dl.c
+RT_BINARY_SRC := profile/binary.c
 RT_CORE_OBJS := $(call aa_objs,$(RT_CORE_SRCS))
-RT_SHARED_OBJS := $(call aa_objs,$(RT_SHARED_SRCS))
+RT_SHARED_OBJS := $(call aa_objs,$(RT_SHARED_SRCS)) $(B)/obj/rt/profile/binary.o
 RT_GEN := $(B)/gen/runtime/mpi_wrappers.c
 RT_MPI_OBJS := $(call aa_objs,runtime/mpi.c) $(B)/obj/gen/runtime/mpi_wrappers.o
 RT_LIBDIR := $(B)/lib
@@ -28,6 +31,11 @@ RT_LIBS := $(RT_LIBDIR)/libautoanalyzer.a $(RT_LIBDIR)/libautoanalyzer.so \
 $(RT_GEN): runtime/mpi_prototypes.txt runtime/mpi_gen.pl
 	@mkdir -p $(@D)
 	perl runtime/mpi_gen.pl runtime/mpi_prototypes.txt > $@.tmp && mv $@.tmp $@
+
+# the runtime's own object of the binary experiment code: zlib by dlopen
+$(B)/obj/rt/profile/binary.o: $(RT_BINARY_SRC) $(B)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DAA_ZLIB_DLOPEN -MMD -MP -c $< -o $@
 
 $(B)/obj/gen/runtime/mpi_wrappers.o: $(RT_GEN) runtime/rt_mpi.h runtime/rt_internal.h $(B)/config.mk
 	@mkdir -p $(@D)
@@ -53,7 +61,7 @@ $(RT_LIBDIR)/libautoanalyzer-mpi.so: $(RT_MPI_OBJS) $(RT_SHARED_OBJS) $(RT_LIBDI
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libautoanalyzer-mpi.so \
 	    -Wl,--version-script=runtime/exports-mpi.map -o $@ $(RT_MPI_OBJS) $(RT_SHARED_OBJS) \
-	    -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN' -lautoanalyzer $(MPI_LIBS) -lm
+	    -L$(RT_LIBDIR) -Wl,-rpath,'$$ORIGIN' -lautoanalyzer $(MPI_LIBS) -ldl -lpthread -lm
 
 runtime: $(RT_LIBS)
 .PHONY: runtime
@@ -80,10 +88,18 @@ $(B)/tests/rt_serial_static: tests/runtime/rt_serial.c tests/runtime/rt_common.h
 	$(CC) $(RT_TEST_CFLAGS) -fopenmp -o $@ $< $(RT_LIBDIR)/libautoanalyzer.a -lpthread -lm
 
 # ThreadSanitizer: the runtime sources compiled into the test program.
-$(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c tests/runtime/rt_common.h $(RT_CORE_SRCS) $(RT_SHARED_SRCS) runtime/rt_internal.h
+$(B)/tests/rt_pthread_tsan: tests/runtime/rt_pthread.c tests/runtime/rt_common.h $(RT_CORE_SRCS) $(RT_SHARED_SRCS) $(RT_BINARY_SRC) runtime/rt_internal.h
 	@mkdir -p $(@D)
-	$(CC) $(RT_TEST_CFLAGS) -fsanitize=thread -DAA_VERSION='"$(VERSION)"' -o $@ \
-	    tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) -ldl -lpthread -lm
+	$(CC) $(RT_TEST_CFLAGS) -fsanitize=thread -DAA_VERSION='"$(VERSION)"' -DAA_ZLIB_DLOPEN -o $@ \
+	    tests/runtime/rt_pthread.c $(RT_CORE_SRCS) $(RT_SHARED_SRCS) $(RT_BINARY_SRC) -ldl -lpthread -lm
+
+# the runtime's binary writer without zlib (profile/zlib_dl.c loading a
+# library that does not exist)
+RT_TEST_BINS += $(B)/tests/rt_nozlib
+$(B)/tests/rt_nozlib: tests/runtime/rt_nozlib.c tests/unit/test_profile_util.h $(RT_SHARED_SRCS) $(RT_BINARY_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(RT_TEST_CFLAGS) -DAA_ZLIB_DLOPEN -DAA_ZDL_LIB='"libautoanalyzer-no-such-zlib.so.1"' \
+	    -o $@ tests/runtime/rt_nozlib.c $(RT_SHARED_SRCS) $(RT_BINARY_SRC) -ldl -lpthread -lm
 
 $(B)/tests/runtime_dump: tests/runtime/runtime_dump.c $(B)/lib/libaa_profile.a $(B)/lib/libaa_common.a
 	@mkdir -p $(@D)
@@ -142,3 +158,13 @@ bench-real-overhead: $(RT_LIBS) $(AA_BIN)
 
 bench: bench-probe bench-overhead
 .PHONY: bench-probe bench-overhead bench-real-overhead
+
+# rank 0's merge and write at MPI_Finalize for P ranks, XML vs binary, all
+# packs at once vs batches (bench/rt_collect.c, bench/rt_collect.sh)
+$(B)/bench/rt_collect: $(B)/obj/bench/rt_collect.o $(B)/obj/runtime/pack.o $(B)/bin/autoanalyzer
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(B)/obj/bench/rt_collect.o $(B)/obj/runtime/pack.o \
+	    -Wl,--start-group $(TOOL_LIBS) -Wl,--end-group $(EXT_LIBS)
+bench-rt-collect: $(B)/bench/rt_collect
+	sh bench/rt_collect.sh $(B)
+.PHONY: bench-rt-collect

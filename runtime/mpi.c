@@ -6,9 +6,11 @@
  * rank's profile first) and MPI_Pcontrol (0 pause, 1 resume).
  *
  * Collection: AUTOANALYZER_COLLECT=mpi (default) packs every rank's profile
- * (runtime/pack.c), gathers the packs to rank 0 over the private
- * communicator, and rank 0 merges them into one experiment.xml;
- * AUTOANALYZER_COLLECT=files makes every rank write rank-<N>.xml.
+ * (runtime/pack.c) and sends the packs to rank 0 over the private
+ * communicator, a batch of ranks at a time; rank 0 merges each batch as it
+ * arrives into one experiment.xml (experiment.aab in the binary form,
+ * AUTOANALYZER_FORMAT); AUTOANALYZER_COLLECT=files makes every rank write
+ * rank-<N>.xml (.aab).
  * Also the Fortran bindings of these calls.
  */
 #include "runtime/rt_mpi.h"
@@ -98,15 +100,67 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* Gathers all packed profiles to rank 0, which writes experiment.xml. */
+static size_t batch_bytes(void)
+{
+    return aa_rt_g.batch_bytes ? aa_rt_g.batch_bytes : AA_RT_BATCH_BYTES;
+}
+
+/* Collection tags on the runtime's private communicator. */
+enum { TAG_GO = 0x4141, TAG_PACK = 0x4142 };
+
+/* Rank 0's receiving side: the packs of the other ranks, a batch at a time
+ * (at most AUTOANALYZER_COLLECT_BATCH bytes, default AA_RT_BATCH_BYTES, and
+ * AA_RT_BATCH_RANKS ranks): a rank sends its pack when rank 0 says "go",
+ * so rank 0 never holds more than one batch of packs besides the merged
+ * experiment (the whole job's packs no longer need one buffer, nor a
+ * Gatherv count below 2^31 bytes).  Each pack is
+ * merged as soon as its batch has arrived, then the buffer is reused. */
+static void receive_batches(aa_rt_merge *m, const int *lens, int size, const aa_buf *own,
+                            char *buf, MPI_Request *req)
+{
+    int from = 0, to, r, n, lost;
+    char go = 1;
+    size_t off;
+    for (; from < size; from = to) {
+        to = aa_rt_batch_end(lens, size, from, batch_bytes(), AA_RT_BATCH_RANKS);
+        lost = 0;
+        for (r = from, n = 0, off = 0; r < to; r++) {
+            if (r == 0 || lens[r] == 0)
+                continue;
+            if (PMPI_Irecv(buf + off, lens[r], MPI_CHAR, r, TAG_PACK, aa_comm, &req[n]) !=
+                MPI_SUCCESS) {
+                req[n] = MPI_REQUEST_NULL;
+                lost = 1;
+            }
+            n++;
+            if (PMPI_Send(&go, 1, MPI_CHAR, r, TAG_GO, aa_comm) != MPI_SUCCESS)
+                lost = 1;
+            off += (size_t)lens[r];
+        }
+        if (n && PMPI_Waitall(n, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+            lost = 1; /* this batch's ranks are missing */
+        for (r = from, off = 0; r < to; r++) {
+            if (r == 0) {
+                aa_rt_merge_pack(m, 0, own->data, (size_t)lens[0]);
+                continue;
+            }
+            aa_rt_merge_pack(m, r, buf + off, lost ? 0 : (size_t)lens[r]);
+            off += (size_t)lens[r];
+        }
+    }
+}
+
+/* Gathers every rank's packed profile to rank 0, which merges them and
+ * writes experiment.xml, or experiment.aab in the binary form. */
 static void collect_mpi(aa_rt_thread *t)
 {
     aa_err err;
     aa_experiment *e;
     aa_buf b;
     int len, size = aa_rt_g.nprocs, rank = aa_rt_g.rank, i, ok = 1;
-    int *lens = NULL, *displs = NULL;
-    char *all = NULL;
+    int *lens = NULL;
+    char *buf = NULL;
+    MPI_Request *req = NULL;
     aa_err_clear(&err);
     aa_buf_init(&b);
     e = aa_rt_build_experiment(&err);
@@ -117,97 +171,84 @@ static void collect_mpi(aa_rt_thread *t)
     len = b.failed ? 0 : (int)b.len;
     if (rank == 0) {
         lens = calloc((size_t)size, sizeof *lens);
-        displs = calloc((size_t)size, sizeof *displs);
-        if (!lens || !displs)
+        if (!lens)
             ok = 0;
     }
-    /* every rank takes part in both collectives, whatever happened */
+    /* every rank takes part in the collectives, whatever happened */
     if (PMPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, aa_comm) != MPI_SUCCESS)
         ok = 0;
-    if (rank == 0 && ok) {
-        long long total = 0;
-        for (i = 0; i < size; i++) {
-            displs[i] = (int)total;
-            total += lens[i];
+    if (rank == 0 && ok && e) {
+        /* the biggest batch's buffer and requests, taken before anyone sends */
+        size_t most = 1;
+        int from, to, r, nmax = 1;
+        for (from = 0; from < size; from = to) {
+            size_t bytes = 0;
+            to = aa_rt_batch_end(lens, size, from, batch_bytes(), AA_RT_BATCH_RANKS);
+            for (r = from; r < to; r++)
+                bytes += r ? (size_t)lens[r] : 0;
+            most = bytes > most ? bytes : most;
+            nmax = to - from > nmax ? to - from : nmax;
         }
-        if (total > 2147483647LL || !(all = malloc((size_t)total + 1)))
+        buf = malloc(most);
+        req = malloc((size_t)nmax * sizeof *req);
+        if (!buf || !req)
             ok = 0;
+    } else if (rank == 0) {
+        ok = 0;
     }
     /* rank 0 says whether it can receive; if not, nobody sends */
     if (PMPI_Bcast(&ok, 1, MPI_INT, 0, aa_comm) != MPI_SUCCESS)
         ok = 0;
-    if (ok) {
-        char dummy = 0;
-        if (PMPI_Gatherv(len ? b.data : &dummy, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0,
-                         aa_comm) != MPI_SUCCESS)
-            ok = 0;
+    if (ok && rank != 0 && len > 0) {
+        char go;
+        if (PMPI_Recv(&go, 1, MPI_CHAR, 0, TAG_GO, aa_comm, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+            PMPI_Send(b.data, len, MPI_CHAR, 0, TAG_PACK, aa_comm);
     }
     if (rank == 0) {
-        if (!ok || !e) {
+        aa_rt_merge m;
+        memset(&m, 0, sizeof m);
+        if (!ok) {
             aa_rt_fail("cannot gather the profiles to rank 0; writing rank 0's own profile");
             aa_rt_g.written = 0;
             aa_rt_g.collect_files = 1;
             aa_rt_write_own_profile(NULL);
-        } else {
-            char missing[1024] = "", hosts[4096] = "", path[4200];
-            size_t p;
-            /* a fresh experiment with rank 0's header (id, program,
-             * environment); every rank's pack, rank 0's included, is
-             * merged into it */
-            aa_experiment *m = aa_experiment_new();
-            if (m) {
-                size_t k;
-                m->id = strdup(e->id);
-                m->program = strdup(e->program);
-                m->nprocs = size;
-                for (k = 0; k < e->nattrs; k++)
-                    aa_experiment_set_attr(m, e->attrs[k].name, e->attrs[k].value);
-            }
+        } else if (aa_rt_merge_begin(&m, e, size) == 0) {
             aa_experiment_free(e);
-            e = m;
-            for (i = 0; e && i < size; i++) {
-                if (lens[i] == 0 || aa_rt_unpack_merge(e, all + displs[i], (size_t)lens[i], &err)) {
-                    size_t l = strlen(missing);
-                    snprintf(missing + l, sizeof missing - l, "%s%d", l ? " " : "", i);
-                }
-            }
-            if (e) {
-                for (p = 0; p < e->nprocesses; p++) {
-                    const char *h = e->processes[p].host ? e->processes[p].host : "";
-                    size_t l = strlen(hosts), hl = strlen(h);
-                    char *f = strstr(hosts, h);
-                    int dup = 0;
-                    while (f && hl) {
-                        if ((f == hosts || f[-1] == ' ') && (f[hl] == 0 || f[hl] == ' ')) {
-                            dup = 1;
-                            break;
-                        }
-                        f = strstr(f + 1, h);
-                    }
-                    if (!dup && hl)
-                        snprintf(hosts + l, sizeof hosts - l, "%s%s", l ? " " : "", h);
-                }
-                aa_experiment_set_attr(e, "hosts", hosts);
-                if (missing[0])
-                    aa_experiment_set_attr(e, "missing_ranks", missing);
-                if (aa_rt_make_outdir(&err) != AA_OK) {
-                    aa_rt_fail("%s", err.msg);
-                } else {
-                    snprintf(path, sizeof path, "%s/experiment.xml", aa_rt_g.outdir);
-                    if (aa_rt_write_experiment(e, path, &err) != AA_OK)
-                        aa_rt_fail("cannot write the experiment: %s", err.msg);
-                }
-            } else {
+            e = NULL;
+            receive_batches(&m, lens, size, &b, buf, req);
+            free(buf);
+            buf = NULL;
+            if (aa_rt_merge_finish(&m) != 0) {
                 aa_rt_fail("out of memory merging the profiles");
+            } else if (aa_rt_make_outdir(&err) != AA_OK) {
+                aa_rt_fail("%s", err.msg);
+            } else {
+                char path[4200];
+                const char *ext = aa_rt_profile_ext();
+                snprintf(path, sizeof path, "%s/experiment%s", aa_rt_g.outdir, ext);
+                if (aa_rt_write_experiment(m.e, path, &err) != AA_OK)
+                    aa_rt_fail("cannot write the experiment: %s", err.msg);
+                else
+                    aa_rt_remove_other_form(aa_rt_g.outdir, "experiment", ext);
             }
+        } else {
+            /* nothing can be merged: the packs are still taken, so no rank waits */
+            for (i = 1; i < size; i++)
+                if (lens[i] > 0) {
+                    char go = 1;
+                    PMPI_Send(&go, 1, MPI_CHAR, i, TAG_GO, aa_comm);
+                    PMPI_Recv(buf, lens[i], MPI_CHAR, i, TAG_PACK, aa_comm, MPI_STATUS_IGNORE);
+                }
+            aa_rt_fail("out of memory merging the profiles");
         }
+        aa_rt_merge_free(&m);
     }
     aa_rt_g.written = 1;
     aa_experiment_free(e);
     aa_buf_free(&b);
     free(lens);
-    free(displs);
-    free(all);
+    free(buf);
+    free(req);
     (void)t;
 }
 

@@ -651,12 +651,31 @@ int aa_rt_make_outdir(aa_err *err)
  * after an MPI_Abort): the data goes into an unnamed file in the directory
  * (O_TMPFILE) which is given its name only when complete.  Where O_TMPFILE
  * is not supported, a named temporary file and rename (aa_write_file_atomic). */
+const char *aa_rt_profile_ext(void)
+{
+    int from = aa_rt_g.binary_from > 0 ? aa_rt_g.binary_from : AA_RT_BINARY_NPROCS;
+    int binary = aa_rt_g.format == AA_RT_FORMAT_BINARY ||
+                 (aa_rt_g.format == AA_RT_FORMAT_AUTO && aa_rt_g.nprocs >= from);
+    return binary ? ".aab" : ".xml";
+}
+
+void aa_rt_remove_other_form(const char *dir, const char *base, const char *ext)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s%s", dir, base, strcmp(ext, ".aab") ? ".aab" : ".xml");
+    unlink(path);
+}
+
 int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err)
 {
     aa_buf b;
     int rc;
+    size_t pl = strlen(path);
     aa_buf_init(&b);
-    rc = aa_experiment_write_buf(e, &b, err);
+    if (pl > 4 && strcmp(path + pl - 4, ".aab") == 0)
+        rc = aa_experiment_write_binary_buf(e, &b, err);
+    else
+        rc = aa_experiment_write_buf(e, &b, err);
     if (rc == AA_OK) {
         char dir[4200], proc[64], tmp[4300];
         const char *sl = strrchr(path, '/');
@@ -701,7 +720,8 @@ int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err
 }
 
 /* Writes this process's profile: experiment.xml for a process that is the
- * whole run (no MPI, single-process mpi mode), rank-<N>.xml otherwise. */
+ * whole run (no MPI, single-process mpi mode), rank-<N>.xml otherwise
+ * (.aab in the binary form, aa_rt_profile_ext). */
 int aa_rt_write_own_profile(const char *why)
 {
     aa_rt_thread *t = aa_rt_thread_get();
@@ -724,13 +744,18 @@ int aa_rt_write_own_profile(const char *why)
     aa_err_clear(&err);
     if (aa_rt_make_outdir(&err) == AA_OK && (e = aa_rt_build_experiment(&err))) {
         int whole = !aa_rt_g.collect_files && (!aa_rt_g.mpi_used || aa_rt_g.nprocs == 1);
+        const char *ext = aa_rt_profile_ext();
+        char base[32];
         if (whole && !why)
-            snprintf(path, sizeof path, "%s/experiment.xml", aa_rt_g.outdir);
+            snprintf(base, sizeof base, "experiment");
         else
-            snprintf(path, sizeof path, "%s/rank-%d.xml", aa_rt_g.outdir, aa_rt_g.rank);
+            snprintf(base, sizeof base, "rank-%d", aa_rt_g.rank);
+        snprintf(path, sizeof path, "%s/%s%s", aa_rt_g.outdir, base, ext);
         if (why && strcmp(why, "flush") != 0)
             aa_experiment_set_attr(e, "incomplete", why);
         rc = aa_rt_write_experiment(e, path, &err);
+        if (rc == AA_OK)
+            aa_rt_remove_other_form(aa_rt_g.outdir, base, ext);
         aa_experiment_free(e);
     }
     if (rc)

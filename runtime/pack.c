@@ -258,3 +258,81 @@ nomem:
     free(vals);
     return aa_err_set(err, AA_EENV, "out of memory merging profiles");
 }
+
+/* ---- rank 0's merge (AUTOANALYZER_COLLECT=mpi) ------------------------------ */
+int aa_rt_merge_begin(aa_rt_merge *m, const aa_experiment *own, int nprocs)
+{
+    size_t k;
+    aa_buf_init(&m->missing);
+    m->e = aa_experiment_new();
+    if (!m->e)
+        return -1;
+    m->e->id = own->id ? strdup(own->id) : NULL;
+    m->e->program = own->program ? strdup(own->program) : NULL;
+    m->e->nprocs = nprocs;
+    for (k = 0; k < own->nattrs; k++)
+        aa_experiment_set_attr(m->e, own->attrs[k].name, own->attrs[k].value);
+    return 0;
+}
+
+void aa_rt_merge_pack(aa_rt_merge *m, int rank, const void *data, size_t len)
+{
+    aa_err err;
+    aa_err_clear(&err);
+    if (m->e && len && aa_rt_unpack_merge(m->e, data, len, &err) == AA_OK)
+        return;
+    aa_buf_printf(&m->missing, "%s%d", m->missing.len ? " " : "", rank);
+}
+
+/* hosts: every distinct host, in rank order, up to 4,095 characters (the
+ * ranks of one host are usually neighbours: compared with the last first) */
+static void set_hosts(aa_experiment *e)
+{
+    char hosts[4096] = "";
+    const char *last = NULL;
+    size_t p;
+    for (p = 0; p < e->nprocesses; p++) {
+        const char *h = e->processes[p].host ? e->processes[p].host : "";
+        size_t l = strlen(hosts), hl = strlen(h);
+        char *f;
+        int dup = 0;
+        if (!hl || (last && strcmp(last, h) == 0))
+            continue;
+        last = h;
+        for (f = strstr(hosts, h); f; f = strstr(f + 1, h))
+            if ((f == hosts || f[-1] == ' ') && (f[hl] == 0 || f[hl] == ' ')) {
+                dup = 1;
+                break;
+            }
+        if (!dup && l + hl + 2 < sizeof hosts)
+            snprintf(hosts + l, sizeof hosts - l, "%s%s", l ? " " : "", h);
+    }
+    aa_experiment_set_attr(e, "hosts", hosts);
+}
+
+int aa_rt_merge_finish(aa_rt_merge *m)
+{
+    if (!m->e || m->missing.failed)
+        return -1;
+    set_hosts(m->e);
+    if (m->missing.len)
+        aa_experiment_set_attr(m->e, "missing_ranks", m->missing.data);
+    return 0;
+}
+
+void aa_rt_merge_free(aa_rt_merge *m)
+{
+    aa_experiment_free(m->e);
+    m->e = NULL;
+    aa_buf_free(&m->missing);
+}
+
+int aa_rt_batch_end(const int *lens, int nprocs, int from, size_t max_bytes, int max_ranks)
+{
+    size_t bytes = 0;
+    int r = from;
+    while (r < nprocs && r - from < max_ranks &&
+           (r == from || bytes + (size_t)lens[r] <= max_bytes))
+        bytes += (size_t)lens[r++];
+    return r;
+}

@@ -229,6 +229,44 @@ static void read_throttle(void)
     aa_rt_g.thr_first_given = least > 0;
 }
 
+/* AUTOANALYZER_FORMAT: xml, binary, auto (binary from AA_RT_BINARY_NPROCS
+ * processes on) or auto:N (from N on). */
+static void read_format(void)
+{
+    const char *s = getenv("AUTOANALYZER_FORMAT");
+    double n;
+    aa_rt_g.format = AA_RT_FORMAT_AUTO;
+    aa_rt_g.binary_from = AA_RT_BINARY_NPROCS;
+    if (!s || !*s || strcmp(s, "auto") == 0)
+        return;
+    if (strcmp(s, "xml") == 0)
+        aa_rt_g.format = AA_RT_FORMAT_XML;
+    else if (strcmp(s, "binary") == 0)
+        aa_rt_g.format = AA_RT_FORMAT_BINARY;
+    else if (strncmp(s, "auto:", 5) == 0 && parse_range(s + 5, 1, 1 << 30, &n) == 0 &&
+             n == (double)(int)n)
+        aa_rt_g.binary_from = (int)n;
+    else
+        aa_rt_setting_warn("AUTOANALYZER_FORMAT", s,
+                           "expected xml, binary, auto or auto:N (binary from N processes on)",
+                           "auto");
+}
+
+/* AUTOANALYZER_COLLECT_BATCH: bytes of packs rank 0 receives at a time */
+static void read_batch(void)
+{
+    const char *s = getenv("AUTOANALYZER_COLLECT_BATCH");
+    double n;
+    aa_rt_g.batch_bytes = AA_RT_BATCH_BYTES;
+    if (!s || !*s)
+        return;
+    if (parse_range(s, 1, 1e12, &n) == 0 && n == (double)(size_t)n)
+        aa_rt_g.batch_bytes = (size_t)n;
+    else
+        aa_rt_setting_warn("AUTOANALYZER_COLLECT_BATCH", s,
+                           "expected a whole number of bytes from 1 to 1e12", "67108864");
+}
+
 static void program_name(void)
 {
     char buf[4096];
@@ -266,6 +304,8 @@ static void do_init(void)
     aa_rt_g.collect_files = s && strcmp(s, "files") == 0;
     if (s && *s && strcmp(s, "files") && strcmp(s, "mpi"))
         aa_rt_fail("AUTOANALYZER_COLLECT='%s': expected mpi or files (using mpi)", s);
+    read_format();
+    read_batch();
     aa_rt_g.rank = 0;
     aa_rt_g.nprocs = 1;
     aa_rt_g.pid = (long)getpid();

@@ -31,6 +31,11 @@
 #define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
 #define AA_RT_MAX_CTR 8          /* hardware/fake counters */
+/* AUTOANALYZER_FORMAT: the form of the profiles written (docs/runtime.md,
+ * "Profile format"): auto is binary from AA_RT_BINARY_NPROCS processes on
+ * (auto:N from N on) */
+enum { AA_RT_FORMAT_AUTO, AA_RT_FORMAT_XML, AA_RT_FORMAT_BINARY };
+#define AA_RT_BINARY_NPROCS 1024
 
 enum {
     AA_RT_NODE_THROTTLED = 1u,   /* this calling context is not measured any more */
@@ -162,6 +167,9 @@ typedef struct aa_rt_global {
     int mpi_finalized;
     int rank, nprocs;
     int collect_files;        /* 1: AUTOANALYZER_COLLECT=files */
+    int format;               /* AUTOANALYZER_FORMAT: AA_RT_FORMAT_* */
+    int binary_from;          /* auto: binary from this many processes on */
+    size_t batch_bytes;       /* AUTOANALYZER_COLLECT_BATCH (AA_RT_BATCH_BYTES) */
     char experiment_id[96];
     char outdir[4096];
     char start_cwd[4096];     /* working directory at start (relative outputs) */
@@ -294,8 +302,15 @@ int aa_rt_make_outdir(aa_err *err);
 int aa_rt_choose_outdir(aa_err *err);
 /* The directory name; returns 1 for the default name (see output.c). */
 int aa_rt_default_outdir(char *out, size_t n);
-/* Writes a profile without ever leaving a temporary file behind. */
+/* Writes a profile without ever leaving a temporary file behind: the
+ * binary form when path ends in ".aab", else XML. */
 int aa_rt_write_experiment(const aa_experiment *e, const char *path, aa_err *err);
+/* ".aab" when this run's profiles are binary (AUTOANALYZER_FORMAT, the
+ * process count), else ".xml". */
+const char *aa_rt_profile_ext(void);
+/* Removes DIR/BASE in the other form than ext: a profile just written
+ * replaces this rank's (or the run's) profile in the other form. */
+void aa_rt_remove_other_form(const char *dir, const char *base, const char *ext);
 void aa_rt_new_experiment_id(char *out, size_t n);
 void aa_rt_install_signal_handlers(void);
 
@@ -309,5 +324,23 @@ extern const char *const aa_rt_x_units[AA_RT_X_COUNT_];
 int aa_rt_pack(const aa_experiment *e, aa_buf *b);
 /* Merges a packed process into e (regions, metrics by name, process). */
 int aa_rt_unpack_merge(aa_experiment *e, const void *data, size_t len, aa_err *err);
+/* Rank 0's side of the collection (mpi.c; also bench/rt_collect.c): a new
+ * experiment with the header of rank 0's own profile (id, program, nprocs,
+ * environment); each rank's pack merged in (a failed one is listed as
+ * missing); then `hosts` and `missing_ranks` set.  Batches: the ranks whose
+ * packs are received together, about AA_RT_BATCH_BYTES at a time. */
+typedef struct aa_rt_merge {
+    aa_experiment *e;
+    aa_buf missing; /* "3 17 ..." */
+} aa_rt_merge;
+#define AA_RT_BATCH_BYTES (64u << 20)
+#define AA_RT_BATCH_RANKS 4096
+int aa_rt_merge_begin(aa_rt_merge *m, const aa_experiment *own, int nprocs);
+void aa_rt_merge_pack(aa_rt_merge *m, int rank, const void *data, size_t len);
+int aa_rt_merge_finish(aa_rt_merge *m);
+void aa_rt_merge_free(aa_rt_merge *m);
+/* The end of the batch that starts at rank `from`: at most max_ranks ranks
+ * and max_bytes of packs (lens[r] bytes each), at least one rank. */
+int aa_rt_batch_end(const int *lens, int nprocs, int from, size_t max_bytes, int max_ranks);
 
 #endif

@@ -3,7 +3,9 @@
  * annotated region; the runtime must still leave each rank's profile
  * (rank-<N>.xml, with the open regions closed).  argv[1]: "segv" (every rank
  * dereferences NULL), "term" (every rank raises SIGTERM), "abort" (rank 0
- * calls MPI_Abort), "exit" (every rank calls exit(0) without MPI_Finalize).
+ * calls MPI_Abort), "exit" (every rank calls exit(0) without MPI_Finalize),
+ * "flushsegv" (every rank writes its profile with aa_runtime_flush, then
+ * dereferences NULL: the crash profile must replace the flushed one).
  */
 #include <mpi.h>
 #include <signal.h>
@@ -23,7 +25,9 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     aa_runtime_enter(&r_doomed);
     rt_busy(0.02);
-    if (strcmp(mode, "segv") == 0) {
+    if (strcmp(mode, "flushsegv") == 0)
+        aa_runtime_flush();
+    if (strcmp(mode, "segv") == 0 || strcmp(mode, "flushsegv") == 0) {
         volatile int *p = NULL;
         *p = rank;
     } else if (strcmp(mode, "term") == 0) {

@@ -4,7 +4,8 @@
  * of a one-process experiment with two threads, NaN values, flags,
  * attributes and unavailable metrics into an experiment whose metric order
  * differs; merging several ranks; duplicate ranks and every truncation of
- * the data rejected without a crash.  pack.c is compiled into this test
+ * the data rejected without a crash; rank 0's merge (header, missing ranks,
+ * hosts) and the batches it receives.  pack.c is compiled into this test
  * (it needs only common/ and profile/).
  */
 #include "runtime/pack.c"
@@ -110,6 +111,46 @@ int main(void)
         is_int(bad, 0, "every truncation rejected");
     }
     is_int(aa_rt_unpack_merge(dst, "JUNK", 4, &err), AA_EINPUT, "bad header rejected");
+    {
+        /* rank 0's merge: rank 0's header, every pack, a failed one missing */
+        aa_rt_merge m;
+        aa_experiment *own = one_rank(0), *r3 = one_rank(3);
+        aa_buf b3;
+        aa_buf_init(&b3);
+        aa_rt_pack(r3, &b3);
+        aa_experiment_set_attr(own, "collect", "mpi");
+        is_int(aa_rt_merge_begin(&m, own, 4), 0, "merge begins");
+        is_int(m.e->nprocs, 4, "nprocs of the job");
+        is_str(aa_experiment_attr(m.e, "collect"), "mpi", "rank 0's environment");
+        aa_rt_merge_pack(&m, 0, b.data, b.len); /* holds rank 2: merged as rank 2 */
+        aa_rt_merge_pack(&m, 1, NULL, 0);       /* sent nothing */
+        aa_rt_merge_pack(&m, 2, "JUNK", 4);     /* malformed */
+        aa_rt_merge_pack(&m, 3, b3.data, b3.len);
+        is_int(aa_rt_merge_finish(&m), 0, "merge finishes");
+        is_int((int)m.e->nprocesses, 2, "two packs merged");
+        is_str(aa_experiment_attr(m.e, "missing_ranks"), "1 2", "empty and malformed packs missing");
+        is_str(aa_experiment_attr(m.e, "hosts"), "h1", "hosts: the distinct hosts");
+        is_int(aa_experiment_check(m.e, &err), AA_OK, "merged experiment is consistent");
+        aa_rt_merge_free(&m);
+        aa_buf_free(&b3);
+        aa_experiment_free(r3);
+        aa_experiment_free(own);
+    }
+    {
+        /* batches: bytes and ranks bounded, at least one rank each, every
+         * rank in exactly one */
+        int lens[10] = {5, 5, 5, 100, 0, 0, 3, 3, 3, 3}, from, to, n = 0, seen = 0, okb = 1;
+        is_int(aa_rt_batch_end(lens, 10, 0, 15, 100), 3, "batch: up to the byte bound");
+        is_int(aa_rt_batch_end(lens, 10, 3, 15, 100), 4, "batch: one pack above the bound alone");
+        is_int(aa_rt_batch_end(lens, 10, 4, 15, 3), 7, "batch: at most max_ranks ranks");
+        is_int(aa_rt_batch_end(lens, 10, 9, 15, 100), 10, "batch: the last rank");
+        for (from = 0; from < 10; from = to, n++) {
+            to = aa_rt_batch_end(lens, 10, from, 10, 4);
+            okb &= to > from && to - from <= 4;
+            seen += to - from;
+        }
+        ok(okb && seen == 10, "batches cover every rank once (%d batches)", n);
+    }
     aa_buf_free(&b);
     aa_experiment_free(src);
     aa_experiment_free(dst);
