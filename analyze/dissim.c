@@ -228,11 +228,14 @@ static double sep_threshold(double sig, size_t d)
 }
 
 /* T^2 of groups a and b (0 when their means are closer than res;
- * INFINITY when a component differs with no spread at all). */
-static double sep_score(const sep_groups *g, const double *floor2, size_t a, size_t b, double res)
+ * INFINITY when a component differs with no spread at all); *used: the
+ * components whose means differ by at least res, the only ones summed. */
+static double sep_score(const sep_groups *g, const double *floor2, size_t a, size_t b, double res,
+                        size_t *used)
 {
     size_t j, d = g->d;
     double na = (double)g->n[a], nb = (double)g->n[b], D2 = 0, t2 = 0, df = na + nb - 2;
+    *used = 0;
     for (j = 0; j < d; j++) {
         double dj = g->sum[a * d + j] / na - g->sum[b * d + j] / nb;
         D2 += dj * dj;
@@ -246,6 +249,7 @@ static double sep_score(const sep_groups *g, const double *floor2, size_t a, siz
                           : 0;
         if (!(fabs(dj) >= res))
             continue;
+        ++*used;
         w = w > floor2[j] ? w : floor2[j];
         if (!(w > 0))
             return INFINITY;
@@ -290,7 +294,7 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
 {
     size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
     sep_groups g;
-    double thr, *floor2 = malloc((d ? d : 1) * sizeof *floor2);
+    double *thr = malloc((d + 1) * sizeof *thr), *floor2 = malloc((d ? d : 1) * sizeof *floor2);
     int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK;
     memset(&g, 0, sizeof g);
     g.k = k0;
@@ -299,7 +303,7 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
     g.sum = calloc((k0 ? k0 : 1) * (d ? d : 1), sizeof *g.sum);
     g.sq = calloc((k0 ? k0 : 1) * (d ? d : 1), sizeof *g.sq);
     g.rep = malloc((k0 ? k0 : 1) * sizeof *g.rep);
-    if (!floor2 || !group_of || !g.n || !g.sum || !g.sq || !g.rep) {
+    if (!thr || !floor2 || !group_of || !g.n || !g.sum || !g.sq || !g.rep) {
         rc = an_nomem(c);
         goto out;
     }
@@ -324,22 +328,30 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
             o++;
         }
     }
-    thr = sep_threshold(cp->sig, d);
+    /* the threshold of a pair has as many degrees of freedom as components
+     * it sums: those closer than the resolution add nothing to T^2 and
+     * must not raise the bar (thr[u], computed when first needed) */
+    for (j = 0; j <= d; j++)
+        thr[j] = 0;
     while (g.k >= 2) {
-        double worst = INFINITY;
-        size_t wa = 0, wb = 1;
+        double worst = INFINITY, worst_t = 0;
+        size_t wa = 0, wb = 1, used;
         for (a = 0; a < g.k; a++)
             for (b = a + 1; b < g.k; b++) {
-                double t = sep_score(&g, floor2, a, b, cp->res);
-                if (t < worst) {
-                    worst = t;
+                double t = sep_score(&g, floor2, a, b, cp->res, &used), ratio;
+                if (used && !(thr[used] > 0))
+                    thr[used] = sep_threshold(cp->sig, used);
+                ratio = used ? t / thr[used] : 0;
+                if (ratio < worst) {
+                    worst = ratio;
+                    worst_t = t;
                     wa = a;
                     wb = b;
                 }
             }
-        if (worst >= thr) {
+        if (worst >= 1) {
             if (separation)
-                *separation = sqrt(worst);
+                *separation = sqrt(worst_t);
             break;
         }
         sep_merge(&g, group_of, k0, wa, wb);
@@ -355,6 +367,7 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
         labels[i] = (int)g.n[group_of[labels[i]]];
     *ncl = g.k;
 out:
+    free(thr);
     free(floor2);
     free(group_of);
     free(g.n);

@@ -1162,6 +1162,11 @@ static int one_dissim_cccr_at(const aa_analysis *a, uint32_t id)
     return found && nd == 1;
 }
 
+static int rank_odd(int rank)
+{
+    return rank % 2;
+}
+
 static int rank_mod3(int rank)
 {
     return rank % 3;
@@ -1371,6 +1376,72 @@ static void test_suspects(void)
     aa_experiment_free(e);
 }
 
+/* The separation threshold counts the components it tests (suite seed
+ * 418, CPU times in ms): ranks 1 and 3 spend 19 ms more in `sweep_rows`
+ * (T^2 about 50 against the one-component threshold 36), and six sibling
+ * regions differ by less than the resolution.  Judged against the
+ * threshold of seven components (54) the groups were merged and the time
+ * step loop was the CCCR; the CCCR is `sweep_rows`. */
+static void test_threshold_counts_tested(void)
+{
+    static const double v[4][7] = {{8.92, 0.004, 86.09, 11.18, 14.70, 14.57, 0.09},
+                                   {9.16, 0.010, 104.95, 11.75, 15.48, 15.03, 0.09},
+                                   {8.98, 0.030, 88.86, 11.59, 14.85, 14.76, 0.09},
+                                   {9.11, 0.004, 108.27, 11.75, 14.98, 15.10, 0.10}};
+    static const double setup[4] = {34.41, 34.16, 34.34, 34.31};
+    /* two inner loops of five of the phases (column, then per rank) */
+    static const int col[5] = {0, 3, 4, 5, 2};
+    static const double in[5][2][4] = {
+        {{1.218, 1.620, 1.263, 1.917}, {3.357, 3.490, 3.510, 3.421}},
+        {{4.610, 4.913, 4.779, 4.689}, {4.538, 4.684, 4.717, 4.858}},
+        {{6.134, 6.464, 6.257, 6.481}, {6.356, 6.455, 6.345, 6.522}},
+        {{11.833, 12.379, 11.962, 12.059}, {0.904, 0.912, 0.897, 0.921}},
+        {{11.059, 11.492, 11.504, 11.570}, {0.801, 0.812, 0.795, 0.809}}};
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, j;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "build_tables", AA_KIND_FUNCTION);
+    add_region(e, 3, 1, "loop@154", AA_KIND_LOOP);
+    for (j = 0; j < 7; j++)
+        add_region(e, (uint32_t)(10 + j), 3, j == 2 ? "sweep_rows" : "phase", AA_KIND_FUNCTION);
+    for (j = 0; j < 5; j++) {
+        add_region(e, (uint32_t)(40 + 2 * j), (uint32_t)(10 + col[j]), "loop", AA_KIND_LOOP);
+        add_region(e, (uint32_t)(41 + 2 * j), (uint32_t)(10 + col[j]), "loop", AA_KIND_LOOP);
+    }
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double lp = 0, tot;
+        long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0), l, ph[7];
+        node(e, t, 2, m, setup[r] * 1e-3, 0, 0);
+        l = node(e, t, 3, m, 0, 0, 0);
+        for (j = 0; j < 7; j++) {
+            ph[j] = node(e, t, (uint32_t)(10 + j), l, v[r][j] * 1e-3, 0, 0);
+            lp += v[r][j] * 1e-3;
+        }
+        for (j = 0; j < 5; j++) {
+            node(e, t, (uint32_t)(40 + 2 * j), ph[col[j]], in[j][0][r] * 1e-3, 0, 0);
+            node(e, t, (uint32_t)(41 + 2 * j), ph[col[j]], in[j][1][r] * 1e-3, 0, 0);
+        }
+        aa_node_values(e, t, (size_t)l)[M_WALL] = aa_node_values(e, t, (size_t)l)[M_CPU] = lp;
+        tot = lp + setup[r] * 1e-3;
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+    }
+    e->nprocs = 4;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "one tested component of seven: analysed");
+    if (a) {
+        is_int(a->nclusters, 2, "two groups");
+        ok(clusters_are_groups(a, rank_odd), "the clusters are the even and the odd ranks");
+        ok(one_dissim_cccr_at(a, 12), "the one dissimilarity CCCR is sweep_rows");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 /* A clear difference in a small region under a first CCR (the CPU times
  * outside MPI of suite seed 299, in ms): rank 0 spends 8.5 ms in
  * `predict` against 1.2 ms, inside a time-step loop whose three large
@@ -1532,5 +1603,6 @@ int main(void)
     test_suspects();
     test_polling_waits();
     test_ccr_looks_through();
+    test_threshold_counts_tested();
     return tap_done();
 }
