@@ -33,7 +33,9 @@ optional keys the scorer understands:
       path (context-sensitive cases: only that call path is imbalanced)
   benign: [{"function", "kind"}]  regions a finding on which is not false:
       background regions that really are large (>= BENIGN_SHARE of the run)
-      for disparity, the master's and workers' functions for master/worker
+      for disparity -- the injected function of a context-sensitive case
+      too, when its work in the balanced calling context is that large --,
+      the master's and workers' functions for master/worker
   magnitude.nominal  true when the run share is estimated from nominal
       I/O or MPI rates rather than from the calibrated work unit
 """
@@ -342,6 +344,10 @@ def generate(seed):
             cccr['via'] = via
             if r2:
                 r2['via'] = via
+            # the other calling context runs the same work on every rank:
+            # a hotspot there is real when that work is large
+            if p['culprit_ms'] / T >= BENIGN_SHARE:
+                benign.append({'function': cname, 'kind': 'disparity'})
         else:
             sig = '%s(void)' % cname
             cccr, r2 = emit_injected(cname, sig, 'load', p['culprit_ms'], p['depth'])
