@@ -7,8 +7,9 @@
  * whether it can be wrapped without changing the program (macro
  * boundaries, jumps into the region, setjmp, statement expressions,
  * pragmas, preprocessor conditionals, #include'd code), applies the size
- * rules (static inline functions, tiny leaf functions and tiny
- * constant-trip loops are left out unless asked for), and rewrites the
+ * rules (static inline functions, tiny leaf functions, short functions
+ * -- a cost model of one visit --, bisection loops and tiny constant-trip
+ * loops are left out unless asked for), and rewrites the
  * original bytes with single-line insertions plus a prelude.
  */
 #include "instrument/instr_private.h"
