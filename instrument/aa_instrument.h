@@ -49,6 +49,12 @@ enum {
  * default. */
 #define AA_TINY_MAX_STATEMENTS 12
 #define AA_TINY_MAX_TRIPS 8
+/* The short-function rule (same section): a function without loops but
+ * tiny and bisection ones, of at most this many statements (error paths
+ * aside), calling no MPI, I/O or other library routine that may wait and
+ * at most AA_SHORT_MAX_CALLS functions of the program. */
+#define AA_SHORT_MAX_STATEMENTS 24
+#define AA_SHORT_MAX_CALLS 2
 
 /* Parses "functions,outer-loops,..." (also "all", "default"). */
 int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err);

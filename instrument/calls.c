@@ -5,7 +5,10 @@
  * a system header that is none of the former).  Also names the routines
  * that make a region unsafe to wrap (setjmp/longjmp and friends), and the
  * calls that cannot block (libm, <ctype.h>, abs, compiler builtins) for the
- * tiny-leaf-function rule.
+ * tiny-leaf-function rule, and for the short-function rule the memory and
+ * string routines that compute in the process without waiting, the
+ * routines that only report (printf, perror, ...) and those that do not
+ * return (exit, abort, MPI_Abort, ...), which mark an error path.
  */
 #include "instrument/instr_private.h"
 
@@ -48,6 +51,27 @@ static const char *const pure_names[] = {
     "abs",     "imaxabs", "isalnum", "isalpha", "isascii", "isblank", "iscntrl",
     "isdigit", "isgraph", "islower", "isprint", "ispunct", "isspace", "isupper",
     "isxdigit", "labs",   "llabs",   "tolower", "toupper",
+};
+
+/* Memory and string routines: they compute in the process and never wait
+ * (short-function rule; sorted). */
+static const char *const memory_names[] = {
+    "aligned_alloc", "calloc", "free", "malloc", "memcmp", "memcpy", "memmove",
+    "memset", "posix_memalign", "realloc", "strcmp", "strcpy", "strlen",
+    "strncmp", "strncpy",
+};
+
+/* Routines that only report: what an error path calls before it returns
+ * or stops the program (sorted). */
+static const char *const report_names[] = {
+    "fflush", "fprintf", "fputc", "fputs", "perror", "printf", "putchar",
+    "puts", "vfprintf", "vprintf",
+};
+
+/* Routines that do not return: the end of an error path (sorted). */
+static const char *const noreturn_names[] = {
+    "MPI_Abort", "_Exit", "__assert_fail", "__builtin_trap", "__builtin_unreachable",
+    "_exit", "abort", "err", "errx", "exit", "quick_exit",
 };
 
 /* Calls that make a region (and its function) unsafe to wrap. */
@@ -93,14 +117,33 @@ int instr_call_unsafe(const char *name)
     return IN(unsafe_names, name);
 }
 
+int instr_call_memory(const char *name)
+{
+    return IN(memory_names, name);
+}
+
+int instr_call_report(const char *name)
+{
+    return IN(report_names, name);
+}
+
+int instr_call_noreturn(const char *name)
+{
+    return IN(noreturn_names, name);
+}
+
 int instr_call_tables_sorted(void)
 {
-    const char *const *t[] = {math_names, sys_names, unsafe_names, pure_names};
+    const char *const *t[] = {math_names,   sys_names,   unsafe_names,  pure_names,
+                              memory_names, report_names, noreturn_names};
     size_t n[] = {sizeof math_names / sizeof *math_names,
                   sizeof sys_names / sizeof *sys_names,
                   sizeof unsafe_names / sizeof *unsafe_names,
-                  sizeof pure_names / sizeof *pure_names};
-    for (size_t k = 0; k < 4; k++)
+                  sizeof pure_names / sizeof *pure_names,
+                  sizeof memory_names / sizeof *memory_names,
+                  sizeof report_names / sizeof *report_names,
+                  sizeof noreturn_names / sizeof *noreturn_names};
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++)
         for (size_t i = 1; i < n[k]; i++)
             if (strcmp(t[k][i - 1], t[k][i]) >= 0)
                 return 0;

@@ -14,6 +14,12 @@ int instr_call_class(const char *name, int in_system_header);
 int instr_call_pure(const char *name);
 /* setjmp, longjmp, vfork, ...: regions containing them are left alone. */
 int instr_call_unsafe(const char *name);
+/* Short-function rule (docs/instrument.md, "Small regions"): memory and
+ * string routines that never wait, routines that only report, routines
+ * that do not return. */
+int instr_call_memory(const char *name);
+int instr_call_report(const char *name);
+int instr_call_noreturn(const char *name);
 int instr_call_tables_sorted(void); /* self-check for the unit test */
 
 typedef struct instr_rule {

@@ -7,8 +7,9 @@
  * whether it can be wrapped without changing the program (macro
  * boundaries, jumps into the region, setjmp, statement expressions,
  * pragmas, preprocessor conditionals, #include'd code), applies the size
- * rules (static inline functions, tiny leaf functions and tiny
- * constant-trip loops are left out unless asked for), and rewrites the
+ * rules (static inline functions, tiny leaf functions, short functions
+ * -- a cost model of one visit --, bisection loops and tiny constant-trip
+ * loops are left out unless asked for), and rewrites the
  * original bytes with single-line insertions plus a prelude.
  */
 #include "instrument/instr_private.h"
@@ -1108,6 +1109,7 @@ static size_t subtree_end(ctx *X, int i)
 
 static long long const_trips(ctx *X, int i);
 static int not_straight_line(ctx *X, int i);
+static void trim_range(ctx *X, unsigned *s, unsigned *e);
 static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok);
 
 /* 1 when `name` is a function of this file that the size rules left out. */
@@ -1227,6 +1229,392 @@ static int count_statements(ctx *X, int body)
     return n;
 }
 
+/* ---- short functions (a cost model on the AST) ----------------------------
+ * A function (not main) whose own code cannot take long: no loop but tiny
+ * and bisection loops, no goto, at most AA_SHORT_MAX_STATEMENTS statements,
+ * and calls only to cheap routines (as for tiny leaves), to memory and
+ * string routines, and to at most AA_SHORT_MAX_CALLS functions of the
+ * program, which are regions of their own (or are left out themselves):
+ * never an MPI call, I/O or another library routine, where a process may
+ * wait.  Error paths (an if branch that only reports and then returns or
+ * stops the program) are not counted.  Its time is a few hundred
+ * instructions of straight-line code plus what its callees measure. */
+
+/* Name of the function a call at node k calls (NULL: through a pointer or
+ * unknown); *sys: declared in a system header, or defined in a header (a
+ * header's code is never instrumented, so what it does is measured by no
+ * region of its own: it counts as library code). */
+static char *callee_name(ctx *X, int k, int *sys, int *method)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[k].c), def;
+    enum CXCursorKind rk;
+    *sys = 0;
+    *method = 0;
+    if (clang_Cursor_isNull(ref))
+        return NULL;
+    rk = clang_getCursorKind(ref);
+    if (X->cxx && rk == CXCursor_CXXMethod && !clang_CXXMethod_isVirtual(ref))
+        *method = 1;
+    else if (rk != CXCursor_FunctionDecl && rk != CXCursor_FunctionTemplate)
+        return NULL;
+    *sys = clang_Location_isInSystemHeader(clang_getCursorLocation(ref));
+    def = clang_getCursorDefinition(ref);
+    if (!*sys && !clang_Cursor_isNull(def)) {
+        CXFile f = NULL;
+        clang_getFileLocation(clang_getCursorLocation(def), &f, NULL, NULL, NULL);
+        *sys = !f || !clang_File_isEqual(f, X->mainf);
+    }
+    return X->cxx ? instr_cxx_name(ref) : cx_str(clang_getCursorSpelling(ref));
+}
+
+/* Node k is an if's then or else branch that ends the function or the
+ * program after reporting: its last statement is a return or a call that
+ * does not return (exit, abort, MPI_Abort, ...), and it calls nothing but
+ * reporting (printf, perror, ...), non-returning and cheap routines. */
+static int error_path(ctx *X, int k)
+{
+    int last = k, p = X->n[k].parent;
+    size_t end;
+    if (p < 0 || X->n[p].kind != CXCursor_IfStmt || X->n[k].index < 1)
+        return 0;
+    if (X->n[k].kind == CXCursor_CompoundStmt)
+        last = X->n[k].last;
+    if (last < 0)
+        return 0;
+    if (X->n[last].kind != CXCursor_ReturnStmt) {
+        int sys, meth, ok;
+        char *nm;
+        if (X->n[last].kind != CXCursor_CallExpr)
+            return 0;
+        nm = callee_name(X, last, &sys, &meth);
+        ok = nm && instr_call_noreturn(nm);
+        free(nm);
+        if (!ok)
+            return 0;
+    }
+    end = subtree_end(X, k);
+    for (size_t j = (size_t)k + 1; j < end; j++) {
+        int sys, meth, ok;
+        char *nm;
+        if (X->n[j].kind == CXCursor_GotoStmt || X->n[j].kind == CXCursor_IndirectGotoStmt ||
+            is_loop(X->n[j].kind))
+            return 0;
+        if (X->n[j].kind != CXCursor_CallExpr)
+            continue;
+        nm = callee_name(X, (int)j, &sys, &meth);
+        ok = nm && (instr_call_report(nm) || instr_call_noreturn(nm) || instr_call_pure(nm) ||
+                    small_function(X, nm));
+        free(nm);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* Source text of a binary operator's operator (node b: the text between
+ * its first and last child), trimmed, into buf; "" when not in the file. */
+static void operator_text(ctx *X, int b, char *buf, size_t cap)
+{
+    int l = X->n[b].first, r = X->n[b].last;
+    unsigned s, e;
+    buf[0] = '\0';
+    if (l < 0 || r < 0 || l == r || !X->n[l].in_main || !X->n[r].in_main ||
+        X->n[l].e > X->n[r].s)
+        return;
+    s = X->n[l].e;
+    e = X->n[r].s;
+    trim_range(X, &s, &e);
+    if (e > s && e - s < cap) {
+        memcpy(buf, X->S.text + s, e - s);
+        buf[e - s] = '\0';
+    }
+}
+
+/* The variable a DeclRefExpr at node k names (a local or a parameter). */
+static int var_ref(ctx *X, int k, CXCursor *v)
+{
+    CXCursor ref;
+    if (X->n[k].kind != CXCursor_DeclRefExpr)
+        return 0;
+    ref = clang_getCursorReferenced(X->n[k].c);
+    if (clang_Cursor_isNull(ref) || (clang_getCursorKind(ref) != CXCursor_VarDecl &&
+                                     clang_getCursorKind(ref) != CXCursor_ParmDecl))
+        return 0;
+    *v = ref;
+    return 1;
+}
+
+#define AA_BISECT_VARS 16
+typedef struct varset {
+    CXCursor v[AA_BISECT_VARS];
+    int n, full;
+} varset;
+
+static int varset_has(const varset *S, CXCursor c)
+{
+    for (int i = 0; i < S->n; i++)
+        if (clang_equalCursors(S->v[i], c))
+            return 1;
+    return 0;
+}
+
+/* Adds the variables referenced in node k's subtree; 1 when one was new. */
+static int varset_add_refs(ctx *X, varset *S, int k)
+{
+    size_t end = subtree_end(X, k);
+    int added = 0;
+    for (size_t j = (size_t)k; j < end; j++) {
+        CXCursor v;
+        if (!var_ref(X, (int)j, &v) || varset_has(S, v))
+            continue;
+        if (S->n == AA_BISECT_VARS) {
+            S->full = 1;
+            continue;
+        }
+        S->v[S->n++] = v;
+        added = 1;
+    }
+    return added;
+}
+
+static int integer_type(CXCursor c)
+{
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    return t >= CXType_Bool && t <= CXType_Int128;
+}
+
+/* Node k without implicit conversions and parentheses around it. */
+static int strip_expr(ctx *X, int k)
+{
+    while (k >= 0 && (X->n[k].kind == CXCursor_UnexposedExpr || X->n[k].kind == CXCursor_ParenExpr) &&
+           X->n[k].first >= 0 && X->n[k].first == X->n[k].last)
+        k = X->n[k].first;
+    return k;
+}
+
+/* Node h halves an integer: `E / 2`, `E >> 1`; *operand = E's node. */
+static int halving(ctx *X, int h, int *operand)
+{
+    char op[8], lit[8];
+    int r = strip_expr(X, X->n[h].last);
+    unsigned s, e;
+    if (X->n[h].kind != CXCursor_BinaryOperator || r < 0 || X->n[r].kind != CXCursor_IntegerLiteral ||
+        !X->n[r].in_main || !integer_type(X->n[h].c))
+        return 0;
+    operator_text(X, h, op, sizeof op);
+    s = X->n[r].s;
+    e = X->n[r].e;
+    trim_range(X, &s, &e);
+    if (e <= s || e - s >= sizeof lit)
+        return 0;
+    memcpy(lit, X->S.text + s, e - s);
+    lit[e - s] = '\0';
+    *operand = X->n[h].first;
+    return (!strcmp(op, "/") && !strcmp(lit, "2")) || (!strcmp(op, ">>") && !strcmp(lit, "1"));
+}
+
+/* Node j assigns a variable of S (`v = E`, or a declaration `T v = E`):
+ * the node of E, else -1. */
+static int assigned_in(ctx *X, int j, const varset *S)
+{
+    char op[8];
+    CXCursor v;
+    int l = X->n[j].first;
+    if (X->n[j].kind == CXCursor_VarDecl)
+        return X->n[j].last >= 0 && varset_has(S, X->n[j].c) ? X->n[j].last : -1;
+    if (X->n[j].kind != CXCursor_BinaryOperator || l < 0 || !var_ref(X, l, &v) || !varset_has(S, v))
+        return -1;
+    operator_text(X, j, op, sizeof op);
+    return strcmp(op, "=") ? -1 : X->n[j].last;
+}
+
+/* Node j halves a variable of S in place: `v /= 2`, `v >>= 1`. */
+static int halving_assign(ctx *X, int j, const varset *S)
+{
+    char op[8], lit[8];
+    CXCursor v;
+    int l = X->n[j].first, r;
+    unsigned s, e;
+    if (X->n[j].kind != CXCursor_CompoundAssignOperator || l < 0 || !var_ref(X, l, &v) ||
+        !varset_has(S, v) || !integer_type(X->n[j].c))
+        return 0;
+    r = strip_expr(X, X->n[j].last);
+    if (r < 0 || X->n[r].kind != CXCursor_IntegerLiteral || !X->n[r].in_main)
+        return 0;
+    operator_text(X, j, op, sizeof op);
+    s = X->n[r].s;
+    e = X->n[r].e;
+    trim_range(X, &s, &e);
+    if (e <= s || e - s >= sizeof lit)
+        return 0;
+    memcpy(lit, X->S.text + s, e - s);
+    lit[e - s] = '\0';
+    return (!strcmp(op, "/=") && !strcmp(lit, "2")) || (!strcmp(op, ">>=") && !strcmp(lit, "1"));
+}
+
+/* A bisection loop: a while or do loop with a straight-line body (no loop
+ * but tiny ones, no goto, no call but cheap ones) in which the variables
+ * that decide the condition are reassigned from a halving of themselves:
+ * `mid = (lo + hi) / 2; if (a[mid] < x) lo = mid + 1; else hi = mid;`.
+ * With integer variables it runs at most 64 times (log2 of the range).
+ * The controlling set is the condition's variables closed over the
+ * assignments of the body (a variable assigned to one of them joins). */
+static int bisection_loop(ctx *X, int i)
+{
+    int cond, bodyn;
+    size_t end = subtree_end(X, i);
+    varset S;
+    int grew, pass = 0;
+    if (X->n[i].kind == CXCursor_WhileStmt) {
+        cond = X->n[i].first;
+        bodyn = X->n[i].last;
+    } else if (X->n[i].kind == CXCursor_DoStmt) {
+        cond = X->n[i].last;
+        bodyn = X->n[i].first;
+    } else
+        return 0;
+    if (cond < 0 || bodyn < 0 || cond == bodyn || !X->n[i].in_main ||
+        blocks_in(X, (size_t)i + 1, end, 0))
+        return 0;
+    S.n = S.full = 0;
+    varset_add_refs(X, &S, cond);
+    if (!S.n)
+        return 0;
+    do { /* close S over the assignments of the body */
+        grew = 0;
+        for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
+            int rhs = assigned_in(X, (int)j, &S);
+            if (rhs >= 0)
+                grew |= varset_add_refs(X, &S, rhs);
+        }
+    } while (grew && ++pass < 8);
+    if (S.full)
+        return 0;
+    for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
+        int rhs = assigned_in(X, (int)j, &S);
+        size_t rend;
+        if (halving_assign(X, (int)j, &S))
+            return 1;
+        if (rhs < 0)
+            continue;
+        rend = subtree_end(X, rhs);
+        for (size_t h = (size_t)rhs; h < rend; h++) {
+            int operand;
+            varset E;
+            if (!halving(X, (int)h, &operand) || operand < 0)
+                continue;
+            E.n = E.full = 0;
+            varset_add_refs(X, &E, operand);
+            for (int q = 0; q < E.n; q++)
+                if (varset_has(&S, E.v[q]))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* Statements on the longest path through node k: a block sums its
+ * statements, an if costs 1 plus its dearer branch (an error path costs
+ * nothing), a tiny or bisection loop 1 plus its body once, any other
+ * statement (a macro's expansion included) 1.  What one visit executes,
+ * up to the loops' trip counts. */
+static int path_statements(ctx *X, int k)
+{
+    enum CXCursorKind kd = X->n[k].kind;
+    int n = 0;
+    if (kd == CXCursor_NullStmt || error_path(X, k))
+        return 0;
+    if (kd == CXCursor_CompoundStmt) {
+        for (int c = X->n[k].first; c >= 0; c = X->n[c].next)
+            n += path_statements(X, c);
+        return n;
+    }
+    if (macro_made(X, k))
+        return 1;
+    if (kd == CXCursor_IfStmt) {
+        int a = 0, b = 0;
+        for (int c = X->n[k].first; c >= 0; c = X->n[c].next)
+            if (X->n[c].index == 1)
+                a = path_statements(X, c);
+            else if (X->n[c].index == 2)
+                b = path_statements(X, c);
+        return 1 + (a > b ? a : b);
+    }
+    if (is_loop(kd) && X->n[k].last >= 0)
+        return 1 + path_statements(X, X->n[k].last);
+    return 1;
+}
+
+/* The body holds an OpenMP directive (`#pragma omp`, `_Pragma("omp ...")`):
+ * threads start or wait there, whether or not libclang parsed it. */
+static int omp_in_body(ctx *X, int body)
+{
+    const char *t = X->S.text + X->n[body].s, *end = X->S.text + X->n[body].e, *p = t;
+    size_t end_node = subtree_end(X, body);
+    for (size_t k = (size_t)body; k < end_node; k++)
+        if (is_omp(X->n[k].kind))
+            return 1;
+    while (p < end && (p = memmem(p, (size_t)(end - p), "pragma", 6)) != NULL) {
+        p += 6;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '(' || *p == '"'))
+            p++;
+        if (end - p >= 3 && !memcmp(p, "omp", 3))
+            return 1;
+    }
+    return 0;
+}
+
+/* The short-function rule for the body: its reason, or NULL. */
+static const char *short_function(ctx *X, int body)
+{
+    size_t end = subtree_end(X, body);
+    int calls = 0, bisect = 0;
+    if (omp_in_body(X, body))
+        return NULL;
+    for (size_t k = (size_t)body + 1; k < end; k++) {
+        enum CXCursorKind kd = X->n[k].kind;
+        if (error_path(X, (int)k)) {
+            k = subtree_end(X, (int)k) - 1;
+            continue;
+        }
+        if (is_loop(kd)) {
+            if (tiny_loop(X, (int)k))
+                ;
+            else if (bisection_loop(X, (int)k))
+                bisect = 1;
+            else
+                return NULL;
+            k = subtree_end(X, (int)k) - 1; /* both are straight-line inside */
+            continue;
+        }
+        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
+            return NULL;
+        if (kd == CXCursor_CallExpr) {
+            int sys, meth;
+            char *nm = callee_name(X, (int)k, &sys, &meth);
+            int cheap = nm && (instr_call_pure(nm) || small_function(X, nm) ||
+                               (!meth && instr_call_memory(nm)));
+            int mpi = nm && (!strncmp(nm, "MPI_", 4) || !strncmp(nm, "PMPI_", 5));
+            int named = nm != NULL;
+            free(nm);
+            if (cheap)
+                continue;
+            /* a function of the program (not declared in a system header,
+             * not MPI), or in C a call through a pointer: a region of its
+             * own, or code the size rules leave out elsewhere */
+            if (mpi || sys || (!named && X->cxx))
+                return NULL;
+            if (++calls > AA_SHORT_MAX_CALLS)
+                return NULL;
+        }
+    }
+    if (path_statements(X, body) > AA_SHORT_MAX_STATEMENTS)
+        return NULL;
+    return bisect ? "bounded search function (bisection loop, at most 64 steps)"
+           : calls ? "short function (at most 24 statements per visit, at most 2 calls to functions of the program, no MPI or I/O)"
+                   : "short leaf function (at most 24 statements per visit, no call that may wait)";
+}
+
 /* The size rule for a function, or NULL.  A function left out is noted,
  * so that calls to it do not count as blocking calls. */
 static const char *function_small(ctx *X, CXCursor fn, int body, const char *fname)
@@ -1240,6 +1628,8 @@ static const char *function_small(ctx *X, CXCursor fn, int body, const char *fna
     else if (strcmp(fname, "main") && !not_straight_line(X, body) &&
              count_statements(X, body) <= AA_TINY_MAX_STATEMENTS)
         why = "tiny leaf function";
+    else if (strcmp(fname, "main"))
+        why = short_function(X, body);
     if (why)
         note_small_function(X, fname);
     return why;
@@ -1563,6 +1953,8 @@ static void loop_cand(ctx *X, int i, int body, const char *fname, int *nloops_to
     c->named = CAND(X, X->fn_index)->named;
     if (tiny_loop(X, i))
         CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
+    else if (bisection_loop(X, i))
+        CAND(X, ci)->small = "bisection loop (at most 64 steps, straight-line body)";
     else if (body_loop(X, i, body, fname)) {
         CAND(X, ci)->small = "loop spanning the function body (measured by the function region)";
         CAND(X, ci)->if_fn_kept = 1;
@@ -1689,7 +2081,8 @@ static void propagate_function_problem(ctx *X)
                 X->c[k].small = !strcmp(fsmall, "static inline function")
                                     ? "in a static inline function"
                                 : !strcmp(fsmall, "inline function") ? "in an inline function"
-                                                                    : "in a tiny leaf function";
+                                : !strcmp(fsmall, "tiny leaf function") ? "in a tiny leaf function"
+                                                                        : "in a short function";
                 X->c[k].if_fn_kept = 0;
             }
     if (!fwhy)

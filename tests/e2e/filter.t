@@ -149,8 +149,8 @@ cat > app.c <<'X'
 #include <stdio.h>
 static int lookup(const int *t, int n, int k)
 {
-    int lo = 0, hi = n;
-    while (lo < hi) { int m = (lo + hi) / 2; if (t[m] < k) lo = m + 1; else hi = m; }
+    int lo = 0;
+    while (lo < n && t[lo] < k) lo++; /* a linear search: no size rule bounds it */
     return lo;
 }
 static long solve(const int *t, int n)
@@ -253,19 +253,13 @@ ok "instrument wrote nothing" test ! -e x.c
 mkdir tr && cd tr || exit 1
 cat > search.c <<'C'
 #include <stdio.h>
-static double grid[4096];
-long lookup(double q)
+static double grid[64];
+long lookup(double q) /* a linear search: no size rule bounds its loop */
 {
-    long lo = 0, hi = 4095, len = hi - lo;
-    while (len > 1) {
-        long mid = lo + len / 2;
-        if (grid[mid] > q)
-            hi = mid;
-        else
-            lo = mid;
-        len = hi - lo;
-    }
-    return lo;
+    long i = 0;
+    while (i < 63 && grid[i + 1] <= q)
+        i++;
+    return i;
 }
 double solve(int n)
 {
@@ -273,13 +267,13 @@ double solve(int n)
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < 1000; k++)
             s = s * 0.999 + k;
-        s += (double)lookup((i % 4096) * 0.5);
+        s += (double)lookup((i % 64) * 0.5);
     }
     return s;
 }
 int main(void)
 {
-    for (int i = 0; i < 4096; i++)
+    for (int i = 0; i < 64; i++)
         grid[i] = i * 0.5;
     printf("%g\n", solve(150000));
     return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The size rules of the instrumenter (docs/instrument.md, "Small regions"):
-# static inline functions, tiny leaf functions and tiny constant-trip loops
-# are left out by default and listed in the region map as
+# static inline functions, tiny leaf functions, short functions, bisection
+# loops and tiny constant-trip loops are left out by default and listed in the region map as
 # instrumented="no" with the reason; the text of what is left out is
 # byte-identical in the instrumented source (no probe, no attribute: the
 # compiler inlines and vectorises it as before); `--mode ...,tiny`, `--mode
@@ -44,6 +44,11 @@ is "$(reason late_leaf c.c.regions.xml)" "tiny leaf function" "late_leaf() is ti
 is "$(reason busy c.c.regions.xml)" "" "busy() (a tiny loop calling printf) is instrumented"
 ok "composed: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o c.o -x c c.c
 
+SHORTLEAF="short leaf function (at most 24 statements per visit, no call that may wait)"
+SHORTFN="short function (at most 24 statements per visit, at most 2 calls to functions of the program, no MPI or I/O)"
+BISECT="bounded search function (bisection loop, at most 64 steps)"
+SPAN="loop spanning the function body (measured by the function region)"
+
 # do { } while (0) macros, longer straight-line helpers, and a loop that
 # is the whole function body
 cp "$TOP/tests/instrument/tiny/more.c" more.c
@@ -51,13 +56,11 @@ expect_status 0 "more rules: instrument" "$AA" instrument -q -o m.c more.c --
 is "$(reason visit m.c.regions.xml)" "tiny leaf function" "visit() (a do { } while (0) macro) is a tiny leaf"
 is "$(reason sort3 m.c.regions.xml)" "tiny leaf function" "sort3() (7 statements written, 19 expanded) is tiny"
 is "$(reason coulomb m.c.regions.xml)" "tiny leaf function" "coulomb() (12 straight-line statements) is tiny"
-is "$(reason coulomb13 m.c.regions.xml)" "" "coulomb13() (13 statements) is instrumented"
-is "$(reason halve m.c.regions.xml)" "" "halve() (a real do-while loop) is instrumented"
-SPAN="loop spanning the function body (measured by the function region)"
+is "$(reason coulomb13 m.c.regions.xml)" "$SHORTLEAF" "coulomb13() (13 statements) is a short leaf, not a tiny one"
 for f in halve search; do
-    ok "$f() instrumented" sh -c "grep 'name=\"$f\"' m.c.regions.xml | grep -vq instrumented="
+    is "$(reason $f m.c.regions.xml)" "$BISECT" "$f() (a bisection loop) is a bounded search function"
     is "$(grep "function=\"$f\"" m.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
-        "$SPAN" "the loop of $f() (its whole body) left out"
+        "in a short function" "the loop of $f() goes with it"
 done
 is "$(grep 'function="two"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 "two(): both loops instrumented"
 is "$(grep 'function="noisy"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
@@ -66,12 +69,34 @@ is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c inst
     "show() (its whole body a loop calling printf): loop instrumented"
 ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
 expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
-is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
-    "without the function region the loop of search() is instrumented"
+is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
+    "in a short function" "without the function region the loop of search() stays left out with its function"
 expect_status 0 "--include search" "$AA" instrument -q --include search --include main -o s.c more.c --
 is "$(grep 'function="search"' s.c.regions.xml | grep -c instrumented=)" 0 "an INCLUDE naming search() puts its loop back"
 expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o mt.c more.c --
 is "$(grep -c 'instrumented="no"' mt.c.regions.xml)" 0 "mode tiny: nothing of more.c left out"
+
+# the short-function rule (a cost model: statements per visit, calls that
+# may wait, calls to the program's functions) and bisection loops
+cp "$TOP/tests/instrument/tiny/short.c" "$TOP/tests/instrument/tiny/short.h" .
+expect_status 0 "short functions: instrument" "$AA" instrument -q -o sh.c short.c --
+for f in wrap1 wrap_ext via_ptr; do
+    is "$(reason $f sh.c.regions.xml)" "$SHORTFN" "$f() (a few statements, one call to a function of the program) is short"
+done
+is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (malloc, an error path that reports and exits) is short"
+is "$(reason branches sh.c.regions.xml)" "$SHORTLEAF" "branches() (30 statements, 16 on its longest path) is short"
+is "$(reason bs_shift sh.c.regions.xml)" "$BISECT" "bs_shift() (mid = (lo + hi) >> 1) is a bounded search"
+is "$(reason halve_loop sh.c.regions.xml)" "$BISECT" "halve_loop() (x /= 2) is a bounded search"
+for f in wrap_hdr wrap_mpi wrap_io three mpi_path long25 omp_wrap not_bs kernel; do
+    ok "$f() instrumented" sh -c "grep 'name=\"$f\"' sh.c.regions.xml | grep -vq instrumented="
+done
+is "$(grep 'function="not_bs"' sh.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
+    "$SPAN" "not_bs(): a linear loop indexing a halving is no bisection (left out only as the function's body)"
+ok "short: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -fopenmp -c -o sh.o -x c sh.c
+expect_status 0 "short: --mode default,tiny" "$AA" instrument -q --mode default,tiny -o sht.c short.c --
+is "$(grep -c 'instrumented="no"' sht.c.regions.xml)" 0 "mode tiny: nothing of short.c left out"
+expect_status 0 "short: --include wrap1" "$AA" instrument -q --include wrap1 --include main -o shi.c short.c --
+ok "an INCLUDE naming wrap1() instruments it" sh -c "grep 'name=\"wrap1\"' shi.c.regions.xml | grep -vq instrumented="
 
 # overrides
 expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o t.c tiny.c --

@@ -164,7 +164,7 @@ static const char *prog_a =
     "  int s = 0;\n"
     "  for (int i = 0; i < n; i++)\n"
     "    for (int j = 0; j < i; j++) s += j;\n"
-    "  while (s > 100) s /= 2;\n"
+    "  while (s > 100) s -= 7;\n"
     "  return s + other(n);\n"
     "}\n";
 static const char *prog_b = /* `other` changed and moved, lines shifted */
@@ -176,7 +176,7 @@ static const char *prog_b = /* `other` changed and moved, lines shifted */
     "  int s = 0;\n"
     "  for (int i = 0; i < n; i++)\n"
     "    for (int j = 0; j < i; j++) s += j;\n"
-    "  while (s > 100) s /= 2;\n"
+    "  while (s > 100) s -= 7;\n"
     "  return s + other(n);\n"
     "}\n";
 

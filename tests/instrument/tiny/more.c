@@ -1,11 +1,10 @@
 /* Size rules, continued (docs/instrument.md, "Small regions"): visit()
  * uses a do { } while (0) macro (runs once: no loop) whose statements count
  * as one; sort3() is 7 statements as written (19 as expanded); coulomb() is
- * 12 straight-line statements (tiny), coulomb13() 13 (instrumented);
- * halve() holds a real do-while loop, so it is no leaf (instrumented); in
- * halve() and search() a computing loop and straight-line statements are
- * the whole body, so the loop is left out while the function is
- * instrumented; two() has two loops, noisy() calls printf beside its loop
+ * 12 straight-line statements (tiny), coulomb13() 13 (no tiny leaf: a
+ * short leaf, at most 24); halve() holds a real do-while loop, so it is no
+ * leaf, but a halving one (x /= 2) and search() a binary search: both are
+ * bounded search functions, left out with their loops; two() has two loops, noisy() calls printf beside its loop
  * and the loop spanning show() calls printf: their loops stay. */
 #include <math.h>
 #include <stdio.h>
