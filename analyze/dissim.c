@@ -23,7 +23,6 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
     size_t i, j;
     int same = 1;
     aa_optics_params par;
-    aa_optics_result res;
     for (i = 1; i < n && same; i++)
         for (j = 0; j < dim; j++)
             if (x[i * dim + j] != x[j]) {
@@ -39,12 +38,8 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
     par.min_pts = cp->min_pts;
     par.eps = cp->eps;
     par.max_eps = INFINITY;
-    memset(&res, 0, sizeof res);
-    if (aa_cluster_optics(x, n, dim, &par, &res, c->err))
+    if (aa_cluster_optics_labels(x, n, dim, &par, labels, ncl, c->err))
         return c->err->code ? c->err->code : AA_EENV;
-    memcpy(labels, res.labels, n * sizeof *labels);
-    *ncl = res.nclusters;
-    aa_cluster_optics_free(&res);
     return AA_OK;
 }
 
