@@ -300,6 +300,9 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k);
 /* The CCR tests of every component j (isccr[j]) against the partition ref
  * (k clusters); lab: n scratch. */
 int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr);
+/* The CCR test of component j alone (the parallel analysis spreads the
+ * components over its ranks). */
+int an_level_ccr_test(an_level *L, size_t j, const int *ref, size_t k, int *lab, int *isccr);
 void an_level_free(an_level *L);
 
 /* disparity.c */

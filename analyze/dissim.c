@@ -598,22 +598,29 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
 /* The CCR tests of every component j of the level (isccr[j]): the
  * partition changes without it, or it alone gives the same partition.
  * lab: P scratch. */
+int an_level_ccr_test(an_level *L, size_t j, const int *ref, size_t k, int *lab, int *isccr)
+{
+    size_t P = L->n, kk;
+    int rc, changed, alone_same;
+    /* without component j */
+    if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
+        return rc;
+    changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
+    /* component j alone */
+    if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
+        return rc;
+    alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
+    *isccr = changed || alone_same;
+    return AA_OK;
+}
+
 int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr)
 {
-    size_t P = L->n, j, kk;
+    size_t j;
     int rc;
-    for (j = 0; j < L->m; j++) {
-        int changed, alone_same;
-        /* without component j */
-        if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
+    for (j = 0; j < L->m; j++)
+        if ((rc = an_level_ccr_test(L, j, ref, k, lab, &isccr[j])))
             return rc;
-        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
-        /* component j alone */
-        if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
-            return rc;
-        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
-        isccr[j] = changed || alone_same;
-    }
     return AA_OK;
 }
 
