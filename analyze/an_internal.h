@@ -242,10 +242,15 @@ double an_median_wpwt(const an_ctx *c);
  * time outside MPI): the scale an imbalance of that metric is judged on. */
 double an_median_program_metric(const an_ctx *c);
 size_t an_gather(an_ctx *c, int mi, double *M);
+/* an_gather of process q alone into row (R values; anyfin: R bytes of
+ * scratch): the same values, for phases that need one process at a time. */
+size_t an_gather_row(an_ctx *c, int mi, size_t q, double *row, unsigned char *anyfin);
 int an_metric_usable(an_ctx *c, const char *name, int *mi);
 int an_fill_ran(an_ctx *c);
 int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp);
 void an_self_values(an_ctx *c, const double *M, double *self);
+/* an_self_values of one process' row (R values). */
+void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
