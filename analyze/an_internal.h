@@ -245,6 +245,9 @@ size_t an_gather(an_ctx *c, int mi, double *M);
 /* an_gather of process q alone into row (R values; anyfin: R bytes of
  * scratch): the same values, for phases that need one process at a time. */
 size_t an_gather_row(an_ctx *c, int mi, size_t q, double *row, unsigned char *anyfin);
+/* an_gather of two metrics in one pass over the processes (*f1, *f2: their
+ * counts of finite values). */
+void an_gather2(an_ctx *c, int m1, double *M1, int m2, double *M2, size_t *f1, size_t *f2);
 int an_metric_usable(an_ctx *c, const char *name, int *mi);
 int an_fill_ran(an_ctx *c);
 int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp);

@@ -84,8 +84,11 @@ static int choose_region_metric(an_ctx *c)
     aa_analysis *a = c->a;
     c->cpi_ok = an_metric_usable(c, "cycles", &c->m_cyc) &&
                 an_metric_usable(c, "instructions", &c->m_ins);
-    if (c->cpi_ok)
-        c->cpi_ok = an_gather(c, c->m_cyc, c->T1) > 0 && an_gather(c, c->m_ins, c->T2) > 0;
+    if (c->cpi_ok) {
+        size_t fc, fi;
+        an_gather2(c, c->m_cyc, c->T1, c->m_ins, c->T2, &fc, &fi);
+        c->cpi_ok = fc > 0 && fi > 0;
+    }
     a->region_metric = o->region_metric == AA_RMETRIC_CRNM ? "crnm"
                        : o->region_metric == AA_RMETRIC_CPI ? "cpi"
                                                             : "wall";

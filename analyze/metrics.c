@@ -110,6 +110,25 @@ size_t an_gather(an_ctx *c, int mi, double *M)
     return finite;
 }
 
+void an_gather2(an_ctx *c, int m1, double *M1, int m2, double *M2, size_t *f1, size_t *f2)
+{
+    size_t P = c->P, R = c->R, q;
+    unsigned char *anyfin = calloc(R ? R : 1, 1);
+    *f1 = *f2 = 0;
+    if (!anyfin || m1 < 0 || m2 < 0) {
+        free(anyfin);
+        *f1 = an_gather(c, m1, M1);
+        *f2 = an_gather(c, m2, M2);
+        return;
+    }
+    /* the second walk of a process finds its values in the cache */
+    for (q = 0; q < P; q++) {
+        *f1 += an_gather_row(c, m1, q, M1 + q * R, anyfin);
+        *f2 += an_gather_row(c, m2, q, M2 + q * R, anyfin);
+    }
+    free(anyfin);
+}
+
 /* A metric is usable when it is in the experiment, at least one analysed
  * process measured it, and some value is finite. */
 int an_metric_usable(an_ctx *c, const char *name, int *mi)
@@ -161,9 +180,10 @@ int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
         return 0;
     if (d->m2 && !an_metric_usable(c, d->m2, &m2))
         return 0;
-    f1 = an_gather(c, m1, M);
     if (d->m2)
-        f2 = an_gather(c, m2, tmp);
+        an_gather2(c, m1, M, m2, tmp, &f1, &f2);
+    else
+        f1 = an_gather(c, m1, M);
     if (!f1 || !f2)
         return 0;
     for (i = 0; i < n; i++) {
