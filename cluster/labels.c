@@ -268,8 +268,10 @@ static int hubs_build(sc *s, hubs *h)
                 break;
             }
         }
+        if (s->used > s->budget)
+            return 0;
         if (l == h->nh) {
-            if (h->nh == cap || s->used > s->budget)
+            if (h->nh == cap)
                 return 0;
             h->centre[h->nh++] = i;
         }
