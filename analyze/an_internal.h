@@ -280,6 +280,14 @@ typedef struct an_level {
     int *cols_lab;    /* m x n */
     size_t *cols_k;   /* by component: clusters alone */
     double *cols_sep; /* by component: their separation (standard errors) */
+    /* the significance merge's cluster sums over all m components for the
+     * labels ms_lab (k0 clusters): the CCR tests without one component
+     * mostly see the same labels, and take their columns from here */
+    int ms_ready;
+    int *ms_lab;      /* n */
+    size_t ms_k0;
+    size_t *ms_n;     /* k0 */
+    double *ms_sum, *ms_sq; /* k0 x m */
 } an_level;
 /* cp->sig, res and sd_floor (allocated: the caller frees it) of a level
  * with regions set (m) under the noise model spread (NULL: none). */

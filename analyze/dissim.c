@@ -279,14 +279,53 @@ static void sep_merge(sep_groups *g, int *owner, size_t k0, size_t a, size_t b)
  * bub carry their points' sums of squares (bub->sq: the parallel
  * analysis), x holds the bubble means themselves and each row counts
  * bub->count points. */
-static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
+/* Up to this many clusters the sums of a level are kept (k0 x m doubles). */
+#define AN_SUMS_MAX_K 64
+
+/* L's cluster sums over all its components for labels (k0 clusters), as
+ * merge_insignificant accumulates them (every column on its own, over the
+ * points in order: a column's sums do not depend on the others).  0 ready,
+ * -1 not kept (too many clusters), or an error code. */
+static int level_sums(an_level *L, const int *labels, size_t k0)
+{
+    size_t n = L->n, m = L->m, i, j;
+    const an_bub *bub = L->bub;
+    const double *x = L->X;
+    if (k0 == 0 || k0 > AN_SUMS_MAX_K)
+        return -1;
+    if (L->ms_ready && L->ms_k0 == k0 && memcmp(L->ms_lab, labels, n * sizeof *labels) == 0)
+        return 0;
+    L->ms_ready = 0;
+    free(L->ms_lab), free(L->ms_n), free(L->ms_sum), free(L->ms_sq);
+    L->ms_lab = malloc((n ? n : 1) * sizeof *L->ms_lab);
+    L->ms_n = calloc(k0, sizeof *L->ms_n);
+    L->ms_sum = calloc(k0 * (m ? m : 1), sizeof *L->ms_sum);
+    L->ms_sq = calloc(k0 * (m ? m : 1), sizeof *L->ms_sq);
+    if (!L->ms_lab || !L->ms_n || !L->ms_sum || !L->ms_sq)
+        return an_nomem(L->c);
+    memcpy(L->ms_lab, labels, n * sizeof *labels);
+    L->ms_k0 = k0;
+    for (i = 0; i < n; i++) {
+        size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
+        L->ms_n[l] += w;
+        for (j = 0; j < m; j++) {
+            double v = x[i * m + j];
+            L->ms_sum[l * m + j] += bub && bub->sq ? (double)w * v : v;
+            L->ms_sq[l * m + j] += bub && bub->sq ? bub->sq[i * m + j] : v * v;
+        }
+    }
+    L->ms_ready = 1;
+    return 0;
+}
+
+static int merge_insignificant(an_ctx *c, an_level *L, const double *x, size_t n, size_t dim,
                                const an_bub *bub, long skip, long only, const an_clust *cp,
                                int *labels, size_t *ncl, double *separation)
 {
     size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
     sep_groups g;
     double thr, *floor2 = malloc((d ? d : 1) * sizeof *floor2);
-    int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK;
+    int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK, kept;
     memset(&g, 0, sizeof g);
     g.k = k0;
     g.d = d;
@@ -306,7 +345,24 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
     }
     for (i = 0; i < k0; i++)
         g.rep[i] = group_of[i] = (int)i;
-    for (i = 0; i < n; i++) {
+    /* all components but at most one of a level: its kept sums */
+    kept = L && only < 0 ? level_sums(L, labels, k0) : -1;
+    if (kept > 0) {
+        rc = kept;
+        goto out;
+    }
+    if (kept == 0) {
+        for (i = 0; i < k0; i++) {
+            g.n[i] = L->ms_n[i];
+            for (j = 0, o = 0; j < dim; j++) {
+                if ((long)j == skip)
+                    continue;
+                g.sum[i * d + o] = L->ms_sum[i * dim + j];
+                g.sq[i * d + o] = L->ms_sq[i * dim + j];
+                o++;
+            }
+        }
+    } else for (i = 0; i < n; i++) {
         size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
         g.n[l] += w;
         for (j = 0, o = 0; j < dim; j++) {
@@ -361,7 +417,8 @@ out:
 
 /* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
  * but column skip, or column only; through the bubbles b when it has any. */
-static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+static int cluster_sel(an_ctx *c, an_level *L, const double *x, size_t n, size_t dim,
+                       const an_bub *b,
                        long skip, long only, const an_clust *cp, int *labels, size_t *ncl,
                        double *separation)
 {
@@ -418,7 +475,7 @@ static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const a
         if (separation)
             *separation = 0;
         if (cp->sig > 0 && *ncl >= 2)
-            rc = merge_insignificant(c, x, n, dim, b, skip, only, cp, labels, ncl, separation);
+            rc = merge_insignificant(c, L, x, n, dim, b, skip, only, cp, labels, ncl, separation);
     }
     free(first);
     free(Y);
@@ -432,7 +489,7 @@ int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_cl
     an_bub tb;
     int rc = bub_build(c, x, n, dim, 0.1 * cp->eps, &tb);
     if (!rc)
-        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl, NULL);
+        rc = cluster_sel(c, NULL, x, n, dim, &tb, -1, -1, cp, labels, ncl, NULL);
     bub_free(&tb);
     return rc;
 }
@@ -541,6 +598,15 @@ void an_level_free(an_level *L)
     L->cols_k = NULL;
     L->cols_sep = NULL;
     L->cols_ready = 0;
+    free(L->ms_lab);
+    free(L->ms_n);
+    free(L->ms_sum);
+    free(L->ms_sq);
+    L->ms_lab = NULL;
+    L->ms_n = NULL;
+    L->ms_sum = NULL;
+    L->ms_sq = NULL;
+    L->ms_ready = 0;
 }
 
 /* Each component alone, clustered at its own noise eps (a difference in one
@@ -563,7 +629,7 @@ static int lvl_columns(an_level *L)
         an_clust cj = *L->cp; /* sig > 0: the noise model is there, eps not fixed */
         cj.eps = an_level_eps(L->spread, L->set + j, 1, L->send, c->a->noise_rel,
                               o->noise_factor, o->resolution_s);
-        if ((rc = cluster_sel(c, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
+        if ((rc = cluster_sel(c, L, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
                               &L->cols_k[j], &L->cols_sep[j])))
             return rc;
     }
@@ -579,7 +645,7 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
 {
     an_ctx *c = L->c;
     size_t P = L->n, j, best = L->m;
-    int rc = cluster_sel(c, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
+    int rc = cluster_sel(c, L, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
     if (rc || *k >= 2 || only >= 0 || !(L->cp->sig > 0) || L->m < 2)
         return rc;
     if (!L->cols_ready && (rc = lvl_columns(L)))
@@ -592,7 +658,7 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
         return AA_OK;
     memcpy(labels, L->cols_lab + best * P, P * sizeof *labels);
     *k = L->cols_k[best];
-    return merge_insignificant(c, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
+    return merge_insignificant(c, L, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
 }
 
 /* The CCR tests of every component j of the level (isccr[j]): the
