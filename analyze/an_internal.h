@@ -242,10 +242,18 @@ double an_median_wpwt(const an_ctx *c);
  * time outside MPI): the scale an imbalance of that metric is judged on. */
 double an_median_program_metric(const an_ctx *c);
 size_t an_gather(an_ctx *c, int mi, double *M);
+/* an_gather of process q alone into row (R values; anyfin: R bytes of
+ * scratch): the same values, for phases that need one process at a time. */
+size_t an_gather_row(an_ctx *c, int mi, size_t q, double *row, unsigned char *anyfin);
+/* an_gather of two metrics in one pass over the processes (*f1, *f2: their
+ * counts of finite values). */
+void an_gather2(an_ctx *c, int m1, double *M1, int m2, double *M2, size_t *f1, size_t *f2);
 int an_metric_usable(an_ctx *c, const char *name, int *mi);
 int an_fill_ran(an_ctx *c);
 int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp);
 void an_self_values(an_ctx *c, const double *M, double *self);
+/* an_self_values of one process' row (R values). */
+void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
@@ -272,6 +280,14 @@ typedef struct an_level {
     int *cols_lab;    /* m x n */
     size_t *cols_k;   /* by component: clusters alone */
     double *cols_sep; /* by component: their separation (standard errors) */
+    /* the significance merge's cluster sums over all m components for the
+     * labels ms_lab (k0 clusters): the CCR tests without one component
+     * mostly see the same labels, and take their columns from here */
+    int ms_ready;
+    int *ms_lab;      /* n */
+    size_t ms_k0;
+    size_t *ms_n;     /* k0 */
+    double *ms_sum, *ms_sq; /* k0 x m */
 } an_level;
 /* cp->sig, res and sd_floor (allocated: the caller frees it) of a level
  * with regions set (m) under the noise model spread (NULL: none). */
@@ -300,6 +316,9 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k);
 /* The CCR tests of every component j (isccr[j]) against the partition ref
  * (k clusters); lab: n scratch. */
 int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr);
+/* The CCR test of component j alone (the parallel analysis spreads the
+ * components over its ranks). */
+int an_level_ccr_test(an_level *L, size_t j, const int *ref, size_t k, int *lab, int *isccr);
 void an_level_free(an_level *L);
 
 /* disparity.c */

@@ -84,8 +84,11 @@ static int choose_region_metric(an_ctx *c)
     aa_analysis *a = c->a;
     c->cpi_ok = an_metric_usable(c, "cycles", &c->m_cyc) &&
                 an_metric_usable(c, "instructions", &c->m_ins);
-    if (c->cpi_ok)
-        c->cpi_ok = an_gather(c, c->m_cyc, c->T1) > 0 && an_gather(c, c->m_ins, c->T2) > 0;
+    if (c->cpi_ok) {
+        size_t fc, fi;
+        an_gather2(c, c->m_cyc, c->T1, c->m_ins, c->T2, &fc, &fi);
+        c->cpi_ok = fc > 0 && fi > 0;
+    }
     a->region_metric = o->region_metric == AA_RMETRIC_CRNM ? "crnm"
                        : o->region_metric == AA_RMETRIC_CPI ? "cpi"
                                                             : "wall";
@@ -128,24 +131,24 @@ static int choose_region_metric(an_ctx *c)
 
 /* The share of process q's wall time (its whole-program region) that its
  * CPU time and waits do not explain, or its run delay if larger; 0 when
- * unknown.  CPU, MW, MC, IO: P x R
- * inclusive values (IO may be NULL). */
+ * unknown.  CPU, MW, MC, IO: process q's inclusive values by region (IO
+ * may be NULL). */
 static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, const double *MW,
                                 const double *MC, const double *IO)
 {
-    size_t k = q * c->R; /* region 0: the whole program */
+    size_t k = q * c->R; /* region 0: the whole program; the rows are q's */
     if (!c->ran[k])
         return 0;
-    return aa_preempted_share(c->W[k], aa_busy_time(CPU[k], MW[k], MC[k], IO ? IO[k] : NAN),
+    return aa_preempted_share(c->W[k], aa_busy_time(CPU[0], MW[0], MC[0], IO ? IO[0] : NAN),
                               aa_process_run_delay(&c->e->processes[c->proc[q]]));
 }
 
 /* Process q's self CPU + I/O values into c->SW (set-up MPI CPU time left
  * out as an_self_wall leaves out set-up MPI wall time) and their sum into
- * c->dwpwt[q].  SCPU, SMC, SIO: P x R self CPU, MPI CPU and I/O time (SIO
- * may be NULL).  The MPI calls' CPU time counts as far as the calls need
- * it on a dedicated node (mpi_call_cpu per call, their bytes at
- * mpi_copy_rate; SCALLS, SBYTES: P x R self calls and bytes sent and
+ * c->dwpwt[q].  SCPU, SMC, SIO: q's self CPU, MPI CPU and I/O time by
+ * region (SIO may be NULL).  The MPI calls' CPU time counts as far as the
+ * calls need it on a dedicated node (mpi_call_cpu per call, their bytes at
+ * mpi_copy_rate; SCALLS, SBYTES: q's self calls and bytes sent and
  * received, NULL: not measured, all of it counts): beyond that it is
  * polling for processes the machine did not run. */
 static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC,
@@ -154,87 +157,119 @@ static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *
     size_t r, R = c->R;
     double sum = 0;
     for (r = 0; r < R; r++) {
-        size_t k = q * R + r;
-        double outside = fmax(0, SCPU[k] - SMC[k]), mpi = SMC[k], v;
-        if (SCALLS && SBYTES && !isnan(SCALLS[k]) && !isnan(SBYTES[k]))
-            mpi = fmin(mpi, SCALLS[k] * c->o->mpi_call_cpu_s + SBYTES[k] / c->o->mpi_copy_rate);
-        v = outside + (SIO ? SIO[k] : 0);
+        double outside = fmax(0, SCPU[r] - SMC[r]), mpi = SMC[r], v;
+        if (SCALLS && SBYTES && !isnan(SCALLS[r]) && !isnan(SBYTES[r]))
+            mpi = fmin(mpi, SCALLS[r] * c->o->mpi_call_cpu_s + SBYTES[r] / c->o->mpi_copy_rate);
+        v = outside + (SIO ? SIO[r] : 0);
         if (an_is_mpi_setup(c->a->regions[r].info))
             v = 0;
         else if (!c->whole[r])
             v += fmax(0, mpi);
-        c->SW[k] = v;
+        c->SW[q * R + r] = v;
         sum += v;
     }
     c->dwpwt[q] = sum;
 }
 
-/* The self values of metric `name` (P x R) into out, summing them into sum
- * when it is not NULL; 0 when the metric is not usable. */
-static int self_metric(an_ctx *c, const char *name, double *tmp, double *out, double *sum)
+/* Is metric `name` usable with a finite value somewhere (what
+ * an_gather(...) > 0 tells), asked one process at a time? */
+static int metric_finite(an_ctx *c, const char *name, double *row, unsigned char *anyfin)
 {
-    size_t i, n = c->P * c->R;
+    size_t q;
     int m;
-    if (!an_metric_usable(c, name, &m) || an_gather(c, m, tmp) <= 0)
+    if (!an_metric_usable(c, name, &m))
         return 0;
-    an_self_values(c, tmp, out);
-    for (i = 0; sum && i < n; i++)
-        sum[i] += out[i];
-    return 1;
+    for (q = 0; q < c->P; q++)
+        if (an_gather_row(c, m, q, row, anyfin) > 0)
+            return 1;
+    return 0;
+}
+
+/* Process q's self values of metric mi into out, added to sum when it is
+ * not NULL (tmp: R scratch). */
+static void self_row_of(an_ctx *c, int mi, size_t q, double *tmp, unsigned char *anyfin,
+                        double *out, double *sum)
+{
+    size_t r;
+    an_gather_row(c, mi, q, tmp, anyfin);
+    an_self_row(c, tmp, out);
+    for (r = 0; sum && r < c->R; r++)
+        sum[r] += out[r];
 }
 
 /* Phase step: preempted processes judged on CPU time; c->dwpwt; a note
- * says how many. */
+ * says how many.  One process at a time (rows of R values, not P x R
+ * arrays): a pass over all of them decides which were preempted from their
+ * whole-program values, a second judges those. */
 static int judge_preempted_on_cpu(an_ctx *c)
 {
-    size_t P = c->P, R = c->R, q, npre = 0;
-    int mcpu, mmw, mmc, mio, have_io, have_calls;
-    double *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, *SCALLS, *SBYTES, lost = 0;
+    size_t P = c->P, R = c->R, q, npre = 0, iofin = 0;
+    int mcpu, mmw, mmc, mio, mcalls = -1, msent = -1, mrecv = -1, io_usable, have_io,
+        have_calls;
+    double *buf, *CPU, *MW, *MC, *IO, *SCPU, *SMC, *SIO, *SCALLS, *SBYTES, *STMP, lost = 0;
+    unsigned char *anyfin;
     for (q = 0; q < P; q++)
         c->dwpwt[q] = c->wpwt[q];
     if (!an_metric_usable(c, "cpu", &mcpu) || !an_metric_usable(c, "mpi_wall", &mmw) ||
         !an_metric_usable(c, "mpi_cpu", &mmc))
         return AA_OK;
-    CPU = malloc(P * R * sizeof *CPU);
-    MW = malloc(P * R * sizeof *MW);
-    MC = malloc(P * R * sizeof *MC);
-    IO = malloc(P * R * sizeof *IO);
-    SCPU = malloc(P * R * sizeof *SCPU);
-    SMC = malloc(P * R * sizeof *SMC);
-    SIO = malloc(P * R * sizeof *SIO);
-    SCALLS = malloc(P * R * sizeof *SCALLS);
-    SBYTES = malloc(P * R * sizeof *SBYTES);
-    if (!CPU || !MW || !MC || !IO || !SCPU || !SMC || !SIO || !SCALLS || !SBYTES) {
-        free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
-        free(SCALLS), free(SBYTES);
+    buf = malloc((R ? R : 1) * 11 * sizeof *buf);
+    anyfin = malloc(R ? R : 1);
+    if (!buf || !anyfin) {
+        free(buf), free(anyfin);
         return an_nomem(c);
     }
-    an_gather(c, mcpu, CPU);
-    an_gather(c, mmw, MW);
-    an_gather(c, mmc, MC);
-    have_io = an_metric_usable(c, "io_time", &mio) && an_gather(c, mio, IO) > 0;
-    an_self_values(c, CPU, SCPU);
-    an_self_values(c, MC, SMC);
-    if (have_io)
-        an_self_values(c, IO, SIO);
+    CPU = buf, MW = buf + R, MC = buf + 2 * R, IO = buf + 3 * R, SCPU = buf + 4 * R;
+    SMC = buf + 5 * R, SIO = buf + 6 * R, SCALLS = buf + 7 * R, SBYTES = buf + 8 * R;
+    STMP = buf + 9 * R;
+    io_usable = an_metric_usable(c, "io_time", &mio);
     for (q = 0; q < P; q++) {
-        double u = unexplained_share(c, q, CPU, MW, MC, have_io ? IO : NULL);
+        double u;
+        an_gather_row(c, mcpu, q, CPU, anyfin);
+        an_gather_row(c, mmw, q, MW, anyfin);
+        an_gather_row(c, mmc, q, MC, anyfin);
+        if (io_usable)
+            iofin += an_gather_row(c, mio, q, IO, anyfin);
+        /* without a finite I/O value anywhere, IO[0] of a process that ran
+         * is NaN: the same as leaving I/O out */
+        u = unexplained_share(c, q, CPU, MW, MC, io_usable ? IO : NULL);
         if (!(u > c->o->preempted_share))
             continue;
         npre++;
         c->preempted[q] = 1;
         lost += u;
     }
-    /* the calls and bytes of the MPI calls (CPU and MW reused as scratch) */
-    have_calls = npre && self_metric(c, "mpi_calls", CPU, SCALLS, NULL) &&
-                 self_metric(c, "mpi_bytes_sent", CPU, SBYTES, NULL) &&
-                 self_metric(c, "mpi_bytes_recv", CPU, MW, SBYTES);
-    for (q = 0; q < P; q++)
-        if (c->preempted[q])
-            judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL, have_calls ? SCALLS : NULL,
-                         have_calls ? SBYTES : NULL);
-    free(CPU), free(MW), free(MC), free(IO), free(SCPU), free(SMC), free(SIO);
-    free(SCALLS), free(SBYTES);
+    have_io = io_usable && iofin > 0;
+    /* the calls and bytes of the MPI calls */
+    have_calls = npre && metric_finite(c, "mpi_calls", STMP, anyfin) &&
+                 metric_finite(c, "mpi_bytes_sent", STMP, anyfin) &&
+                 metric_finite(c, "mpi_bytes_recv", STMP, anyfin);
+    if (have_calls) {
+        an_metric_usable(c, "mpi_calls", &mcalls);
+        an_metric_usable(c, "mpi_bytes_sent", &msent);
+        an_metric_usable(c, "mpi_bytes_recv", &mrecv);
+    }
+    for (q = 0; q < P; q++) {
+        if (!c->preempted[q])
+            continue;
+        an_gather_row(c, mcpu, q, CPU, anyfin);
+        an_self_row(c, CPU, SCPU);
+        an_gather_row(c, mmc, q, MC, anyfin);
+        an_self_row(c, MC, SMC);
+        if (have_io) {
+            an_gather_row(c, mio, q, IO, anyfin);
+            an_self_row(c, IO, SIO);
+        }
+        if (have_calls) {
+            self_row_of(c, mcalls, q, STMP, anyfin, SCALLS, NULL);
+            self_row_of(c, msent, q, STMP, anyfin, SBYTES, NULL);
+            self_row_of(c, mrecv, q, STMP, anyfin, MW, SBYTES);
+        }
+        judge_on_cpu(c, q, SCPU, SMC, have_io ? SIO : NULL, have_calls ? SCALLS : NULL,
+                     have_calls ? SBYTES : NULL);
+    }
+    free(buf);
+    free(anyfin);
     if (!npre)
         return AA_OK;
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "

@@ -23,7 +23,6 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
     size_t i, j;
     int same = 1;
     aa_optics_params par;
-    aa_optics_result res;
     for (i = 1; i < n && same; i++)
         for (j = 0; j < dim; j++)
             if (x[i * dim + j] != x[j]) {
@@ -39,12 +38,8 @@ static int cluster_rows(an_ctx *c, const double *x, size_t n, size_t dim, const 
     par.min_pts = cp->min_pts;
     par.eps = cp->eps;
     par.max_eps = INFINITY;
-    memset(&res, 0, sizeof res);
-    if (aa_cluster_optics(x, n, dim, &par, &res, c->err))
+    if (aa_cluster_optics_labels(x, n, dim, &par, labels, ncl, c->err))
         return c->err->code ? c->err->code : AA_EENV;
-    memcpy(labels, res.labels, n * sizeof *labels);
-    *ncl = res.nclusters;
-    aa_cluster_optics_free(&res);
     return AA_OK;
 }
 
@@ -282,20 +277,59 @@ static void sep_merge(sep_groups *g, int *owner, size_t k0, size_t a, size_t b)
     g->k--;
 }
 
+/* Up to this many clusters the sums of a level are kept (k0 x m doubles). */
+#define AN_SUMS_MAX_K 64
+
+/* L's cluster sums over all its components for labels (k0 clusters), as
+ * merge_insignificant accumulates them (every column on its own, over the
+ * points in order: a column's sums do not depend on the others).  0 ready,
+ * -1 not kept (too many clusters), or an error code. */
+static int level_sums(an_level *L, const int *labels, size_t k0)
+{
+    size_t n = L->n, m = L->m, i, j;
+    const an_bub *bub = L->bub;
+    const double *x = L->X;
+    if (k0 == 0 || k0 > AN_SUMS_MAX_K)
+        return -1;
+    if (L->ms_ready && L->ms_k0 == k0 && memcmp(L->ms_lab, labels, n * sizeof *labels) == 0)
+        return 0;
+    L->ms_ready = 0;
+    free(L->ms_lab), free(L->ms_n), free(L->ms_sum), free(L->ms_sq);
+    L->ms_lab = malloc((n ? n : 1) * sizeof *L->ms_lab);
+    L->ms_n = calloc(k0, sizeof *L->ms_n);
+    L->ms_sum = calloc(k0 * (m ? m : 1), sizeof *L->ms_sum);
+    L->ms_sq = calloc(k0 * (m ? m : 1), sizeof *L->ms_sq);
+    if (!L->ms_lab || !L->ms_n || !L->ms_sum || !L->ms_sq)
+        return an_nomem(L->c);
+    memcpy(L->ms_lab, labels, n * sizeof *labels);
+    L->ms_k0 = k0;
+    for (i = 0; i < n; i++) {
+        size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
+        L->ms_n[l] += w;
+        for (j = 0; j < m; j++) {
+            double v = x[i * m + j];
+            L->ms_sum[l * m + j] += bub && bub->sq ? (double)w * v : v;
+            L->ms_sq[l * m + j] += bub && bub->sq ? bub->sq[i * m + j] : v * v;
+        }
+    }
+    L->ms_ready = 1;
+    return 0;
+}
+
 /* Merges the clusters (labels, *ncl) of the points x (n x dim, columns as
  * cluster_sel selects them) that do not differ significantly; relabels
  * 0..k-1 in the order of their smallest original label.  When the bubbles
  * bub carry their points' sums of squares (bub->sq: the parallel
  * analysis), x holds the bubble means themselves and each row counts
  * bub->count points. */
-static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
+static int merge_insignificant(an_ctx *c, an_level *L, const double *x, size_t n, size_t dim,
                                const an_bub *bub, long skip, long only, const an_clust *cp,
                                int *labels, size_t *ncl, double *separation)
 {
     size_t d = only >= 0 ? 1 : skip >= 0 ? dim - 1 : dim, k0 = *ncl, i, j, o, a, b;
     sep_groups g;
     double *thr = malloc((d + 1) * sizeof *thr), *floor2 = malloc((d ? d : 1) * sizeof *floor2);
-    int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK;
+    int *group_of = malloc((k0 ? k0 : 1) * sizeof *group_of), rc = AA_OK, kept;
     memset(&g, 0, sizeof g);
     g.k = k0;
     g.d = d;
@@ -315,7 +349,24 @@ static int merge_insignificant(an_ctx *c, const double *x, size_t n, size_t dim,
     }
     for (i = 0; i < k0; i++)
         g.rep[i] = group_of[i] = (int)i;
-    for (i = 0; i < n; i++) {
+    /* all components but at most one of a level: its kept sums */
+    kept = L && only < 0 ? level_sums(L, labels, k0) : -1;
+    if (kept > 0) {
+        rc = kept;
+        goto out;
+    }
+    if (kept == 0) {
+        for (i = 0; i < k0; i++) {
+            g.n[i] = L->ms_n[i];
+            for (j = 0, o = 0; j < dim; j++) {
+                if ((long)j == skip)
+                    continue;
+                g.sum[i * d + o] = L->ms_sum[i * dim + j];
+                g.sq[i * d + o] = L->ms_sq[i * dim + j];
+                o++;
+            }
+        }
+    } else for (i = 0; i < n; i++) {
         size_t l = (size_t)labels[i], w = bub && bub->sq ? bub->count[i] : 1;
         g.n[l] += w;
         for (j = 0, o = 0; j < dim; j++) {
@@ -379,7 +430,8 @@ out:
 
 /* Clusters the points of x (n x dim) on all columns (skip = only = -1), all
  * but column skip, or column only; through the bubbles b when it has any. */
-static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const an_bub *b,
+static int cluster_sel(an_ctx *c, an_level *L, const double *x, size_t n, size_t dim,
+                       const an_bub *b,
                        long skip, long only, const an_clust *cp, int *labels, size_t *ncl,
                        double *separation)
 {
@@ -436,7 +488,7 @@ static int cluster_sel(an_ctx *c, const double *x, size_t n, size_t dim, const a
         if (separation)
             *separation = 0;
         if (cp->sig > 0 && *ncl >= 2)
-            rc = merge_insignificant(c, x, n, dim, b, skip, only, cp, labels, ncl, separation);
+            rc = merge_insignificant(c, L, x, n, dim, b, skip, only, cp, labels, ncl, separation);
     }
     free(first);
     free(Y);
@@ -450,7 +502,7 @@ int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_cl
     an_bub tb;
     int rc = bub_build(c, x, n, dim, 0.1 * cp->eps, &tb);
     if (!rc)
-        rc = cluster_sel(c, x, n, dim, &tb, -1, -1, cp, labels, ncl, NULL);
+        rc = cluster_sel(c, NULL, x, n, dim, &tb, -1, -1, cp, labels, ncl, NULL);
     bub_free(&tb);
     return rc;
 }
@@ -559,6 +611,15 @@ void an_level_free(an_level *L)
     L->cols_k = NULL;
     L->cols_sep = NULL;
     L->cols_ready = 0;
+    free(L->ms_lab);
+    free(L->ms_n);
+    free(L->ms_sum);
+    free(L->ms_sq);
+    L->ms_lab = NULL;
+    L->ms_n = NULL;
+    L->ms_sum = NULL;
+    L->ms_sq = NULL;
+    L->ms_ready = 0;
 }
 
 /* Each component alone, clustered at its own noise eps (a difference in one
@@ -581,7 +642,7 @@ static int lvl_columns(an_level *L)
         an_clust cj = *L->cp; /* sig > 0: the noise model is there, eps not fixed */
         cj.eps = an_level_eps(L->spread, L->set + j, 1, L->send, c->a->noise_rel,
                               o->noise_factor, o->resolution_s);
-        if ((rc = cluster_sel(c, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
+        if ((rc = cluster_sel(c, L, L->X, P, L->m, L->bub, -1, (long)j, &cj, L->cols_lab + j * P,
                               &L->cols_k[j], &L->cols_sep[j])))
             return rc;
     }
@@ -597,7 +658,7 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
 {
     an_ctx *c = L->c;
     size_t P = L->n, j, best = L->m;
-    int rc = cluster_sel(c, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
+    int rc = cluster_sel(c, L, L->X, P, L->m, L->bub, skip, only, L->cp, labels, k, NULL);
     if (rc || *k >= 2 || only >= 0 || !(L->cp->sig > 0) || L->m < 2)
         return rc;
     if (!L->cols_ready && (rc = lvl_columns(L)))
@@ -610,28 +671,35 @@ int an_level_cluster(an_level *L, long skip, long only, int *labels, size_t *k)
         return AA_OK;
     memcpy(labels, L->cols_lab + best * P, P * sizeof *labels);
     *k = L->cols_k[best];
-    return merge_insignificant(c, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
+    return merge_insignificant(c, L, L->X, P, L->m, L->bub, skip, -1, L->cp, labels, k, NULL);
 }
 
 /* The CCR tests of every component j of the level (isccr[j]): the
  * partition changes without it, or it alone gives the same partition.
  * lab: P scratch. */
+int an_level_ccr_test(an_level *L, size_t j, const int *ref, size_t k, int *lab, int *isccr)
+{
+    size_t P = L->n, kk;
+    int rc, changed, alone_same;
+    /* without component j */
+    if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
+        return rc;
+    changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
+    /* component j alone */
+    if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
+        return rc;
+    alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
+    *isccr = changed || alone_same;
+    return AA_OK;
+}
+
 int an_level_ccr_tests(an_level *L, const int *ref, size_t k, int *lab, int *isccr)
 {
-    size_t P = L->n, j, kk;
+    size_t j;
     int rc;
-    for (j = 0; j < L->m; j++) {
-        int changed, alone_same;
-        /* without component j */
-        if ((rc = an_level_cluster(L, (long)j, -1, lab, &kk)))
+    for (j = 0; j < L->m; j++)
+        if ((rc = an_level_ccr_test(L, j, ref, k, lab, &isccr[j])))
             return rc;
-        changed = kk != k || !aa_cluster_same_partition(lab, ref, P);
-        /* component j alone */
-        if ((rc = an_level_cluster(L, -1, (long)j, lab, &kk)))
-            return rc;
-        alone_same = kk == k && aa_cluster_same_partition(lab, ref, P);
-        isccr[j] = changed || alone_same;
-    }
     return AA_OK;
 }
 

@@ -96,7 +96,12 @@ int an_disparity_confidence(an_ctx *c)
     if (!c->ndobj)
         return AA_OK;
     thr = disp_boundary(c);
-    cyc_ok = c->cpi_ok && an_gather(c, c->m_cyc, c->T1) > 0 && an_gather(c, c->m_ins, c->T2) > 0;
+    cyc_ok = 0;
+    if (c->cpi_ok) {
+        size_t fc, fi;
+        an_gather2(c, c->m_cyc, c->T1, c->m_ins, c->T2, &fc, &fi);
+        cyc_ok = fc > 0 && fi > 0;
+    }
     for (i = 0; i < a->nfindings; i++)
         if (a->findings[i].kind == AA_FINDING_DISPARITY)
             a->findings[i].confidence = process_share(c, a->findings[i].region, thr, cyc_ok);

@@ -53,51 +53,80 @@ double an_median_program_metric(const an_ctx *c)
 /* Sums metric mi over threads into M (P x R, region-major per process); nodes
  * a process did not run stay 0; a node whose values are all NaN is NaN.
  * Returns the number of finite values seen. */
-size_t an_gather(an_ctx *c, int mi, double *M)
+size_t an_gather_row(an_ctx *c, int mi, size_t q, double *row, unsigned char *anyfin)
 {
     const aa_experiment *e = c->e;
-    size_t P = c->P, R = c->R, q, t, i, finite = 0;
-    unsigned char *anyfin;
-    memset(M, 0, P * R * sizeof *M);
+    size_t R = c->R, t, i, finite = 0, p = c->proc[q], off = 0;
+    const aa_process *pr = &e->processes[p];
+    memset(row, 0, R * sizeof *row);
     if (mi < 0)
         return 0;
-    anyfin = calloc(R ? R : 1, 1);
-    if (!anyfin)
-        return 0;
-    for (q = 0; q < P; q++) {
-        size_t p = c->proc[q], off = 0;
-        const aa_process *pr = &e->processes[p];
-        double *row = M + q * R;
-        memset(anyfin, 0, R);
-        for (t = 0; t < pr->nthreads; t++) {
-            const aa_thread *th = &pr->threads[t];
-            const double *v = th->values + mi;
-            for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
-                long ti = c->map[p][off + i], r = c->t2r[ti];
-                if (r < 0) {
-                    /* excluded code does not count in its ancestors either */
-                    if (c->exroot && c->exroot[ti] && !isnan(*v)) {
-                        long up;
-                        for (up = c->tree.par[ti]; up >= 0; up = c->tree.par[up])
-                            if (c->t2r[up] >= 0)
-                                row[c->t2r[up]] -= *v;
-                    }
-                    continue;
+    memset(anyfin, 0, R);
+    for (t = 0; t < pr->nthreads; t++) {
+        const aa_thread *th = &pr->threads[t];
+        const double *v = th->values + mi;
+        for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
+            long ti = c->map[p][off + i], r = c->t2r[ti];
+            if (r < 0) {
+                /* excluded code does not count in its ancestors either */
+                if (c->exroot && c->exroot[ti] && !isnan(*v)) {
+                    long up;
+                    for (up = c->tree.par[ti]; up >= 0; up = c->tree.par[up])
+                        if (c->t2r[up] >= 0)
+                            row[c->t2r[up]] -= *v;
                 }
-                if (!isnan(*v)) {
-                    row[r] += *v;
-                    anyfin[r] = 1;
-                    finite++;
-                }
+                continue;
             }
-            off += th->nnodes;
+            if (!isnan(*v)) {
+                row[r] += *v;
+                anyfin[r] = 1;
+                finite++;
+            }
         }
-        for (i = 0; i < R; i++)
-            if (c->ran[q * R + i] && !anyfin[i])
-                row[i] = NAN;
+        off += th->nnodes;
     }
+    for (i = 0; i < R; i++)
+        if (c->ran[q * R + i] && !anyfin[i])
+            row[i] = NAN;
+    return finite;
+}
+
+size_t an_gather(an_ctx *c, int mi, double *M)
+{
+    size_t P = c->P, R = c->R, q, finite = 0;
+    unsigned char *anyfin;
+    if (mi < 0) {
+        memset(M, 0, P * R * sizeof *M);
+        return 0;
+    }
+    anyfin = calloc(R ? R : 1, 1);
+    if (!anyfin) {
+        memset(M, 0, P * R * sizeof *M);
+        return 0;
+    }
+    for (q = 0; q < P; q++)
+        finite += an_gather_row(c, mi, q, M + q * R, anyfin);
     free(anyfin);
     return finite;
+}
+
+void an_gather2(an_ctx *c, int m1, double *M1, int m2, double *M2, size_t *f1, size_t *f2)
+{
+    size_t P = c->P, R = c->R, q;
+    unsigned char *anyfin = calloc(R ? R : 1, 1);
+    *f1 = *f2 = 0;
+    if (!anyfin || m1 < 0 || m2 < 0) {
+        free(anyfin);
+        *f1 = an_gather(c, m1, M1);
+        *f2 = an_gather(c, m2, M2);
+        return;
+    }
+    /* the second walk of a process finds its values in the cache */
+    for (q = 0; q < P; q++) {
+        *f1 += an_gather_row(c, m1, q, M1 + q * R, anyfin);
+        *f2 += an_gather_row(c, m2, q, M2 + q * R, anyfin);
+    }
+    free(anyfin);
 }
 
 /* A metric is usable when it is in the experiment, at least one analysed
@@ -151,9 +180,10 @@ int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
         return 0;
     if (d->m2 && !an_metric_usable(c, d->m2, &m2))
         return 0;
-    f1 = an_gather(c, m1, M);
     if (d->m2)
-        f2 = an_gather(c, m2, tmp);
+        an_gather2(c, m1, M, m2, tmp, &f1, &f2);
+    else
+        f1 = an_gather(c, m1, M);
     if (!f1 || !f2)
         return 0;
     for (i = 0; i < n; i++) {
@@ -285,19 +315,25 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
 
 /* ---- the analysis --------------------------------------------------------------- */
 /* Self values: each region's value minus its children's (P x R), >= 0. */
+void an_self_row(const an_ctx *c, const double *row, double *self)
+{
+    size_t r, i, R = c->R;
+    for (r = 0; r < R; r++) {
+        double v = row[r];
+        v = isnan(v) ? 0 : v;
+        for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
+            double w = row[c->clist[i]];
+            v -= isnan(w) ? 0 : w;
+        }
+        self[r] = v > 0 ? v : 0;
+    }
+}
+
 void an_self_values(an_ctx *c, const double *M, double *self)
 {
-    size_t q, r, i, R = c->R;
+    size_t q, R = c->R;
     for (q = 0; q < c->P; q++)
-        for (r = 0; r < R; r++) {
-            double v = M[q * R + r];
-            v = isnan(v) ? 0 : v;
-            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++) {
-                double w = M[q * R + c->clist[i]];
-                v -= isnan(w) ? 0 : w;
-            }
-            self[q * R + r] = v > 0 ? v : 0;
-        }
+        an_self_row(c, M + q * R, self + q * R);
 }
 
 /* 1 for a region that is MPI set-up wherever it sits: a call-site region

@@ -17,7 +17,9 @@
  *    up the binomial tree and broadcast, the bubbles' counts, sums and sums
  *    of squares are reduced, and every rank clusters the same bubbles with
  *    dissim.c's an_level_cluster (OPTICS, then the significance merge on
- *    the bubbles' sums, then single components) and an_level_ccr_tests;
+ *    the bubbles' sums, then single components), and the CCR tests of the
+ *    level's components (an_level_ccr_test) are spread over the ranks, the
+ *    results max-reduced;
  *    with few processes (<= 64) or bubbles that do not compress (more than
  *    a quarter of the processes), the level's vectors (P x the level's
  *    regions, not the profiles) are gathered and clustered by the same
@@ -1275,9 +1277,39 @@ static int search_below(pa *x, const size_t *set, size_t m)
     return AA_OK;
 }
 
+/* dissim.c's an_level_ccr_tests spread over the ranks: every rank holds
+ * the same level, rank r tests the components j = r, r + size, ... (each
+ * test clusters the level twice: it is where the time of a wide level
+ * goes), and a max-reduction of m + 1 numbers gives every rank all the
+ * results and tells them whether some rank failed, so that none waits in a
+ * collective another has left. */
+static int pa_level_ccr_tests(pa *x, an_level *lv, const int *ref, size_t k, int *lab,
+                              int *isccr)
+{
+    size_t m = lv->m, j, step = x->cm->size > 0 ? (size_t)x->cm->size : 1;
+    double *v = calloc(m + 1, sizeof *v);
+    int rc = AA_OK, crc;
+    if (!v)
+        return pa_nomem(x);
+    for (j = x->cm->rank > 0 ? (size_t)x->cm->rank : 0; j < m && !rc; j += step) {
+        int one = 0;
+        rc = an_level_ccr_test(lv, j, ref, k, lab, &one);
+        v[j] = one;
+    }
+    v[m] = rc ? 1 : 0;
+    crc = pa_max(x, v, m + 1);
+    if (!rc && !crc && v[m] > 0)
+        rc = aa_err_set(x->err, AA_EENV, "analyze: the CCR tests failed on another rank");
+    for (j = 0; j < m; j++)
+        isccr[j] = v[j] > 0;
+    free(v);
+    return rc ? rc : crc;
+}
+
 /* dissim.c's dis_level over the ranks: the level's items (points or
- * bubbles, the same on every rank) clustered and tested by dissim.c's own
- * an_level_cluster and an_level_ccr_tests. */
+ * bubbles, the same on every rank) clustered by dissim.c's own
+ * an_level_cluster and tested by an_level_ccr_test, the components spread
+ * over the ranks (pa_level_ccr_tests). */
 static int dis_level(pa *x, long level, const size_t *set, size_t m, int searching, int *any)
 {
     size_t L = x->L, R = x->R, q, j, i, k = 1;
@@ -1360,7 +1392,7 @@ static int dis_level(pa *x, long level, const size_t *set, size_t m, int searchi
         free(cs), free(cw);
         for (q = 0; q < L; q++)
             loc[q] = ref[it.of[q]];
-        rc = an_level_ccr_tests(&lv, ref, k, lab, isccr);
+        rc = pa_level_ccr_tests(x, &lv, ref, k, lab, isccr);
         for (j = 0; j < m && !rc; j++)
             if (isccr[j]) {
                 *any = 1;

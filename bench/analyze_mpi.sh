@@ -9,6 +9,7 @@
 # Default configurations: 16,384 x 500 on 4 ranks, 131,072 x 500 on 8
 # ranks.  Ranks beyond the cores are oversubscribed: their wall time
 # is mostly waiting for a core, so the CPU time is the figure to compare.
+# Figures before/after and the serial analysis: bench/analyze_scale.md.
 set -u
 B=${1:-build}; [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- "4 16384 500" "8 131072 500"

@@ -41,6 +41,13 @@ void aa_cluster_optics_defaults(const double *x, size_t n, size_t dim, size_t *m
 int aa_cluster_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
                       aa_optics_result *out, aa_err *err);
 void aa_cluster_optics_free(aa_optics_result *r);
+/* The labels and cluster count aa_cluster_optics gives, bit for bit, without
+ * its ordering where that is exact and cheaper (cluster/labels.c: every point
+ * a core point at eps -- the clusters are then the components of the
+ * eps-graph, found by sorting in one dimension and through hubs in more);
+ * labels: n ints. */
+int aa_cluster_optics_labels(const double *x, size_t n, size_t dim, const aa_optics_params *p,
+                             int *labels, size_t *nclusters, aa_err *err);
 
 /* ---- k-means ---------------------------------------------------------------
  * Exact 1-D k-means (optimal SSE, deterministic).  With fewer distinct values

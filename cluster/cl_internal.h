@@ -71,4 +71,19 @@ enum {
 int cl_optics(const double *x, size_t n, size_t dim, const aa_optics_params *p,
               aa_optics_result *out, aa_err *err, int method);
 
+/* The labels of OPTICS (aa_cluster_optics_labels) with a chosen method. */
+enum {
+    CL_LABELS_AUTO = 0,   /* the shortcut where it applies, OPTICS otherwise */
+    CL_LABELS_OPTICS = 1, /* always OPTICS */
+};
+int cl_optics_labels(const double *x, size_t n, size_t dim, const aa_optics_params *p,
+                     int *labels, size_t *nclusters, aa_err *err, int mode);
+/* The shortcut alone (min_pts and eps already resolved, max_eps unbounded):
+ * 1 labelled, 0 does not apply (some point not a core point, data not
+ * finite, the work bound reached), -1 out of memory.  budget: distance
+ * evaluations allowed (0: the default bound; SIZE_MAX: unbounded, and no
+ * limit on the hubs either, for the tests). */
+int cl_optics_shortcut(const double *x, size_t n, size_t dim, size_t min_pts, double eps,
+                       size_t budget, int *labels, size_t *ncl);
+
 #endif

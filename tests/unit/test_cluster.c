@@ -14,6 +14,7 @@
 #include "tests/tap.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -459,6 +460,117 @@ static void same_partition(void)
     ok(aa_cluster_same_partition(a, a, 0), "empty: same");
 }
 
+
+/* ---- labels without the ordering (cluster/labels.c) -------------------- */
+/* Groups of points around centres spaced apart on some coordinates: integer
+ * offsets (exact ties of distances, duplicates, components at equal
+ * distances from each other, so the seed list's tie rule decides OPTICS'
+ * order of them) or Gaussian ones (near-ties); eps and MinPts such that
+ * some data sets have every point a core point and others not.  The
+ * shortcut must apply exactly when every point is a core point (the
+ * reference's core distances), and its labels and cluster count must be
+ * OPTICS' own; the public entry point must always agree with OPTICS. */
+static void labels_shortcut(void)
+{
+    int seed, bad = 0, applied = 0, multi = 0, declined = 0, wrong_apply = 0, auto_bad = 0;
+    for (seed = 0; seed < 3000; seed++) {
+        size_t dims[] = {1, 1, 1, 2, 3, 7, 40};
+        size_t dim = dims[rnd(7)], n = 1 + rnd(rnd(4) == 0 ? 400 : 60), mp = 1 + rnd(5);
+        size_t G = 1 + rnd(6), i, k, kc = 0, ka = 0;
+        int real = rnd(3) == 0, allcore = 1, rc;
+        unsigned range = 1 + rnd(4);
+        double spacing = 2 + rnd(8), eps = 0.5 + rnd(8) * 0.5;
+        double max_eps = rnd(8) == 0 ? 3.0 + rnd(10) : INFINITY;
+        double *x = malloc(n * dim * sizeof *x);
+        int *lab = malloc(n * sizeof *lab), *lab2 = malloc(n * sizeof *lab2);
+        aa_optics_params p = {mp, eps, max_eps};
+        aa_optics_result r;
+        aa_err err;
+        for (i = 0; i < n; i++) {
+            size_t g = rnd((unsigned)G);
+            if (i > 0 && rnd(10) == 0) { /* duplicate of an earlier point */
+                memcpy(x + i * dim, x + rnd((unsigned)i) * dim, dim * sizeof *x);
+                continue;
+            }
+            for (k = 0; k < dim; k++) {
+                double c = (k == 0 || g % 2) ? (double)g * spacing : 0;
+                x[i * dim + k] = c + (real ? 0.4 * gauss() : (double)rnd(range));
+            }
+        }
+        if (cl_optics(x, n, dim, &p, &r, &err, CL_OPTICS_DIRECT)) {
+            bad++;
+            free(x), free(lab), free(lab2);
+            continue;
+        }
+        for (i = 0; i < n; i++)
+            allcore &= r.core_distance[i] <= eps;
+        if (isinf(max_eps)) {
+            rc = cl_optics_shortcut(x, n, dim, mp, eps, SIZE_MAX, lab, &kc);
+            if (rc == 1) {
+                applied++;
+                multi += kc >= 3;
+                if (kc != r.nclusters || memcmp(lab, r.labels, n * sizeof *lab)) {
+                    if (!bad)
+                        diag("seed %d n=%zu dim=%zu minpts=%zu eps=%g: shortcut %zu "
+                             "clusters, OPTICS %zu",
+                             seed, n, dim, mp, eps, kc, r.nclusters);
+                    bad++;
+                }
+            } else {
+                declined++;
+            }
+            if ((rc == 1) != allcore) {
+                if (!wrong_apply)
+                    diag("seed %d n=%zu dim=%zu: shortcut %d, every point core: %d", seed, n,
+                         dim, rc, allcore);
+                wrong_apply++;
+            }
+        }
+        if (cl_optics_labels(x, n, dim, &p, lab2, &ka, &err, CL_LABELS_AUTO) ||
+            ka != r.nclusters || memcmp(lab2, r.labels, n * sizeof *lab2))
+            auto_bad++;
+        aa_cluster_optics_free(&r);
+        free(x), free(lab), free(lab2);
+    }
+    ok(bad == 0, "OPTICS labels by the shortcut == OPTICS' own (3000 random data sets: 1-D "
+                 "and 2-40 dimensions, ties, duplicates, MinPts 1-5)");
+    ok(wrong_apply == 0, "the shortcut applies exactly when every point is a core point");
+    ok(auto_bad == 0, "aa_cluster_optics_labels == OPTICS' labels (also with max_eps, "
+                      "non-core points)");
+    ok(applied > 300 && declined > 300 && multi > 100,
+       "the cases are not trivial (%d labelled by the shortcut, %d with 3+ clusters, %d "
+       "declined)",
+       applied, multi, declined);
+}
+
+/* Process-like vectors at the analyzer's sizes: a main group, a slow group
+ * and a few strays, 1-D and 60-D, through the public entry point. */
+static void labels_big(void)
+{
+    int bad = 0, t;
+    for (t = 0; t < 6; t++) {
+        size_t n = 1500 + 37 * (size_t)t, dim = t % 2 ? 60 : 1, i, k, ka;
+        double *x = malloc(n * dim * sizeof *x);
+        int *lab = malloc(n * sizeof *lab);
+        aa_optics_params p = {5, t < 2 ? 0.02 : t < 4 ? 0.05 : 0.2, INFINITY};
+        aa_optics_result r;
+        aa_err err;
+        for (i = 0; i < n; i++) {
+            double f = i % 50 == 7 ? 1.5 : i % 300 == 11 ? 1.2 : 1.0;
+            for (k = 0; k < dim; k++)
+                x[i * dim + k] = f * (1.0 + 0.01 * gauss()) / (double)dim;
+        }
+        if (aa_cluster_optics(x, n, dim, &p, &r, &err) ||
+            aa_cluster_optics_labels(x, n, dim, &p, lab, &ka, &err))
+            bad++;
+        else if (ka != r.nclusters || memcmp(lab, r.labels, n * sizeof *lab))
+            bad++;
+        aa_cluster_optics_free(&r);
+        free(x), free(lab);
+    }
+    ok(bad == 0, "OPTICS labels == OPTICS' own on 1,500-1,700 process-like vectors");
+}
+
 int main(void)
 {
     hand_optics();
@@ -468,6 +580,8 @@ int main(void)
     property_optics(CL_OPTICS_MATRIX_GENERIC, "matrix, portable kernel");
     property_optics(CL_OPTICS_MATRIX_AVX2, "matrix, AVX2 kernel");
     optics_methods();
+    labels_shortcut();
+    labels_big();
     hand_kmeans();
     property_kmeans();
     general_kmeans();
