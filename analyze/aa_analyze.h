@@ -79,6 +79,8 @@ typedef struct aa_analyze_options {
     double finding_min_share;  /* smallest impact share of the run of any finding */
     double spike_z;            /* an imbalance is kept when it exceeds this many standard
                                   errors of its slow processes' excess visit spread */
+    double own_share;          /* a CCR with CCR descendants stays innermost when this
+                                  share of its difference is in its own code */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */

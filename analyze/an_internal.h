@@ -89,6 +89,8 @@ typedef struct dis_found {
     int dropped;   /* impact below finding_min_share, or carried by a few visits */
     int spike;     /* dropped: carried by a few visits */
     int cccr;
+    int own;       /* a CCCR although CCR descendants are findings: most of its
+                      difference is in its own code (own_share) */
     int *labels; /* level partition (owned), P entries */
     long level;  /* the region whose children form the level (-1: the root level) */
     an_clust cp; /* the level's MinPts and eps */
@@ -235,6 +237,7 @@ void an_xml_escape(aa_buf *b, const char *s);
 
 /* tree.c */
 size_t an_nchildren(const an_ctx *c, size_t r);
+int an_own_difference(const aa_analyze_options *o, double impact, double own, double mmed);
 
 /* metrics.c */
 double an_median_wpwt(const an_ctx *c);

@@ -1216,6 +1216,40 @@ static double excess_over_spikes(const an_ctx *c, const double *V, const int *la
     return excess / (sqrt(e) / (double)ns);
 }
 
+/* The excess of the slow cluster of the partition `labels` in region r's
+ * own code: its value less its children's, mean of the slow processes less
+ * the mean of the others (may be < 0). */
+static double own_excess(const an_ctx *c, const int *labels, size_t r, const double *MM)
+{
+    size_t slow = dis_slow_cluster(c, labels, r, MM, &(double){0}), q, i, ns = 0, no = 0;
+    double ss = 0, so = 0;
+    for (q = 0; q < c->P; q++) {
+        double v = MM[q * c->R + r];
+        for (i = c->cstart[r]; i < c->cstart[r + 1]; i++)
+            v -= MM[q * c->R + c->clist[i]];
+        if (labels[q] == (int)slow) {
+            ss += v;
+            ns++;
+        } else {
+            so += v;
+            no++;
+        }
+    }
+    return ns && no ? ss / (double)ns - so / (double)no : 0;
+}
+
+/* 1 when a CCR whose descendants hold findings is an innermost one all the
+ * same: own_share of its impact (s per slow process) is in its own code and
+ * that part alone is a finding (finding_min_share of mmed, the median
+ * program metric).  pic-geometric-8 of bench/real_diagnosis.sh: the
+ * particle initialisation loop differs by 63 ms, 60 of them in its own
+ * code; a 2-ms difference in the random-number helper it calls hid it. */
+int an_own_difference(const aa_analyze_options *o, double impact, double own, double mmed)
+{
+    return impact > 0 && own >= o->own_share * impact && mmed > 0 &&
+           own / mmed >= o->finding_min_share;
+}
+
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
  * so are those carried by a few visits (above).  A CCR whose slow
  * processes spend less than finding_min_share of the program's main metric
@@ -1252,14 +1286,18 @@ int an_dissim_impact(an_ctx *c)
     free(V);
     free(tmp);
     for (i = 0; i < ds->nfound; i++) {
-        size_t r0 = ds->found[i].region;
-        if (ds->found[i].dropped)
+        dis_found *f = &ds->found[i];
+        size_t r0 = f->region;
+        if (f->dropped)
             continue;
-        ds->found[i].cccr = 1;
+        f->cccr = 1;
         for (j = 0; j < ds->nfound; j++)
             if (j != i && !ds->found[j].dropped && ds->found[j].region > r0 &&
                 ds->found[j].region < c->send[r0])
-                ds->found[i].cccr = 0;
+                f->cccr = 0;
+        if (!f->cccr && an_own_difference(c->o, f->impact,
+                                          own_excess(c, f->labels, f->region, c->MM), c->mmed))
+            f->cccr = f->own = 1;
     }
     if (nspike)
         return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "

@@ -48,6 +48,16 @@ static const aa_analyze_tunable tunables[] = {
       "beyond the processes' typical spread (cpu_sq; a single 10-ms spike in one visit "
       "gives a ratio near 1, the same extra work in every visit a ratio that grows with "
       "the square root of the visits); inactive without cpu_sq"),
+    T("own_share", own_share, 0.5, 0.0, 1.01, "of the region's difference",
+      "a CCR whose CCR descendants are findings is still an innermost one (a CCCR beside "
+      "them) when at least this share of its slow processes' excess is in its own code "
+      "(its value less its children's) and that excess is a finding by itself "
+      "(finding_min_share); 1.01 turns it off.  The 144 suite runs N5+N6 (injected work in "
+      "leaf regions): no analysis changes at 0.2 and 0.5, one at 0 (seed 299's main, 1.8 ms "
+      "of set-up and own code beside predict's 7 ms); the 16 real-application runs: 0.2 and "
+      "0.5 add pic-geometric's initialisation loop (95% of its 63-162 ms in its own code, "
+      "hidden by a 2-ms CCR below it) and nothing else, 0 adds 4 more in miniAMR and AMR "
+      "(docs/analysis.md, own code)"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "

@@ -98,6 +98,7 @@ typedef struct pa_found {
     long level;
     an_clust cp;
     double effect, severity, confidence, impact;
+    double own_impact; /* the slow processes' excess in the region's own code */
     int dropped, cccr;
     size_t k;
     int *lab; /* by local process */
@@ -1554,15 +1555,21 @@ static int search_levels(pa *x)
 static int slow_cluster(pa *x, pa_found *f)
 {
     size_t k = f->k, q, j, R = x->R;
-    double *s = calloc(2 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    double *s = calloc(3 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    double os = 0, oo = 0;
     int rc;
     if (!s)
         return pa_nomem(x);
     for (q = 0; q < x->L; q++) {
+        double own = x->MM[q * R + f->region];
+        size_t i;
+        for (i = x->cstart[f->region]; i < x->cstart[f->region + 1]; i++)
+            own -= x->MM[q * R + x->clist[i]];
         s[f->lab[q]] += x->MM[q * R + f->region];
         s[k + f->lab[q]] += 1;
+        s[2 * k + f->lab[q]] += own;
     }
-    if ((rc = pa_sum(x, s, 2 * k))) {
+    if ((rc = pa_sum(x, s, 3 * k))) {
         free(s);
         return rc;
     }
@@ -1576,12 +1583,15 @@ static int slow_cluster(pa *x, pa_found *f)
         if (j == f->slow) {
             ss += s[j];
             ns += s[k + j];
+            os += s[2 * k + j];
         } else {
             so += s[j];
             no += s[k + j];
+            oo += s[2 * k + j];
         }
     }
     f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) : 0;
+    f->own_impact = ns > 0 && no > 0 ? os / ns - oo / no : 0;
     free(s);
     return AA_OK;
 }
@@ -1687,6 +1697,9 @@ static int dissim_impact(pa *x)
             if (j != i && !x->found[j].dropped && x->found[j].region > r0 &&
                 x->found[j].region < x->send[r0])
                 x->found[i].cccr = 0;
+        if (!x->found[i].cccr && an_own_difference(x->o, x->found[i].impact,
+                                                   x->found[i].own_impact, x->mmed))
+            x->found[i].cccr = 1;
     }
     if (nspike)
         return an_note(&x->dc, "%zu process difference%s carried by a few visits (the slow "

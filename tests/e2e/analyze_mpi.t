@@ -107,6 +107,44 @@ EOF
 like "$(python3 "$T/distcheck.py" "$T/rj.json" "$T/big.xml" 2>&1)" '^21 0$' \
     "the distributions are the exact order statistics of the processes' values"
 
+# a CCR whose difference is in its own code (own_share, the numbers of
+# test_analyze's test_ccr_own_code): the even ranks' initialisation loop is a
+# CCCR beside the small CCR below it, in the MPI job as in the serial one
+python3 - "$T/own.xml" <<'EOF'
+import sys
+own = [67.0, 2.1, 64.8, 1.9, 61.7, 1.9, 63.6, 2.0]
+jump = [0.90, 1.06, 0.94, 0.85, 3.21, 0.96, 1.10, 0.87]
+steps = [173.7, 4.4, 166.8, 4.8, 159.6, 3.7, 158.7, 3.6]
+setup = [2.6, 2.5, 2.4, 2.6, 2.5, 2.5, 2.6, 2.4]
+regions = [(1, "function", "main", 0), (2, "function", "init", 1), (3, "loop", "loop@20", 2),
+           (4, "loop", "loop@30", 2), (5, "function", "jump", 4), (6, "loop", "loop@50", 1)]
+out = ['<?xml version="1.0" encoding="UTF-8"?>',
+       '<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="own-1" program="own" nprocs="8">',
+       '<environment/><metrics><metric name="visits" unit="count"/><metric name="wall" unit="s"/>'
+       '<metric name="cpu" unit="s"/></metrics><regions><region id="0" kind="program" name="own"/>']
+for i, k, n, par in regions:
+    fn = n if k == "function" else ("init" if i < 6 else "main")
+    out.append('<region id="%d" kind="%s" name="%s" function="%s" file="own.c" line="%d" parent="%d"/>'
+               % (i, k, n, fn, 10 * i, par))
+out.append('</regions>')
+for r in range(8):
+    il = (own[r] + jump[r]) / 1e3
+    ini = il + setup[r] / 1e3
+    tot = ini + steps[r] / 1e3 + 0.5e-3
+    vals = [(0, -1, tot), (1, 0, tot), (2, 1, ini), (3, 2, setup[r] / 1e3), (4, 2, il),
+            (5, 4, jump[r] / 1e3), (6, 1, steps[r] / 1e3)]
+    out.append('<process rank="%d" host="node0" pid="%d"><thread id="0">' % (r, 100 + r))
+    for reg, par, v in vals:
+        out.append('<node region="%d" parent="%d" v="1 %.9f %.9f"/>' % (reg, par, v, v))
+    out.append('</thread></process>')
+out.append('</experiment>')
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+same_as_serial own-code "$T/own.xml" 4
+like "$(grep '^imbalance' "$T/own.xml.serial" | sort | tr '\n' ' ')" \
+    '^imbalance 2 False .*imbalance 5 True 0-6:2 .*imbalance 6 True 4 .*imbalance 7 True 0-6:2' \
+    "own code: the initialisation loop, the helper and the time steps are CCCRs"
+
 # an experiment file: every rank reads it and takes its block; text report
 "$SYNTH" --scenario l2 --procs 16 -o "$T/l2.xml" >/dev/null
 ok "an experiment file as input" mpirun -np 4 "$MPIA" --json "$T/f.json" "$T/l2.xml"
