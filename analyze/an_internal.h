@@ -141,6 +141,9 @@ typedef struct an_rtree {
     uint64_t *hk;  /* open addressing: ((parent+1)<<32 | id) + 1, 0 = empty */
     long *hv;
     size_t hcap;
+    size_t nfolded;        /* nodes folded into their parent (direct recursion) */
+    uint32_t fold_id[4];   /* the first regions folded, for the note */
+    size_t nfold_id;
 } an_rtree;
 
 /* Index of child `id` of node `parent` (-1: the root itself), created when
@@ -151,6 +154,15 @@ long an_rtree_child(an_rtree *t, long parent, uint32_t id);
  * node's parent does not precede it, AA_EENV on no memory (err set). */
 int an_rtree_map(an_rtree *t, const aa_process *pr, long *map, aa_err *err);
 void an_rtree_free(an_rtree *t);
+/* Direct recursion is folded: a node of the same static region as its
+ * parent node maps to the parent's tree node (its children merge with the
+ * parent's), and its values, inside the parent's inclusive ones, count
+ * nothing.  1 when node i of thread th (map: that thread's part) is one. */
+static inline int an_node_folded(const aa_thread *th, const long *map, size_t i)
+{
+    int32_t up = th->nodes[i].parent;
+    return up >= 0 && map[up] == map[i];
+}
 
 struct an_ctx {
     const aa_experiment *e;

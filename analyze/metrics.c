@@ -67,6 +67,8 @@ size_t an_gather_row(an_ctx *c, int mi, size_t q, double *row, unsigned char *an
         const double *v = th->values + mi;
         for (i = 0; i < th->nnodes; i++, v += e->nmetrics) {
             long ti = c->map[p][off + i], r = c->t2r[ti];
+            if (an_node_folded(th, c->map[p] + off, i))
+                continue;
             if (r < 0) {
                 /* excluded code does not count in its ancestors either */
                 if (c->exroot && c->exroot[ti] && !isnan(*v)) {

@@ -466,6 +466,8 @@ static size_t gather_row(pa *x, size_t q, const char *name, double *row, unsigne
         const double *v = tt->values + mi;
         for (i = 0; i < tt->nnodes; i++, v += e->nmetrics) {
             long r = x->t2r[x->map[q - x->b0][o + i]];
+            if (an_node_folded(tt, x->map[q - x->b0] + o, i))
+                continue;
             if (!isnan(*v)) {
                 row[r] += *v;
                 anyfin[r] = 1;
@@ -2326,6 +2328,8 @@ static void node_self_work(pa *x, size_t q, double *incl, double *mpi, double *s
         for (i = 0; i < tt->nnodes; i++) {
             const double *v = aa_node_values(e, tt, i);
             long t = x->map[q - x->b0][o + i];
+            if (an_node_folded(tt, x->map[q - x->b0] + o, i))
+                continue;
             incl[t] += mw < 0 || isnan(v[mw]) ? 0 : v[mw];
             mpi[t] += mm < 0 || isnan(v[mm]) ? 0 : v[mm];
         }

@@ -36,9 +36,32 @@ static void put_clean(aa_buf *b, const char *s)
         aa_buf_putc(b, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
 }
 
+/* The caller that tells region r's calling context apart, or -1: when
+ * the static region of r is a node of the tree more than once (a function
+ * called from several places), the nearest ancestor outside r's function. */
+static long calling_context(const aa_analysis *a, size_t r)
+{
+    const aa_region *ri = reg_info(a, r);
+    size_t i, n = 0;
+    long p;
+    if (!ri || !ri->function)
+        return -1;
+    for (i = 0; i < a->nregions && n < 2; i++)
+        n += a->regions[i].id == a->regions[r].id;
+    if (n < 2)
+        return -1;
+    for (p = a->regions[r].parent; p > 0; p = a->regions[p].parent) {
+        const aa_region *pi = reg_info(a, (size_t)p);
+        if (pi && pi->function && strcmp(pi->function, ri->function))
+            return p;
+    }
+    return -1;
+}
+
 static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
 {
     const aa_region *ri = reg_info(a, r);
+    long cc = calling_context(a, r);
     if (ri && ri->file && *ri->file) {
         put_clean(b, ri->file);
         aa_buf_printf(b, ":%d ", ri->line);
@@ -48,6 +71,11 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
         aa_buf_putc(b, ' ');
     }
     put_clean(b, reg_name(a, r));
+    if (cc > 0) {
+        aa_buf_puts(b, " (called from ");
+        put_clean(b, reg_info(a, (size_t)cc)->function);
+        aa_buf_putc(b, ')');
+    }
 }
 
 static void put_ranks(aa_buf *b, const int *r, size_t n)

@@ -83,6 +83,17 @@ long an_rtree_child(an_rtree *t, long parent, uint32_t id)
     return (long)t->n++;
 }
 
+static void note_fold(an_rtree *t, uint32_t id)
+{
+    size_t k;
+    t->nfolded++;
+    for (k = 0; k < t->nfold_id; k++)
+        if (t->fold_id[k] == id)
+            return;
+    if (t->nfold_id < sizeof t->fold_id / sizeof t->fold_id[0])
+        t->fold_id[t->nfold_id++] = id;
+}
+
 int an_rtree_map(an_rtree *t, const aa_process *pr, long *map, aa_err *err)
 {
     size_t th, i;
@@ -102,6 +113,11 @@ int an_rtree_map(an_rtree *t, const aa_process *pr, long *map, aa_err *err)
                                   "precede it", pr->rank, tt->id, i);
             } else {
                 par = map[nd->parent];
+            }
+            if (par > 0 && t->id[par] == nd->region) {
+                map[i] = par; /* direct recursion: folded (an_node_folded) */
+                note_fold(t, nd->region);
+                continue;
             }
             if ((map[i] = an_rtree_child(t, par, nd->region)) < 0)
                 return aa_err_set(err, AA_EENV, "analyze: out of memory");
@@ -147,6 +163,27 @@ static int region_excluded(const aa_analyze_options *o, const aa_region *r, uint
 }
 
 /* Maps every node of every thread of the candidate processes into the tree. */
+/* The note on folded recursion: which regions (the first few). */
+static int note_recursion(an_ctx *c)
+{
+    char names[256] = "";
+    size_t k, len = 0;
+    if (!c->tree.nfolded)
+        return AA_OK;
+    for (k = 0; k < c->tree.nfold_id && len < sizeof names - 1; k++) {
+        const aa_region *r = aa_experiment_region(c->e, c->tree.fold_id[k]);
+        int w = snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                         r && r->name ? r->name : "?");
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (len >= sizeof names)
+        len = sizeof names - 1;
+    return an_note(c, "direct recursion folded: the deeper calls of %s%s count in the "
+                      "outermost call, their callees with its callees (%zu call-tree node%s "
+                      "of the processes merged)", names, c->tree.nfold_id == 4 ? ", ..." : "",
+                   c->tree.nfolded, c->tree.nfolded == 1 ? "" : "s");
+}
+
 static int build_tree(an_ctx *c, const unsigned char *cand)
 {
     const aa_experiment *e = c->e;
@@ -171,7 +208,7 @@ static int build_tree(an_ctx *c, const unsigned char *cand)
         if ((rc = an_rtree_map(&c->tree, pr, c->map[p], c->err)))
             return rc;
     }
-    return AA_OK;
+    return note_recursion(c);
 }
 
 static int cmp_u32_node(const void *a, const void *b, void *arg)
@@ -225,7 +262,8 @@ static void node_incl(an_ctx *c, size_t p, int m, double *incl)
         const aa_thread *th = &pr->threads[t];
         for (i = 0; i < th->nnodes; i++) {
             double x = aa_node_values(e, th, i)[m];
-            incl[c->map[p][off + i]] += isnan(x) ? 0 : x;
+            if (!an_node_folded(th, c->map[p] + off, i))
+                incl[c->map[p][off + i]] += isnan(x) ? 0 : x;
         }
         off += th->nnodes;
     }

@@ -328,6 +328,13 @@ typedef struct ctx {
      * calls cost nothing measurable: see not_straight_line) */
     char **smallfn;
     size_t nsmallfn, capsmallfn;
+    /* call sites in this file by callee name (open addressing, see
+     * count_call_sites): a short function calling a measured function that
+     * is called from several places is kept, for the calling context */
+    char **site_name;
+    unsigned *site_count;
+    size_t site_cap, nsites;
+    const char *site_fn; /* count_call_sites: the function being scanned */
     /* diagnostics, printed together at the end (see flush_diags) */
     struct dmsg *dg;
     size_t ndg, capdg;
@@ -458,6 +465,10 @@ static void free_diags(ctx *X)
     for (size_t i = 0; i < X->nsmallfn; i++)
         free(X->smallfn[i]);
     free(X->smallfn);
+    for (size_t i = 0; i < X->site_cap; i++)
+        free(X->site_name[i]);
+    free(X->site_name);
+    free(X->site_count);
 }
 
 static int loc_off(ctx *X, CXSourceLocation l, unsigned *off)
@@ -1229,6 +1240,114 @@ static int count_statements(ctx *X, int body)
     return n;
 }
 
+/* ---- call sites by callee ------------------------------------------------
+ * How many calls in this file name each function: a function called from
+ * one place has one calling context, and its region there says where its
+ * time goes; called from several, only the regions of its callers tell the
+ * calls apart (see short_function). */
+
+static size_t site_slot(const ctx *X, const char *name)
+{
+    size_t h = 1469598103934665603u, i;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211u;
+    for (i = h & (X->site_cap - 1); X->site_name[i] && strcmp(X->site_name[i], name);
+         i = (i + 1) & (X->site_cap - 1))
+        ;
+    return i;
+}
+
+static int site_grow(ctx *X)
+{
+    ctx old = *X;
+    size_t cap = X->site_cap ? 2 * X->site_cap : 256;
+    X->site_name = calloc(cap, sizeof *X->site_name);
+    X->site_count = calloc(cap, sizeof *X->site_count);
+    X->site_cap = cap;
+    if (!X->site_name || !X->site_count) {
+        free(X->site_name);
+        free(X->site_count);
+        *X = old;
+        return -1;
+    }
+    for (size_t i = 0; i < old.site_cap; i++)
+        if (old.site_name[i]) {
+            size_t j = site_slot(X, old.site_name[i]);
+            X->site_name[j] = old.site_name[i];
+            X->site_count[j] = old.site_count[i];
+        }
+    free(old.site_name);
+    free(old.site_count);
+    return 0;
+}
+
+/* Calls in this file to the function named `name`. */
+static unsigned call_sites(const ctx *X, const char *name)
+{
+    if (!X->site_cap)
+        return 0;
+    size_t i = site_slot(X, name);
+    return X->site_name[i] ? X->site_count[i] : 0;
+}
+
+static enum CXChildVisitResult site_visit(CXCursor c, CXCursor p, CXClientData data)
+{
+    ctx *X = data;
+    CXCursor ref;
+    char *nm;
+    size_t i;
+    (void)p;
+    if (X->oom)
+        return CXChildVisit_Break;
+    if (clang_isDeclaration(clang_getCursorKind(c)) && clang_isCursorDefinition(c) &&
+        (clang_getCursorKind(c) == CXCursor_FunctionDecl ||
+         clang_getCursorKind(c) == CXCursor_CXXMethod ||
+         clang_getCursorKind(c) == CXCursor_FunctionTemplate)) {
+        /* a function's calls of itself give it no other calling context */
+        const char *outer = X->site_fn;
+        char *fn = X->cxx ? instr_cxx_name(c) : cx_str(clang_getCursorSpelling(c));
+        if (!fn) {
+            X->oom = 1;
+            return CXChildVisit_Break;
+        }
+        X->site_fn = fn;
+        clang_visitChildren(c, site_visit, X);
+        X->site_fn = outer;
+        free(fn);
+        return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+        !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        return CXChildVisit_Recurse;
+    ref = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(ref))
+        return CXChildVisit_Recurse;
+    nm = X->cxx ? instr_cxx_name(ref) : cx_str(clang_getCursorSpelling(ref));
+    if (nm && X->site_fn && !strcmp(nm, X->site_fn)) {
+        free(nm);
+        return CXChildVisit_Recurse;
+    }
+    if (!nm || ((X->nsites + 1) * 2 > X->site_cap && site_grow(X))) {
+        free(nm);
+        X->oom = 1;
+        return CXChildVisit_Break;
+    }
+    i = site_slot(X, nm);
+    if (X->site_name[i])
+        free(nm);
+    else {
+        X->site_name[i] = nm;
+        X->nsites++;
+    }
+    X->site_count[i]++;
+    return CXChildVisit_Recurse;
+}
+
+static void count_call_sites(ctx *X)
+{
+    clang_visitChildren(clang_getTranslationUnitCursor(X->tu), site_visit, X);
+}
+
 /* ---- short functions (a cost model on the AST) ----------------------------
  * A function (not main) whose own code cannot take long: no loop but tiny
  * and bisection loops, no goto, at most AA_SHORT_MAX_STATEMENTS statements,
@@ -1236,7 +1355,8 @@ static int count_statements(ctx *X, int body)
  * string routines, and to at most AA_SHORT_MAX_CALLS functions of the
  * program, which are regions of their own (or are left out themselves):
  * never an MPI call, I/O or another library routine, where a process may
- * wait.  Error paths (an if branch that only reports and then returns or
+ * wait, and no measured function that this file calls from several places
+ * (the short caller is then its calling context: see call_sites).  Error paths (an if branch that only reports and then returns or
  * stops the program) are not counted.  Its time is a few hundred
  * instructions of straight-line code plus what its callees measure. */
 
@@ -1596,9 +1716,15 @@ static const char *short_function(ctx *X, int body)
                                (!meth && instr_call_memory(nm)));
             int mpi = nm && (!strncmp(nm, "MPI_", 4) || !strncmp(nm, "PMPI_", 5));
             int named = nm != NULL;
+            /* a measured function called from several places: this caller's
+             * region is what tells its calls apart (a phase function
+             * calling a shared kernel with its own share of the work) */
+            int context = named && !cheap && !sys && !mpi && call_sites(X, nm) >= 2;
             free(nm);
             if (cheap)
                 continue;
+            if (context)
+                return NULL;
             /* a function of the program (not declared in a system header,
              * not MPI), or in C a call through a pointer: a region of its
              * own, or code the size rules leave out elsewhere */
@@ -3355,6 +3481,8 @@ int aa_instrument_file(const char *path, int argc, const char *const *argv,
                                                                    : X.mac[2 * i + 1];
     }
     X.collect_macros_only = 0;
+    if (!X.oom)
+        count_call_sites(&X);
     if (!X.oom)
         small_prescan(&X);
     if (!X.oom)

@@ -145,6 +145,48 @@ like "$(grep '^imbalance' "$T/own.xml.serial" | sort | tr '\n' ' ')" \
     '^imbalance 2 False .*imbalance 5 True 0-6:2 .*imbalance 6 True 4 .*imbalance 7 True 0-6:2' \
     "own code: the initialisation loop, the helper and the time steps are CCCRs"
 
+# direct recursion folded (test_analyze's test_recursion_folded): refine
+# calls work and itself three levels deep, rank 1 doing 4x the work; one
+# refine and one work region, work the one CCCR, in both analyses
+python3 - "$T/rec.xml" <<'EOF'
+import sys
+out = ['<?xml version="1.0" encoding="UTF-8"?>',
+       '<experiment xmlns="urn:autoanalyzer:profile:1" version="1" id="rec-1" program="rec" nprocs="8">',
+       '<environment/><metrics><metric name="visits" unit="count"/><metric name="wall" unit="s"/>'
+       '<metric name="cpu" unit="s"/></metrics><regions><region id="0" kind="program" name="rec"/>',
+       '<region id="1" kind="function" name="main" function="main" file="rec.c" line="1"/>',
+       '<region id="2" kind="loop" name="loop@10" function="main" file="rec.c" line="10" parent="1"/>',
+       '<region id="3" kind="function" name="phase" function="phase" file="rec.c" line="20" parent="2"/>',
+       '<region id="4" kind="function" name="refine" function="refine" file="rec.c" line="30" parent="2"/>',
+       '<region id="5" kind="function" name="work" function="work" file="rec.c" line="40" parent="4"/>',
+       '</regions>']
+lvl = [8e-3, 4e-3, 2e-3]
+for r in range(8):
+    f = 4 if r == 1 else 1
+    inc = [0, 0, 0]
+    inc[2] = f * lvl[2]; inc[1] = f * lvl[1] + inc[2]; inc[0] = f * lvl[0] + inc[1]
+    tot = 0.2 + inc[0]
+    nodes = [(0, -1, tot), (1, 0, tot), (2, 1, tot), (3, 2, 0.2 * (1 + 0.002 * r))]
+    parent = 2
+    for d in range(3):
+        nodes.append((4, parent, inc[d])); parent = len(nodes) - 1
+        nodes.append((5, parent, f * lvl[d]))
+    out.append('<process rank="%d" host="node0" pid="%d"><thread id="0">' % (r, 100 + r))
+    for reg, par, v in nodes:
+        out.append('<node region="%d" parent="%d" v="1 %.9f %.9f"/>' % (reg, par, v, v))
+    out.append('</thread></process>')
+out.append('</experiment>')
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+same_as_serial recursion "$T/rec.xml" 4
+is "$(python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+ids = [r["id"] for r in a["regions"]]
+cccr = [b["name"] for b in a["dissimilarity"]["bottlenecks"] if b["cccr"]]
+print(ids.count(4), ids.count(5), cccr)' "$T/rec.xml.json")" "1 1 ['work']" \
+    "recursion: one refine and one work region, work the one CCCR"
+
 # an experiment file: every rank reads it and takes its block; text report
 "$SYNTH" --scenario l2 --procs 16 -o "$T/l2.xml" >/dev/null
 ok "an experiment file as input" mpirun -np 4 "$MPIA" --json "$T/f.json" "$T/l2.xml"

@@ -87,7 +87,7 @@ is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (mallo
 is "$(reason branches sh.c.regions.xml)" "$SHORTLEAF" "branches() (30 statements, 16 on its longest path) is short"
 is "$(reason bs_shift sh.c.regions.xml)" "$BISECT" "bs_shift() (mid = (lo + hi) >> 1) is a bounded search"
 is "$(reason halve_loop sh.c.regions.xml)" "$BISECT" "halve_loop() (x /= 2) is a bounded search"
-for f in wrap_hdr wrap_mpi wrap_io three mpi_path long25 omp_wrap not_bs kernel; do
+for f in wrap_hdr wrap_mpi wrap_io three ctx_a mpi_path long25 omp_wrap not_bs kernel solo; do
     ok "$f() instrumented" sh -c "grep 'name=\"$f\"' sh.c.regions.xml | grep -vq instrumented="
 done
 is "$(grep 'function="not_bs"' sh.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \

@@ -1573,6 +1573,63 @@ static void test_ccr_own_code(void)
     }
 }
 
+/* Direct recursion is folded into its outermost call (issue: one finding
+ * per bottleneck, not one per recursion depth): `refine` calls `work` and
+ * itself three levels deep, rank 1 doing 4x the work at every level.  One
+ * `refine` and one `work` below it remain; `work` is the one dissimilarity
+ * CCCR, its impact the sum over the levels; a note says what was folded. */
+static void test_recursion_folded(void)
+{
+    static const double lvl[3] = {8e-3, 4e-3, 2e-3};
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, d;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, "phase", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "refine", AA_KIND_FUNCTION);
+    add_region(e, 5, 4, "work", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double f = r == 1 ? 4 : 1, in[3], tot;
+        long root, m, l, ref;
+        in[2] = f * lvl[2];
+        in[1] = f * lvl[1] + in[2];
+        in[0] = f * lvl[0] + in[1];
+        tot = 0.2 + in[0];
+        root = node(e, t, 0, -1, tot, 0, 0);
+        m = node(e, t, 1, root, tot, 0, 0);
+        l = node(e, t, 2, m, tot, 0, 0);
+        node(e, t, 3, l, 0.2 * (1 + 0.002 * r), 0, 0);
+        for (ref = l, d = 0; d < 3; d++) {
+            ref = node(e, t, 4, ref, in[d], 0, 0);
+            node(e, t, 5, ref, f * lvl[d], 0, 0);
+        }
+    }
+    e->nprocs = 4;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "recursion: analysed");
+    if (a) {
+        size_t k, nref = 0, nwork = 0;
+        for (k = 0; k < a->nregions; k++) {
+            nref += a->regions[k].id == 4;
+            nwork += a->regions[k].id == 5;
+        }
+        ok(nref == 1 && nwork == 1, "one refine and one work region (%zu, %zu)", nref, nwork);
+        ok(one_dissim_cccr_at(a, 5), "the one dissimilarity CCCR is work");
+        for (k = 0; k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr)
+                ok(fabs(a->findings[k].impact_s - 3 * 14e-3) < 1e-9,
+                   "its impact is the extra work of all levels (%g s)", a->findings[k].impact_s);
+        ok(has_note(a, "direct recursion folded: the deeper calls of refine"),
+           "a note names the folded recursion");
+    }
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 /* On an oversubscribed node a process waiting in MPI for a partner the
  * machine does not run polls on the CPU: `halo` spends 1.6 s of CPU time
  * in 40 calls of 512 bytes (40 ms a call, a scheduler's time slice and
@@ -1680,6 +1737,7 @@ int main(void)
     test_polling_waits();
     test_ccr_looks_through();
     test_ccr_own_code();
+    test_recursion_folded();
     test_threshold_counts_tested();
     return tap_done();
 }

@@ -6,7 +6,9 @@
  * branches() (30 statements written, 16 on its longest path), bs_shift()
  * and halve_loop() (bisection loops); kept: wrap_hdr() (calls a function
  * defined in a header), wrap_mpi() (an MPI call), wrap_io() (printf),
- * three() (three calls), mpi_path() (a branch that communicates and
+ * three() (three calls), ctx_a() (a short caller of kernel(), which is
+ * called from several places: its region is kernel's calling context),
+ * mpi_path() (a branch that communicates and
  * returns is no error path), long25() (25 statements), omp_wrap() (an
  * OpenMP directive), not_bs() (a linear loop with a halving in it). */
 #include <stdio.h>
@@ -21,7 +23,19 @@ static double kernel(long n)
         s += (double)i;
     return s;
 }
+static double solo(long n)
+{
+    double s = 1;
+    for (long i = 0; i < n; i++)
+        s *= 1.0000001;
+    return s;
+}
 double wrap1(long n)
+{
+    double x = solo(n);
+    return x * 2;
+}
+double ctx_a(long n)
 {
     double x = kernel(n);
     return x * 2;
