@@ -11,6 +11,7 @@
 #include "analyze/aa_analyze.h"
 #include "report/aa_report.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ int main(int argc, char **argv)
     }
     t1 = now();
     aa_analyze_options_init(&ao);
+    ao.optics_keep = SIZE_MAX; /* as `autoanalyzer report` */
     if (aa_analyze_run(e, &ao, &a, &err)) {
         fprintf(stderr, "report_bench: %s\n", err.msg);
         return 4;
