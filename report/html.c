@@ -1329,6 +1329,8 @@ int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
     rp_section_calltree(o, a, &v, &st);
     section_severity(o, a, &v, &st);
     section_heatmap(o, a, &v, &st);
+    if (v.nproc > MAX_HEAT_ROWS) /* the heat map shows groups of ranks */
+        rp_section_distribution(o, a, &v, &st);
     section_optics(o, a, &v);
     section_causes(o, a);
     section_legend(o);
