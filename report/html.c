@@ -870,7 +870,10 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
                    "its share of the run: 0%<span class=\"heatscale\"></span>100% of the mean "
                    "run time per process, so only regions that take much of the run are dark. "
                    "Grey: the region did not run there.");
-    if (ncols < nc)
+    if (ncols < nc && grp == 1) /* (the words of the report before rows were groups) */
+        aa_buf_printf(o, " Showing the %zu longest of %zu regions and %zu of %zu processes.",
+                      ncols, nc, rows, v->nproc);
+    else if (ncols < nc)
         aa_buf_printf(o, " Showing the %zu longest of %zu regions.", ncols, nc);
     if (grp > 1)
         aa_buf_printf(o, " Each row is a group of %zu consecutive ranks (%zu rows for %zu "
