@@ -348,6 +348,8 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     }
     if ((rc = aa_engine_analyze(r->exp, &aopt, &r->an, err)))
         goto out;
+    /* the baseline's OPTICS ordering is never drawn */
+    aopt.optics_keep = o->analysis ? o->analysis->optics_keep : AA_OPTICS_KEEP_DEFAULT;
 
     /* compare with the baseline or the last comparable stored run */
     if (o->baseline) {
