@@ -88,7 +88,13 @@ typedef struct aa_analyze_options {
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
+    size_t optics_keep;        /* the OPTICS ordering of the reported level is kept (for the
+                                  report's reachability plot) up to this many processes:
+                                  AA_OPTICS_KEEP_DEFAULT; the report asks for all (SIZE_MAX):
+                                  1.2 s CPU at 16,384 processes, docs/report.md */
 } aa_analyze_options;
+
+#define AA_OPTICS_KEEP_DEFAULT 4096
 
 void aa_analyze_options_init(aa_analyze_options *o);
 
@@ -228,7 +234,7 @@ typedef struct aa_analysis {
     size_t *suspects;
     double *suspect_sep;
     /* the OPTICS run whose partition cluster_of is: the level (children of
-     * region optics_level) and, for up to 4,096 processes, the analysed
+     * region optics_level) and, for up to o->optics_keep processes, the analysed
      * processes (indices into ranks) in OPTICS order with their
      * reachability distances (INFINITY: undefined); NULL otherwise */
     long optics_level;

@@ -1049,8 +1049,9 @@ static const dis_found *reported_level(const dis_state *ds)
 }
 
 /* The OPTICS ordering and reachability of the reported level, kept for the
- * reports' plot (exact OPTICS; up to AN_OPTICS_KEEP processes). */
-#define AN_OPTICS_KEEP 4096
+ * reports' plot (exact OPTICS, the direct method for few dimensions: O(P)
+ * memory; up to o->optics_keep processes, by default 4,096: the ordering
+ * costs O(P^2), 1.2 s CPU at 16,384 processes, which only the report needs). */
 
 static int keep_optics(an_ctx *c, long level, const an_clust *cp)
 {
@@ -1061,7 +1062,7 @@ static int keep_optics(an_ctx *c, long level, const an_clust *cp)
     aa_optics_result res;
     double *X;
     a->optics_level = level;
-    if (P < 2 || P > AN_OPTICS_KEEP || m == 0)
+    if (P < 2 || P > c->o->optics_keep || m == 0)
         return AA_OK;
     if (!(X = malloc(P * m * sizeof *X)))
         return an_nomem(c);

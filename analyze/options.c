@@ -104,6 +104,7 @@ void aa_analyze_options_init(aa_analyze_options *o)
     o->proc_metric = AA_PMETRIC_CPU;
     o->region_metric = AA_RMETRIC_CRNM;
     o->auto_exclude_master = 1;
+    o->optics_keep = AA_OPTICS_KEEP_DEFAULT;
     for (i = 0; i < sizeof tunables / sizeof tunables[0]; i++)
         *(double *)((char *)o + tunables[i].offset) = tunables[i].def;
 }

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "engine/aa_engine.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
     long long eid = -1;
     char *note = NULL;
     aa_engine_result r;
+    aa_analyze_options ao_plot;
     aa_err err;
     aa_buf html;
 
@@ -107,8 +109,12 @@ static int report(int argc, char **argv, aa_analyze_options *ao)
 
     aa_engine_result_init(&r);
     aa_err_clear(&err);
+    /* the reachability plot needs the analysis' OPTICS ordering at any
+     * scale; the baseline's is never drawn */
+    ao_plot = *ao;
+    ao_plot.optics_keep = SIZE_MAX;
     if ((rc = aa_engine_load(exp, &r.exp, &r.dir, &note, NULL, &err)) ||
-        ((rc = aa_engine_analyze(r.exp, ao, &r.an, &err)) &&
+        ((rc = aa_engine_analyze(r.exp, &ao_plot, &r.an, &err)) &&
          (rc != AA_EINPUT || (aa_err_prefix(&err, "%s", exp), 1)))) {
         /* an experiment that read but cannot be analysed is named too */
         free(note);

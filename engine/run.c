@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,7 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
         aopt = *o->analysis;
     else
         aa_analyze_options_init(&aopt);
+    aopt.optics_keep = SIZE_MAX; /* the report draws the reachability plot at any scale */
     direct = o->np <= 0 || is_launcher(o->launch[0]);
     argv = calloc((size_t)o->nlaunch + 8, sizeof *argv);
     if (!argv)
@@ -346,6 +348,8 @@ int aa_engine_run(const aa_engine_run_options *o, aa_engine_result *r, aa_err *e
     }
     if ((rc = aa_engine_analyze(r->exp, &aopt, &r->an, err)))
         goto out;
+    /* the baseline's OPTICS ordering is never drawn */
+    aopt.optics_keep = o->analysis ? o->analysis->optics_keep : AA_OPTICS_KEEP_DEFAULT;
 
     /* compare with the baseline or the last comparable stored run */
     if (o->baseline) {

@@ -20,6 +20,7 @@
 #define MAX_HEAT_ROWS 128
 #define MAX_HEAT_COLS 40
 #define MAX_DIFFS 20
+#define MAX_OPTICS_BARS 1000 /* one pixel a bar: beyond, a bar is a run of processes */
 
 static const char *const sev_names[5] = {"very low", "low", "medium", "high", "very high"};
 static const char *const sev_colors[5] = {"#c6dbef", "#9ecae1", "#fdd49e", "#fc8d59", "#d7301f"};
@@ -744,11 +745,95 @@ static void heat_color(aa_buf *o, double t)
 
 #define HEAT_LABEL_MAX 28
 
+/* The heat map's rows when there are more processes than rows: groups of
+ * grp consecutive processes (rank order).  A cell is the largest value of
+ * its group (an outlier is not averaged away: Scalasca/CUBE and Hatchet
+ * let one find the maximum process, HPCToolkit's trace view samples one
+ * process a pixel row, which can miss it); its tooltip names that rank and
+ * gives the group's mean and smallest value.  A strip left of the cells
+ * shows the clusters of the group's processes, one stripe per cluster
+ * present (up to 4), so a group holding one process of a small cluster
+ * shows it. */
+static void heat_groups(aa_buf *o, const aa_analysis *a, const rp_values *v, const rp_stats *s,
+                        const order_item *cols, size_t ncols, size_t grp, int left, int top,
+                        int cw, int rh)
+{
+    size_t g, ng = (v->nproc + grp - 1) / grp, i, p;
+    for (g = 0; g < ng; g++) {
+        size_t p0 = g * grp, p1 = p0 + grp < v->nproc ? p0 + grp : v->nproc, k, nseen = 0;
+        int y = top + (int)g * rh, seen[4], allx = 1;
+        size_t cnt[4] = {0};
+        for (p = p0; p < p1; p++) {
+            int c = s->cluster[p];
+            allx &= v->excluded[p] != 0;
+            if (c < 0)
+                continue;
+            for (k = 0; k < nseen && seen[k] != c; k++)
+                ;
+            if (k == nseen && nseen < 4)
+                seen[nseen++] = c;
+            if (k < nseen)
+                cnt[k]++;
+        }
+        aa_buf_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\"%s>ranks %d-%d</text>",
+                      left - 14, y + 11, allx ? " class=\"muted\"" : "", v->ranks[p0],
+                      v->ranks[p1 - 1]);
+        for (k = 0; k < nseen; k++) {
+            double sw = 8.0 / (double)nseen;
+            aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+                             "fill=\"%s\" data-tip=\"ranks %d-%d: %zu process%s of cluster %d\">"
+                             "</rect>",
+                          left - 11 + (double)k * sw, y, sw, rh - 1,
+                          cluster_colors[seen[k] % 8], v->ranks[p0], v->ranks[p1 - 1], cnt[k],
+                          cnt[k] == 1 ? "" : "es", seen[k]);
+        }
+        for (i = 0; i < ncols; i++) {
+            size_t r = cols[i].idx, n = 0, at = p0;
+            double mx = NAN, mn = NAN, sum = 0;
+            for (p = p0; p < p1; p++) {
+                double x = v->main[p * v->nreg + r];
+                if (isnan(x))
+                    continue;
+                if (isnan(mx) || x > mx) {
+                    mx = x;
+                    at = p;
+                }
+                if (isnan(mn) || x < mn)
+                    mn = x;
+                sum += x;
+                n++;
+            }
+            aa_buf_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"",
+                          left + (int)i * cw, y, cw - 1, rh - 1);
+            heat_color(o, isnan(mx) ? NAN : (s->run_s > 0 ? mx / s->run_s : 0));
+            aa_buf_printf(o, "\" data-tip=\"ranks %d-%d, ", v->ranks[p0], v->ranks[p1 - 1]);
+            put_region(o, a, r);
+            if (isnan(mx)) {
+                aa_buf_puts(o, ": not run");
+            } else {
+                aa_buf_puts(o, ": largest ");
+                put_time(o, mx);
+                if (s->run_s > 0)
+                    aa_buf_printf(o, " (%.1f%% of the run)", 100 * mx / s->run_s);
+                aa_buf_printf(o, " on rank %d; mean ", v->ranks[at]);
+                put_time(o, sum / (double)n);
+                aa_buf_puts(o, ", smallest ");
+                put_time(o, mn);
+                if (n < p1 - p0)
+                    aa_buf_printf(o, "; ran on %zu of the %zu", n, p1 - p0);
+            }
+            if (v->partial[r])
+                aa_buf_puts(o, ", partial");
+            aa_buf_puts(o, "\"></rect>");
+        }
+    }
+}
+
 static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
                             const rp_stats *s)
 {
     order_item *cols = calloc(v->nreg ? v->nreg : 1, sizeof *cols);
-    size_t i, p, nc = 0, rows, ncols, maxlen = 4;
+    size_t i, p, nc = 0, rows, ncols, maxlen = 4, grp;
     int W, H, cw, rh = 14, left = 80, top;
     aa_buf_puts(o, "<section id=\"heatmap\"><h2>Per-process heat map</h2>");
     if (!cols) {
@@ -774,16 +859,29 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
     for (i = 0; i < ncols; i++)
         cols[i].v = -(double)cols[i].idx;
     qsort(cols, ncols, sizeof *cols, order_desc);
-    rows = v->nproc < MAX_HEAT_ROWS ? v->nproc : MAX_HEAT_ROWS;
+    /* beyond MAX_HEAT_ROWS processes a row is a group of consecutive ranks */
+    grp = (v->nproc + MAX_HEAT_ROWS - 1) / MAX_HEAT_ROWS;
+    if (grp < 1)
+        grp = 1;
+    rows = (v->nproc + grp - 1) / grp;
     aa_buf_puts(o, "<p>");
     ESC(v->main_label);
     aa_buf_puts(o, " of every region (columns, inclusive) on every process (rows), coloured by "
                    "its share of the run: 0%<span class=\"heatscale\"></span>100% of the mean "
                    "run time per process, so only regions that take much of the run are dark. "
                    "Grey: the region did not run there.");
-    if (ncols < nc || rows < v->nproc)
+    if (ncols < nc && grp == 1) /* (the words of the report before rows were groups) */
         aa_buf_printf(o, " Showing the %zu longest of %zu regions and %zu of %zu processes.",
                       ncols, nc, rows, v->nproc);
+    else if (ncols < nc)
+        aa_buf_printf(o, " Showing the %zu longest of %zu regions.", ncols, nc);
+    if (grp > 1)
+        aa_buf_printf(o, " Each row is a group of %zu consecutive ranks (%zu rows for %zu "
+                         "processes): a cell shows the largest value in the group, so one slow "
+                         "process colours its row (hover for the rank, the mean and the "
+                         "smallest value); the strip left of the cells shows the clusters of "
+                         "the group's processes.",
+                      grp, rows, v->nproc);
     aa_buf_puts(o, "</p>");
     if (!ncols || !rows) {
         aa_buf_puts(o, "<p class=\"muted\">no region values to show</p></section>\n");
@@ -797,6 +895,8 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
     }
     if (maxlen > HEAT_LABEL_MAX)
         maxlen = HEAT_LABEL_MAX;
+    if (grp > 1)
+        left = 130; /* "ranks 16256-16383" and the cluster strip */
     cw = (int)((1000 - left) / ncols);
     cw = cw < 14 ? 14 : cw > 48 ? 48 : cw;
     top = 14 + (int)maxlen * 7;
@@ -821,6 +921,10 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
         aa_buf_puts(o, "<title>");
         put_region(o, a, cols[i].idx);
         aa_buf_puts(o, "</title></text>");
+    }
+    if (grp > 1) {
+        heat_groups(o, a, v, s, cols, ncols, grp, left, top, cw, rh);
+        rows = 0;
     }
     for (p = 0; p < rows; p++) {
         int y = top + (int)p * rh;
@@ -847,6 +951,81 @@ static void section_heatmap(aa_buf *o, const aa_analysis *a, const rp_values *v,
     free(cols);
 }
 
+/* The reachability plot's frame: the svg, the hatch pattern and the axes. */
+static void optics_open(aa_buf *o, int W, int H, int left, int plot_h)
+{
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"optics\" width=\"%d\" height=\"%d\" "
+                     "viewBox=\"0 0 %d %d\" role=\"img\"><defs><pattern id=\"hatch\" width=\"6\" "
+                     "height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+                     "<rect width=\"3\" height=\"6\" fill=\"#888\"></rect></pattern></defs>",
+                  W, H, W, H);
+    aa_buf_printf(o, "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
+                  left, 10 + plot_h);
+    aa_buf_printf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
+                  10 + plot_h, W - 10, 10 + plot_h);
+}
+
+/* More processes than pixels: each bar is a run of consecutive processes in
+ * OPTICS order, as tall as the largest reachability among them and in the
+ * colour of that process' cluster, so every jump to another group (the tall
+ * bars the clusters are read from) stays visible; a run holding the start
+ * of a group (undefined reachability) gets its coloured mark under the axis,
+ * a run of only such starts the short hatched bar. */
+static void optics_bins(aa_buf *o, const aa_analysis *a, double max, int left, int plot_h,
+                        int udef)
+{
+    size_t n = a->nprocesses, bin = (n + MAX_OPTICS_BARS - 1) / MAX_OPTICS_BARS;
+    size_t nb = (n + bin - 1) / bin, b, i;
+    for (b = 0; b < nb; b++) {
+        size_t i0 = b * bin, i1 = i0 + bin < n ? i0 + bin : n, top = (size_t)-1, start = (size_t)-1;
+        int seen[8], lab;
+        size_t nseen = 0, more = 0, k;
+        double hh, bw = (double)MAX_OPTICS_BARS / (double)nb, xx = left + 2 + (double)b * bw;
+        for (i = i0; i < i1; i++) {
+            size_t pt = a->optics_order[i];
+            double r = a->optics_reach[pt];
+            int l = a->cluster_of ? a->cluster_of[pt] : 0;
+            for (k = 0; k < nseen && seen[k] != l; k++)
+                ;
+            if (k == nseen && nseen < 8)
+                seen[nseen++] = l;
+            else if (k == nseen)
+                more = 1;
+            if (!isfinite(r)) {
+                if (start == (size_t)-1)
+                    start = pt;
+            } else if (top == (size_t)-1 || r > a->optics_reach[top]) {
+                top = pt;
+            }
+        }
+        lab = a->cluster_of ? a->cluster_of[top != (size_t)-1 ? top : start] : 0;
+        hh = top == (size_t)-1 ? udef : a->optics_reach[top] / max * plot_h;
+        aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+                         "data-tip=\"%zu processes (OPTICS positions %zu-%zu), cluster%s",
+                      xx, 10 + plot_h - hh, bw, hh < 1 ? 1 : hh,
+                      top == (size_t)-1 ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8],
+                      i1 - i0, i0 + 1, i1, nseen > 1 ? "s" : "");
+        for (k = 0; k < nseen; k++)
+            aa_buf_printf(o, "%s%d", k ? ", " : " ", seen[k]);
+        if (more)
+            aa_buf_puts(o, ", &#8230;");
+        if (top != (size_t)-1) {
+            aa_buf_puts(o, "; largest reachability ");
+            put_time(o, a->optics_reach[top]);
+            aa_buf_printf(o, " (rank %d)", a->ranks[top]);
+        }
+        if (start != (size_t)-1)
+            aa_buf_printf(o, "; rank %d starts a group (undefined reachability)", a->ranks[start]);
+        aa_buf_puts(o, "\"></rect>");
+        if (start != (size_t)-1)
+            aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"4\" fill=\"%s\">"
+                             "</rect>",
+                          xx, 10 + plot_h + 2, bw,
+                          cluster_colors[(a->cluster_of && a->cluster_of[start] > 0
+                                              ? a->cluster_of[start] : 0) % 8]);
+    }
+}
+
 /* The OPTICS reachability plot of the analysis' own clustering: the run
  * whose partition the analysis reports (its level, MinPts and eps), the
  * processes coloured by the analysis' clusters. */
@@ -863,10 +1042,11 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
         return;
     }
     if (!a->optics_order || !a->optics_reach) {
-        aa_buf_printf(o, "<p class=\"muted\">The analysis keeps its OPTICS ordering for up to "
-                         "4,096 processes; this run has %zu (its %zu cluster%s are listed above)."
-                         "</p></section>\n",
-                      n, a->nclusters, a->nclusters == 1 ? "" : "s");
+        aa_buf_printf(o, "<p class=\"muted\">The analysis kept no OPTICS ordering for these "
+                         "%zu processes (by default it keeps one for up to %d; `autoanalyzer "
+                         "report` and `run` ask for it at any scale); its %zu cluster%s are "
+                         "listed above.</p></section>\n",
+                      n, AA_OPTICS_KEEP_DEFAULT, a->nclusters, a->nclusters == 1 ? "" : "s");
         return;
     }
     for (i = 0; i < n; i++)
@@ -894,41 +1074,40 @@ static void section_optics(aa_buf *o, const aa_analysis *a, const rp_values *v)
                   a->min_pts_used);
     put_time(o, a->eps_used);
     aa_buf_printf(o, ". %zu cluster%s.</p>", a->nclusters, a->nclusters == 1 ? "" : "s");
-    bw = 1000.0 / (double)n;
-    if (bw > 36)
-        bw = 36;
-    W = left + (int)ceil((double)n * bw) + 20;
-    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"optics\" width=\"%d\" height=\"%d\" "
-                     "viewBox=\"0 0 %d %d\" role=\"img\"><defs><pattern id=\"hatch\" width=\"6\" "
-                     "height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-                     "<rect width=\"3\" height=\"6\" fill=\"#888\"></rect></pattern></defs>",
-                  W, H, W, H);
-    aa_buf_printf(o, "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
-                  left, 10 + plot_h);
-    aa_buf_printf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"></line>", left,
-                  10 + plot_h, W - 10, 10 + plot_h);
-    for (i = 0; i < n; i++) {
-        size_t pt = a->optics_order[i];
-        double r = a->optics_reach[pt];
-        int inf = !isfinite(r), lab = a->cluster_of ? a->cluster_of[pt] : 0;
-        double hh = inf ? udef : r / max * plot_h;
-        double xx = left + 2 + (double)i * bw, bwd = bw > 3 ? bw - 2 : bw;
-        aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-                         "data-tip=\"rank %d, cluster %d, reachability ",
-                      xx, 10 + plot_h - hh, bwd, hh < 1 ? 1 : hh,
-                      inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8], a->ranks[pt],
-                      lab);
-        if (inf)
-            aa_buf_puts(o, "undefined (starts a group)");
-        else
-            put_time(o, r);
-        aa_buf_puts(o, "\"></rect>");
-        if (inf)
-            aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"4\" fill=\"%s\"></rect>",
-                          xx, 10 + plot_h + 2, bwd, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
-        if (bw >= 16)
-            aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
-                          xx + bw / 2 - 1, 10 + plot_h + 18, a->ranks[pt]);
+    if (n > MAX_OPTICS_BARS) {
+        W = left + MAX_OPTICS_BARS + 20;
+        optics_open(o, W, H, left, plot_h);
+        optics_bins(o, a, max, left, plot_h, udef);
+    } else {
+        bw = 1000.0 / (double)n;
+        if (bw > 36)
+            bw = 36;
+        W = left + (int)ceil((double)n * bw) + 20;
+        optics_open(o, W, H, left, plot_h);
+        for (i = 0; i < n; i++) {
+            size_t pt = a->optics_order[i];
+            double r = a->optics_reach[pt];
+            int inf = !isfinite(r), lab = a->cluster_of ? a->cluster_of[pt] : 0;
+            double hh = inf ? udef : r / max * plot_h;
+            double xx = left + 2 + (double)i * bw, bwd = bw > 3 ? bw - 2 : bw;
+            aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+                             "fill=\"%s\" data-tip=\"rank %d, cluster %d, reachability ",
+                          xx, 10 + plot_h - hh, bwd, hh < 1 ? 1 : hh,
+                          inf ? "url(#hatch)" : cluster_colors[(lab < 0 ? 0 : lab) % 8],
+                          a->ranks[pt], lab);
+            if (inf)
+                aa_buf_puts(o, "undefined (starts a group)");
+            else
+                put_time(o, r);
+            aa_buf_puts(o, "\"></rect>");
+            if (inf)
+                aa_buf_printf(o, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"4\" "
+                                 "fill=\"%s\"></rect>",
+                              xx, 10 + plot_h + 2, bwd, cluster_colors[(lab < 0 ? 0 : lab) % 8]);
+            if (bw >= 16)
+                aa_buf_printf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
+                              xx + bw / 2 - 1, 10 + plot_h + 18, a->ranks[pt]);
+        }
     }
     if (isfinite(a->eps_used)) {
         double ey = 10 + plot_h - a->eps_used / max * plot_h;
@@ -1153,6 +1332,8 @@ int aa_report_html_ex(const aa_analysis *a, const aa_experiment *e,
     rp_section_calltree(o, a, &v, &st);
     section_severity(o, a, &v, &st);
     section_heatmap(o, a, &v, &st);
+    if (v.nproc > MAX_HEAT_ROWS) /* the heat map shows groups of ranks */
+        rp_section_distribution(o, a, &v, &st);
     section_optics(o, a, &v);
     section_causes(o, a);
     section_legend(o);

@@ -11,3 +11,10 @@ $(REPORT_BENCH): $(B)/obj/bench/report_bench.o $(TOOL_LIBS)
 bench-report: $(REPORT_BENCH)
 	bench/report_bench.sh $(B)
 .PHONY: bench-report
+
+# `make bench-report-scale`: `autoanalyzer report` end to end on a 16,384 x
+# 500-region experiment: CPU, wall, peak memory, page size, Chromium load
+# time (bench/report_scale.sh; bench/report_scale.md).
+bench-report-scale: all
+	bench/report_scale.sh $(B)
+.PHONY: bench-report-scale

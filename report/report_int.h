@@ -58,6 +58,11 @@ void rp_section_calltree(aa_buf *o, const aa_analysis *a, const rp_values *v,
                          const rp_stats *s);
 void rp_rank_bars(aa_buf *o, const aa_analysis *a, const rp_values *v, const rp_stats *s,
                   const aa_finding *f, size_t nth);
+/* Beyond the heat map's rows: the distribution of the main metric over the
+ * processes (smallest, median, 90th percentile, largest and its rank) of the
+ * regions whose slowest process is furthest above the median. */
+void rp_section_distribution(aa_buf *o, const aa_analysis *a, const rp_values *v,
+                             const rp_stats *s);
 void rp_source_lines(aa_buf *o, const aa_analysis *a, size_t region, const char *source_dir);
 
 #endif

@@ -357,3 +357,220 @@ void rp_source_lines(aa_buf *o, const aa_analysis *a, size_t region, const char 
         aa_buf_puts(o, "(the file is shorter than the recorded line: it changed since the run)\n");
     aa_buf_puts(o, "</pre></details>");
 }
+
+/* ---- per-region distributions over the processes -------------------------- */
+
+#define MAX_DIST_ROWS 20
+#define DIST_MIN_SHARE 0.001 /* of the run: smaller spreads are noise (2% of a 3 ms helper) */
+
+typedef struct dist_row {
+    size_t region, n;
+    double min, median, p90, max, mean, sd;
+    int max_rank;
+} dist_row;
+
+/* k-th smallest of x[0..n) (reorders x; Hoare's selection). */
+static double kth(double *x, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double piv = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < piv)
+                i++;
+            while (x[j] > piv)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return x[k];
+}
+
+/* The distribution of region r's main metric over the analysed processes
+ * that ran it, as aa_region_dist defines it (median: the mean of the two
+ * middle values for an even count; p90: nearest rank), and the rank of
+ * the largest value; tmp holds v->nproc doubles.  0 when no process ran it. */
+static size_t dist_of(const rp_values *v, size_t r, double *tmp, dist_row *d)
+{
+    size_t p, n = 0, at = 0;
+    double sum = 0, sq = 0;
+    memset(d, 0, sizeof *d);
+    d->region = r;
+    for (p = 0; p < v->nproc; p++) {
+        double x = v->main[p * v->nreg + r];
+        if (v->excluded[p] || isnan(x))
+            continue;
+        if (!n || x > d->max) {
+            d->max = x;
+            at = p;
+        }
+        if (!n || x < d->min)
+            d->min = x;
+        sum += x;
+        sq += x * x;
+        tmp[n++] = x;
+    }
+    if (!n)
+        return 0;
+    d->n = n;
+    d->max_rank = v->ranks[at];
+    d->mean = sum / (double)n;
+    d->sd = sqrt(fmax(0, sq / (double)n - d->mean * d->mean));
+    d->median = kth(tmp, n, n / 2);
+    if (n % 2 == 0) { /* the lower middle: the largest of the lower half */
+        double lo = tmp[0];
+        for (p = 1; p < n / 2; p++)
+            lo = tmp[p] > lo ? tmp[p] : lo;
+        d->median = (d->median + lo) / 2;
+    }
+    d->p90 = kth(tmp, n, (size_t)ceil(0.9 * (double)n) - 1);
+    return n;
+}
+
+static int dist_cmp(const void *pa, const void *pb)
+{
+    const dist_row *a = pa, *b = pb;
+    double x = a->max - a->median, y = b->max - b->median;
+    if (x != y)
+        return x > y ? -1 : 1;
+    return (a->region > b->region) - (a->region < b->region);
+}
+
+static void dist_cell(aa_buf *o, double t)
+{
+    aa_buf_printf(o, "<td class=\"num\" data-v=\"%.9g\">", t);
+    rp_put_time(o, t);
+    aa_buf_puts(o, "</td>");
+}
+
+void rp_section_distribution(aa_buf *o, const aa_analysis *a, const rp_values *v,
+                             const rp_stats *s)
+{
+    size_t r, n = 0, shown, i;
+    dist_row *rows = calloc(v->nreg + 1, sizeof *rows);
+    double *tmp = malloc((v->nproc + 1) * sizeof *tmp), max = 0;
+    int row = 40, plot_w = 760, H;
+    aa_buf_puts(o, "<section id=\"distribution\"><h2>Per-region distribution over the "
+                   "processes</h2>");
+    if (!rows || !tmp) {
+        aa_buf_puts(o, "<p>out of memory</p></section>\n");
+        free(rows);
+        free(tmp);
+        return;
+    }
+    for (r = 0; r < v->nreg; r++)
+        if (a->regions[r].depth > 0 && dist_of(v, r, tmp, &rows[n]))
+            n++;
+    qsort(rows, n, sizeof *rows, dist_cmp);
+    for (shown = 0; shown < n && shown < MAX_DIST_ROWS; shown++)
+        if (!(rows[shown].max - rows[shown].median >= DIST_MIN_SHARE * s->run_s))
+            break; /* within the noise of every region: nothing to show */
+    for (i = 0; i < shown; i++)
+        max = rows[i].max > max ? rows[i].max : max;
+    aa_buf_puts(o, "<p>");
+    aa_report_escape(o, v->main_label);
+    aa_buf_printf(o, " of a region (inclusive) over the analysed processes that ran it, for "
+                     "the %zu regions (of %zu) whose slowest process is furthest above the "
+                     "median (by at least 0.1%% of the run): the line spans the smallest to the largest value, the box the "
+                     "median to the 90th percentile, the red dot is the slowest process (its "
+                     "rank above the bar).  What the heat map shows per group of ranks, here "
+                     "per region, with every process counted.</p>",
+                  shown, n);
+    if (!shown) {
+        aa_buf_puts(o, "<p class=\"muted\">In no region is the slowest process 0.1% of the run "
+                       "above the median.</p></section>\n");
+        free(rows);
+        free(tmp);
+        return;
+    }
+    H = 6 + (int)shown * row;
+    aa_buf_printf(o, "<svg class=\"aa-chart\" data-chart=\"distribution\" width=\"1000\" "
+                     "height=\"%d\" viewBox=\"0 0 1000 %d\" role=\"img\">", H, H);
+    for (i = 0; i < shown; i++) {
+        const dist_row *d = &rows[i];
+        int y = 4 + (int)i * row;
+        double k = max > 0 ? plot_w / max : 0;
+        double x0 = 2 + d->min * k, x1 = 2 + d->max * k, xm = 2 + d->median * k;
+        double x9 = 2 + d->p90 * k;
+        aa_buf_printf(o, "<text x=\"2\" y=\"%d\">", y + 11);
+        rp_put_region(o, a, d->region);
+        aa_buf_puts(o, " &#8212; median ");
+        rp_put_time(o, d->median);
+        aa_buf_puts(o, ", largest ");
+        rp_put_time(o, d->max);
+        aa_buf_printf(o, " on rank %d", d->max_rank);
+        if (d->median > 0)
+            aa_buf_printf(o, " (%.2fx the median)", d->max / d->median);
+        aa_buf_puts(o, "</text>");
+        aa_buf_printf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#455a64\">"
+                         "</line>",
+                      x0, y + 24, x1, y + 24);
+        aa_buf_printf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" fill=\"#9ecae1\" "
+                         "data-tip=\"",
+                      xm, y + 17, x9 - xm < 1 ? 1 : x9 - xm);
+        rp_put_region(o, a, d->region);
+        aa_buf_printf(o, ": %zu processes; smallest ", d->n);
+        rp_put_time(o, d->min);
+        aa_buf_puts(o, ", median ");
+        rp_put_time(o, d->median);
+        aa_buf_puts(o, ", 90th percentile ");
+        rp_put_time(o, d->p90);
+        aa_buf_puts(o, ", mean ");
+        rp_put_time(o, d->mean);
+        aa_buf_puts(o, ", largest ");
+        rp_put_time(o, d->max);
+        aa_buf_printf(o, " (rank %d)\"></rect>", d->max_rank);
+        aa_buf_printf(o, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#08306b\" "
+                         "stroke-width=\"2\"></line>",
+                      xm, y + 16, xm, y + 32);
+        aa_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"#d62728\" data-tip=\"rank %d: "
+                         "",
+                      x1, y + 24, d->max_rank);
+        rp_put_time(o, d->max);
+        if (s->run_s > 0)
+            aa_buf_printf(o, " (%.1f%% of the run)", 100 * d->max / s->run_s);
+        aa_buf_puts(o, "\"></circle>");
+    }
+    aa_buf_puts(o, "</svg><details><summary>the numbers</summary><div class=\"scroll\">"
+                   "<table class=\"sortable\"><thead><tr><th>region</th><th>processes</th>"
+                   "<th>smallest</th><th>median</th><th>mean</th><th>90th percentile</th>"
+                   "<th>largest</th><th>on rank</th><th>std. dev.</th><th>largest / median</th>"
+                   "</tr></thead><tbody>");
+    for (i = 0; i < shown; i++) {
+        const dist_row *d = &rows[i];
+        aa_buf_puts(o, "<tr><td>");
+        rp_put_region(o, a, d->region);
+        aa_buf_printf(o, "</td><td class=\"num\">%zu</td>", d->n);
+        dist_cell(o, d->min);
+        dist_cell(o, d->median);
+        dist_cell(o, d->mean);
+        dist_cell(o, d->p90);
+        dist_cell(o, d->max);
+        aa_buf_printf(o, "<td class=\"num\">%d</td>", d->max_rank);
+        dist_cell(o, d->sd);
+        if (d->median > 0)
+            aa_buf_printf(o, "<td class=\"num\" data-v=\"%.9g\">%.2f</td>", d->max / d->median,
+                          d->max / d->median);
+        else
+            aa_buf_puts(o, "<td class=\"num\" data-v=\"0\">-</td>");
+        aa_buf_puts(o, "</tr>");
+    }
+    aa_buf_puts(o, "</tbody></table></div></details></section>\n");
+    free(rows);
+    free(tmp);
+}

@@ -11,6 +11,8 @@
 #include "tests/tap.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +51,196 @@ static size_t count(const char *hay, const char *needle)
         p += strlen(needle);
     }
     return n;
+}
+
+/* A clean run of nprocs processes where rank slow spends extra seconds
+ * more CPU (and wall) time in the function "transpose" (its callers'
+ * inclusive values grow with it). */
+static aa_experiment *synth_outlier(int nprocs, int slow, double extra)
+{
+    aa_synth_options o;
+    aa_experiment *e = NULL;
+    aa_err err;
+    size_t p, n;
+    int mc, mw;
+    aa_synth_options_init(&o);
+    o.scenario = AA_SYNTH_NONE;
+    o.nprocs = nprocs;
+    o.seed = 5;
+    o.no_counters = 1;
+    if (aa_synth_generate(&o, &e, NULL, NULL, &err) != AA_OK) {
+        diag("synth: %s", err.msg);
+        return NULL;
+    }
+    mc = aa_experiment_metric_index(e, "cpu");
+    mw = aa_experiment_metric_index(e, "wall");
+    for (p = 0; p < e->nprocesses && extra > 0; p++) {
+        aa_thread *t = &e->processes[p].threads[0];
+        if (e->processes[p].rank != slow)
+            continue;
+        for (n = 0; n < t->nnodes; n++) {
+            const aa_region *r = aa_experiment_region(e, t->nodes[n].region);
+            long q;
+            if (!r || strcmp(r->name, "transpose"))
+                continue;
+            for (q = (long)n; q >= 0; q = t->nodes[q].parent) {
+                aa_node_values(e, t, (size_t)q)[mc] += extra;
+                aa_node_values(e, t, (size_t)q)[mw] += extra;
+            }
+        }
+    }
+    return e;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The section of the page with this id ("" when absent); caller frees. */
+static char *section(const char *html, const char *id)
+{
+    char open[64];
+    const char *s, *e;
+    snprintf(open, sizeof open, "<section id=\"%s\">", id);
+    s = strstr(html, open);
+    e = s ? strstr(s, "</section>") : NULL;
+    return s && e ? strndup(s, (size_t)(e - s)) : strdup("");
+}
+
+/* Reports of runs with more processes than the heat map has rows and the
+ * reachability plot has bars: groups and runs that keep an outlier visible,
+ * the distribution section, the OPTICS ordering only when asked for. */
+static void at_scale(void)
+{
+    aa_experiment *e = synth_outlier(400, 301, 2.0), *big = synth_outlier(1100, -1, 0);
+    aa_analyze_options o;
+    aa_analysis *a = NULL, *ab = NULL;
+    aa_buf b;
+    aa_err err;
+    char *hm, *ds, *op;
+    const char *q, *row = NULL;
+    size_t i, nrows = 0, nbars = 0, covered = 0, first = 0;
+    double tallest = -1, best = -1;
+
+    ok(e && big, "synthetic runs of 400 and 1,100 processes");
+    if (!e || !big)
+        return;
+    aa_analyze_options_init(&o);
+    o.optics_keep = 10;
+    is_int(aa_analyze_run(e, &o, &a, &err), AA_OK, "analysis keeping the ordering up to 10");
+    ok(a && !a->optics_order && !a->optics_reach, "400 processes: no OPTICS ordering kept");
+    aa_analyze_free(a);
+    a = NULL;
+    o.optics_keep = SIZE_MAX;
+    is_int(aa_analyze_run(e, &o, &a, &err), AA_OK, "analysis keeping the ordering at any size");
+    ok(a && a->optics_order && a->optics_reach, "400 processes: the ordering kept when asked");
+    is_int(aa_analyze_run(big, &o, &ab, &err), AA_OK, "analysis of 1,100 processes");
+    if (!a || !ab)
+        return;
+    aa_buf_init(&b);
+    is_int(aa_report_html(a, NULL, NULL, &b, &err), AA_OK, "html of 400 processes");
+    hm = section(b.data, "heatmap");
+    ds = section(b.data, "distribution");
+    /* heat map: 100 rows of 4 ranks; rank 301's row shows its value */
+    ok(strstr(hm, "Each row is a group of 4 consecutive ranks (100 rows for 400 processes)") != NULL,
+       "heat map: groups of 4 ranks");
+    for (q = hm; (q = strstr(q, " text-anchor=\"end\">ranks ")); q++)
+        nrows++;
+    is_int((int)nrows, 100, "heat map: 100 row labels");
+    {
+        /* the transpose cell of the outlier's row: its largest value is rank 301's */
+        const char *cell = strstr(hm, "data-tip=\"ranks 300-303, #"), *end;
+        int found = 0, dark = 0;
+        for (; cell; cell = strstr(cell + 1, "data-tip=\"ranks 300-303, #")) {
+            end = strchr(cell + 10, '"');
+            if (end && strstr(cell, " transpose ") && strstr(cell, " transpose ") < end &&
+                strstr(cell, "on rank 301;") && strstr(cell, "on rank 301;") < end) {
+                const char *fill = cell;
+                unsigned r, g, bb;
+                while (fill > hm && strncmp(fill, "fill=\"#", 7))
+                    fill--;
+                found = 1;
+                /* the largest, 2.4 s, is over 100% of the 2.1 s run: dark
+                 * red (a mean over the 4 ranks would be 44%: g 0x96) */
+                dark = sscanf(fill, "fill=\"#%2x%2x%2x", &r, &g, &bb) == 3 && g < 0x60;
+                break;
+            }
+        }
+        ok(found, "heat map: the outlier's row names rank 301 as the largest in transpose");
+        ok(dark, "heat map: and that cell is coloured, not averaged away");
+    }
+    ok(strstr(ds, "data-chart=\"distribution\"") != NULL, "distribution section drawn");
+    ok(strstr(ds, "transpose (synth.c:") && strstr(ds, "on rank 301 ("),
+       "distribution: the slowest process in transpose is rank 301");
+    {
+        /* the numbers: transpose's median against a sort of its values */
+        const char *tr = strstr(ds, "<tr><td>#"), *dv;
+        double *x = calloc(e->nprocesses, sizeof *x), want = NAN;
+        size_t n = 0, p, k;
+        int mc = aa_experiment_metric_index(e, "cpu"), mm = aa_experiment_metric_index(e, "mpi_cpu");
+        for (; tr && !(strstr(tr, " transpose (") && strstr(tr, " transpose (") < strstr(tr, "</td>"));
+             tr = strstr(tr + 1, "<tr><td>#"))
+            ;
+        for (p = 0; x && p < e->nprocesses; p++) {
+            const aa_thread *t = &e->processes[p].threads[0];
+            for (k = 0; k < t->nnodes; k++)
+                if (!strcmp(aa_experiment_region(e, t->nodes[k].region)->name, "transpose")) {
+                    const double *vv = aa_node_values(e, t, k);
+                    double y = vv[mc] - (mm >= 0 && !isnan(vv[mm]) ? vv[mm] : 0);
+                    x[n++] = y > 0 ? y : 0;
+                }
+        }
+        if (n) {
+            qsort(x, n, sizeof *x, cmp_dbl);
+            want = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+        }
+        dv = tr ? strstr(tr, "data-v=\"") : NULL;    /* smallest */
+        dv = dv ? strstr(dv + 1, "data-v=\"") : NULL; /* median */
+        ok(n == 400 && dv && fabs(atof(dv + 8) - want) <= 1e-8 * want,
+           "distribution: transpose's median %.9g is the median of its 400 values (%.9g)",
+           dv ? atof(dv + 8) : NAN, want);
+        free(x);
+    }
+    free(hm);
+    free(ds);
+
+    /* the reachability plot of 1,100 processes: runs of 2 in 550 bars */
+    aa_buf_reset(&b);
+    is_int(aa_report_html(ab, NULL, NULL, &b, &err), AA_OK, "html of 1,100 processes");
+    op = section(b.data, "optics");
+    for (i = 0; i < ab->nprocesses; i++) { /* the first largest reachability in OPTICS order */
+        double r = ab->optics_reach[ab->optics_order[i]];
+        if (isfinite(r) && r > best) {
+            best = r;
+            first = ab->optics_order[i];
+        }
+    }
+    for (q = op; (q = strstr(q, "<rect ")); q++) {
+        const char *h = strstr(q, "height=\""), *tip = strstr(q, "data-tip=\"");
+        const char *end = strstr(q, "</rect>");
+        if (!tip || !end || tip > end || !h)
+            continue;
+        nbars++;
+        covered += (size_t)atol(tip + 10);
+        if (atof(h + 8) > tallest + 1e-9) {
+            char want[48];
+            tallest = atof(h + 8);
+            snprintf(want, sizeof want, "(rank %d)", ab->ranks[first]);
+            row = strstr(tip, want) && strstr(tip, want) < end ? tip : NULL;
+        }
+    }
+    is_int((int)nbars, 550, "OPTICS plot: 550 bars of 2 processes");
+    is_int((int)covered, 1100, "OPTICS plot: the bars cover every process");
+    ok(row != NULL, "OPTICS plot: the tallest bar is the largest reachability (rank %d)",
+       ab->ranks[first]);
+    free(op);
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_analyze_free(ab);
+    aa_experiment_free(e);
+    aa_experiment_free(big);
 }
 
 int main(void)
@@ -223,5 +415,6 @@ int main(void)
     aa_analyze_free(as);
     aa_experiment_free(clean);
     aa_experiment_free(slow);
+    at_scale();
     return tap_done();
 }
