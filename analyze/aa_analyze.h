@@ -248,6 +248,12 @@ typedef struct aa_analysis {
 int aa_analyze_run(const aa_experiment *e, const aa_analyze_options *o, aa_analysis **out,
                    aa_err *err);
 void aa_analyze_free(aa_analysis *a);
+
+/* The caller that tells region r's calling context apart, or -1: when r's
+ * static region is a node of the analysed tree more than once (a function
+ * called from several places), the nearest ancestor in another function.
+ * The reports print it beside the region ("called from ..."). */
+long aa_analysis_caller(const aa_analysis *a, size_t r);
 /* Appends a note (e.g. "ranks missing: 3"); AA_EENV on no memory. */
 int aa_analyze_add_note(aa_analysis *a, const char *note);
 

@@ -36,32 +36,27 @@ static void put_clean(aa_buf *b, const char *s)
         aa_buf_putc(b, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
 }
 
-/* The caller that tells region r's calling context apart, or -1: when
- * the static region of r is a node of the tree more than once (a function
- * called from several places), the nearest ancestor outside r's function. */
-static long calling_context(const aa_analysis *a, size_t r)
+long aa_analysis_caller(const aa_analysis *a, size_t r)
 {
-    const aa_region *ri = reg_info(a, r);
     size_t i, n = 0;
-    long p;
-    if (!ri || !ri->function)
-        return -1;
+    long p = (long)r;
     for (i = 0; i < a->nregions && n < 2; i++)
         n += a->regions[i].id == a->regions[r].id;
     if (n < 2)
         return -1;
-    for (p = a->regions[r].parent; p > 0; p = a->regions[p].parent) {
-        const aa_region *pi = reg_info(a, (size_t)p);
-        if (pi && pi->function && strcmp(pi->function, ri->function))
-            return p;
-    }
-    return -1;
+    /* up to the function node that encloses r (r itself for a function) */
+    while (p > 0 && (!a->regions[p].info || a->regions[p].info->kind != AA_KIND_FUNCTION))
+        p = a->regions[p].parent;
+    if (p <= 0)
+        return -1;
+    p = a->regions[p].parent;
+    return p > 0 && a->regions[p].info ? p : -1;
 }
 
 static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
 {
     const aa_region *ri = reg_info(a, r);
-    long cc = calling_context(a, r);
+    long cc = aa_analysis_caller(a, r);
     if (ri && ri->file && *ri->file) {
         put_clean(b, ri->file);
         aa_buf_printf(b, ":%d ", ri->line);
@@ -72,8 +67,9 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
     }
     put_clean(b, reg_name(a, r));
     if (cc > 0) {
+        const aa_region *ci = reg_info(a, (size_t)cc);
         aa_buf_puts(b, " (called from ");
-        put_clean(b, reg_info(a, (size_t)cc)->function);
+        put_clean(b, ci->function && *ci->function ? ci->function : reg_name(a, (size_t)cc));
         aa_buf_putc(b, ')');
     }
 }

@@ -1595,7 +1595,7 @@ static void test_recursion_folded(void)
         aa_process *p = aa_experiment_add_process(e, r);
         aa_thread *t = aa_process_add_thread(p, 0);
         double f = r == 1 ? 4 : 1, in[3], tot;
-        long root, m, l, ref;
+        long root, m, l, ref, ph;
         in[2] = f * lvl[2];
         in[1] = f * lvl[1] + in[2];
         in[0] = f * lvl[0] + in[1];
@@ -1603,7 +1603,8 @@ static void test_recursion_folded(void)
         root = node(e, t, 0, -1, tot, 0, 0);
         m = node(e, t, 1, root, tot, 0, 0);
         l = node(e, t, 2, m, tot, 0, 0);
-        node(e, t, 3, l, 0.2 * (1 + 0.002 * r), 0, 0);
+        ph = node(e, t, 3, l, 0.2 * (1 + 0.002 * r), 0, 0);
+        node(e, t, 5, ph, 0.05, 0, 0); /* work called from phase too */
         for (ref = l, d = 0; d < 3; d++) {
             ref = node(e, t, 4, ref, in[d], 0, 0);
             node(e, t, 5, ref, f * lvl[d], 0, 0);
@@ -1617,12 +1618,27 @@ static void test_recursion_folded(void)
             nref += a->regions[k].id == 4;
             nwork += a->regions[k].id == 5;
         }
-        ok(nref == 1 && nwork == 1, "one refine and one work region (%zu, %zu)", nref, nwork);
-        ok(one_dissim_cccr_at(a, 5), "the one dissimilarity CCCR is work");
+        ok(nref == 1 && nwork == 2, "one refine region, work under it and under phase (%zu, %zu)",
+           nref, nwork);
+        for (k = 0; k < a->nregions; k++)
+            if (a->regions[k].id == 5) {
+                long cc = aa_analysis_caller(a, k);
+                ok(cc == a->regions[k].parent && cc > 0 &&
+                       (a->regions[cc].id == 3 || a->regions[cc].id == 4),
+                   "work is shown with its caller (%s)",
+                   cc > 0 ? a->regions[cc].info->name : "none");
+            }
+        ok(aa_analysis_caller(a, region_by_id(a, 4)) == -1, "refine, one node, has none");
+        for (k = nref = 0; k < a->nfindings; k++)
+            nref += a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr;
+        is_int((int)nref, 1, "one dissimilarity CCCR");
         for (k = 0; k < a->nfindings; k++)
             if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr)
-                ok(fabs(a->findings[k].impact_s - 3 * 14e-3) < 1e-9,
-                   "its impact is the extra work of all levels (%g s)", a->findings[k].impact_s);
+                ok(fabs(a->findings[k].impact_s - 3 * 14e-3) < 1e-9 &&
+                       a->regions[a->findings[k].region].id == 5 &&
+                       a->regions[a->findings[k].region].parent == (long)region_by_id(a, 4),
+                   "it is work under refine, its impact the extra work of all levels (%g s)",
+                   a->findings[k].impact_s);
         ok(has_note(a, "direct recursion folded: the deeper calls of refine"),
            "a note names the folded recursion");
     }
