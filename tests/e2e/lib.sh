@@ -35,25 +35,25 @@ _tap_result() { # status name
 ok() {
     local name=$1; shift
     if "$@" >"$T/.out" 2>&1; then _tap_result 0 "$name"; else
-        _tap_result 1 "$name"; sed 's/^/#   /' "$T/.out" | head -40; fi
+        _tap_result 1 "$name"; sed 's/^/#   /' "$T/.out" | head -40 >&2; fi
 }
 
 expect_status() {
     local want=$1 name=$2 st; shift 2
     "$@" >"$T/.out" 2>"$T/.err"; st=$?
     if [ "$st" = "$want" ]; then _tap_result 0 "$name"; else
-        _tap_result 1 "$name"; echo "#   exit status $st, want $want"
-        sed 's/^/#   /' "$T/.err" | head -20; fi
+        _tap_result 1 "$name"; echo "#   exit status $st, want $want" >&2
+        sed 's/^/#   /' "$T/.err" | head -20 >&2; fi
 }
 
 is() {
     if [ "$1" = "$2" ]; then _tap_result 0 "$3"; else
-        _tap_result 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2"; fi
+        _tap_result 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2" >&2; fi
 }
 
 like() { # text regex name
     if printf '%s' "$1" | grep -Eq -- "$2"; then _tap_result 0 "$3"; else
-        _tap_result 1 "$3"; printf '#   %s\n#   does not match: %s\n' "$(printf '%s' "$1" | head -5)" "$2"; fi
+        _tap_result 1 "$3"; printf '#   %s\n#   does not match: %s\n' "$(printf '%s' "$1" | head -5)" "$2" >&2; fi
 }
 
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
