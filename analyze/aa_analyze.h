@@ -199,6 +199,7 @@ typedef struct aa_analysis {
     aa_an_region *regions;
     /* dissimilarity */
     const char *proc_metric;  /* "cpu" or "wall" */
+    int proc_metric_io;       /* time inside I/O calls left out too (io_cpu / io_time) */
     size_t nclusters;
     size_t *cluster_size;
     int **cluster_ranks;      /* nclusters lists of ranks */

@@ -87,9 +87,9 @@ static pa_wnode *pt_wire(const an_rtree *t)
 }
 
 /* ---- the job's state ------------------------------------------------------------- */
-enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_N };
+enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_IOC, M_N };
 static const char *const pa_metric[M_N] = {"wall", "mpi_wall", "cpu", "mpi_cpu",
-                                           "cycles", "instructions", "io_time"};
+                                           "cycles", "instructions", "io_time", "io_cpu"};
 /* what the MPI calls of a preempted process need at most (x->cap) */
 static const char *const cap_metric[3] = {"mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv"};
 
@@ -842,6 +842,21 @@ out:
     return rc;
 }
 
+/* metrics.c's subtract_io: time inside I/O calls left out of MM */
+static void main_metric_io(pa *x, int use_cpu)
+{
+    size_t i, n = x->L * x->R;
+    int io = use_cpu ? M_IOC : M_IO;
+    const double *S = x->M[io];
+    if (!x->have[io])
+        return;
+    for (i = 0; i < n; i++) {
+        double v = x->MM[i] - (isnan(S[i]) ? 0 : S[i]);
+        x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
+    }
+    x->a->proc_metric_io = 1;
+}
+
 /* metrics.c's an_main_metric */
 static int main_metric(pa *x)
 {
@@ -861,11 +876,13 @@ static int main_metric(pa *x)
             double v = x->MM[i] - (isnan(S[i]) ? 0 : S[i]);
             x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
+        main_metric_io(x, use_cpu);
         return AA_OK;
     }
     for (i = 0; i < n; i++)
         if (isnan(x->MM[i]))
             x->MM[i] = 0;
+    main_metric_io(x, use_cpu);
     return an_note(&x->dc, "%s unavailable: time inside MPI is not subtracted from the "
                    "process metric", pa_metric[sub]);
 }

@@ -49,7 +49,7 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     child_key *keys = NULL;
     long *map = NULL;
     size_t maxnodes = 0;
-    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, use_wall;
+    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, m_io_cpu, use_wall;
 
     memset(out, 0, sizeof *out);
     out->nreg = R;
@@ -58,8 +58,12 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     m_cpu = aa_experiment_metric_index(e, "cpu");
     m_mpi_cpu = aa_experiment_metric_index(e, "mpi_cpu");
     m_mpi_wall = aa_experiment_metric_index(e, "mpi_wall");
+    /* the analysis's process metric: CPU time inside I/O calls left out too */
+    m_io_cpu = a->proc_metric_io ? aa_experiment_metric_index(e, "io_cpu") : -1;
     use_wall = a->proc_metric && strcmp(a->proc_metric, "wall") == 0;
-    out->main_label = use_wall ? "wall time" : "CPU time outside MPI";
+    out->main_label = use_wall      ? "wall time"
+                      : m_io_cpu >= 0 ? "CPU time outside MPI and I/O calls"
+                                      : "CPU time outside MPI";
 
     keys = calloc(R ? R : 1, sizeof *keys);
     out->ranks = calloc(out->nproc ? out->nproc : 1, sizeof *out->ranks);
@@ -116,8 +120,10 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
                 mw = val(e, th, n, m_mpi_wall);
                 if (use_wall)
                     mainv = w;
-                else if (!isnan(c))
-                    mainv = c - (isnan(mc) ? 0 : mc);
+                else if (!isnan(c)) {
+                    double ic = m_io_cpu >= 0 ? val(e, th, n, m_io_cpu) : NAN;
+                    mainv = c - (isnan(mc) ? 0 : mc) - (isnan(ic) ? 0 : ic);
+                }
                 else if (!isnan(w))
                     mainv = w - (isnan(mw) ? 0 : mw);
                 else

@@ -11,7 +11,8 @@
  * truncate: time and calls, no bytes.  The wrappers find the real function
  * with dlsym(RTLD_NEXT) and add bytes, time and calls to the innermost open
  * region of the calling thread (io_read_bytes, io_write_bytes, io_time,
- * io_calls).
+ * io_cpu, io_calls; io_cpu is the thread's CPU time inside the call, read
+ * as for MPI calls, which the analysis leaves out of the process metric).
  *
  * A call is counted once: an I/O call made while another is being measured
  * (a stdio call that the C library or a cookie stream carries out with
@@ -73,6 +74,7 @@ void aa_rt_io_init(void)
 typedef struct io_ctx {
     aa_rt_thread *t;
     uint64_t t0;
+    double c0; /* thread CPU time (ns, interpolated as for MPI calls) */
 } io_ctx;
 
 static inline int io_begin(io_ctx *c)
@@ -84,6 +86,7 @@ static inline int io_begin(io_ctx *c)
     t->in_io = 1;
     c->t = t;
     c->t0 = aa_rt_now();
+    c->c0 = aa_rt_cpu_at(t, c->t0);
     return 1;
 }
 
@@ -91,15 +94,22 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
 {
     uint64_t now = aa_rt_now();
     aa_rt_thread *t = c->t;
+    double wall = (double)(now - c->t0) / aa_rt_g.ticks_per_sec;
+    double cpu = (aa_rt_cpu_at(t, now) - c->c0) / 1e9;
     aa_rt_node *n;
     t->in_io = 0;
     if (t->depth <= 0)
         return;
+    if (!(cpu > 0))
+        cpu = 0;
+    if (cpu > wall)
+        cpu = wall;
     aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
     n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
     n->x[AA_RT_X_IO_READ] += rbytes;
     n->x[AA_RT_X_IO_WRITE] += wbytes;
-    n->x[AA_RT_X_IO_TIME] += (double)(now - c->t0) / aa_rt_g.ticks_per_sec;
+    n->x[AA_RT_X_IO_TIME] += wall;
+    n->x[AA_RT_X_IO_CPU] += cpu;
     n->x[AA_RT_X_IO_CALLS] += 1;
 }
 

@@ -65,6 +65,9 @@ enum {
     AA_RT_X_MPI_P2P_BYTES,
     AA_RT_X_MPI_COLL_BYTES,
     AA_RT_X_MPI_RMA_BYTES,
+    /* CPU time inside the wrapped I/O calls (kernel copies, directory
+     * locks): left out of the process metric as CPU time inside MPI is */
+    AA_RT_X_IO_CPU,
     AA_RT_X_COUNT_
 };
 

@@ -37,6 +37,12 @@ is "$(grep -c '^node 0 0 ROOT/main/early/' $D)" 0 "nothing left open inside earl
 is "$(rt_val $D ROOT/main/io_region io_write_bytes)" 3600 "I/O region: exact bytes written (write/pwrite/fwrite)"
 is "$(rt_val $D ROOT/main/io_region io_read_bytes)" 1500 "I/O region: exact bytes read (read/fread)"
 is "$(rt_val $D ROOT/main/io_region io_calls)" 16 "I/O region: 7 data calls + 9 metadata calls (open, close, fopen, fclose, unlink)"
+io_cpu=$(rt_val $D ROOT/main/io_region io_cpu)
+io_time=$(rt_val $D ROOT/main/io_region io_time)
+ok "I/O region: CPU time inside the I/O calls recorded, 0 <= io_cpu ($io_cpu) <= io_time ($io_time)" \
+    awk -v c="$io_cpu" -v t="$io_time" 'BEGIN { exit !(c != "" && c >= 0 && c <= t && t > 0) }'
+ok "io_cpu within the region's CPU time" \
+    awk -v c="$io_cpu" -v u="$(rt_val $D ROOT/main/io_region cpu)" 'BEGIN { exit !(c <= u + 1e-6) }'
 truth_len=$(grep '^truth' "$T/s1.stdout" | wc -c)
 is "$(rt_val $D ROOT/main io_write_bytes)" $((3600 + truth_len)) "I/O is inclusive in the parent (+ the printf of main)"
 is "$(rt_val $D ROOT io_write_bytes)" $((3600 + $(wc -c < "$T/s1.stdout"))) "the program's stdout counted, the profile writes not"
