@@ -81,6 +81,8 @@ typedef struct aa_analyze_options {
                                   errors of its slow processes' excess visit spread */
     double own_share;          /* a CCR with CCR descendants stays innermost when this
                                   share of its difference is in its own code */
+    double io_out;             /* 1: time inside I/O calls left out of the process metric;
+                                  0: kept in */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */

@@ -438,7 +438,8 @@ static int subtract_io(an_ctx *c, int use_cpu)
 {
     size_t i, n = c->P * c->R;
     int mi = -1;
-    if (!an_metric_usable(c, use_cpu ? "io_cpu" : "io_time", &mi) || an_gather(c, mi, c->T2) <= 0)
+    if (!(c->o->io_out > 0) || !an_metric_usable(c, use_cpu ? "io_cpu" : "io_time", &mi) ||
+        an_gather(c, mi, c->T2) <= 0)
         return AA_OK;
     for (i = 0; i < n; i++) {
         double v = c->MM[i] - (isnan(c->T2[i]) ? 0 : c->T2[i]);

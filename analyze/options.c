@@ -58,6 +58,10 @@ static const aa_analyze_tunable tunables[] = {
       "0.5 add pic-geometric's initialisation loop (95% of its 63-162 ms in its own code, "
       "hidden by a 2-ms CCR below it) and nothing else, 0 adds 4 more in miniAMR and AMR "
       "(docs/analysis.md, own code)"),
+    T("io_out", io_out, 1.0, 0.0, 1.0, "switch",
+      "1: the CPU (wall) time inside I/O calls (io_cpu, io_time) is left out of the "
+      "process metric as the time inside MPI is; 0: kept in.  The 72 runs of N8b "
+      "(bench/diagnosis.md, fifteenth step) analysed both ways: see there"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "

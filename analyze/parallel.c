@@ -848,7 +848,7 @@ static void main_metric_io(pa *x, int use_cpu)
     size_t i, n = x->L * x->R;
     int io = use_cpu ? M_IOC : M_IO;
     const double *S = x->M[io];
-    if (!x->have[io])
+    if (!x->have[io] || !(x->o->io_out > 0))
         return;
     for (i = 0; i < n; i++) {
         double v = x->MM[i] - (isnan(S[i]) ? 0 : S[i]);
