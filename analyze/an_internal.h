@@ -192,6 +192,9 @@ struct an_ctx {
     /* the phases' values, P x R each (a row per analysed process) */
     unsigned char *cand;    /* by experiment process: a candidate for the analysis */
     double *MM;             /* main metric: CPU (or wall) time outside MPI */
+    double *fixm;           /* by region: mean over the processes that ran it of cpu_fix
+                               (inclusive; the interpolated CPU time's corrections), NULL
+                               when not measured */
     double *W;              /* wall time */
     double *SW;             /* self wall time */
     double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */

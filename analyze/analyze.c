@@ -120,6 +120,7 @@ static void ctx_free(an_ctx *c)
     free(c->SW);
     free(c->T1);
     free(c->T2);
+    free(c->fixm);
     free(c->send);
     if (c->map)
         for (p = 0; p < c->e->nprocesses; p++)

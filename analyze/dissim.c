@@ -784,7 +784,10 @@ int an_level_significance(an_ctx *c, const double *spread, const size_t *send, i
         return an_nomem(c);
     for (j = 0; j < m; j++) {
         double var = spread[send[set[j]]] - spread[set[j]];
-        sd[j] = c->a->noise_rel * sqrt(var > 0 ? var : 0);
+        double fix = c->fixm ? c->o->cpu_fix_k * c->fixm[set[j]] : 0;
+        /* the noise model's spread and the interpolated CPU time's measured
+         * resolution (cpu_fix), independent */
+        sd[j] = sqrt(c->a->noise_rel * c->a->noise_rel * (var > 0 ? var : 0) + fix * fix);
     }
     cp->sig = c->o->separation_t;
     cp->res = c->o->resolution_s;

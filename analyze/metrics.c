@@ -449,6 +449,29 @@ static int subtract_io(an_ctx *c, int use_cpu)
     return AA_OK;
 }
 
+/* The mean cpu_fix of each region over the processes that ran it (c->fixm;
+ * left NULL when the experiment does not have it). */
+static int cpu_fix_means(an_ctx *c)
+{
+    size_t q, r, P = c->P, R = c->R;
+    int mi = -1;
+    if (!an_metric_usable(c, "cpu_fix", &mi) || an_gather(c, mi, c->T2) == 0)
+        return AA_OK;
+    if (!(c->fixm = calloc(R ? R : 1, sizeof *c->fixm)))
+        return an_nomem(c);
+    for (r = 0; r < R; r++) {
+        double sum = 0;
+        size_t n = 0;
+        for (q = 0; q < P; q++)
+            if (c->ran[q * R + r] && isfinite(c->T2[q * R + r])) {
+                sum += c->T2[q * R + r];
+                n++;
+            }
+        c->fixm[r] = n ? sum / (double)n : 0;
+    }
+    return AA_OK;
+}
+
 /* Phase: the main metric (MM) the processes are compared on: CPU time (or
  * wall time when CPU time is not asked for or not measured) minus the time
  * inside MPI and inside I/O calls, >= 0. */
@@ -471,12 +494,14 @@ int an_main_metric(an_ctx *c)
             double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
             c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
-        return subtract_io(c, use_cpu);
+        if ((rc = subtract_io(c, use_cpu)))
+            return rc;
+        return use_cpu ? cpu_fix_means(c) : AA_OK;
     }
     for (i = 0; i < n; i++)
         if (isnan(c->MM[i]))
             c->MM[i] = 0;
-    if ((rc = subtract_io(c, use_cpu)))
+    if ((rc = subtract_io(c, use_cpu)) || (use_cpu && (rc = cpu_fix_means(c))))
         return rc;
     return an_note(c, "%s unavailable: time inside MPI is not subtracted from the "
                       "process metric", sub);

@@ -62,6 +62,12 @@ static const aa_analyze_tunable tunables[] = {
       "1: the CPU (wall) time inside I/O calls (io_cpu, io_time) is left out of the "
       "process metric as the time inside MPI is; 0: kept in.  The 72 runs of N8b "
       "(bench/diagnosis.md, fifteenth step) analysed both ways: see there"),
+    T("cpu_fix_k", cpu_fix_k, 1.0, 0.0, 1e6, "x cpu_fix",
+      "the CPU time of a region is known to within what the runtime's real clock reads "
+      "corrected its interpolated CPU time by (cpu_fix, summed while the region was "
+      "innermost: large in loops of many short MPI or I/O calls on a loaded node); a "
+      "component's standard deviation in the significance test is at least this multiple "
+      "of the region's mean cpu_fix over the processes (bench/diagnosis.md, sixteenth step)"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "

@@ -87,9 +87,10 @@ static pa_wnode *pt_wire(const an_rtree *t)
 }
 
 /* ---- the job's state ------------------------------------------------------------- */
-enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_IOC, M_N };
+enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_IOC, M_FIX, M_N };
 static const char *const pa_metric[M_N] = {"wall", "mpi_wall", "cpu", "mpi_cpu",
-                                           "cycles", "instructions", "io_time", "io_cpu"};
+                                           "cycles", "instructions", "io_time", "io_cpu",
+                                           "cpu_fix"};
 /* what the MPI calls of a preempted process need at most (x->cap) */
 static const char *const cap_metric[3] = {"mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv"};
 
@@ -857,6 +858,35 @@ static void main_metric_io(pa *x, int use_cpu)
     x->a->proc_metric_io = 1;
 }
 
+/* metrics.c's cpu_fix_means: the mean cpu_fix of each region over the
+ * processes that ran it, summed over the job (x->dc.fixm) */
+static int cpu_fix_means(pa *x)
+{
+    size_t q, r, L = x->L, R = x->R;
+    double *acc;
+    int rc;
+    if (!x->have[M_FIX])
+        return AA_OK;
+    if (!(acc = calloc(2 * R + 1, sizeof *acc)))
+        return pa_nomem(x);
+    for (q = 0; q < L; q++)
+        for (r = 0; r < R; r++) {
+            double v = x->M[M_FIX][q * R + r];
+            if (x->ran[q * R + r] && isfinite(v)) {
+                acc[r] += v;
+                acc[R + r] += 1;
+            }
+        }
+    if (!(rc = pa_sum(x, acc, 2 * R))) {
+        for (r = 0; r < R; r++)
+            acc[r] = acc[R + r] > 0 ? acc[r] / acc[R + r] : 0;
+        x->dc.fixm = acc;
+        return AA_OK;
+    }
+    free(acc);
+    return rc;
+}
+
 /* metrics.c's an_main_metric */
 static int main_metric(pa *x)
 {
@@ -877,12 +907,14 @@ static int main_metric(pa *x)
             x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
         main_metric_io(x, use_cpu);
-        return AA_OK;
+        return use_cpu ? cpu_fix_means(x) : AA_OK;
     }
     for (i = 0; i < n; i++)
         if (isnan(x->MM[i]))
             x->MM[i] = 0;
     main_metric_io(x, use_cpu);
+    if (use_cpu && (rc = cpu_fix_means(x)))
+        return rc;
     return an_note(&x->dc, "%s unavailable: time inside MPI is not subtracted from the "
                    "process metric", pa_metric[sub]);
 }
@@ -2619,6 +2651,7 @@ static void pa_free(pa *x)
     free(x->found);
     free(x->dcol);
     free(x->dc.adefs);
+    free(x->dc.fixm);
     free(x->dc.anames);
     free(x->dc.aval);
     free(x->dc.traffic_rate);

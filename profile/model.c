@@ -42,6 +42,7 @@ static const aa_metric_info known_metrics[] = {
     {"mpi_coll_bytes", "bytes", "bytes sent plus received by collective MPI calls"},
     {"mpi_rma_bytes", "bytes", "bytes put plus got by one-sided MPI calls"},
     {"io_cpu", "s", "CPU time inside POSIX and stdio I/O calls (MPI-IO's is in mpi_cpu)"},
+    {"cpu_fix", "s", "corrections of the interpolated CPU time by real clock reads (absolute)"},
 };
 
 double aa_busy_time(double cpu, double mpi_wall, double mpi_cpu, double io_time)

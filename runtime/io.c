@@ -110,6 +110,7 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
     n->x[AA_RT_X_IO_WRITE] += wbytes;
     n->x[AA_RT_X_IO_TIME] += wall;
     n->x[AA_RT_X_IO_CPU] += cpu;
+    aa_rt_give_fix(t, n->x);
     n->x[AA_RT_X_IO_CALLS] += 1;
 }
 

@@ -36,10 +36,10 @@ const char *const aa_rt_x_names[AA_RT_X_COUNT_] = {
     "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
     "io_read_bytes", "io_write_bytes", "io_time", "io_calls",
     "mpi_p2p_wall", "mpi_coll_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
-    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes", "io_cpu"};
+    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes", "io_cpu", "cpu_fix"};
 const char *const aa_rt_x_units[AA_RT_X_COUNT_] = {
     "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
-    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes", "s"};
+    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes", "s", "s"};
 
 static void add_metrics(aa_experiment *e)
 {

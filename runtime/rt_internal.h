@@ -9,6 +9,7 @@
 #ifndef AA_RT_INTERNAL_H
 #define AA_RT_INTERNAL_H
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
@@ -68,6 +69,10 @@ enum {
     /* CPU time inside the wrapped I/O calls (kernel copies, directory
      * locks): left out of the process metric as CPU time inside MPI is */
     AA_RT_X_IO_CPU,
+    /* what the real CPU clock reads corrected the interpolated CPU time
+     * by, summed as absolute values, while the node was innermost: how
+     * far its CPU time and its split inside/outside calls can be off */
+    AA_RT_X_CPU_FIX,
     AA_RT_X_COUNT_
 };
 
@@ -123,6 +128,8 @@ typedef struct aa_rt_thread {
     uint64_t cpu_w_last;       /* tick of the last real read */
     double cpu_c_last;         /* thread CPU ns at that read */
     double cpu_ratio;          /* CPU ns per tick over the previous interval */
+    double cpu_fix;            /* ns the real reads corrected the interpolation by
+                                  (absolute), not yet given to a node (cpu_fix) */
     /* counters */
     uint64_t fake_tick;
     int papi_set;
@@ -227,6 +234,8 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
     if (AA_RT_UNLIKELY(dw >= aa_rt_g.cpu_interval || now < t->cpu_w_last)) {
         double c = aa_rt_thread_cpu_ns();
         double r = dw ? (c - t->cpu_c_last) / (double)dw : 0.0;
+        if (now >= t->cpu_w_last) /* what the interpolation would have said */
+            t->cpu_fix += fabs(c - (t->cpu_c_last + t->cpu_ratio * (double)dw));
         if (r < 0)
             r = 0;
         if (r > aa_rt_g.ns_per_tick)
@@ -237,6 +246,13 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
         return c;
     }
     return t->cpu_c_last + t->cpu_ratio * (double)dw;
+}
+
+/* Gives the thread's pending interpolation corrections to node n. */
+static inline void aa_rt_give_fix(aa_rt_thread *t, double *x)
+{
+    x[AA_RT_X_CPU_FIX] += t->cpu_fix / 1e9;
+    t->cpu_fix = 0;
 }
 
 static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)

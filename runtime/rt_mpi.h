@@ -66,6 +66,7 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
         cpu = wall;
     n->x[AA_RT_X_MPI_WALL] += wall;
     n->x[AA_RT_X_MPI_CPU] += cpu;
+    aa_rt_give_fix(t, n->x);
     n->x[AA_RT_X_MPI_CALLS] += 1;
     n->x[aa_mpi_kind_wall[cls]] += wall;
     if (aa_mpi_kind_bytes[cls] >= 0)

@@ -1078,6 +1078,75 @@ static void test_io_cpu_left_out(void)
     }
 }
 
+/* The CPU time of a loop of many short calls is known only to within what
+ * the runtime's real clock reads corrected its interpolation by (cpu_fix):
+ * ranks 2 and 6 reading 20 ms more in such a loop whose mean correction is
+ * 30 ms are one cluster with the others; without cpu_fix (or with
+ * cpu_fix_k 0) they split off at the loop: the test sees the floor. */
+static aa_experiment *cpu_fix_exp(int with_fix)
+{
+    aa_experiment *e = new_exp(1);
+    int r, j, mf = -1;
+    if (with_fix)
+        mf = aa_experiment_add_metric(e, "cpu_fix", "s");
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    for (j = 0; j < 10; j++)
+        add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+    add_region(e, 40, 1, "calls", AA_KIND_LOOP);
+    for (r = 0; r < 8; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double lp = (r == 2 || r == 6 ? 0.07 : 0.05) + 0.0005 * sin(r * 5.0), tot = lp;
+        long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN), c;
+        for (j = 0; j < 10; j++) {
+            double w = 0.1 + 0.001 * sin(r * 7.0 + j * 3.0);
+            node(e, t, (uint32_t)(10 + j), m, w, NAN, NAN);
+            tot += w;
+        }
+        c = node(e, t, 40, m, lp, NAN, NAN);
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
+        if (mf >= 0) {
+            aa_node_values(e, t, (size_t)c)[mf] = 0.03;
+            aa_node_values(e, t, (size_t)m)[mf] = 0.031;
+            aa_node_values(e, t, (size_t)root)[mf] = 0.031;
+        }
+    }
+    e->nprocs = 8;
+    return e;
+}
+
+static void test_cpu_fix_floor(void)
+{
+    int v;
+    for (v = 0; v < 3; v++) { /* cpu_fix measured; measured with cpu_fix_k 0; absent */
+        aa_experiment *e = cpu_fix_exp(v != 2);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        size_t k;
+        int found = 0;
+        aa_analyze_options_init(&o);
+        if (v == 1)
+            o.cpu_fix_k = 0;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "cpu_fix case %d: analysed", v);
+        for (k = 0; a && k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISSIMILARITY &&
+                a->findings[k].region == region_by_id(a, 40))
+                found = 1;
+        if (v == 0)
+            ok(a && a->nclusters == 1 && !found,
+               "20 ms within a loop's 30 ms of interpolation corrections: one cluster (%zu)",
+               a ? a->nclusters : 0);
+        else
+            ok(a && a->nclusters == 2 && found, "%s: ranks 2 and 6 split off at the loop",
+               v == 1 ? "cpu_fix_k 0" : "without cpu_fix");
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* An imbalance carried by one visit is a CPU-time spike, not more work: a
  * loop of 16 visits where rank 5 has 0.3 s more CPU time in one visit is no
  * finding (a note says so); the same 0.3 s spread over its 16 visits is. */
@@ -1814,6 +1883,7 @@ int main(void)
     test_wait_site();
     test_small_clear_imbalance();
     test_io_cpu_left_out();
+    test_cpu_fix_floor();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();
