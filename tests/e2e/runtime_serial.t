@@ -43,6 +43,8 @@ ok "I/O region: CPU time inside the I/O calls recorded, 0 <= io_cpu ($io_cpu) <=
     awk -v c="$io_cpu" -v t="$io_time" 'BEGIN { exit !(c != "" && c >= 0 && c <= t && t > 0) }'
 ok "io_cpu within the region's CPU time" \
     awk -v c="$io_cpu" -v u="$(rt_val $D ROOT/main/io_region cpu)" 'BEGIN { exit !(c <= u + 1e-6) }'
+ok "cpu_fix recorded, >= 0 and at most the program's wall time (each correction is at most its window)" \
+    awk -v f="$(rt_val $D ROOT cpu_fix)" -v u="$(rt_val $D ROOT wall)" 'BEGIN { exit !(f != "" && f >= 0 && f <= u + 1e-6) }'
 truth_len=$(grep '^truth' "$T/s1.stdout" | wc -c)
 is "$(rt_val $D ROOT/main io_write_bytes)" $((3600 + truth_len)) "I/O is inclusive in the parent (+ the printf of main)"
 is "$(rt_val $D ROOT io_write_bytes)" $((3600 + $(wc -c < "$T/s1.stdout"))) "the program's stdout counted, the profile writes not"
