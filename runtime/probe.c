@@ -994,7 +994,6 @@ static void close_frame(aa_rt_thread *t, aa_rt_frame *f, uint64_t now, double cp
         return; /* opened in a throttled context: nothing was started */
     w = now > f->t_enter ? now - f->t_enter : 0;
     n->wall += w;
-    aa_rt_give_fix(t, n->x);
     c = cpu - f->cpu_enter;
     if (c < 0)
         c = 0;

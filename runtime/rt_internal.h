@@ -69,9 +69,10 @@ enum {
     /* CPU time inside the wrapped I/O calls (kernel copies, directory
      * locks): left out of the process metric as CPU time inside MPI is */
     AA_RT_X_IO_CPU,
-    /* what the real CPU clock reads corrected the interpolated CPU time
-     * by, summed as absolute values, while the node was innermost: how
-     * far its CPU time and its split inside/outside calls can be off */
+    /* what the real CPU clock reads at the starts and ends of the node's
+     * MPI and I/O calls corrected the interpolated CPU time by, summed as
+     * absolute values: how far its split of CPU time inside/outside the
+     * calls can be off */
     AA_RT_X_CPU_FIX,
     AA_RT_X_COUNT_
 };
@@ -128,8 +129,9 @@ typedef struct aa_rt_thread {
     uint64_t cpu_w_last;       /* tick of the last real read */
     double cpu_c_last;         /* thread CPU ns at that read */
     double cpu_ratio;          /* CPU ns per tick over the previous interval */
-    double cpu_fix;            /* ns the real reads corrected the interpolation by
-                                  (absolute), not yet given to a node (cpu_fix) */
+    double cpu_fix;            /* ns of the last real read's correction of the
+                                  interpolation that land in the wrong segment (cpu_fix) */
+    uint64_t cpu_at_last;      /* tick of the last estimate or read */
     /* counters */
     uint64_t fake_tick;
     int papi_set;
@@ -234,8 +236,19 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
     if (AA_RT_UNLIKELY(dw >= aa_rt_g.cpu_interval || now < t->cpu_w_last)) {
         double c = aa_rt_thread_cpu_ns();
         double r = dw ? (c - t->cpu_c_last) / (double)dw : 0.0;
-        if (now >= t->cpu_w_last) /* what the interpolation would have said */
-            t->cpu_fix += fabs(c - (t->cpu_c_last + t->cpu_ratio * (double)dw));
+        /* The correction against what the interpolation would have said
+         * belongs to the whole window (the thread's rate changed somewhere
+         * in it) but lands in its last segment, from the previous estimate
+         * to now: the part that belongs to the window's earlier segments
+         * is misplaced. */
+        if (now >= t->cpu_w_last && dw > 0 && t->cpu_at_last >= t->cpu_w_last) {
+            double seg = (double)(now - t->cpu_at_last) / (double)dw;
+            t->cpu_fix = fabs(c - (t->cpu_c_last + t->cpu_ratio * (double)dw)) *
+                         (seg < 1 ? 1 - seg : 0);
+        } else {
+            t->cpu_fix = 0;
+        }
+        t->cpu_at_last = now;
         if (r < 0)
             r = 0;
         if (r > aa_rt_g.ns_per_tick)
@@ -245,14 +258,17 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
         t->cpu_c_last = c;
         return c;
     }
+    t->cpu_at_last = now;
     return t->cpu_c_last + t->cpu_ratio * (double)dw;
 }
 
-/* Gives the thread's pending interpolation corrections to node n. */
-static inline void aa_rt_give_fix(aa_rt_thread *t, double *x)
+/* The correction (s) of the real read made at tick `at` (an MPI or I/O
+ * call's start or end), 0 when the CPU time there was interpolated: the
+ * split of a window's CPU time into inside and outside the call is off by
+ * up to that much (cpu_fix). */
+static inline double aa_rt_fix_at(const aa_rt_thread *t, uint64_t at)
 {
-    x[AA_RT_X_CPU_FIX] += t->cpu_fix / 1e9;
-    t->cpu_fix = 0;
+    return t->cpu_w_last == at ? t->cpu_fix / 1e9 : 0.0;
 }
 
 static inline aa_rt_node *aa_rt_node_at(aa_rt_thread *t, int i)
