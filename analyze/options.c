@@ -62,12 +62,16 @@ static const aa_analyze_tunable tunables[] = {
       "1: the CPU (wall) time inside I/O calls (io_cpu, io_time) is left out of the "
       "process metric as the time inside MPI is; 0: kept in.  The 72 runs of N8b "
       "(bench/diagnosis.md, fifteenth step) analysed both ways: see there"),
-    T("cpu_fix_k", cpu_fix_k, 1.0, 0.0, 1e6, "x cpu_fix",
-      "the CPU time of a region is known to within what the runtime's real clock reads "
-      "corrected its interpolated CPU time by (cpu_fix, summed while the region was "
-      "innermost: large in loops of many short MPI or I/O calls on a loaded node); a "
-      "component's standard deviation in the significance test is at least this multiple "
-      "of the region's mean cpu_fix over the processes (bench/diagnosis.md, sixteenth step)"),
+    T("cpu_fix_k", cpu_fix_k, 0.2, 0.0, 1e6, "x cpu_fix",
+      "the CPU time of a region outside its MPI and I/O calls is known only to within what "
+      "the runtime's real clock reads misplaced between the calls and the code around "
+      "them (cpu_fix: the sum of the misplaced parts, large in loops of many short calls "
+      "on a loaded node); a component's standard deviation in the significance test "
+      "includes this multiple of the region's mean cpu_fix (a sum of n misplacements of "
+      "random sign is off by about the sum over sqrt(n)).  N9 (72 runs), right partitions, "
+      "innermost CCCRs, cases with a false CCCR: 0: 64, 19/22, 9; 0.02: 65, 19, 8; 0.05: "
+      "66, 19, 7; 0.1, 0.2, 0.3: 69, 19, 4; 0.5-4: 68, 18, 4 (a late sender's 2.4 ms "
+      "beside 1.1 ms of cpu_fix lost) (bench/diagnosis.md, sixteenth step)"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "
