@@ -1778,8 +1778,8 @@ static int body_loop(ctx *X, int i, int body, const char *fname)
     for (int k = X->n[body].first; k >= 0; k = X->n[k].next) {
         if (k == i || X->n[k].kind == CXCursor_NullStmt)
             continue;
-        if (++others > AA_TINY_MAX_STATEMENTS || is_loop(X->n[k].kind) ||
-            blocks_in(X, (size_t)k, subtree_end(X, k), 0))
+        /* blocks_in without loops_ok refuses any loop but a tiny one */
+        if (++others > AA_TINY_MAX_STATEMENTS || blocks_in(X, (size_t)k, subtree_end(X, k), 0))
             return 0;
     }
     return 1;

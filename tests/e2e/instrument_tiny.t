@@ -67,6 +67,9 @@ is "$(grep 'function="noisy"' m.c.regions.xml | grep 'kind="loop"' | grep -c ins
     "noisy() (printf beside the loop): loop instrumented"
 is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
     "show() (its whole body a loop calling printf): loop instrumented"
+is "$(grep 'function="macro"' m.c.regions.xml | grep 'name="loop@' | grep -c "$SPAN")" 1 \
+    "macro(): the loop beside a tiny loop, calling a tiny helper, spans the body (left out)"
+ok "macro() itself instrumented" sh -c "grep 'name=\"macro\"' m.c.regions.xml | grep -vq instrumented="
 ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
 expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
 is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
