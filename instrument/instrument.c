@@ -296,6 +296,14 @@ typedef struct cand {
                               * listed in the map as not instrumented */
     const char *never;       /* C++: may never get a probe (constexpr, coroutine,
                               * defaulted...): listed in the map with this reason */
+    /* C functions: the probe in a wrapper, the body outlined (see
+     * outline_plan); ol_hdr NULL = the probe goes into the body */
+    char *ol_hdr;            /* the declaration up to the body, on one line */
+    char *ol_args;           /* "a, b, c": the parameters, forwarded */
+    unsigned ol_hs, ol_name; /* offsets of the declaration and of the name */
+    unsigned ol_hname;       /* offset of the name in ol_hdr */
+    int ol_void, ol_static;  /* returns void; written static */
+    const char *ol_why;      /* why the probe stays in the body (-v), or NULL */
 } cand;
 
 typedef struct ctx {
@@ -1999,6 +2007,156 @@ static const char *function_problem(ctx *X, CXCursor fn, int body, const char *f
     return NULL;
 }
 
+/* ---- the outlined form ---------------------------------------------------
+ * A probe in a function's body changes how the compiler inlines the body's
+ * callees (GCC's inliner weighs the callee against the caller's estimated
+ * time and size: XSBench's calculate_micro_xs is no longer inlined into an
+ * instrumented calculate_macro_xs).  So a C function's region is measured
+ * by a wrapper of its own name holding the probe, and the body, renamed
+ * NAME__aa_body, static and noinline, is the user's text unchanged: the
+ * compiler decides inside it exactly as in the plain build.  Everything
+ * is written on the declaration's first line (no newline added). */
+
+/* Identifiers in the body that name the enclosing function: renaming the
+ * body would change what they print. */
+static int names_function(const char *t, size_t n)
+{
+    static const char *const w[] = {"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__",
+                                    "__ASSERT_FUNCTION", "assert"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (strlen(w[i]) == n && !strncmp(t, w[i], n))
+            return 1;
+    return 0;
+}
+
+/* 1 when the macro expanded at offset off of the main file is defined with
+ * one of names_function's identifiers (one level: the macro's own text). */
+static int macro_names_function(ctx *X, unsigned off)
+{
+    CXCursor c = clang_getCursor(X->tu, clang_getLocationForOffset(X->tu, X->mainf, off)), d;
+    CXToken *tk = NULL;
+    unsigned nt = 0;
+    int hit = 0;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+        return 0;
+    d = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(d))
+        return 1; /* unknown: be safe */
+    clang_tokenize(X->tu, clang_getCursorExtent(d), &tk, &nt);
+    for (unsigned i = 0; i < nt && !hit; i++) {
+        CXString sp;
+        if (clang_getTokenKind(tk[i]) != CXToken_Identifier &&
+            clang_getTokenKind(tk[i]) != CXToken_Keyword)
+            continue;
+        sp = clang_getTokenSpelling(X->tu, tk[i]);
+        hit = names_function(clang_getCString(sp), strlen(clang_getCString(sp)));
+        clang_disposeString(sp);
+    }
+    if (tk)
+        clang_disposeTokens(X->tu, tk, nt);
+    return hit;
+}
+
+/* Why the C function at root/body keeps its probe in the body, or NULL;
+ * fills fc's ol_ fields when it can be outlined. */
+static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const char *fname,
+                                cand *fc)
+{
+    static const char *const bad[] = {"__attribute__", "__attribute", "__declspec", "asm",
+                                      "__asm__", "__asm", "_Noreturn", "noreturn", "extern",
+                                      "inline", "__inline", "__inline__", "_Thread_local"};
+    CXType t = clang_getCursorType(fn);
+    unsigned hs = X->n[root].s, bs = X->n[body].s, be = X->n[body].e, no;
+    size_t fl = strlen(fname);
+    int nargs = clang_Cursor_getNumArguments(fn);
+    aa_buf h = {0}, a = {0};
+
+    if (X->cxx)
+        return "C++ (the probe goes into the body)";
+    if (X->o->probe_in_body)
+        return "the outlined form is off (--probe-in-body)";
+    if (!strcmp(fname, "main"))
+        return "main (its implicit return 0)";
+    if (!X->n[root].in_main || hs >= bs || in_macro(X, hs, bs) || conditional_problem(X, hs, bs))
+        return "the declaration is not plain text of the file";
+    if (t.kind != CXType_FunctionProto && nargs != 0)
+        return "K&R definition";
+    if (t.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(t))
+        return "variadic function";
+    if (nargs < 0)
+        return "unknown parameters";
+    if (under_pragma(X, hs, 0))
+        return "a pragma applies to the declaration";
+    for (size_t i = 0; i < X->nn; i++)
+        if (clang_isAttribute(X->n[i].kind))
+            return "the declaration has attributes";
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (instr_has_word(X->S.text, X->S.code, hs, bs, bad[i]))
+            return "the declaration has attributes or a storage class other than static";
+    for (unsigned i = hs; i < bs; i++)
+        if (X->S.code[i] && (X->S.text[i] == '"' || X->S.text[i] == '\'' ||
+                             (X->S.text[i] == '[' && i + 1 < bs && X->S.text[i + 1] == '[')))
+            return "the declaration has attributes";
+    if (!loc_off(X, clang_getCursorLocation(fn), &no) || no < hs || no + fl > bs ||
+        strncmp(X->S.text + no, fname, fl))
+        return "the name is not written in the declaration";
+    /* the body must not name its function (__func__, assert) */
+    for (unsigned i = bs; i < be; i++) {
+        unsigned j = i;
+        if (!X->S.code[i] || !(isalpha((unsigned char)X->S.text[i]) || X->S.text[i] == '_') ||
+            (i > 0 && (isalnum((unsigned char)X->S.text[i - 1]) || X->S.text[i - 1] == '_')))
+            continue;
+        while (j < be && (isalnum((unsigned char)X->S.text[j]) || X->S.text[j] == '_'))
+            j++;
+        if (names_function(X->S.text + i, j - i))
+            return "the body names its function (__func__, assert)";
+        if (in_macro(X, i, i + 1) && macro_names_function(X, i))
+            return "the body names its function (__func__, assert)";
+        i = j - 1;
+    }
+    for (int k = 0; k < nargs; k++) {
+        char *pn = cx_str(clang_getCursorSpelling(clang_Cursor_getArgument(fn, (unsigned)k)));
+        if (!pn) {
+            X->oom = 1;
+            aa_buf_free(&a);
+            return NULL;
+        }
+        if (!*pn) {
+            free(pn);
+            aa_buf_free(&a);
+            return "an unnamed parameter";
+        }
+        aa_buf_printf(&a, "%s%s", k ? ", " : "", pn);
+        free(pn);
+    }
+    for (unsigned i = hs; i < bs; i++) {
+        char ch = X->S.text[i];
+        if (i == no)
+            fc->ol_hname = (unsigned)h.len;
+        if (!X->S.code[i] || isspace((unsigned char)ch)) {
+            if (h.len && h.data[h.len - 1] != ' ')
+                aa_buf_putc(&h, ' ');
+            continue;
+        }
+        aa_buf_putc(&h, ch);
+    }
+    while (h.len && h.data[h.len - 1] == ' ')
+        h.data[--h.len] = '\0';
+    if (h.failed || a.failed) {
+        X->oom = 1;
+        aa_buf_free(&h);
+        aa_buf_free(&a);
+        return NULL;
+    }
+    fc->ol_hdr = aa_buf_detach(&h);
+    fc->ol_args = aa_buf_detach(&a);
+    fc->ol_hs = hs;
+    fc->ol_name = no;
+    fc->ol_void = clang_getResultType(t).kind == CXType_Void;
+    fc->ol_static = instr_has_word(X->S.text, X->S.code, hs, no, "static");
+    return NULL;
+}
+
 /* The function region; sets X->fn_index.  -1 when out of memory. */
 static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fname)
 {
@@ -2017,6 +2175,8 @@ static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fn
         fc->excluded = 1;
     fc->named = aa_instr_filter_names(X->o->filter, X->path, fname);
     fc->small = function_small(X, fn, body, fname);
+    if (!why && !X->prescan)
+        fc->ol_why = outline_plan(X, fn, root, body, fname, fc);
     return X->fn_index;
 }
 
@@ -2961,6 +3121,41 @@ static int add_edit(edit **v, size_t *n, size_t *cap, unsigned off, unsigned del
     return 0;
 }
 
+/* The outlined form of function c (outline_plan): at the declaration,
+ * `static DECL__aa_body(...) __attribute__((noinline)); DECL(...) { PROBE
+ * return NAME__aa_body(args); } static ` and the name of the definition
+ * renamed; all on the declaration's first line. */
+static int outline_edits(ctx *X, const cand *c, const char *probe, edit **ed, size_t *ne,
+                         size_t *cap)
+{
+    aa_buf b = {0};
+    size_t fl = strlen(c->name);
+    char *body_name = NULL;
+    int rc;
+    aa_buf_printf(&b, "%s__aa_body", c->name);
+    body_name = aa_buf_detach(&b);
+    if (!body_name)
+        return -1;
+    if (!c->ol_static)
+        aa_buf_puts(&b, "static ");
+    aa_buf_add(&b, c->ol_hdr, c->ol_hname);
+    aa_buf_puts(&b, body_name);
+    aa_buf_printf(&b, "%s __attribute__((noinline)); %s { %s %s%s(%s); } %s",
+                  c->ol_hdr + c->ol_hname + fl, c->ol_hdr, probe, c->ol_void ? "" : "return ",
+                  body_name, c->ol_args, c->ol_static ? "" : "static ");
+    if (b.failed) {
+        aa_buf_free(&b);
+        free(body_name);
+        return -1;
+    }
+    rc = add_edit(ed, ne, cap, c->ol_hs, 0, 2, c->e, b.data);
+    rc |= add_edit(ed, ne, cap, c->ol_name, (unsigned)fl, 1, 0, body_name);
+    aa_buf_free(&b);
+    free(body_name);
+    (void)X;
+    return rc;
+}
+
 static int plan_names_cand(const char *ref, const cand *c)
 {
     return instr_plan_names(ref, c->id, c->name) ||
@@ -3267,8 +3462,16 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         if (!c->emitted)
             continue;
         snprintf(txt, sizeof txt, "AA_INSTRUMENT_SCOPE_(aa_r_%u);", c->id);
-        if (c->kind == AA_KIND_FUNCTION) {
+        if (c->kind == AA_KIND_FUNCTION && c->ol_hdr)
+            rc |= outline_edits(X, c, txt, &ed, &ne, &cap);
+        else if (c->kind == AA_KIND_FUNCTION) {
             char t2[300];
+            if (X->o->verbose && X->o->diag && c->ol_why) {
+                int line, col;
+                offset_linecol(&X->S, c->ms, &line, &col);
+                fprintf(X->o->diag, "note: %s:%d: function %s: probe in the body: %s\n",
+                        X->display, line, c->name, c->ol_why);
+            }
             snprintf(t2, sizeof t2, " %s", txt);
             rc |= add_edit(&ed, &ne, &cap, c->s + 1, 0, 2, c->e, t2);
         } else if (c->kind == AA_KIND_USER && c->pragma_user) {
@@ -3504,6 +3707,10 @@ out:
         free(X.c[i].function);
         free(X.c[i].key);
         free(X.c[i].why);
+    }
+    for (size_t i = 0; i < X.nc; i++) {
+        free(X.c[i].ol_hdr);
+        free(X.c[i].ol_args);
     }
     free(X.c);
     free(X.n);
