@@ -2077,7 +2077,9 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
         return "the outlined form is off (--probe-in-body)";
     if (!strcmp(fname, "main"))
         return "main (its implicit return 0)";
-    if (!X->n[root].in_main || hs >= bs || in_macro(X, hs, bs) || conditional_problem(X, hs, bs))
+    /* macros may be used in the declaration (the copy expands them the
+     * same way), the name and the body's brace must be written */
+    if (!X->n[root].in_main || hs >= bs || in_macro(X, bs, bs + 1) || conditional_problem(X, hs, bs))
         return "the declaration is not plain text of the file";
     if (t.kind != CXType_FunctionProto && nargs != 0)
         return "K&R definition";
@@ -2100,6 +2102,28 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
     if (!loc_off(X, clang_getCursorLocation(fn), &no) || no < hs || no + fl > bs ||
         strncmp(X->S.text + no, fname, fl))
         return "the name is not written in the declaration";
+    /* NAME ( PARAMS ) then the body: no K&R parameter declarations, no
+     * declarator around the name (a function returning a pointer to a
+     * function) */
+    {
+        unsigned i = no + (unsigned)fl;
+        int depth = 0;
+        while (i < bs && (!X->S.code[i] || isspace((unsigned char)X->S.text[i])))
+            i++;
+        if (i >= bs || X->S.text[i] != '(')
+            return "the name is not followed by its parameters";
+        for (; i < bs; i++) {
+            if (!X->S.code[i])
+                continue;
+            if (X->S.text[i] == '(')
+                depth++;
+            else if (X->S.text[i] == ')' && --depth == 0)
+                break;
+        }
+        for (i++; i < bs; i++)
+            if (X->S.code[i] && !isspace((unsigned char)X->S.text[i]))
+                return "K&R definition, or a declarator around the name";
+    }
     /* the body must not name its function (__func__, assert) */
     for (unsigned i = bs; i < be; i++) {
         unsigned j = i;
