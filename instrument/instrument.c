@@ -1692,6 +1692,93 @@ static int omp_in_body(ctx *X, int body)
     return 0;
 }
 
+/* ---- cheap header functions ---------------------------------------------
+ * A function defined in a project header (static inline, never
+ * instrumented) is measured by nothing but its callers' regions, so a call
+ * to it keeps a short caller -- unless it is cheap itself: no loop, no
+ * goto, at most AA_SHORT_MAX_STATEMENTS statements, calling only cheap,
+ * memory, string, reporting and non-returning routines, getenv and the
+ * string-to-number routines, and cheap header functions (at most
+ * AA_HDR_DEPTH levels).  PRK's prk_malloc (prk_get_alignment: getenv,
+ * atoi, assert; posix_memalign) and prk_free (free) are cheap. */
+#define AA_HDR_DEPTH 4
+
+typedef struct hdr_scan {
+    int depth, statements, bad;
+} hdr_scan;
+
+static int hdr_cheap_def(CXCursor def, int depth);
+
+static int hdr_nowait(const char *nm)
+{
+    static const char *const w[] = {"atof", "atoi", "atol", "atoll", "getenv", "strtod",
+                                    "strtof", "strtol", "strtoll", "strtoul", "strtoull"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (!strcmp(nm, w[i]))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult hdr_visit(CXCursor c, CXCursor p, CXClientData data)
+{
+    hdr_scan *h = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(p) == CXCursor_CompoundStmt && clang_isStatement(k) &&
+        k != CXCursor_CompoundStmt && k != CXCursor_NullStmt)
+        h->statements++;
+    if (is_loop(k) || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt || is_omp(k) ||
+        h->statements > AA_SHORT_MAX_STATEMENTS) {
+        h->bad = 1;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_CallExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        CXString nm;
+        const char *n;
+        int ok;
+        if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl) {
+            h->bad = 1;
+            return CXChildVisit_Break;
+        }
+        nm = clang_getCursorSpelling(ref);
+        n = clang_getCString(nm);
+        ok = n && (instr_call_pure(n) || instr_call_memory(n) || instr_call_report(n) ||
+                   instr_call_noreturn(n) || hdr_nowait(n));
+        clang_disposeString(nm);
+        if (!ok)
+            ok = hdr_cheap_def(clang_getCursorDefinition(ref), h->depth + 1);
+        if (!ok) {
+            h->bad = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* 1 when def is the definition of a cheap function of a project header. */
+static int hdr_cheap_def(CXCursor def, int depth)
+{
+    hdr_scan h = {depth, 0, 0};
+    CXSourceLocation l;
+    if (clang_Cursor_isNull(def) || depth > AA_HDR_DEPTH ||
+        clang_getCursorKind(def) != CXCursor_FunctionDecl)
+        return 0;
+    l = clang_getCursorLocation(def);
+    if (clang_Location_isFromMainFile(l) || clang_Location_isInSystemHeader(l))
+        return 0;
+    clang_visitChildren(def, hdr_visit, &h);
+    return !h.bad;
+}
+
+/* The call at node k is to a cheap function defined in a project header. */
+static int hdr_cheap_call(ctx *X, int k)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[k].c);
+    if (X->cxx || clang_Cursor_isNull(ref))
+        return 0;
+    return hdr_cheap_def(clang_getCursorDefinition(ref), 0);
+}
+
 /* The short-function rule for the body: its reason, or NULL. */
 static const char *short_function(ctx *X, int body)
 {
@@ -1721,7 +1808,7 @@ static const char *short_function(ctx *X, int body)
             int sys, meth;
             char *nm = callee_name(X, (int)k, &sys, &meth);
             int cheap = nm && (instr_call_pure(nm) || small_function(X, nm) ||
-                               (!meth && instr_call_memory(nm)));
+                               (!meth && instr_call_memory(nm)) || (sys && hdr_cheap_call(X, (int)k)));
             int mpi = nm && (!strncmp(nm, "MPI_", 4) || !strncmp(nm, "PMPI_", 5));
             int named = nm != NULL;
             /* a measured function called from several places: this caller's

@@ -87,6 +87,7 @@ for f in wrap1 wrap_ext via_ptr; do
     is "$(reason $f sh.c.regions.xml)" "$SHORTFN" "$f() (a few statements, one call to a function of the program) is short"
 done
 is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (malloc, an error path that reports and exits) is short"
+is "$(reason grow sh.c.regions.xml)" "$SHORTLEAF" "grow() (a branch calling cheap static inline functions of a header) is short"
 is "$(reason branches sh.c.regions.xml)" "$SHORTLEAF" "branches() (30 statements, 16 on its longest path) is short"
 is "$(reason bs_shift sh.c.regions.xml)" "$BISECT" "bs_shift() (mid = (lo + hi) >> 1) is a bounded search"
 is "$(reason halve_loop sh.c.regions.xml)" "$BISECT" "halve_loop() (x /= 2) is a bounded search"

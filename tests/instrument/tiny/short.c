@@ -4,8 +4,9 @@
  * of this file or of another file), via_ptr() (a call through a pointer),
  * alloc_or_die() (malloc, and an error path that reports and exits),
  * branches() (30 statements written, 16 on its longest path), bs_shift()
- * and halve_loop() (bisection loops); kept: wrap_hdr() (calls a function
- * defined in a header), wrap_mpi() (an MPI call), wrap_io() (printf),
+ * and halve_loop() (bisection loops), grow() (its rare branch calls cheap
+ * functions of a header); kept: wrap_hdr() (calls a function
+ * defined in a header, with a loop), wrap_mpi() (an MPI call), wrap_io() (printf),
  * three() (three calls), ctx_a() (a short caller of kernel(), which is
  * called from several places: its region is kernel's calling context),
  * mpi_path() (a branch that communicates and
@@ -13,6 +14,7 @@
  * OpenMP directive), not_bs() (a linear loop with a halving in it). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "short.h"
 int MPI_Barrier(int comm);
 double ext_work(long n);
@@ -87,6 +89,21 @@ int halve_loop(int x)
     while (x > 1)
         x /= 2;
     return x;
+}
+double *grow(double *buf, long *cap, long need)
+{
+    double *nb;
+    if (need <= *cap)
+        return buf;
+    nb = hdr_alloc((size_t)need * 2 * sizeof *nb);
+    if (!nb) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    memcpy(nb, buf, (size_t)*cap * sizeof *nb);
+    hdr_release(buf);
+    *cap = need * 2;
+    return nb;
 }
 double wrap_hdr(long n)
 {
