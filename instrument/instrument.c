@@ -2168,6 +2168,9 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
      * same way), the name and the body's brace must be written */
     if (!X->n[root].in_main || hs >= bs || in_macro(X, bs, bs + 1) || conditional_problem(X, hs, bs))
         return "the declaration is not plain text of the file";
+    for (size_t i = 0; i < X->S.ndirs; i++)
+        if (X->S.dirs[i].s >= hs && X->S.dirs[i].s < bs)
+            return "a preprocessor directive in the declaration";
     if (t.kind != CXType_FunctionProto && nargs != 0)
         return "K&R definition";
     if (t.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(t))

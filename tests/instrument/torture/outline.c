@@ -7,7 +7,7 @@
  * goto inside, a loop region inside with an early return, a multi-line
  * declaration with comments, a macro in the return type, and the forms
  * that keep the probe in the body: variadic, __func__, assert, an
- * attribute, extern.
+ * attribute, extern, an #ifdef in the parameters.
  * FLAGS: -std=gnu11
  * EXPECT: value 3
  * EXPECT: nothing 2
@@ -24,6 +24,7 @@
  * EXPECT: find 2
  * EXPECT: multi 1
  * EXPECT: macro_type 1
+ * EXPECT: cond_params 1
  * EXPECT: sum_va 1
  * EXPECT: named 1
  * EXPECT: checked 1
@@ -135,6 +136,15 @@ REAL macro_type(REAL x)
     return x / 2;
 }
 
+int cond_params(int a
+#ifdef EXTRA_PARAM
+                , int b
+#endif
+)
+{
+    return a + 1;
+}
+
 int sum_va(int n, ...)
 {
     va_list ap;
@@ -179,7 +189,8 @@ int main(void)
     printf("%d %ld %d %d %g %d\n", early(-5), written_static(10), knr(1, 2), noproto(),
            vla_sum(2, 3, m), arr_static(arr));
     printf("%lu %d %d %d\n", fact(6), fp(1), fp(2), jumps(5));
-    printf("%d %d %d %g\n", find(arr, 4, 7), find(arr, 4, 9), multi(6, 7), macro_type(3.0));
+    printf("%d %d %d %g %d\n", find(arr, 4, 7), find(arr, 4, 9), multi(6, 7), macro_type(3.0),
+           cond_params(1));
     printf("%d %s %d %d %d\n", sum_va(3, 1, 2, 3), named(), checked(4), attr(5), ext(2));
     return 0;
 }
