@@ -1856,7 +1856,7 @@ static const char *function_small(ctx *X, CXCursor fn, int body, const char *fna
     return why;
 }
 
-/* The loop at node i is its function's body but for a few straight-line
+/* The loop at node i is its function's body but for at most 24 straight-line
  * statements (declarations, assignments, a return; no other loop but tiny
  * ones, no call that may block), and it computes only (loops, but no call
  * that may block, no goto): a search or a BLAS-1 helper.  The function's
@@ -1874,7 +1874,7 @@ static int body_loop(ctx *X, int i, int body, const char *fname)
         if (k == i || X->n[k].kind == CXCursor_NullStmt)
             continue;
         /* blocks_in without loops_ok refuses any loop but a tiny one */
-        if (++others > AA_TINY_MAX_STATEMENTS || blocks_in(X, (size_t)k, subtree_end(X, k), 0))
+        if (++others > AA_SHORT_MAX_STATEMENTS || blocks_in(X, (size_t)k, subtree_end(X, k), 0))
             return 0;
     }
     return 1;

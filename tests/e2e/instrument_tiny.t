@@ -69,6 +69,8 @@ is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c inst
     "show() (its whole body a loop calling printf): loop instrumented"
 is "$(grep 'function="macro"' m.c.regions.xml | grep 'name="loop@' | grep -c "$SPAN")" 1 \
     "macro(): the loop beside a tiny loop, calling a tiny helper, spans the body (left out)"
+is "$(grep 'function="pick12"' m.c.regions.xml | grep 'name="loop@' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" "$SPAN" \
+    "pick12(): the loop beside 14 straight-line statements spans the body (left out)"
 ok "macro() itself instrumented" sh -c "grep 'name=\"macro\"' m.c.regions.xml | grep -vq instrumented="
 ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
 expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
