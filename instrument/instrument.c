@@ -1779,6 +1779,16 @@ static int hdr_cheap_call(ctx *X, int k)
     return hdr_cheap_def(clang_getCursorDefinition(ref), 0);
 }
 
+/* The call at node k is to a function defined in the main file. */
+static int defined_here(ctx *X, int k)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[k].c), def;
+    if (clang_Cursor_isNull(ref))
+        return 0;
+    def = clang_getCursorDefinition(ref);
+    return !clang_Cursor_isNull(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def));
+}
+
 /* The short-function rule for the body: its reason, or NULL. */
 static const char *short_function(ctx *X, int body)
 {
@@ -1813,8 +1823,14 @@ static const char *short_function(ctx *X, int body)
             int named = nm != NULL;
             /* a measured function called from several places: this caller's
              * region is what tells its calls apart (a phase function
-             * calling a shared kernel with its own share of the work) */
-            int context = named && !cheap && !sys && !mpi && call_sites(X, nm) >= 2;
+             * calling a shared kernel with its own share of the work).
+             * Measured means defined in this file and not left out: a
+             * function defined elsewhere may be left out there (graph500's
+             * aml_send, a short function of aml.c, called by four short
+             * senders of validate.c millions of times), and then no caller's
+             * region tells anything apart */
+            int context = named && !cheap && !sys && !mpi && call_sites(X, nm) >= 2 &&
+                          defined_here(X, (int)k);
             free(nm);
             if (cheap)
                 continue;

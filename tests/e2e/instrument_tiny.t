@@ -85,7 +85,7 @@ is "$(grep -c 'instrumented="no"' mt.c.regions.xml)" 0 "mode tiny: nothing of mo
 # may wait, calls to the program's functions) and bisection loops
 cp "$TOP/tests/instrument/tiny/short.c" "$TOP/tests/instrument/tiny/short.h" .
 expect_status 0 "short functions: instrument" "$AA" instrument -q -o sh.c short.c --
-for f in wrap1 wrap_ext via_ptr; do
+for f in wrap1 wrap_ext via_ptr ext_a ext_b; do
     is "$(reason $f sh.c.regions.xml)" "$SHORTFN" "$f() (a few statements, one call to a function of the program) is short"
 done
 is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (malloc, an error path that reports and exits) is short"
