@@ -1818,7 +1818,8 @@ static const char *short_function(ctx *X, int body)
             int sys, meth;
             char *nm = callee_name(X, (int)k, &sys, &meth);
             int cheap = nm && (instr_call_pure(nm) || small_function(X, nm) ||
-                               (!meth && instr_call_memory(nm)) || (sys && hdr_cheap_call(X, (int)k)));
+                               (!meth && instr_call_memory(nm)) || (!meth && instr_call_noreturn(nm)) ||
+                               (sys && hdr_cheap_call(X, (int)k)));
             int mpi = nm && (!strncmp(nm, "MPI_", 4) || !strncmp(nm, "PMPI_", 5));
             int named = nm != NULL;
             /* a measured function called from several places: this caller's

@@ -89,6 +89,7 @@ for f in wrap1 wrap_ext via_ptr ext_a ext_b; do
     is "$(reason $f sh.c.regions.xml)" "$SHORTFN" "$f() (a few statements, one call to a function of the program) is short"
 done
 is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (malloc, an error path that reports and exits) is short"
+is "$(reason box_of sh.c.regions.xml)" "$SHORTLEAF" "box_of() (two asserts: calls that do not return) is short"
 is "$(reason grow sh.c.regions.xml)" "$SHORTLEAF" "grow() (a branch calling cheap static inline functions of a header) is short"
 is "$(reason branches sh.c.regions.xml)" "$SHORTLEAF" "branches() (30 statements, 16 on its longest path) is short"
 is "$(reason bs_shift sh.c.regions.xml)" "$BISECT" "bs_shift() (mid = (lo + hi) >> 1) is a bounded search"

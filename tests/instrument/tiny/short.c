@@ -8,12 +8,14 @@
  * functions of a header); kept: wrap_hdr() (calls a function
  * defined in a header, with a loop), ext_a() and ext_b() (short callers of
  * ext_work(), defined in another file: maybe left out there, so no
- * calling context to keep), wrap_mpi() (an MPI call), wrap_io() (printf),
+ * calling context to keep), box_of() (asserts: a call that does not
+ * return costs nothing per visit; CoMD's getBoxFromTuple), wrap_mpi() (an MPI call), wrap_io() (printf),
  * three() (three calls), ctx_a() (a short caller of kernel(), which is
  * called from several places: its region is kernel's calling context),
  * mpi_path() (a branch that communicates and
  * returns is no error path), long25() (25 statements), omp_wrap() (an
  * OpenMP directive), not_bs() (a linear loop with a halving in it). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,13 @@ double *grow(double *buf, long *cap, long need)
     hdr_release(buf);
     *cap = need * 2;
     return nb;
+}
+int box_of(const int *grid, int ix, int iy)
+{
+    int b = ix + grid[0] * iy;
+    assert(b >= 0);
+    assert(b < grid[0] * grid[1]);
+    return b;
 }
 double ext_a(long n)
 {
