@@ -2122,11 +2122,12 @@ static const char *function_problem(ctx *X, CXCursor fn, int body, const char *f
  * is written on the declaration's first line (no newline added). */
 
 /* Identifiers in the body that name the enclosing function: renaming the
- * body would change what they print. */
+ * body would change what they print.  Not assert's (glibc's
+ * __ASSERT_FUNCTION, two macro levels down): a failed assertion names
+ * NAME__aa_body, and only as the program aborts. */
 static int names_function(const char *t, size_t n)
 {
-    static const char *const w[] = {"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__",
-                                    "__ASSERT_FUNCTION", "assert"};
+    static const char *const w[] = {"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"};
     for (size_t i = 0; i < sizeof w / sizeof *w; i++)
         if (strlen(w[i]) == n && !strncmp(t, w[i], n))
             return 1;
@@ -2161,10 +2162,11 @@ static int macro_names_function(ctx *X, unsigned off)
     return hit;
 }
 
-/* Why the C function at root/body keeps its probe in the body, or NULL;
- * fills fc's ol_ fields when it can be outlined. */
-static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const char *fname,
-                                cand *fc)
+/* outline_plan's checks and copy; act[i - hs] says whether byte i of the
+ * declaration is code the preprocessor keeps (NULL: every code byte). */
+#define DCODE(i) (act ? act[(i) - hs] : X->S.code[i])
+static const char *outline_check(ctx *X, CXCursor fn, int root, int body, const char *fname,
+                                 cand *fc, const unsigned char *act)
 {
     static const char *const bad[] = {"__attribute__", "__attribute", "__declspec", "asm",
                                       "__asm__", "__asm", "_Noreturn", "noreturn", "extern",
@@ -2185,9 +2187,6 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
      * same way), the name and the body's brace must be written */
     if (!X->n[root].in_main || hs >= bs || in_macro(X, bs, bs + 1) || conditional_problem(X, hs, bs))
         return "the declaration is not plain text of the file";
-    for (size_t i = 0; i < X->S.ndirs; i++)
-        if (X->S.dirs[i].s >= hs && X->S.dirs[i].s < bs)
-            return "a preprocessor directive in the declaration";
     if (t.kind != CXType_FunctionProto && nargs != 0)
         return "K&R definition";
     if (t.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(t))
@@ -2203,7 +2202,7 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
         if (instr_has_word(X->S.text, X->S.code, hs, bs, bad[i]))
             return "the declaration has attributes or a storage class other than static";
     for (unsigned i = hs; i < bs; i++)
-        if (X->S.code[i] && (X->S.text[i] == '"' || X->S.text[i] == '\'' ||
+        if (DCODE(i) && (X->S.text[i] == '"' || X->S.text[i] == '\'' ||
                              (X->S.text[i] == '[' && i + 1 < bs && X->S.text[i + 1] == '[')))
             return "the declaration has attributes";
     if (!loc_off(X, clang_getCursorLocation(fn), &no) || no < hs || no + fl > bs ||
@@ -2215,12 +2214,12 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
     {
         unsigned i = no + (unsigned)fl;
         int depth = 0;
-        while (i < bs && (!X->S.code[i] || isspace((unsigned char)X->S.text[i])))
+        while (i < bs && (!DCODE(i) || isspace((unsigned char)X->S.text[i])))
             i++;
         if (i >= bs || X->S.text[i] != '(')
             return "the name is not followed by its parameters";
         for (; i < bs; i++) {
-            if (!X->S.code[i])
+            if (!DCODE(i))
                 continue;
             if (X->S.text[i] == '(')
                 depth++;
@@ -2228,7 +2227,7 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
                 break;
         }
         for (i++; i < bs; i++)
-            if (X->S.code[i] && !isspace((unsigned char)X->S.text[i]))
+            if (DCODE(i) && !isspace((unsigned char)X->S.text[i]))
                 return "K&R definition, or a declarator around the name";
     }
     /* the body must not name its function (__func__, assert) */
@@ -2240,9 +2239,9 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
         while (j < be && (isalnum((unsigned char)X->S.text[j]) || X->S.text[j] == '_'))
             j++;
         if (names_function(X->S.text + i, j - i))
-            return "the body names its function (__func__, assert)";
+            return "the body names its function (__func__)";
         if (in_macro(X, i, i + 1) && macro_names_function(X, i))
-            return "the body names its function (__func__, assert)";
+            return "the body names its function (__func__)";
         i = j - 1;
     }
     for (int k = 0; k < nargs; k++) {
@@ -2264,7 +2263,7 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
         char ch = X->S.text[i];
         if (i == no)
             fc->ol_hname = (unsigned)h.len;
-        if (!X->S.code[i] || isspace((unsigned char)ch)) {
+        if (!DCODE(i) || isspace((unsigned char)ch)) {
             if (h.len && h.data[h.len - 1] != ' ')
                 aa_buf_putc(&h, ' ');
             continue;
@@ -2286,6 +2285,51 @@ static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const c
     fc->ol_void = clang_getResultType(t).kind == CXType_Void;
     fc->ol_static = instr_has_word(X->S.text, X->S.code, hs, no, "static");
     return NULL;
+}
+
+#undef DCODE
+
+/* Why the C function at root/body keeps its probe in the body, or NULL;
+ * fills fc's ol_ fields when it can be outlined.  Conditionals in the
+ * declaration (graph500's `#ifdef SSSP` around a parameter) are allowed:
+ * the copy keeps the text the preprocessor keeps. */
+static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const char *fname,
+                                cand *fc)
+{
+    unsigned hs = X->n[root].s, bs = X->n[body].s;
+    size_t ndirs = 0;
+    CXSourceRangeList *sk;
+    unsigned char *act;
+    const char *why;
+    if (hs >= bs || bs > X->S.len)
+        return "the declaration is not plain text of the file";
+    for (size_t i = 0; i < X->S.ndirs; i++)
+        if (X->S.dirs[i].s >= hs && X->S.dirs[i].s < bs) {
+            enum dir_kind dk = X->S.dirs[i].kind;
+            if (dk != D_IF && dk != D_ELSE && dk != D_ENDIF)
+                return "a preprocessor directive in the declaration";
+            ndirs++;
+        }
+    if (!ndirs)
+        return outline_check(X, fn, root, body, fname, fc, NULL);
+    if (!(act = malloc(bs - hs))) {
+        X->oom = 1;
+        return NULL;
+    }
+    memcpy(act, X->S.code + hs, bs - hs);
+    sk = clang_getSkippedRanges(X->tu, X->mainf);
+    for (unsigned r = 0; sk && r < sk->count; r++) {
+        unsigned s0, e0;
+        loc_off(X, clang_getRangeStart(sk->ranges[r]), &s0);
+        loc_off(X, clang_getRangeEnd(sk->ranges[r]), &e0);
+        for (unsigned i = s0 > hs ? s0 : hs; i < e0 && i < bs; i++)
+            act[i - hs] = 0;
+    }
+    if (sk)
+        clang_disposeSourceRangeList(sk);
+    why = outline_check(X, fn, root, body, fname, fc, act);
+    free(act);
+    return why;
 }
 
 /* The function region; sets X->fn_index.  -1 when out of memory. */

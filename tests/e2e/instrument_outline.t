@@ -14,18 +14,22 @@ command -v gcc >/dev/null || skip_all "no gcc"
 cp "$TOP/tests/instrument/torture/outline.c" "$TOP/tests/instrument/outline/kernel.c" .
 
 expect_status 0 "instrument -v --mode all outline.c" sh -c "'$AA' instrument -v --mode all -o o.c outline.c -- -std=gnu11 2> o.err"
-for f in value nothing pair_of early written_static noproto vla_sum arr_static fact via_ptr jumps find multi macro_type; do
+for f in value nothing pair_of early written_static noproto vla_sum arr_static fact via_ptr jumps find multi macro_type \
+         cond_params checked; do
     ok "$f(): outlined" grep -q "static[^;]* ${f}__aa_body(" o.c
 done
 ok "early(): static through its prototype, the body made static" grep -q 'static int early__aa_body(int x) __attribute__((noinline)); int early(int x) {' o.c
-for f in sum_va:variadic named:__func__ checked:assert attr:attributes ext:'storage class' knr:'K&R' \
-         cond_params:'preprocessor directive' main:'implicit return'; do
+for f in sum_va:variadic named:__func__ attr:attributes ext:'storage class' knr:'K&R' \
+         main:'implicit return'; do
     n=${f%%:*} why=${f#*:}
     ok "$n(): probe in the body ($why)" grep -q "function $n: probe in the body: .*$why" o.err
     ok "$n(): not outlined" sh -c "! grep -q '${n}__aa_body' o.c"
 done
 is "$(sed -n '/^#line 1 /,$p' o.c | tail -n +2 | wc -l)" "$(wc -l < outline.c)" "no line added"
 ok "outline.c: instrumented builds with -Wall -Werror" gcc -std=gnu11 -Wall -Werror -c -I"$TOP" -o o.o o.c
+ok "cond_params(): the copies keep only the active parameter" grep -q 'int cond_params(int a ) {' o.c
+expect_status 0 "-DEXTRA_PARAM: instrument" "$AA" instrument -q --mode all -o oe.c outline.c -- -std=gnu11 -DEXTRA_PARAM
+ok "-DEXTRA_PARAM: the copies keep both parameters" grep -q 'int cond_params(int a , int b ) {' oe.c
 
 # the body compiles as the plain function (trailing padding aside)
 asm_of() { # OBJECT FUNCTION -> its instructions, addresses and padding left out

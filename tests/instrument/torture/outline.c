@@ -5,9 +5,9 @@
  * K&R and an empty-prototype definition, a VLA and an array [static N]
  * parameter, recursion through the wrapper, the address taken, labels and
  * goto inside, a loop region inside with an early return, a multi-line
- * declaration with comments, a macro in the return type, and the forms
- * that keep the probe in the body: variadic, __func__, assert, an
- * attribute, extern, an #ifdef in the parameters.
+ * declaration with comments, a macro in the return type, an #ifdef in the
+ * parameters, an assert, and the forms that keep the probe in the body:
+ * variadic, __func__, an attribute, extern.
  * FLAGS: -std=gnu11
  * EXPECT: value 3
  * EXPECT: nothing 2
@@ -136,6 +136,11 @@ REAL macro_type(REAL x)
     return x / 2;
 }
 
+#ifdef EXTRA_PARAM
+#define CP_EXTRA , 2
+#else
+#define CP_EXTRA
+#endif
 int cond_params(int a
 #ifdef EXTRA_PARAM
                 , int b
@@ -190,7 +195,7 @@ int main(void)
            vla_sum(2, 3, m), arr_static(arr));
     printf("%lu %d %d %d\n", fact(6), fp(1), fp(2), jumps(5));
     printf("%d %d %d %g %d\n", find(arr, 4, 7), find(arr, 4, 9), multi(6, 7), macro_type(3.0),
-           cond_params(1));
+           cond_params(1 CP_EXTRA));
     printf("%d %s %d %d %d\n", sum_va(3, 1, 2, 3), named(), checked(4), attr(5), ext(2));
     return 0;
 }
