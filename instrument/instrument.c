@@ -2230,6 +2230,27 @@ static const char *outline_check(ctx *X, CXCursor fn, int root, int body, const 
             if (DCODE(i) && !isspace((unsigned char)X->S.text[i]))
                 return "K&R definition, or a declarator around the name";
     }
+    /* something to inline: a call to a function defined in this
+     * translation unit (the file or its headers) other than itself; with
+     * none, the compiler has no inlining to decide in the body and the
+     * outlined form would only cost a call */
+    {
+        int callee = 0;
+        for (size_t k = (size_t)body; k < X->nn && !callee; k++) {
+            CXCursor ref, def;
+            if (X->n[k].kind != CXCursor_CallExpr)
+                continue;
+            ref = clang_getCursorReferenced(X->n[k].c);
+            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+                continue;
+            def = clang_getCursorDefinition(ref);
+            if (!clang_Cursor_isNull(def) && !clang_equalCursors(def, fn) &&
+                !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+                callee = 1;
+        }
+        if (!callee)
+            return "nothing to inline in the body (no call to a function defined in this file or its headers)";
+    }
     /* the body must not name its function (__func__, assert) */
     for (unsigned i = bs; i < be; i++) {
         unsigned j = i;

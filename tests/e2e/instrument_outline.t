@@ -20,7 +20,7 @@ for f in value nothing pair_of early written_static noproto vla_sum arr_static f
 done
 ok "early(): static through its prototype, the body made static" grep -q 'static int early__aa_body(int x) __attribute__((noinline)); int early(int x) {' o.c
 for f in sum_va:variadic named:__func__ attr:attributes ext:'storage class' knr:'K&R' \
-         main:'implicit return'; do
+         main:'implicit return' leaf:'nothing to inline'; do
     n=${f%%:*} why=${f#*:}
     ok "$n(): probe in the body ($why)" grep -q "function $n: probe in the body: .*$why" o.err
     ok "$n(): not outlined" sh -c "! grep -q '${n}__aa_body' o.c"

@@ -7,7 +7,8 @@
  * goto inside, a loop region inside with an early return, a multi-line
  * declaration with comments, a macro in the return type, an #ifdef in the
  * parameters, an assert, and the forms that keep the probe in the body:
- * variadic, __func__, an attribute, extern.
+ * variadic, __func__, an attribute, extern, and leaf() (nothing to inline:
+ * no call to a function of the file).  one() gives the others a callee.
  * FLAGS: -std=gnu11
  * EXPECT: value 3
  * EXPECT: nothing 2
@@ -30,6 +31,7 @@
  * EXPECT: checked 1
  * EXPECT: attr 1
  * EXPECT: ext 1
+ * EXPECT: leaf 1
  * EXPECT: main 1
  */
 #include <assert.h>
@@ -45,30 +47,42 @@ struct pair {
 
 static int early(int x);
 
+/* what the functions below give the compiler to inline */
+static int one(void)
+{
+    return 1;
+}
+
+int leaf(int x)
+{
+    return x + 1;
+}
+
 int value(int x)
 {
-    return x * 2 + 1;
+    return x * 2 + one();
 }
 
 void nothing(int *p)
 {
     if (!p)
         return;
-    (*p)++;
+    (*p) += one();
 }
 
 struct pair pair_of(int a, int b)
 {
     struct pair p = {a, b};
+    p.a *= one();
     return p;
 }
 
 int early(int x) /* static through the prototype above */
 {
-    return x > 0 ? x : -x;
+    return x > 0 ? x * one() : -x;
 }
 
-static long written_static(long v) { return v - 1; }
+static long written_static(long v) { return v - one(); }
 
 int knr(a, b)
 int a;
@@ -79,7 +93,7 @@ int b;
 
 int noproto()
 {
-    return 7;
+    return 6 + one();
 }
 
 double vla_sum(int n, int m, double a[n][m])
@@ -87,30 +101,30 @@ double vla_sum(int n, int m, double a[n][m])
     double s = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++)
-            s += a[i][j];
+            s += a[i][j] * one();
     return s;
 }
 
 int arr_static(const int v[static 3])
 {
-    return v[0] + v[1] + v[2];
+    return v[0] + v[1] + v[2] * one();
 }
 
 unsigned long fact(unsigned n)
 {
-    return n <= 1 ? 1 : n * fact(n - 1);
+    return n <= 1 ? (unsigned long)one() : n * fact(n - 1);
 }
 
 int via_ptr(int x)
 {
-    return x + 100;
+    return x + 99 + one();
 }
 
 int jumps(int n)
 {
     int i = 0, s = 0;
 again:
-    s += i;
+    s += i * one();
     if (++i < n)
         goto again;
     return s;
@@ -120,7 +134,7 @@ int find(const int *a, int n, int key)
 {
     for (int i = 0; i < n; i++)
         if (a[i] == key)
-            return i;
+            return i * one();
     return -1;
 }
 
@@ -128,12 +142,12 @@ int /* the type */
 multi(int a, // first
       int b) /* second */
 {
-    return a * b;
+    return a * b * one();
 }
 
 REAL macro_type(REAL x)
 {
-    return x / 2;
+    return x / 2 * one();
 }
 
 #ifdef EXTRA_PARAM
@@ -147,7 +161,7 @@ int cond_params(int a
 #endif
 )
 {
-    return a + 1;
+    return a + one();
 }
 
 int sum_va(int n, ...)
@@ -163,13 +177,14 @@ int sum_va(int n, ...)
 
 const char *named(void)
 {
+    (void)one();
     return __func__;
 }
 
 int checked(int x)
 {
     assert(x >= 0);
-    return x + 1;
+    return x + one();
 }
 
 __attribute__((noinline)) int attr(int x)
@@ -196,6 +211,7 @@ int main(void)
     printf("%lu %d %d %d\n", fact(6), fp(1), fp(2), jumps(5));
     printf("%d %d %d %g %d\n", find(arr, 4, 7), find(arr, 4, 9), multi(6, 7), macro_type(3.0),
            cond_params(1 CP_EXTRA));
-    printf("%d %s %d %d %d\n", sum_va(3, 1, 2, 3), named(), checked(4), attr(5), ext(2));
+    printf("%d %s %d %d %d %d\n", sum_va(3, 1, 2, 3), named(), checked(4), attr(5), ext(2),
+           leaf(1));
     return 0;
 }
