@@ -125,13 +125,15 @@ vg() {
 }
 # top_extra NAME VARIANT N: the N functions with the most extra instructions
 # against the plain build ("-" in the plain column: not a function of its
-# own there, i.e. inlined into its callers)
+# own there, i.e. inlined into its callers); the outlined body NAME__aa_body
+# of an instrumented function is counted with its wrapper NAME
 top_extra() {
     local f
     for f in plain "$2"; do
         cg_annotate --auto=no --show-percs=no --threshold=0.001 "$S/$1.$f.ir" 2>/dev/null |
             awk '$1 ~ /^[0-9,]+$/ && NF >= 2 { x = $1; gsub(",", "", x); f = $NF
                      if (match(f, /[^:]:[^:]+$/)) f = substr(f, RSTART + 2) # the function, not its build path
+                     sub(/__aa_body/, "", f) # an outlined body counts as its function (docs/instrument.md)
                      s[f] += x } END { for (f in s) print f "\t" s[f] }' | LC_ALL=C sort > "$S/$1.$f.fns"
     done
     LC_ALL=C join -t "$(printf '\t')" -a 2 -e - -o 0,1.2,2.2 "$S/$1.plain.fns" "$S/$1.$2.fns" |

@@ -40,6 +40,8 @@ const char cmd_cc_usage[] =
     "  AUTOANALYZER_MODE     instrumentation modes (default functions,outer-loops;\n"
     "                        `tiny` adds static inline and tiny leaf functions and\n"
     "                        tiny constant-trip loops, left out by default)\n"
+    "  AUTOANALYZER_PROBE_IN_BODY=1  a C function's probe in its body, not in a\n"
+    "                        wrapper around the outlined body (docs/instrument.md)\n"
     "  AUTOANALYZER_FILTER   Score-P-like filter file\n"
     "  AUTOANALYZER_FILTER_FROM  a measured experiment: its tiny hot functions are\n"
     "                        not instrumented (as `autoanalyzer filter --from`)\n"
@@ -103,6 +105,7 @@ static int read_settings(aa_wrap_opts *o, aa_instr_filter **filter, aa_instr_pla
         fprintf(stderr, "autoanalyzer cc: AUTOANALYZER_MODE: %s\n", err.msg);
         return EXIT_USAGE;
     }
+    o->probe_in_body = env_on("AUTOANALYZER_PROBE_IN_BODY");
     if ((env = getenv("AUTOANALYZER_FILTER")) && *env) {
         *filter = aa_instr_filter_new();
         if (!*filter || aa_instr_filter_load(*filter, env, &err)) {

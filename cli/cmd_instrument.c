@@ -56,6 +56,9 @@ const char cmd_instrument_usage[] =
     "                   $CC, else cc; \"none\": libclang's own)\n"
     "  -o OUT.c         output file (default: standard output)\n"
     "  --map FILE       region map (default: OUT.c.regions.xml when -o is given)\n"
+    "  --probe-in-body  a C function's probe in its body (default: in a wrapper\n"
+    "                   of its name around the body outlined as NAME__aa_body,\n"
+    "                   so the compiler inlines into the body as without probes)\n"
     "  -q               no warnings\n"
     "  -v               every warning, and excluded functions\n"
     "\n"
@@ -157,6 +160,8 @@ int cmd_instrument(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(a, "-v")) {
             verbose = 1;
+        } else if (!strcmp(a, "--probe-in-body")) {
+            o.probe_in_body = 1;
         } else if (a[0] == '-' && a[1]) {
             rc = cli_usage_error("instrument", "unknown option '%s'", a);
             goto done;

@@ -162,6 +162,9 @@ typedef struct aa_instrument_opts {
     int warn_unmatched;             /* warn ("plan:line: warning: ...") for each
                                      * plan/refine entry naming no region of the
                                      * file (set for one file, not by cc) */
+    int probe_in_body;              /* a C function's probe goes into its body
+                                     * (the form before the outlined one:
+                                     * docs/instrument.md, "The rewrite") */
 } aa_instrument_opts;
 
 typedef struct aa_instrument_result {

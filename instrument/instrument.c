@@ -296,6 +296,14 @@ typedef struct cand {
                               * listed in the map as not instrumented */
     const char *never;       /* C++: may never get a probe (constexpr, coroutine,
                               * defaulted...): listed in the map with this reason */
+    /* C functions: the probe in a wrapper, the body outlined (see
+     * outline_plan); ol_hdr NULL = the probe goes into the body */
+    char *ol_hdr;            /* the declaration up to the body, on one line */
+    char *ol_args;           /* "a, b, c": the parameters, forwarded */
+    unsigned ol_hs, ol_name; /* offsets of the declaration and of the name */
+    unsigned ol_hname;       /* offset of the name in ol_hdr */
+    int ol_void, ol_static;  /* returns void; written static */
+    const char *ol_why;      /* why the probe stays in the body (-v), or NULL */
 } cand;
 
 typedef struct ctx {
@@ -1684,6 +1692,103 @@ static int omp_in_body(ctx *X, int body)
     return 0;
 }
 
+/* ---- cheap header functions ---------------------------------------------
+ * A function defined in a project header (static inline, never
+ * instrumented) is measured by nothing but its callers' regions, so a call
+ * to it keeps a short caller -- unless it is cheap itself: no loop, no
+ * goto, at most AA_SHORT_MAX_STATEMENTS statements, calling only cheap,
+ * memory, string, reporting and non-returning routines, getenv and the
+ * string-to-number routines, and cheap header functions (at most
+ * AA_HDR_DEPTH levels).  PRK's prk_malloc (prk_get_alignment: getenv,
+ * atoi, assert; posix_memalign) and prk_free (free) are cheap. */
+#define AA_HDR_DEPTH 4
+
+typedef struct hdr_scan {
+    int depth, statements, bad;
+} hdr_scan;
+
+static int hdr_cheap_def(CXCursor def, int depth);
+
+static int hdr_nowait(const char *nm)
+{
+    static const char *const w[] = {"atof", "atoi", "atol", "atoll", "getenv", "strtod",
+                                    "strtof", "strtol", "strtoll", "strtoul", "strtoull"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (!strcmp(nm, w[i]))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult hdr_visit(CXCursor c, CXCursor p, CXClientData data)
+{
+    hdr_scan *h = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(p) == CXCursor_CompoundStmt && clang_isStatement(k) &&
+        k != CXCursor_CompoundStmt && k != CXCursor_NullStmt)
+        h->statements++;
+    if (is_loop(k) || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt || is_omp(k) ||
+        h->statements > AA_SHORT_MAX_STATEMENTS) {
+        h->bad = 1;
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_CallExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        CXString nm;
+        const char *n;
+        int ok;
+        if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl) {
+            h->bad = 1;
+            return CXChildVisit_Break;
+        }
+        nm = clang_getCursorSpelling(ref);
+        n = clang_getCString(nm);
+        ok = n && (instr_call_pure(n) || instr_call_memory(n) || instr_call_report(n) ||
+                   instr_call_noreturn(n) || hdr_nowait(n));
+        clang_disposeString(nm);
+        if (!ok)
+            ok = hdr_cheap_def(clang_getCursorDefinition(ref), h->depth + 1);
+        if (!ok) {
+            h->bad = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* 1 when def is the definition of a cheap function of a project header. */
+static int hdr_cheap_def(CXCursor def, int depth)
+{
+    hdr_scan h = {depth, 0, 0};
+    CXSourceLocation l;
+    if (clang_Cursor_isNull(def) || depth > AA_HDR_DEPTH ||
+        clang_getCursorKind(def) != CXCursor_FunctionDecl)
+        return 0;
+    l = clang_getCursorLocation(def);
+    if (clang_Location_isFromMainFile(l) || clang_Location_isInSystemHeader(l))
+        return 0;
+    clang_visitChildren(def, hdr_visit, &h);
+    return !h.bad;
+}
+
+/* The call at node k is to a cheap function defined in a project header. */
+static int hdr_cheap_call(ctx *X, int k)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[k].c);
+    if (X->cxx || clang_Cursor_isNull(ref))
+        return 0;
+    return hdr_cheap_def(clang_getCursorDefinition(ref), 0);
+}
+
+/* The call at node k is to a function defined in the main file. */
+static int defined_here(ctx *X, int k)
+{
+    CXCursor ref = clang_getCursorReferenced(X->n[k].c), def;
+    if (clang_Cursor_isNull(ref))
+        return 0;
+    def = clang_getCursorDefinition(ref);
+    return !clang_Cursor_isNull(def) && clang_Location_isFromMainFile(clang_getCursorLocation(def));
+}
+
 /* The short-function rule for the body: its reason, or NULL. */
 static const char *short_function(ctx *X, int body)
 {
@@ -1713,13 +1818,20 @@ static const char *short_function(ctx *X, int body)
             int sys, meth;
             char *nm = callee_name(X, (int)k, &sys, &meth);
             int cheap = nm && (instr_call_pure(nm) || small_function(X, nm) ||
-                               (!meth && instr_call_memory(nm)));
+                               (!meth && instr_call_memory(nm)) || (!meth && instr_call_noreturn(nm)) ||
+                               (sys && hdr_cheap_call(X, (int)k)));
             int mpi = nm && (!strncmp(nm, "MPI_", 4) || !strncmp(nm, "PMPI_", 5));
             int named = nm != NULL;
             /* a measured function called from several places: this caller's
              * region is what tells its calls apart (a phase function
-             * calling a shared kernel with its own share of the work) */
-            int context = named && !cheap && !sys && !mpi && call_sites(X, nm) >= 2;
+             * calling a shared kernel with its own share of the work).
+             * Measured means defined in this file and not left out: a
+             * function defined elsewhere may be left out there (graph500's
+             * aml_send, a short function of aml.c, called by four short
+             * senders of validate.c millions of times), and then no caller's
+             * region tells anything apart */
+            int context = named && !cheap && !sys && !mpi && call_sites(X, nm) >= 2 &&
+                          defined_here(X, (int)k);
             free(nm);
             if (cheap)
                 continue;
@@ -1761,7 +1873,7 @@ static const char *function_small(ctx *X, CXCursor fn, int body, const char *fna
     return why;
 }
 
-/* The loop at node i is its function's body but for a few straight-line
+/* The loop at node i is its function's body but for at most 24 straight-line
  * statements (declarations, assignments, a return; no other loop but tiny
  * ones, no call that may block), and it computes only (loops, but no call
  * that may block, no goto): a search or a BLAS-1 helper.  The function's
@@ -1778,8 +1890,8 @@ static int body_loop(ctx *X, int i, int body, const char *fname)
     for (int k = X->n[body].first; k >= 0; k = X->n[k].next) {
         if (k == i || X->n[k].kind == CXCursor_NullStmt)
             continue;
-        if (++others > AA_TINY_MAX_STATEMENTS || is_loop(X->n[k].kind) ||
-            blocks_in(X, (size_t)k, subtree_end(X, k), 0))
+        /* blocks_in without loops_ok refuses any loop but a tiny one */
+        if (++others > AA_SHORT_MAX_STATEMENTS || blocks_in(X, (size_t)k, subtree_end(X, k), 0))
             return 0;
     }
     return 1;
@@ -1999,6 +2111,248 @@ static const char *function_problem(ctx *X, CXCursor fn, int body, const char *f
     return NULL;
 }
 
+/* ---- the outlined form ---------------------------------------------------
+ * A probe in a function's body changes how the compiler inlines the body's
+ * callees (GCC's inliner weighs the callee against the caller's estimated
+ * time and size: XSBench's calculate_micro_xs is no longer inlined into an
+ * instrumented calculate_macro_xs).  So a C function's region is measured
+ * by a wrapper of its own name holding the probe, and the body, renamed
+ * NAME__aa_body, static and noinline, is the user's text unchanged: the
+ * compiler decides inside it exactly as in the plain build.  Everything
+ * is written on the declaration's first line (no newline added). */
+
+/* Identifiers in the body that name the enclosing function: renaming the
+ * body would change what they print.  Not assert's (glibc's
+ * __ASSERT_FUNCTION, two macro levels down): a failed assertion names
+ * NAME__aa_body, and only as the program aborts. */
+static int names_function(const char *t, size_t n)
+{
+    static const char *const w[] = {"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (strlen(w[i]) == n && !strncmp(t, w[i], n))
+            return 1;
+    return 0;
+}
+
+/* 1 when the macro expanded at offset off of the main file is defined with
+ * one of names_function's identifiers (one level: the macro's own text). */
+static int macro_names_function(ctx *X, unsigned off)
+{
+    CXCursor c = clang_getCursor(X->tu, clang_getLocationForOffset(X->tu, X->mainf, off)), d;
+    CXToken *tk = NULL;
+    unsigned nt = 0;
+    int hit = 0;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
+        return 0;
+    d = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(d))
+        return 1; /* unknown: be safe */
+    clang_tokenize(X->tu, clang_getCursorExtent(d), &tk, &nt);
+    for (unsigned i = 0; i < nt && !hit; i++) {
+        CXString sp;
+        if (clang_getTokenKind(tk[i]) != CXToken_Identifier &&
+            clang_getTokenKind(tk[i]) != CXToken_Keyword)
+            continue;
+        sp = clang_getTokenSpelling(X->tu, tk[i]);
+        hit = names_function(clang_getCString(sp), strlen(clang_getCString(sp)));
+        clang_disposeString(sp);
+    }
+    if (tk)
+        clang_disposeTokens(X->tu, tk, nt);
+    return hit;
+}
+
+/* outline_plan's checks and copy; act[i - hs] says whether byte i of the
+ * declaration is code the preprocessor keeps (NULL: every code byte). */
+#define DCODE(i) (act ? act[(i) - hs] : X->S.code[i])
+static const char *outline_check(ctx *X, CXCursor fn, int root, int body, const char *fname,
+                                 cand *fc, const unsigned char *act)
+{
+    static const char *const bad[] = {"__attribute__", "__attribute", "__declspec", "asm",
+                                      "__asm__", "__asm", "_Noreturn", "noreturn", "extern",
+                                      "inline", "__inline", "__inline__", "_Thread_local"};
+    CXType t = clang_getCursorType(fn);
+    unsigned hs = X->n[root].s, bs = X->n[body].s, be = X->n[body].e, no;
+    size_t fl = strlen(fname);
+    int nargs = clang_Cursor_getNumArguments(fn);
+    aa_buf h = {0}, a = {0};
+
+    if (X->cxx)
+        return "C++ (the probe goes into the body)";
+    if (X->o->probe_in_body)
+        return "the outlined form is off (--probe-in-body)";
+    if (!strcmp(fname, "main"))
+        return "main (its implicit return 0)";
+    /* macros may be used in the declaration (the copy expands them the
+     * same way), the name and the body's brace must be written */
+    if (!X->n[root].in_main || hs >= bs || in_macro(X, bs, bs + 1) || conditional_problem(X, hs, bs))
+        return "the declaration is not plain text of the file";
+    if (t.kind != CXType_FunctionProto && nargs != 0)
+        return "K&R definition";
+    if (t.kind == CXType_FunctionProto && clang_isFunctionTypeVariadic(t))
+        return "variadic function";
+    if (nargs < 0)
+        return "unknown parameters";
+    if (under_pragma(X, hs, 0))
+        return "a pragma applies to the declaration";
+    for (size_t i = 0; i < X->nn; i++)
+        if (clang_isAttribute(X->n[i].kind))
+            return "the declaration has attributes";
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (instr_has_word(X->S.text, X->S.code, hs, bs, bad[i]))
+            return "the declaration has attributes or a storage class other than static";
+    for (unsigned i = hs; i < bs; i++)
+        if (DCODE(i) && (X->S.text[i] == '"' || X->S.text[i] == '\'' ||
+                             (X->S.text[i] == '[' && i + 1 < bs && X->S.text[i + 1] == '[')))
+            return "the declaration has attributes";
+    if (!loc_off(X, clang_getCursorLocation(fn), &no) || no < hs || no + fl > bs ||
+        strncmp(X->S.text + no, fname, fl))
+        return "the name is not written in the declaration";
+    /* NAME ( PARAMS ) then the body: no K&R parameter declarations, no
+     * declarator around the name (a function returning a pointer to a
+     * function) */
+    {
+        unsigned i = no + (unsigned)fl;
+        int depth = 0;
+        while (i < bs && (!DCODE(i) || isspace((unsigned char)X->S.text[i])))
+            i++;
+        if (i >= bs || X->S.text[i] != '(')
+            return "the name is not followed by its parameters";
+        for (; i < bs; i++) {
+            if (!DCODE(i))
+                continue;
+            if (X->S.text[i] == '(')
+                depth++;
+            else if (X->S.text[i] == ')' && --depth == 0)
+                break;
+        }
+        for (i++; i < bs; i++)
+            if (DCODE(i) && !isspace((unsigned char)X->S.text[i]))
+                return "K&R definition, or a declarator around the name";
+    }
+    /* something to inline: a call to a function defined in this
+     * translation unit (the file or its headers) other than itself; with
+     * none, the compiler has no inlining to decide in the body and the
+     * outlined form would only cost a call */
+    {
+        int callee = 0;
+        for (size_t k = (size_t)body; k < X->nn && !callee; k++) {
+            CXCursor ref, def;
+            if (X->n[k].kind != CXCursor_CallExpr)
+                continue;
+            ref = clang_getCursorReferenced(X->n[k].c);
+            if (clang_Cursor_isNull(ref) || clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+                continue;
+            def = clang_getCursorDefinition(ref);
+            if (!clang_Cursor_isNull(def) && !clang_equalCursors(def, fn) &&
+                !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
+                callee = 1;
+        }
+        if (!callee)
+            return "nothing to inline in the body (no call to a function defined in this file or its headers)";
+    }
+    /* the body must not name its function (__func__, assert) */
+    for (unsigned i = bs; i < be; i++) {
+        unsigned j = i;
+        if (!X->S.code[i] || !(isalpha((unsigned char)X->S.text[i]) || X->S.text[i] == '_') ||
+            (i > 0 && (isalnum((unsigned char)X->S.text[i - 1]) || X->S.text[i - 1] == '_')))
+            continue;
+        while (j < be && (isalnum((unsigned char)X->S.text[j]) || X->S.text[j] == '_'))
+            j++;
+        if (names_function(X->S.text + i, j - i))
+            return "the body names its function (__func__)";
+        if (in_macro(X, i, i + 1) && macro_names_function(X, i))
+            return "the body names its function (__func__)";
+        i = j - 1;
+    }
+    for (int k = 0; k < nargs; k++) {
+        char *pn = cx_str(clang_getCursorSpelling(clang_Cursor_getArgument(fn, (unsigned)k)));
+        if (!pn) {
+            X->oom = 1;
+            aa_buf_free(&a);
+            return NULL;
+        }
+        if (!*pn) {
+            free(pn);
+            aa_buf_free(&a);
+            return "an unnamed parameter";
+        }
+        aa_buf_printf(&a, "%s%s", k ? ", " : "", pn);
+        free(pn);
+    }
+    for (unsigned i = hs; i < bs; i++) {
+        char ch = X->S.text[i];
+        if (i == no)
+            fc->ol_hname = (unsigned)h.len;
+        if (!DCODE(i) || isspace((unsigned char)ch)) {
+            if (h.len && h.data[h.len - 1] != ' ')
+                aa_buf_putc(&h, ' ');
+            continue;
+        }
+        aa_buf_putc(&h, ch);
+    }
+    while (h.len && h.data[h.len - 1] == ' ')
+        h.data[--h.len] = '\0';
+    if (h.failed || a.failed) {
+        X->oom = 1;
+        aa_buf_free(&h);
+        aa_buf_free(&a);
+        return NULL;
+    }
+    fc->ol_hdr = aa_buf_detach(&h);
+    fc->ol_args = aa_buf_detach(&a);
+    fc->ol_hs = hs;
+    fc->ol_name = no;
+    fc->ol_void = clang_getResultType(t).kind == CXType_Void;
+    fc->ol_static = instr_has_word(X->S.text, X->S.code, hs, no, "static");
+    return NULL;
+}
+
+#undef DCODE
+
+/* Why the C function at root/body keeps its probe in the body, or NULL;
+ * fills fc's ol_ fields when it can be outlined.  Conditionals in the
+ * declaration (graph500's `#ifdef SSSP` around a parameter) are allowed:
+ * the copy keeps the text the preprocessor keeps. */
+static const char *outline_plan(ctx *X, CXCursor fn, int root, int body, const char *fname,
+                                cand *fc)
+{
+    unsigned hs = X->n[root].s, bs = X->n[body].s;
+    size_t ndirs = 0;
+    CXSourceRangeList *sk;
+    unsigned char *act;
+    const char *why;
+    if (hs >= bs || bs > X->S.len)
+        return "the declaration is not plain text of the file";
+    for (size_t i = 0; i < X->S.ndirs; i++)
+        if (X->S.dirs[i].s >= hs && X->S.dirs[i].s < bs) {
+            enum dir_kind dk = X->S.dirs[i].kind;
+            if (dk != D_IF && dk != D_ELSE && dk != D_ENDIF)
+                return "a preprocessor directive in the declaration";
+            ndirs++;
+        }
+    if (!ndirs)
+        return outline_check(X, fn, root, body, fname, fc, NULL);
+    if (!(act = malloc(bs - hs))) {
+        X->oom = 1;
+        return NULL;
+    }
+    memcpy(act, X->S.code + hs, bs - hs);
+    sk = clang_getSkippedRanges(X->tu, X->mainf);
+    for (unsigned r = 0; sk && r < sk->count; r++) {
+        unsigned s0, e0;
+        loc_off(X, clang_getRangeStart(sk->ranges[r]), &s0);
+        loc_off(X, clang_getRangeEnd(sk->ranges[r]), &e0);
+        for (unsigned i = s0 > hs ? s0 : hs; i < e0 && i < bs; i++)
+            act[i - hs] = 0;
+    }
+    if (sk)
+        clang_disposeSourceRangeList(sk);
+    why = outline_check(X, fn, root, body, fname, fc, act);
+    free(act);
+    return why;
+}
+
 /* The function region; sets X->fn_index.  -1 when out of memory. */
 static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fname)
 {
@@ -2017,6 +2371,8 @@ static int function_cand(ctx *X, CXCursor fn, int root, int body, const char *fn
         fc->excluded = 1;
     fc->named = aa_instr_filter_names(X->o->filter, X->path, fname);
     fc->small = function_small(X, fn, body, fname);
+    if (!why && !X->prescan)
+        fc->ol_why = outline_plan(X, fn, root, body, fname, fc);
     return X->fn_index;
 }
 
@@ -2961,6 +3317,41 @@ static int add_edit(edit **v, size_t *n, size_t *cap, unsigned off, unsigned del
     return 0;
 }
 
+/* The outlined form of function c (outline_plan): at the declaration,
+ * `static DECL__aa_body(...) __attribute__((noinline)); DECL(...) { PROBE
+ * return NAME__aa_body(args); } static ` and the name of the definition
+ * renamed; all on the declaration's first line. */
+static int outline_edits(ctx *X, const cand *c, const char *probe, edit **ed, size_t *ne,
+                         size_t *cap)
+{
+    aa_buf b = {0};
+    size_t fl = strlen(c->name);
+    char *body_name = NULL;
+    int rc;
+    aa_buf_printf(&b, "%s__aa_body", c->name);
+    body_name = aa_buf_detach(&b);
+    if (!body_name)
+        return -1;
+    if (!c->ol_static)
+        aa_buf_puts(&b, "static ");
+    aa_buf_add(&b, c->ol_hdr, c->ol_hname);
+    aa_buf_puts(&b, body_name);
+    aa_buf_printf(&b, "%s __attribute__((noinline)); %s { %s %s%s(%s); } %s",
+                  c->ol_hdr + c->ol_hname + fl, c->ol_hdr, probe, c->ol_void ? "" : "return ",
+                  body_name, c->ol_args, c->ol_static ? "" : "static ");
+    if (b.failed) {
+        aa_buf_free(&b);
+        free(body_name);
+        return -1;
+    }
+    rc = add_edit(ed, ne, cap, c->ol_hs, 0, 2, c->e, b.data);
+    rc |= add_edit(ed, ne, cap, c->ol_name, (unsigned)fl, 1, 0, body_name);
+    aa_buf_free(&b);
+    free(body_name);
+    (void)X;
+    return rc;
+}
+
 static int plan_names_cand(const char *ref, const cand *c)
 {
     return instr_plan_names(ref, c->id, c->name) ||
@@ -3267,8 +3658,16 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         if (!c->emitted)
             continue;
         snprintf(txt, sizeof txt, "AA_INSTRUMENT_SCOPE_(aa_r_%u);", c->id);
-        if (c->kind == AA_KIND_FUNCTION) {
+        if (c->kind == AA_KIND_FUNCTION && c->ol_hdr)
+            rc |= outline_edits(X, c, txt, &ed, &ne, &cap);
+        else if (c->kind == AA_KIND_FUNCTION) {
             char t2[300];
+            if (X->o->verbose && X->o->diag && c->ol_why) {
+                int line, col;
+                offset_linecol(&X->S, c->ms, &line, &col);
+                fprintf(X->o->diag, "note: %s:%d: function %s: probe in the body: %s\n",
+                        X->display, line, c->name, c->ol_why);
+            }
             snprintf(t2, sizeof t2, " %s", txt);
             rc |= add_edit(&ed, &ne, &cap, c->s + 1, 0, 2, c->e, t2);
         } else if (c->kind == AA_KIND_USER && c->pragma_user) {
@@ -3504,6 +3903,10 @@ out:
         free(X.c[i].function);
         free(X.c[i].key);
         free(X.c[i].why);
+    }
+    for (size_t i = 0; i < X.nc; i++) {
+        free(X.c[i].ol_hdr);
+        free(X.c[i].ol_args);
     }
     free(X.c);
     free(X.n);

@@ -133,6 +133,8 @@ typedef struct aa_wrap_opts {
     double timeout_s;              /* per source; <= 0: 300 s */
     FILE *diag;                    /* warnings ("autoanalyzer: warning: ..."); NULL = none */
     const char *cwd;               /* working directory (configure checks); NULL = ask */
+    int probe_in_body;             /* C functions: the probe in the body, not in
+                                    * a wrapper (aa_instrument_opts) */
 } aa_wrap_opts;
 
 /* Builds `cmd` through the wrapper: instruments every C source (each in a

@@ -152,6 +152,7 @@ static int child_main(const aa_wrap_cmd *cmd, const aa_wrap_opts *o, int nflags,
     io.filter = o->filter;
     io.plan = o->plan;
     io.diag = o->diag;
+    io.probe_in_body = o->probe_in_body;
     io.compiler = cmd->compiler;
     if (aa_instrument_file(path, nflags, (const char *const *)flags, &io, &res, &err)) {
         if (strstr(err.msg, "already instrumented"))

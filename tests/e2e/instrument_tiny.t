@@ -67,6 +67,11 @@ is "$(grep 'function="noisy"' m.c.regions.xml | grep 'kind="loop"' | grep -c ins
     "noisy() (printf beside the loop): loop instrumented"
 is "$(grep 'function="show"' m.c.regions.xml | grep 'kind="loop"' | grep -c instrumented=)" 0 \
     "show() (its whole body a loop calling printf): loop instrumented"
+is "$(grep 'function="macro"' m.c.regions.xml | grep 'name="loop@' | grep -c "$SPAN")" 1 \
+    "macro(): the loop beside a tiny loop, calling a tiny helper, spans the body (left out)"
+is "$(grep 'function="pick12"' m.c.regions.xml | grep 'name="loop@' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" "$SPAN" \
+    "pick12(): the loop beside 14 straight-line statements spans the body (left out)"
+ok "macro() itself instrumented" sh -c "grep 'name=\"macro\"' m.c.regions.xml | grep -vq instrumented="
 ok "more: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o m.o -x c m.c
 expect_status 0 "--mode outer-loops (no function region)" "$AA" instrument -q --mode outer-loops -o o.c more.c --
 is "$(grep 'function="search"' o.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
@@ -80,10 +85,12 @@ is "$(grep -c 'instrumented="no"' mt.c.regions.xml)" 0 "mode tiny: nothing of mo
 # may wait, calls to the program's functions) and bisection loops
 cp "$TOP/tests/instrument/tiny/short.c" "$TOP/tests/instrument/tiny/short.h" .
 expect_status 0 "short functions: instrument" "$AA" instrument -q -o sh.c short.c --
-for f in wrap1 wrap_ext via_ptr; do
+for f in wrap1 wrap_ext via_ptr ext_a ext_b; do
     is "$(reason $f sh.c.regions.xml)" "$SHORTFN" "$f() (a few statements, one call to a function of the program) is short"
 done
 is "$(reason alloc_or_die sh.c.regions.xml)" "$SHORTLEAF" "alloc_or_die() (malloc, an error path that reports and exits) is short"
+is "$(reason box_of sh.c.regions.xml)" "$SHORTLEAF" "box_of() (two asserts: calls that do not return) is short"
+is "$(reason grow sh.c.regions.xml)" "$SHORTLEAF" "grow() (a branch calling cheap static inline functions of a header) is short"
 is "$(reason branches sh.c.regions.xml)" "$SHORTLEAF" "branches() (30 statements, 16 on its longest path) is short"
 is "$(reason bs_shift sh.c.regions.xml)" "$BISECT" "bs_shift() (mid = (lo + hi) >> 1) is a bounded search"
 is "$(reason halve_loop sh.c.regions.xml)" "$BISECT" "halve_loop() (x /= 2) is a bounded search"

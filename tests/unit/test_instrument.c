@@ -388,6 +388,55 @@ static void test_prelude_cxx(void)
     ok(system(cmd) == 0, "runtime/aa_probe.h compiles as C++ (%s)", cmd);
 }
 
+/* The outlined form (docs/instrument.md, "The rewrite"): work() becomes a
+ * wrapper holding the probe around work__aa_body, static and noinline, on
+ * the declaration's line; --probe-in-body puts the probe in the body; the
+ * region ids and the line count do not change. */
+static void test_outline(void)
+{
+    aa_instrument_result a, b;
+    aa_instrument_opts o;
+    aa_err err;
+    memset(&o, 0, sizeof o);
+    o.display_name = "prog.c";
+    put("o.c", prog_a);
+    if (aa_instrument_file(path_in("o.c"), 0, NULL, &o, &a, &err)) {
+        ok(0, "instrument (outlined): %s", err.msg);
+        return;
+    }
+    o.probe_in_body = 1;
+    if (aa_instrument_file(path_in("o.c"), 0, NULL, &o, &b, &err)) {
+        ok(0, "instrument (probe in body): %s", err.msg);
+        aa_instrument_result_free(&a);
+        return;
+    }
+    {
+        const char *sa = a.source.data, *sb = b.source.data;
+        const char *la = strstr(sa, "#line 1 "), *lb = strstr(sb, "#line 1 ");
+        size_t na = 0, nb = 0;
+        char want[200];
+        snprintf(want, sizeof want,
+                 "\nstatic int work__aa_body(int n) __attribute__((noinline)); int work(int n) "
+                 "{ AA_INSTRUMENT_SCOPE_(aa_r_%u); return work__aa_body(n); } static int "
+                 "work__aa_body(int n) {\n",
+                 id_of(a.map, "work"));
+        ok(strstr(sa, want) != NULL, "work() outlined on its declaration's line");
+        ok(!strstr(sb, "__aa_body"), "probe_in_body: nothing outlined");
+        ok(strstr(sb, "int work(int n) { AA_INSTRUMENT_SCOPE_(aa_r_") != NULL,
+           "probe_in_body: the probe after the body's brace");
+        ok(id_of(a.map, "work") && id_of(a.map, "work") == id_of(b.map, "work") &&
+               a.map->nregions == b.map->nregions,
+           "same regions and ids in both forms");
+        for (const char *p = la; p && *p; p++)
+            na += *p == '\n';
+        for (const char *p = lb; p && *p; p++)
+            nb += *p == '\n';
+        ok(la && lb && na == nb && na == 10, "no line added (#line and the 9 lines) (%zu, %zu lines after #line)", na, nb);
+    }
+    aa_instrument_result_free(&a);
+    aa_instrument_result_free(&b);
+}
+
 static void test_bad_input(void)
 {
     aa_instrument_result r;
@@ -424,6 +473,7 @@ int main(void)
     test_ids();
     test_prelude_agrees();
     test_prelude_cxx();
+    test_outline();
     test_bad_input();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -5,7 +5,10 @@
  * short leaf, at most 24); halve() holds a real do-while loop, so it is no
  * leaf, but a halving one (x /= 2) and search() a binary search: both are
  * bounded search functions, left out with their loops; two() has two loops, noisy() calls printf beside its loop
- * and the loop spanning show() calls printf: their loops stay. */
+ * and the loop spanning show() calls printf: their loops stay; the loop of
+ * macro() spans its body beside a tiny loop, calling only a tiny helper: it
+ * is left out (the shape of XSBench's calculate_macro_xs), and so is that of
+ * pick12() beside 14 straight-line statements (XSBench's pick_mat). */
 #include <math.h>
 #include <stdio.h>
 #define SETB(bm, v) do { (bm)[(v) >> 6] |= 1ull << ((v) & 63); (bm)[0] |= 1; } while (0)
@@ -102,12 +105,45 @@ static void show(const double *a, int n)
     for (int i = 0; i < n; i++)
         printf("%g\n", a[i]);
 }
+static void micro(double x, double *v)
+{
+    v[0] = x;
+    v[1] = 2 * x;
+    v[2] = x * x;
+}
+static void macro(const double *a, int n, double *out)
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        out[k] = 0;
+    for (int j = 0; j < n; j++) {
+        double v[3];
+        micro(a[j], v);
+        for (k = 0; k < 3; k++)
+            out[k] += v[k] * a[j];
+    }
+}
+static int pick12(double roll)
+{
+    double d[12], s = 0;
+    d[0] = 0.14; d[1] = 0.05; d[2] = 0.27; d[3] = 0.13;
+    d[4] = 0.15; d[5] = 0.06; d[6] = 0.07; d[7] = 0.05;
+    d[8] = 0.01; d[9] = 0.02; d[10] = 0.03; d[11] = 0.02;
+    for (int i = 0; i < 12; i++) {
+        s += d[i];
+        if (roll < s)
+            return i;
+    }
+    return 0;
+}
 int main(void)
 {
     double a[8] = {0, 1, 2, 3, 4, 5, 6, 7}, fx, fy;
     visit(3);
     sort3(a);
     show(a, 2);
+    macro(a, 4, a + 4);
+    a[0] = pick12(0.5);
     printf("%d %g %g %d %ld %g %g\n", nq, coulomb(1, 2, 1, 1, &fx, &fy),
            coulomb13(1, 2, 1, 1, &fx, &fy), halve(100), search(a, 8, 2.5), two(a, 8), noisy(a, 8));
     return 0;

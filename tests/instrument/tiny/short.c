@@ -4,15 +4,21 @@
  * of this file or of another file), via_ptr() (a call through a pointer),
  * alloc_or_die() (malloc, and an error path that reports and exits),
  * branches() (30 statements written, 16 on its longest path), bs_shift()
- * and halve_loop() (bisection loops); kept: wrap_hdr() (calls a function
- * defined in a header), wrap_mpi() (an MPI call), wrap_io() (printf),
+ * and halve_loop() (bisection loops), grow() (its rare branch calls cheap
+ * functions of a header); kept: wrap_hdr() (calls a function
+ * defined in a header, with a loop), ext_a() and ext_b() (short callers of
+ * ext_work(), defined in another file: maybe left out there, so no
+ * calling context to keep), box_of() (asserts: a call that does not
+ * return costs nothing per visit; CoMD's getBoxFromTuple), wrap_mpi() (an MPI call), wrap_io() (printf),
  * three() (three calls), ctx_a() (a short caller of kernel(), which is
  * called from several places: its region is kernel's calling context),
  * mpi_path() (a branch that communicates and
  * returns is no error path), long25() (25 statements), omp_wrap() (an
  * OpenMP directive), not_bs() (a linear loop with a halving in it). */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "short.h"
 int MPI_Barrier(int comm);
 double ext_work(long n);
@@ -87,6 +93,36 @@ int halve_loop(int x)
     while (x > 1)
         x /= 2;
     return x;
+}
+double *grow(double *buf, long *cap, long need)
+{
+    double *nb;
+    if (need <= *cap)
+        return buf;
+    nb = hdr_alloc((size_t)need * 2 * sizeof *nb);
+    if (!nb) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    memcpy(nb, buf, (size_t)*cap * sizeof *nb);
+    hdr_release(buf);
+    *cap = need * 2;
+    return nb;
+}
+int box_of(const int *grid, int ix, int iy)
+{
+    int b = ix + grid[0] * iy;
+    assert(b >= 0);
+    assert(b < grid[0] * grid[1]);
+    return b;
+}
+double ext_a(long n)
+{
+    return ext_work(n) + 1;
+}
+double ext_b(long n)
+{
+    return ext_work(2 * n);
 }
 double wrap_hdr(long n)
 {
