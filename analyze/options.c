@@ -61,7 +61,9 @@ static const aa_analyze_tunable tunables[] = {
     T("io_out", io_out, 1.0, 0.0, 1.0, "switch",
       "1: the CPU (wall) time inside I/O calls (io_cpu, io_time) is left out of the "
       "process metric as the time inside MPI is; 0: kept in.  The 72 runs of N8b "
-      "(bench/diagnosis.md, fifteenth step) analysed both ways: see there"),
+      "analysed both ways: the same totals (2 false CCCRs of I/O loops removed, 2 others "
+      "added; bench/diagnosis.md, fifteenth step); with cpu_fix_k the I/O loops' "
+      "remaining CPU outside the calls is judged against its resolution (sixteenth step)"),
     T("cpu_fix_k", cpu_fix_k, 0.2, 0.0, 1e6, "x cpu_fix",
       "the CPU time of a region outside its MPI and I/O calls is known only to within what "
       "the runtime's real clock reads misplaced between the calls and the code around "
@@ -71,7 +73,8 @@ static const aa_analyze_tunable tunables[] = {
       "random sign is off by about the sum over sqrt(n)).  N9 (72 runs), right partitions, "
       "innermost CCCRs, cases with a false CCCR: 0: 64, 19/22, 9; 0.02: 65, 19, 8; 0.05: "
       "66, 19, 7; 0.1, 0.2, 0.3: 69, 19, 4; 0.5-4: 68, 18, 4 (a late sender's 2.4 ms "
-      "beside 1.1 ms of cpu_fix lost) (bench/diagnosis.md, sixteenth step)"),
+      "beside 1.1 ms of cpu_fix lost).  N10 (72 other runs) at 0.2 against 0: 67 / 59, "
+      "18/23 / 18/23, 1 / 9 (bench/diagnosis.md, sixteenth step)"),
     T("preempted_share", preempted_share, 0.2, 0.0, 1.0, "of a process's wall time",
       "a process is preempted when this share of its wall time is neither CPU time nor "
       "waiting in MPI or I/O (the machine ran other processes; the profile-guided "
