@@ -84,6 +84,7 @@ typedef struct aa_analyze_options {
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
                                   0: kept in */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
+    double noise_quantile;     /* the run's relative noise: this quantile over its regions */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */

@@ -44,7 +44,9 @@ void an_strlist_free(char **list, size_t n);
 double an_median_gap(double *v, double *g, size_t n);
 double an_gap_scale(size_t n, double *x, double *g);
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double min_value, size_t *nused);
+                         double min_value, double quantile, size_t *nused);
+/* The q-quantile of v[0..n) (reordered); q 0.5: the median */
+double an_quantile(double *v, size_t n, double q);
 /* Prefix sums over the regions in preorder of their squared median self
  * values (pre: R + 1 entries), so that a subtree's sum is one difference;
  * -1 on no memory. */

@@ -967,7 +967,8 @@ static int noise_model(an_ctx *c, size_t *nused)
         return an_nomem(c);
     }
     an_self_values(c, c->MM, self);
-    c->a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, nused);
+    c->a->noise_rel = an_noise_relative(self, c->ran, P, R, o->resolution_s, o->noise_quantile,
+                                        nused);
     if (an_level_spread_init(self, c->ran, P, R, c->ds.spread)) {
         free(self);
         return an_nomem(c);

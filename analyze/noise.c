@@ -93,6 +93,23 @@ static double median_inplace(double *v, size_t n)
     return 0.5 * (lo + hi);
 }
 
+/* The q-quantile of v[0..n) (reordered), interpolated between neighbours;
+ * q 0.5 is exactly the median above (the MPI analysis computes the same). */
+double an_quantile(double *v, size_t n, double q)
+{
+    double pos, lo, hi;
+    size_t k;
+    if (n == 0)
+        return 0;
+    if (q == 0.5)
+        return median_inplace(v, n);
+    qsort(v, n, sizeof *v, cmp_double);
+    pos = (q <= 0 ? 0 : q >= 1 ? 1 : q) * (double)(n - 1);
+    k = (size_t)pos;
+    lo = v[k];
+    hi = k + 1 < n ? v[k + 1] : lo;
+    return lo + (pos - (double)k) * (hi - lo);
+}
 
 /* The spread of a region is the median gap between its sorted values,
  * scaled to a standard deviation for normal noise: unlike the median
@@ -143,7 +160,7 @@ double an_median_gap(double *v, double *g, size_t n)
 }
 
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double min_value, size_t *nused)
+                         double min_value, double quantile, size_t *nused)
 {
     double *col = malloc((P ? P : 1) * sizeof *col), *dev = malloc((P ? P : 1) * sizeof *dev);
     double *rel = malloc((R ? R : 1) * sizeof *rel), out = 0, scale;
@@ -175,7 +192,7 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
     }
     if (nused)
         *nused = n;
-    out = median_inplace(rel, n);
+    out = an_quantile(rel, n, quantile);
     free(col);
     free(dev);
     free(rel);

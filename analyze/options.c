@@ -22,6 +22,14 @@ static const aa_analyze_tunable tunables[] = {
       "suite runs: 1: right partitions 208, innermost CCCRs 46/80, cases with a false CCCR "
       "29; 1.5: 207, 45, 30 (bench/diagnosis.md, sixth step).  OPTICS alone needed 5: "
       "202, 37, 25"),
+    T("noise_quantile", noise_quantile, 0.5, 0.0, 1.0, "quantile over the regions",
+      "the run's relative noise is this quantile of the regions' relative spreads (each "
+      "region's median gap between its sorted process values): the median reads a program "
+      "whose processes differ in most regions as noisy (miniAMR without load balancing: "
+      "92-120%).  0.25 against 0.5, right partitions and cases with a false CCCR: N8b 60 / 65, "
+      "11 / 6; N9c 69 / 69, 4 / 4; N10 66 / 67, 2 / 1; innermost CCCRs the same; it finds "
+      "miniamr-lb0's stencil_calc, 0.5 does not in that run (bench/diagnosis.md, "
+      "sixteenth step)"),
     T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
       "two clusters of a level differ when their means are this many standard errors apart "
       "(each component on its own within-cluster spread, at least the noise model's spread "

@@ -1535,16 +1535,8 @@ out:
     if (!rc) {
         *nused = n;
         x->a->noise_rel = 0;
-        if (n) {
-            size_t a, b;
-            for (a = 1; a < n; a++) /* insertion sort: n <= R */
-                for (b = a; b > 0 && all[b - 1] > all[b]; b--) {
-                    double t = all[b];
-                    all[b] = all[b - 1];
-                    all[b - 1] = t;
-                }
-            x->a->noise_rel = n % 2 ? all[n / 2] : 0.5 * (all[n / 2 - 1] + all[n / 2]);
-        }
+        if (n)
+            x->a->noise_rel = an_quantile(all, n, x->o->noise_quantile);
     }
     free(all);
     return rc;
