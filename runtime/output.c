@@ -41,6 +41,20 @@ const char *const aa_rt_x_units[AA_RT_X_COUNT_] = {
     "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
     "s", "s", "s", "s", "s", "bytes", "bytes", "bytes", "s", "s"};
 
+/* A node's CPU time above its wall time is the interpolation's overshoot
+ * (rt_internal.h): cut to the wall time, and the visits' sum of squares
+ * (column sq) scaled with it, so that cpu^2 / visits <= cpu_sq <= cpu^2
+ * still holds. */
+static void clamp_cpu(double *row, int sq)
+{
+    double f;
+    if (!(row[M_CPU] > row[M_WALL]))
+        return;
+    f = row[M_WALL] / row[M_CPU];
+    row[M_CPU] = row[M_WALL];
+    row[sq] *= f * f;
+}
+
 static void add_metrics(aa_experiment *e)
 {
     int i;
@@ -308,13 +322,12 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         row[M_VISITS] = (double)n->visits;
         row[M_WALL] = (double)n->wall / tps;
         row[M_CPU] = n->cpu / 1e9;
-        if (row[M_CPU] > row[M_WALL]) /* interpolation overshoot (rt_internal.h) */
-            row[M_CPU] = row[M_WALL];
         for (k = 0; k < aa_rt_g.nctr; k++)
             row[M_FIXED_ + k] = aa_rt_g.ctr_available[k] ? (double)n->ctr[k] : NAN;
         for (k = 0; k < AA_RT_X_COUNT_; k++)
             row[M_FIXED_ + aa_rt_g.nctr + k] = n->x[k];
         row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_] = n->cpu_sq / 1e18;
+        clamp_cpu(row, M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_);
         row[M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_ + 1] += (double)n->untimed;
         for (k = 0; k < AA_RUNTIME_GATES && n->gates.region[k]; k++) /* counted at the probe */
             if (n->gate_child[k] > i && n->gate_child[k] < nn)
@@ -358,8 +371,7 @@ static int add_thread(aa_experiment *e, aa_process *p, aa_rt_thread *rt, uint64_
         long idx;
         double ex = row[M_WALL] - wall_children[i];
         row[M_WALL_EXCL] = ex > 0 ? ex : 0;
-        if (row[M_CPU] > row[M_WALL])
-            row[M_CPU] = row[M_WALL];
+        clamp_cpu(row, M_FIXED_ + aa_rt_g.nctr + AA_RT_X_COUNT_);
         idx = aa_thread_add_node(e, th, n->region, n->parent);
         if (idx != i) {
             free(v);
