@@ -37,53 +37,13 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* median of v[0..n) (sorted in place); 0 for n == 0 */
-/* The k-th smallest of v[0..n) (0-based), leaving every smaller-ranked value
- * before position k (quickselect, median-of-three pivots; a range that does
- * not shrink fast is sorted instead).  The value is the sorted order's own,
- * so medians do not change. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-    ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-    int rounds = 0;
-    while (hi > lo) {
-        double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi], piv, t;
-        ptrdiff_t i = lo, j = hi;
-        if (++rounds > 64) {
-            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
-            break;
-        }
-        piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-        while (i <= j) {
-            while (v[i] < piv)
-                i++;
-            while (v[j] > piv)
-                j--;
-            if (i <= j) {
-                t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                j--;
-            }
-        }
-        /* v[lo..j] <= piv <= v[i..hi], v[j+1..i-1] == piv */
-        if (kk <= j)
-            hi = j;
-        else if (kk >= i)
-            lo = i;
-        else
-            break;
-    }
-    return v[k];
-}
-
 static double median_inplace(double *v, size_t n)
 {
     double hi, lo;
     size_t i;
     if (n == 0)
         return 0;
-    hi = select_kth(v, n, n / 2);
+    hi = aa_select_kth(v, n, n / 2);
     if (n % 2)
         return hi;
     lo = v[0];

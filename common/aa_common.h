@@ -93,6 +93,12 @@ int aa_parse_u32(const char *s, uint32_t *out);
 /* Shortest text that reads back as exactly the same double ("%.17g" fallback). */
 void aa_format_double(char out[32], double v);
 
+/* ---- numbers ------------------------------------------------------------ */
+/* The k-th smallest of v[0..n) (0-based; n > k), v reordered so that no
+ * larger value comes before position k and no smaller one after it
+ * (common/select.c). */
+double aa_select_kth(double *v, size_t n, size_t k);
+
 /* ---- strings ------------------------------------------------------------ */
 char *aa_strdup(const char *s); /* NULL-safe: aa_strdup(NULL) == NULL */
 /* Levenshtein distance, for "did you mean". */

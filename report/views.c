@@ -369,38 +369,6 @@ typedef struct dist_row {
     int max_rank;
 } dist_row;
 
-/* k-th smallest of x[0..n) (reorders x; Hoare's selection). */
-static double kth(double *x, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double piv = x[lo + (hi - lo) / 2];
-        size_t i = lo, j = hi;
-        while (i <= j) {
-            while (x[i] < piv)
-                i++;
-            while (x[j] > piv)
-                j--;
-            if (i <= j) {
-                double t = x[i];
-                x[i] = x[j];
-                x[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
-    }
-    return x[k];
-}
-
 /* The distribution of region r's main metric over the analysed processes
  * that ran it, as aa_region_dist defines it (median: the mean of the two
  * middle values for an even count; p90: nearest rank), and the rank of
@@ -431,14 +399,14 @@ static size_t dist_of(const rp_values *v, size_t r, double *tmp, dist_row *d)
     d->max_rank = v->ranks[at];
     d->mean = sum / (double)n;
     d->sd = sqrt(fmax(0, sq / (double)n - d->mean * d->mean));
-    d->median = kth(tmp, n, n / 2);
+    d->median = aa_select_kth(tmp, n, n / 2);
     if (n % 2 == 0) { /* the lower middle: the largest of the lower half */
         double lo = tmp[0];
         for (p = 1; p < n / 2; p++)
             lo = tmp[p] > lo ? tmp[p] : lo;
         d->median = (d->median + lo) / 2;
     }
-    d->p90 = kth(tmp, n, (size_t)ceil(0.9 * (double)n) - 1);
+    d->p90 = aa_select_kth(tmp, n, (size_t)ceil(0.9 * (double)n) - 1);
     return n;
 }
 

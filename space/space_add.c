@@ -303,38 +303,6 @@ static int process_row(const build *B, const aa_process *pr, size_t m0, size_t n
     return 0;
 }
 
-/* Orders v[0..n) so that v[k] is its k-th smallest value, with no larger
- * value before it and no smaller one after it (Hoare's selection). */
-static void select_kth(double *v, size_t n, size_t k)
-{
-    size_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double pivot = v[lo + (hi - lo) / 2], t;
-        size_t i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
-    }
-}
-
 /* d: min, median, p90 (nearest rank), max, stddev of the n values v
  * (reordered). */
 static void dist_of(double *v, size_t n, double *d)
@@ -349,7 +317,7 @@ static void dist_of(double *v, size_t n, double *d)
     mean /= (double)n;
     for (i = 0; i < n; i++)
         ss += (v[i] - mean) * (v[i] - mean);
-    select_kth(v, n, h);
+    aa_select_kth(v, n, h);
     d[1] = v[h];
     if (n % 2 == 0) { /* the lower middle: the largest value before v[h] */
         double lm = v[0];
@@ -358,7 +326,7 @@ static void dist_of(double *v, size_t n, double *d)
         d[1] = 0.5 * (lm + v[h]);
     }
     if (k90 > h)
-        select_kth(v + h, n - h, k90 - h);
+        aa_select_kth(v + h, n - h, k90 - h);
     d[2] = v[k90];
     d[0] = mn;
     d[3] = mx;

@@ -234,10 +234,42 @@ static void test_rankset(void)
     rankset_is(one, 0, "", "no rank");
 }
 
+/* aa_select_kth against a sort, on random arrays with many ties and sizes
+ * 1..200, every k: the value and the partition around it. */
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_select(void)
+{
+    double v[200], w[200];
+    unsigned long long st = 12345;
+    size_t n, k, i;
+    int bad = 0, badpart = 0;
+    for (n = 1; n <= 200; n += 7)
+        for (k = 0; k < n; k++) {
+            for (i = 0; i < n; i++) {
+                st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+                v[i] = w[i] = (double)((st >> 33) % (k % 3 ? 1000 : 5));
+            }
+            qsort(w, n, sizeof *w, cmp_dbl);
+            if (aa_select_kth(v, n, k) != w[k])
+                bad++;
+            for (i = 0; i < n; i++)
+                if ((i < k && v[i] > v[k]) || (i > k && v[i] < v[k]))
+                    badpart++;
+        }
+    ok(bad == 0, "aa_select_kth: the sorted order's value for every k (%d wrong)", bad);
+    ok(badpart == 0, "aa_select_kth: nothing larger before k, nothing smaller after (%d)", badpart);
+}
+
 int main(void)
 {
     test_rankset();
     test_numbers();
+    test_select();
     test_json();
     test_atomic();
     test_output_kinds();
