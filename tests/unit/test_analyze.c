@@ -1008,51 +1008,64 @@ static void test_small_clear_imbalance(void)
     aa_experiment_free(e);
 }
 
-/* CPU time inside I/O calls (io_cpu: the kernel's copies and locks, which
- * depend on what the node's other processes do) is left out of the process
- * metric as CPU time inside MPI is: ranks 1 and 5 spending 0.15 s more of
- * it in a checkpoint function are one cluster with the others.  The same
- * experiment without the io_cpu metric (an older runtime) keeps it in and
- * splits them off: the test sees the subtraction. */
-static aa_experiment *io_cpu_exp(int with_io)
+/* Ten balanced phases of `phase` s under main beside region 40 (`name`,
+ * `kind`), where ranks slow_a and slow_b take `slow` s and the others
+ * `fast` (+ jitter x sin(3 r)); with `metric` (NULL: none) set to m_slow /
+ * m_fast in region 40 and plus m_extra in main and the root. */
+typedef struct one_region_case {
+    const char *name, *metric;
+    aa_region_kind kind;
+    double phase, fast, slow, jitter, m_fast, m_slow, m_extra;
+    int slow_a, slow_b;
+} one_region_case;
+
+static aa_experiment *one_region_exp(const one_region_case *k)
 {
     aa_experiment *e = new_exp(1);
-    int r, j, mio = -1;
-    if (with_io)
-        mio = aa_experiment_add_metric(e, "io_cpu", "s");
+    int r, j, mi = k->metric ? aa_experiment_add_metric(e, k->metric, "s") : -1;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     for (j = 0; j < 10; j++)
         add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
-    add_region(e, 40, 1, "checkpoint", AA_KIND_FUNCTION);
+    add_region(e, 40, 1, k->name, k->kind);
     for (r = 0; r < 8; r++) {
         aa_process *p = aa_experiment_add_process(e, r);
         aa_thread *t = aa_process_add_thread(p, 0);
-        double io = (r == 1 || r == 5 ? 0.35 : 0.2), ck = 0.05 + io, tot = ck;
+        int slow = r == k->slow_a || r == k->slow_b;
+        double v = (slow ? k->slow : k->fast) + k->jitter * sin(r * 5.0), tot = v;
+        double mv = slow ? k->m_slow : k->m_fast;
         long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN), c;
         for (j = 0; j < 10; j++) {
-            double w = 1.0 + 0.01 * sin(r * 7.0 + j * 3.0);
+            double w = k->phase * (1.0 + 0.01 * sin(r * 7.0 + j * 3.0));
             node(e, t, (uint32_t)(10 + j), m, w, NAN, NAN);
             tot += w;
         }
-        c = node(e, t, 40, m, ck, NAN, NAN);
+        c = node(e, t, 40, m, v, NAN, NAN);
         aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
         aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
-        if (mio >= 0) {
-            aa_node_values(e, t, (size_t)c)[mio] = io;
-            aa_node_values(e, t, (size_t)m)[mio] = io;
-            aa_node_values(e, t, (size_t)root)[mio] = io;
+        if (mi >= 0) {
+            aa_node_values(e, t, (size_t)c)[mi] = mv;
+            aa_node_values(e, t, (size_t)m)[mi] = mv + k->m_extra;
+            aa_node_values(e, t, (size_t)root)[mi] = mv + k->m_extra;
         }
     }
     e->nprocs = 8;
     return e;
 }
 
+/* CPU time inside I/O calls (io_cpu: the kernel's copies and locks, which
+ * depend on what the node's other processes do) is left out of the process
+ * metric as CPU time inside MPI is: ranks 1 and 5 spending 0.15 s more of
+ * it in a checkpoint function are one cluster with the others.  The same
+ * experiment without the io_cpu metric (an older runtime) keeps it in and
+ * splits them off: the test sees the subtraction. */
 static void test_io_cpu_left_out(void)
 {
     int with_io;
     for (with_io = 1; with_io >= 0; with_io--) {
-        aa_experiment *e = io_cpu_exp(with_io);
+        one_region_case spec = {"checkpoint", with_io ? "io_cpu" : NULL, AA_KIND_FUNCTION,
+                             1.0, 0.25, 0.40, 0, 0.2, 0.35, 0, 1, 5};
+        aa_experiment *e = one_region_exp(&spec);
         aa_analysis *a = NULL;
         aa_err err;
         size_t k;
@@ -1078,50 +1091,61 @@ static void test_io_cpu_left_out(void)
     }
 }
 
+/* The settings around the process metric: io_out 0 keeps the I/O calls'
+ * CPU time in (ranks 1 and 5 split off again), the text and JSON say which
+ * metric was used, and noise_quantile below the median reads a lower
+ * noise than the median. */
+static void test_io_out_and_noise_quantile(void)
+{
+    one_region_case spec = {"checkpoint", "io_cpu", AA_KIND_FUNCTION,
+                            1.0, 0.25, 0.40, 0, 0.2, 0.35, 0, 1, 5};
+    aa_experiment *e = one_region_exp(&spec);
+    aa_analyze_options o;
+    aa_analysis *a = NULL, *b = NULL;
+    aa_err err;
+    aa_buf t, j;
+    aa_analyze_options_init(&o);
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "io_out 1: analysed");
+    aa_buf_init(&t);
+    aa_buf_init(&j);
+    ok(a && aa_analyze_format_text(a, &t) == AA_OK && t.data &&
+           strstr(t.data, "metric: cpu time outside MPI and I/O calls"),
+       "the text names the metric without the I/O calls");
+    ok(a && aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+           strstr(j.data, "\"outside_io\": true"),
+       "JSON: dissimilarity.outside_io true");
+    o.io_out = 0;
+    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "io_out 0: analysed");
+    ok(b && b->proc_metric_io == 0 && b->nclusters == 2,
+       "io_out 0: the I/O calls' CPU time kept in, ranks 1 and 5 split off (%zu clusters)",
+       b ? b->nclusters : 0);
+    aa_analyze_free(b);
+    b = NULL;
+    aa_analyze_options_init(&o);
+    o.noise_quantile = 0.25;
+    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "noise_quantile 0.25: analysed");
+    ok(a && b && b->noise_rel < a->noise_rel,
+       "noise_quantile 0.25 reads less noise than the median (%.4g < %.4g)",
+       b ? b->noise_rel : 0, a ? a->noise_rel : 0);
+    aa_buf_free(&t);
+    aa_buf_free(&j);
+    aa_analyze_free(a);
+    aa_analyze_free(b);
+    aa_experiment_free(e);
+}
+
 /* The CPU time of a loop of many short calls is known only to within what
  * the runtime's real clock reads corrected its interpolation by (cpu_fix):
  * ranks 2 and 6 reading 20 ms more in such a loop whose mean correction is
  * 30 ms are one cluster with the others; without cpu_fix (or with
  * cpu_fix_k 0) they split off at the loop: the test sees the floor. */
-static aa_experiment *cpu_fix_exp(int with_fix)
-{
-    aa_experiment *e = new_exp(1);
-    int r, j, mf = -1;
-    if (with_fix)
-        mf = aa_experiment_add_metric(e, "cpu_fix", "s");
-    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
-    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
-    for (j = 0; j < 10; j++)
-        add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
-    add_region(e, 40, 1, "calls", AA_KIND_LOOP);
-    for (r = 0; r < 8; r++) {
-        aa_process *p = aa_experiment_add_process(e, r);
-        aa_thread *t = aa_process_add_thread(p, 0);
-        double lp = (r == 2 || r == 6 ? 0.07 : 0.05) + 0.0005 * sin(r * 5.0), tot = lp;
-        long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN), c;
-        for (j = 0; j < 10; j++) {
-            double w = 0.1 + 0.001 * sin(r * 7.0 + j * 3.0);
-            node(e, t, (uint32_t)(10 + j), m, w, NAN, NAN);
-            tot += w;
-        }
-        c = node(e, t, 40, m, lp, NAN, NAN);
-        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] = tot;
-        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = tot;
-        if (mf >= 0) {
-            aa_node_values(e, t, (size_t)c)[mf] = 0.03;
-            aa_node_values(e, t, (size_t)m)[mf] = 0.031;
-            aa_node_values(e, t, (size_t)root)[mf] = 0.031;
-        }
-    }
-    e->nprocs = 8;
-    return e;
-}
-
 static void test_cpu_fix_floor(void)
 {
     int v;
     for (v = 0; v < 3; v++) { /* cpu_fix measured; measured with cpu_fix_k 0; absent */
-        aa_experiment *e = cpu_fix_exp(v != 2);
+        one_region_case spec = {"calls", v != 2 ? "cpu_fix" : NULL, AA_KIND_LOOP,
+                             0.1, 0.05, 0.07, 0.0005, 0.03, 0.03, 0.001, 2, 6};
+        aa_experiment *e = one_region_exp(&spec);
         aa_analyze_options o;
         aa_analysis *a = NULL;
         aa_err err;
@@ -1884,6 +1908,7 @@ int main(void)
     test_small_clear_imbalance();
     test_io_cpu_left_out();
     test_cpu_fix_floor();
+    test_io_out_and_noise_quantile();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();
