@@ -85,6 +85,8 @@ typedef struct aa_analyze_options {
                                   0: kept in */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
+    double noise_visit_cap;    /* ... at most this times the spread the processes' own visits
+                                  give (0: no cap) */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */
@@ -231,6 +233,8 @@ typedef struct aa_analysis {
     size_t min_pts_used;
     double eps_used;
     double noise_rel;          /* measured relative noise of the process metric */
+    double noise_between;      /* the spread between processes it was measured from */
+    double noise_visits;       /* the spread of the processes' own visits (0: not measured) */
     /* where the processes differ most against their noise without a
      * finding (not significant): function and loop regions (indices into
      * regions) and their spread in noise standard deviations; the

@@ -45,6 +45,18 @@ double an_median_gap(double *v, double *g, size_t n);
 double an_gap_scale(size_t n, double *x, double *g);
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
                          double min_value, double quantile, size_t *nused);
+/* The processes' own noise (noise.c): the relative spread of a region's
+ * total that its visits give (rel: P x R, sqrt(cpu_sq - cpu^2 / visits) /
+ * cpu, NaN below 2 visits), median over the processes, then over the
+ * regions that qualify as for an_noise_relative and have a value on every
+ * process; *nused: how many regions.  an_noise_capped: the run's noise, the
+ * spread between processes (gap_noise) but at most cap x visit_noise when
+ * that was measured on at least AN_VISIT_NOISE_MIN_REGIONS regions (cap 0:
+ * no cap). */
+#define AN_VISIT_NOISE_MIN_REGIONS 3
+double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
+                      size_t R, double min_value, size_t *nused);
+double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap);
 /* The q-quantile of v[0..n) (reordered); q 0.5: the median */
 double an_quantile(double *v, size_t n, double q);
 /* Prefix sums over the regions in preorder of their squared median self
@@ -225,6 +237,8 @@ int an_select_processes(an_ctx *c);   /* tree.c: analysed processes, tree */
 int an_region_list(an_ctx *c);        /* tree.c: regions, who ran them */
 int an_subtree_ends(an_ctx *c);       /* tree.c: c->send */
 int an_dissim_applicable(an_ctx *c);  /* dissim.c: note on a single process */
+/* dissim.c: the note on the run's noise (a->noise_*) and the top level's eps */
+int an_noise_note(an_ctx *c, const aa_analysis *a, size_t nused, double eps);
 int an_partial_values(an_ctx *c);     /* tree.c: note on throttled contexts */
 int an_metric_buffers(an_ctx *c);     /* metrics.c: P x R buffers */
 int an_wall_wpwt(an_ctx *c);          /* metrics.c: W, WPWT */

@@ -22,6 +22,16 @@
  * sqrt(2) times that over the level's components.  Processes differ when
  * they differ by more than noise_factor times that, and by more than the
  * resolution of the CPU clock.
+ *
+ * When the processes do different work in almost every region (miniAMR
+ * without load balancing: one rank holds most blocks, the others differ
+ * among themselves too), every region's gaps are the work, and the spread
+ * between processes says nothing about the noise.  The processes' own
+ * visits do: a region's visits on one process vary by the noise and by
+ * step-to-step work (cpu_sq), and sqrt(V) / cpu (V = cpu_sq - cpu^2 /
+ * visits) is how much the region's total varies from them.  The spread
+ * between processes is trusted up to noise_visit_cap times that (an_visit_
+ * noise, an_noise_capped).
  */
 #include "analyze/an_internal.h"
 
@@ -189,4 +199,48 @@ double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t
         var += pre[subtree_end[set[j]]] - pre[set[j]];
     eps = factor * noise_rel * sqrt(2.0 * (var > 0 ? var : 0));
     return eps > resolution ? eps : resolution;
+}
+
+/* The relative spread of a region's total that its visits give, median
+ * over the processes (rel: P x R, sqrt(V) / cpu, NaN where a process made
+ * fewer than 2 visits), then over the regions run by every process with a
+ * median self value of at least min_value and a value on every process.
+ * 0 when no region qualifies; *nused: how many did. */
+double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
+                      size_t R, double min_value, size_t *nused)
+{
+    double *col = malloc((P ? P : 1) * sizeof *col), *vr = malloc((P ? P : 1) * sizeof *vr);
+    double *reg = malloc((R ? R : 1) * sizeof *reg), out;
+    size_t r, q, n = 0;
+    *nused = 0;
+    if (!col || !vr || !reg) {
+        free(col), free(vr), free(reg);
+        return 0;
+    }
+    for (r = 1; r < R && P >= 2; r++) {
+        for (q = 0; q < P; q++) {
+            size_t k = q * R + r;
+            if (!ran[k] || !isfinite(self[k]) || !isfinite(rel[k]))
+                break;
+            col[q] = self[k];
+            vr[q] = rel[k];
+        }
+        if (q < P)
+            continue;
+        if (!(median_inplace(col, P) >= min_value))
+            continue;
+        reg[n++] = median_inplace(vr, P);
+    }
+    *nused = n;
+    out = median_inplace(reg, n);
+    free(col), free(vr), free(reg);
+    return out;
+}
+
+double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap)
+{
+    if (cap > 0 && nvisit >= AN_VISIT_NOISE_MIN_REGIONS && visit_noise > 0 &&
+        gap_noise > cap * visit_noise)
+        return cap * visit_noise;
+    return gap_noise;
 }

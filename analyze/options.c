@@ -30,6 +30,13 @@ static const aa_analyze_tunable tunables[] = {
       "11 / 6; N9c 69 / 69, 4 / 4; N10 66 / 67, 2 / 1; innermost CCCRs the same; it finds "
       "miniamr-lb0's stencil_calc, 0.5 does not in that run (bench/diagnosis.md, "
       "sixteenth step)"),
+    T("noise_visit_cap", noise_visit_cap, 4.0, 0.0, 1e6, "x visit spread",
+      "the spread between processes is the noise only up to this multiple of the spread the "
+      "processes' own visits give (median over processes and regions of sqrt(cpu_sq - "
+      "cpu^2/visits) / cpu; 3 regions at least; 0: no cap): beyond it the processes do "
+      "different work.  Ratio between the two on 200 suite runs with cpu_sq (N8, N9c, N10): "
+      "median 0.85, largest 3.18; real applications: AMR, XSBench 0.71-1.17, miniAMR with "
+      "load balancing 7.3, without 51 (bench/diagnosis.md, seventeenth step)"),
     T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
       "two clusters of a level differ when their means are this many standard errors apart "
       "(each component on its own within-cluster spread, at least the noise model's spread "

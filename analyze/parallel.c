@@ -1490,12 +1490,78 @@ static int region_gaps(pa *x, const double *S, const size_t *qc, size_t nq, doub
     return rc;
 }
 
+/* noise.c's an_visit_noise over the ranks: by local process and region
+ * sqrt(cpu_sq - cpu^2 / visits) / cpu (NaN below 2 visits), exact medians
+ * over the processes of the qualifying regions qc[0..nq) with a value on
+ * every process, then their median; 0 when the process metric is not CPU
+ * time, cpu_sq was not measured, or no region qualifies. */
+static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t *nvisit)
+{
+    static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
+    size_t L = x->L, R = x->R, q, r, m, n = 0;
+    double use[3] = {0, 0, 0}, *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL;
+    unsigned char *anyfin = NULL, *fin = NULL;
+    size_t *col = NULL;
+    int rc = AA_OK;
+    *noise = 0;
+    *nvisit = 0;
+    if (strcmp(x->a->proc_metric, "cpu") || !nq)
+        return AA_OK;
+    for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            return rc;
+        for (m = 0; m < 3; m++)
+            use[m] = fmax(use[m], usable_here(x, q, name[m]));
+    }
+    if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2])
+        return rc;
+    row = malloc((3 * R + 1) * sizeof *row);
+    anyfin = malloc(R + 1);
+    rel = malloc((L * R + 1) * sizeof *rel);
+    fin = malloc(L * R + 1);
+    cnt = calloc(nq + 1, sizeof *cnt);
+    med = malloc((nq + 1) * sizeof *med);
+    col = malloc((nq + 1) * sizeof *col);
+    if (!row || !anyfin || !rel || !fin || !cnt || !med || !col) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (q = 0; q < L; q++) {
+        if ((rc = at_process(x, q)))
+            goto out;
+        for (m = 0; m < 3; m++)
+            gather_row(x, q, name[m], row + m * R, anyfin);
+        for (r = 0; r < R; r++) {
+            double N = row[r], C = row[R + r], Q = row[2 * R + r];
+            size_t k = q * R + r;
+            rel[k] = N >= 2 && C > 0 && !isnan(Q) ? sqrt(fmax(0, Q - C * C / N)) / C : NAN;
+            fin[k] = isfinite(rel[k]);
+        }
+        for (r = 0; r < nq; r++)
+            cnt[r] += fin[q * R + qc[r]];
+    }
+    if ((rc = pa_sum(x, cnt, nq)))
+        goto out;
+    for (r = 0; r < nq; r++)
+        if (cnt[r] == (double)x->P)
+            col[n++] = qc[r];
+    if (n && (rc = pa_medians(x, rel, fin, R, col, n, med)))
+        goto out;
+    if (n >= AN_VISIT_NOISE_MIN_REGIONS) {
+        *noise = an_quantile(med, n, 0.5);
+        *nvisit = n;
+    }
+out:
+    free(row), free(anyfin), free(rel), free(fin), free(cnt), free(med), free(col);
+    return rc;
+}
+
 /* noise.c's noise model from exact medians over the ranks and each qualifying
  * region's column gathered in turn: the spread
  * prefix sums (x->pre) and the run's relative noise. */
 static int noise_model(pa *x, size_t *nused)
 {
-    size_t L = x->L, R = x->R, r, q, n = 0, nq = 0;
+    size_t L = x->L, R = x->R, r, q, n = 0, nq = 0, nvisit = 0;
     double *S = malloc((L * R + 1) * sizeof *S), *med = malloc((R + 1) * sizeof *med);
     double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
     size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
@@ -1530,13 +1596,14 @@ static int noise_model(pa *x, size_t *nused)
         goto out;
     for (r = 0; r < nq; r++)
         all[n++] = mad[r] / med[qc[r]];
+    x->a->noise_between = n ? an_quantile(all, n, x->o->noise_quantile) : 0;
+    rc = visit_noise(x, qc, nq, &x->a->noise_visits, &nvisit);
 out:
     free(S), free(med), free(mad), free(col), free(qc), free(use);
     if (!rc) {
         *nused = n;
-        x->a->noise_rel = 0;
-        if (n)
-            x->a->noise_rel = an_quantile(all, n, x->o->noise_quantile);
+        x->a->noise_rel = an_noise_capped(x->a->noise_between, x->a->noise_visits, nvisit,
+                                          x->o->noise_visit_cap);
     }
     free(all);
     return rc;
@@ -1580,10 +1647,7 @@ static int search_levels(pa *x)
         if ((rc = noise_model(x, &nused)))
             return rc;
         x->cp = level_params(x, set, m);
-        if ((rc = an_note(&x->dc, "noise: processes doing the same work differ by %.2g%% in CPU "
-                          "time (median over %zu regions); differences count from %g s on the "
-                          "whole program, from less on levels of smaller regions",
-                          100 * a->noise_rel, nused, x->cp.eps)))
+        if ((rc = an_noise_note(&x->dc, a, nused, x->cp.eps)))
             return rc;
     }
     if (!(x->cp.eps > 0))

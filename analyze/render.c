@@ -475,6 +475,15 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_int(&j, (long long)a->min_pts_used);
     aa_json_key(&j, "eps");
     aa_json_num(&j, a->eps_used);
+    aa_json_key(&j, "noise");
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "relative");
+    aa_json_num(&j, a->noise_rel);
+    aa_json_key(&j, "between_processes");
+    aa_json_num(&j, a->noise_between);
+    aa_json_key(&j, "visits");
+    aa_json_num(&j, a->noise_visits);
+    aa_json_obj_end(&j);
     aa_json_key(&j, "clusters");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nclusters; i++) {

@@ -70,5 +70,9 @@ void aa_cluster_kmeans_free(aa_kmeans_result *r);
 
 /* Do two labelings describe the same partition (up to renaming)? */
 int aa_cluster_same_partition(const int *a, const int *b, size_t n);
+/* Does partition fine refine partition coarse (each of fine's clusters
+ * inside one of coarse's: every two points coarse separates, fine does
+ * too)?  Every partition refines itself. */
+int aa_cluster_refines(const int *fine, const int *coarse, size_t n);
 
 #endif

@@ -414,3 +414,29 @@ int aa_cluster_same_partition(const int *a, const int *b, size_t n)
     free(cb);
     return same;
 }
+
+int aa_cluster_refines(const int *fine, const int *coarse, size_t n)
+{
+    size_t *cf = malloc((n ? n : 1) * sizeof *cf), *cc = malloc((n ? n : 1) * sizeof *cc), i;
+    int refines = 1;
+    if (!cf || !cc || canonical(fine, n, cf) || canonical(coarse, n, cc)) {
+        /* out of memory: the quadratic check */
+        size_t j;
+        free(cf);
+        free(cc);
+        for (i = 0; i < n && refines; i++)
+            for (j = i + 1; j < n; j++)
+                if (fine[i] == fine[j] && coarse[i] != coarse[j]) {
+                    refines = 0;
+                    break;
+                }
+        return refines;
+    }
+    /* every member of a fine cluster is in the coarse cluster of the fine
+     * cluster's first member */
+    for (i = 0; i < n && refines; i++)
+        refines = cc[i] == cc[cf[i]];
+    free(cf);
+    free(cc);
+    return refines;
+}

@@ -1091,6 +1091,98 @@ static void test_io_cpu_left_out(void)
     }
 }
 
+/* Every process doing different work (miniAMR without load balancing:
+ * rank 0 holds 9x the blocks, ranks 1-3 differ among themselves too): all
+ * regions of the time-step loop carry the same per-rank work factor, so
+ * the spread between processes reads 50% and more, while each process's
+ * 200 visits of a region vary by 0.5% (cpu_sq).  The noise is capped at
+ * noise_visit_cap (4) times that, a note says so, and the stencil (the
+ * largest region, 9x on rank 0) is an imbalance found at its loop; with
+ * noise_visit_cap 0 the spread between processes is the noise and the
+ * imbalance stays at the time-step loop. */
+static aa_experiment *all_differ_exp(void)
+{
+    static const double w[4] = {9.0, 1.3, 1.0, 0.25};
+    static const double base[9] = {0.22, 0.14, 0.005, 0.01, 0.012, 0.008, 0.015, 0.009, 0.011};
+    aa_experiment *e = new_exp(0);
+    int mv = aa_experiment_add_metric(e, "visits", "count");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    int r, j;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+    add_region(e, 3, 2, "comm", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "stencil", AA_KIND_FUNCTION);
+    add_region(e, 5, 4, "loop@50", AA_KIND_LOOP);
+    for (j = 2; j < 9; j++)
+        add_region(e, (uint32_t)(4 + j), 2, "helper", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN);
+        long loop = node(e, t, 2, m, 0, NAN, NAN), n[9];
+        double sum = 0;
+        size_t i;
+        for (j = 0; j < 9; j++) {
+            double v = base[j] * w[r] * (1.0 + 0.01 * sin(r * 5.0 + j * 3.0));
+            n[j] = node(e, t, (uint32_t)(j == 0 ? 3 : j == 1 ? 4 : 4 + j), loop, v, NAN, NAN);
+            sum += v;
+        }
+        /* the stencil's work is in its loop */
+        node(e, t, 5, n[1], aa_node_values(e, t, (size_t)n[1])[M_CPU] * 0.98, NAN, NAN);
+        aa_node_values(e, t, (size_t)loop)[M_WALL] = aa_node_values(e, t, (size_t)loop)[M_CPU] = sum;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] = sum + 0.01;
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] =
+            sum + 0.01;
+        for (i = 0; i < t->nnodes; i++) {
+            double *v = aa_node_values(e, t, i), c = v[M_CPU], k = i < 2 ? 1 : 200;
+            v[mv] = k;
+            v[mq] = c * c / k + (k > 1 ? (0.005 * c) * (0.005 * c) : 0);
+        }
+    }
+    e->nprocs = 4;
+    return e;
+}
+
+static void test_all_processes_differ(void)
+{
+    aa_experiment *e = all_differ_exp();
+    aa_analyze_options o;
+    aa_analysis *a = NULL, *b = NULL;
+    aa_err err;
+    size_t k;
+    int found = 0;
+    aa_analyze_options_init(&o);
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "processes all different: analysed");
+    ok(a && a->noise_between > 0.3, "the spread between processes reads %.3g", a ? a->noise_between : 0);
+    ok(a && fabs(a->noise_visits - 0.005) < 1e-4, "their own visits vary by %.4g (0.5%%)",
+       a ? a->noise_visits : 0);
+    ok(a && fabs(a->noise_rel - 4 * 0.005) < 4e-4, "the noise is capped at 4 x that: %.4g",
+       a ? a->noise_rel : 0);
+    ok(a && has_note(a, "they do different work"), "a note says why");
+    for (k = 0; a && k < a->nfindings; k++) {
+        const aa_finding *f = &a->findings[k];
+        if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr && f->region == region_by_id(a, 5) &&
+            f->nslow >= 1 && f->slow_ranks[0] == 0)
+            found = 1;
+    }
+    ok(found, "the stencil's loop is an innermost imbalance, rank 0 slow");
+    o.noise_visit_cap = 0;
+    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "noise_visit_cap 0: analysed");
+    ok(b && a && b->noise_rel == a->noise_between && !has_note(b, "they do different work"),
+       "noise_visit_cap 0: the spread between processes is the noise (%.3g)",
+       b ? b->noise_rel : 0);
+    found = 0;
+    for (k = 0; b && k < b->nfindings; k++)
+        if (b->findings[k].kind == AA_FINDING_DISSIMILARITY && b->findings[k].cccr &&
+            b->findings[k].region == region_by_id(b, 5))
+            found = 1;
+    ok(!found, "noise_visit_cap 0: the imbalance is not narrowed to the stencil's loop");
+    aa_analyze_free(a);
+    aa_analyze_free(b);
+    aa_experiment_free(e);
+}
+
 /* The settings around the process metric: io_out 0 keeps the I/O calls'
  * CPU time in (ranks 1 and 5 split off again), the text and JSON say which
  * metric was used, and noise_quantile below the median reads a lower
@@ -1909,6 +2001,7 @@ int main(void)
     test_io_cpu_left_out();
     test_cpu_fix_floor();
     test_io_out_and_noise_quantile();
+    test_all_processes_differ();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();

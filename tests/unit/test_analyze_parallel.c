@@ -167,6 +167,35 @@ static int add_cpu_sq(aa_experiment *e)
     return 0;
 }
 
+/* Process i's values (every node, every metric) times f. */
+static void scale_process(aa_experiment *e, size_t i, double f)
+{
+    size_t t, v;
+    for (t = 0; t < e->processes[i].nthreads; t++)
+        for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
+            e->processes[i].threads[t].values[v] *= f;
+}
+
+/* cpu_sq of visits whose CPU time varies by `rel` of their mean: the total
+ * of a node varies by rel (sqrt(cpu_sq - cpu^2 / visits) = rel x cpu). */
+static int add_visit_spread(aa_experiment *e, double rel)
+{
+    int mv = aa_experiment_metric_index(e, "visits"), mc = aa_experiment_metric_index(e, "cpu");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    size_t p, t, i;
+    if (mv < 0 || mc < 0 || mq < 0)
+        return -1;
+    for (p = 0; p < e->nprocesses; p++)
+        for (t = 0; t < e->processes[p].nthreads; t++) {
+            const aa_thread *th = &e->processes[p].threads[t];
+            for (i = 0; i < th->nnodes; i++) {
+                double *v = aa_node_values(e, th, i), c = v[mc], n = v[mv];
+                v[mq] = n > 0 ? c * c / n + rel * c * rel * c : NAN;
+            }
+        }
+    return 0;
+}
+
 static int has_note(const aa_analysis *a, const char *text)
 {
     size_t i;
@@ -215,6 +244,9 @@ static int block_load(void *ctx, size_t first, size_t *count, const aa_experimen
 /* when > 0: every process gets a `run_delay` of this share of its wall time
  * (the scheduler's evidence of an oversubscribed node) */
 static double g_run_delay_share;
+/* > 0: process i's values scaled by 1 + g_gradient x i / P (every process
+ * doing different work) and cpu_sq set for visits varying by 0.5% */
+static double g_gradient;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -256,12 +288,16 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         ok(0, "%s: synthetic experiment: %s", what, err.msg);
         return;
     }
-    for (i = e->nprocesses - (size_t)nslow; i < e->nprocesses; i++) {
-        size_t t, v;
-        for (t = 0; t < e->processes[i].nthreads; t++)
-            for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
-                e->processes[i].threads[t].values[v] *= factor;
+    for (i = e->nprocesses - (size_t)nslow; i < e->nprocesses; i++)
+        scale_process(e, i, factor);
+    for (i = 0; g_gradient > 0 && i < e->nprocesses; i++)
+        scale_process(e, i, 1.0 + g_gradient * (double)i / (double)e->nprocesses);
+    if (g_gradient > 0 && add_visit_spread(e, 0.005)) {
+        ok(0, "%s: cpu_sq", what);
+        return;
     }
+    if (g_gradient > 0)
+        strcat(what, ", all different");
     if (spike && add_cpu_sq(e)) {
         ok(0, "%s: cpu_sq", what);
         return;
@@ -292,6 +328,10 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         if (spike)
             ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
                "%s: the imbalance is the spike's in both", what);
+        if (g_gradient > 0)
+            ok(has_note(s, "they do different work") && has_note(p, "they do different work") &&
+                   fabs(s->noise_rel - 4 * 0.005) < 1e-9,
+               "%s: the noise capped at the visits' spread in both (%g)", what, p->noise_rel);
         if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
             ok(0, "%s: distributions: %s", what, err.msg);
         else
@@ -425,6 +465,13 @@ int main(void)
     g_run_delay_share = 0.4;
     one_case(AA_SYNTH_MPI_BYTES, "mpi-bytes", 64, 0.02, 1, 0, 1, 0, 1);
     g_run_delay_share = 0;
+    /* every process doing different work (a work factor growing with the
+     * rank in every region), visits varying by 0.5%: the noise is capped at
+     * noise_visit_cap x 0.5% in both, also 5 processes at a time */
+    g_gradient = 2.0;
+    one_case(AA_SYNTH_NONE, "none", 16, 0.02, 1, 0, 1, 0, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 0, 1);
+    g_gradient = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */

@@ -460,6 +460,35 @@ static void same_partition(void)
     ok(aa_cluster_same_partition(a, a, 0), "empty: same");
 }
 
+/* aa_cluster_refines against its definition (every two points the coarse
+ * partition separates, the fine one separates too) on every pair of
+ * labelings of 5 points with labels -1..2. */
+static void refines(void)
+{
+    int a[] = {0, 0, 1, 2, 1}, c[] = {0, 0, 1, 1, 1}, x[5], y[5];
+    size_t i, j, bad = 0, both = 0;
+    long u, v;
+    ok(aa_cluster_refines(a, c, 5), "a split class refines the merged one");
+    ok(!aa_cluster_refines(c, a, 5), "... and not the other way");
+    ok(aa_cluster_refines(a, a, 5), "a partition refines itself");
+    for (u = 0; u < 1024; u++)
+        for (v = 0; v < 1024; v++) {
+            int def = 1;
+            for (i = 0; i < 5; i++) {
+                x[i] = (int)((u >> (2 * i)) & 3) - 1;
+                y[i] = (int)((v >> (2 * i)) & 3) - 1;
+            }
+            for (i = 0; i < 5; i++)
+                for (j = i + 1; j < 5; j++)
+                    if (y[i] != y[j] && x[i] == x[j])
+                        def = 0;
+            bad += aa_cluster_refines(x, y, 5) != def;
+            both += def && aa_cluster_refines(y, x, 5) != aa_cluster_same_partition(x, y, 5);
+        }
+    ok(!bad, "refines as defined on all pairs of labelings (%zu wrong)", bad);
+    ok(!both, "refining both ways is the same partition (%zu wrong)", both);
+}
+
 
 /* ---- labels without the ordering (cluster/labels.c) -------------------- */
 /* Groups of points around centres spaced apart on some coordinates: integer
@@ -586,5 +615,6 @@ int main(void)
     property_kmeans();
     general_kmeans();
     same_partition();
+    refines();
     return tap_done();
 }
