@@ -10,7 +10,7 @@ tables by kind and by magnitude band.  The last line is exactly
 `diagnosis: N of M checks pass`.
 
   run.py [--quick] [--seeds FILE] [--reps N] [--out DIR] [--limit N]
-         [--jobs N] [--keep] [--set NAME=VALUE ...]
+         [--jobs N] [--keep] [--set NAME=VALUE ...] [--nominal-mpi-costs]
 
   --quick       the QUICK subset (tests/diagnosis/quick.txt) instead of
                 cases.txt
@@ -25,6 +25,10 @@ tables by kind and by magnitude band.  The last line is exactly
   --set N=V     an analysis setting (`autoanalyzer analyze --list-settings`)
                 for every analysis of the run, round 2's refinement included;
                 repeatable -- with --reanalyze, the loop for sweeping one
+  --nominal-mpi-costs   size the MPI-cost cases (comm_volume,
+                collective_heavy) with gen.py's nominal costs, as runs
+                before the eighteenth step did, instead of measuring what
+                MPI costs here at each rank count (mpi_costs.c)
   run.py --summarize DIR   the tables again from DIR/results.jsonl (also
                 while a run is still going: the cases done so far)
   run.py --reanalyze SRC [--out DIR]   analyses the runs kept by an earlier
@@ -84,13 +88,46 @@ def checksum(text):
     return None
 
 
+MPI_COST_KINDS = ('comm_volume', 'collective_heavy')
+
+
+def measure_mpi_costs(seeds, cfg):
+    """{nprocs: {'allreduce_ms', 'sendrecv_ms_per_mb'}}: what MPI costs on
+    this machine at the rank counts of the seeds whose injected cost is MPI's
+    (mpi_costs.c, run before any case; gen.py sizes those cases with it).
+    Written to OUT/mpi_costs.json."""
+    need = sorted({gen.plan(s)['nprocs'] for s in seeds if gen.plan(s)['kind'] in MPI_COST_KINDS})
+    out, costs = cfg['out'], {}
+    if not need:
+        return costs
+    env = env_for_mpi()
+    mpicc = os.environ.get('MPICC', 'mpicc')
+    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
+    st, o = sh([mpicc, '-O2', '-o', 'mpi_costs', os.path.join(HERE, 'mpi_costs.c')], out, env)
+    if st:
+        raise RuntimeError('mpi_costs.c: ' + o[-400:])
+    for P in need:
+        st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './mpi_costs'], out, env, 120)
+        vals = dict(ln.split() for ln in o.splitlines() if len(ln.split()) == 2)
+        try:
+            costs[P] = {k: float(vals[k]) for k in ('allreduce_ms', 'sendrecv_ms_per_mb')}
+        except (KeyError, ValueError):
+            raise RuntimeError('mpi_costs at %d ranks (%d): %s' % (P, st, o[-400:]))
+    with open(os.path.join(out, 'mpi_costs.json'), 'w') as f:
+        json.dump({str(k): v for k, v in costs.items()}, f, indent=1)
+    print('# MPI costs (CPU per call / per MB): ' + ', '.join(
+        '%d ranks %.3g us / %.3g ms' % (P, 1e3 * c['allreduce_ms'], c['sendrecv_ms_per_mb'])
+        for P, c in sorted(costs.items())))
+    return costs
+
+
 def run_case(seed, cfg):
     """Builds, runs, analyses and scores one case; returns (checks, info)."""
     t0 = time.time()
     aa = cfg['aa_build']
     d = os.path.join(cfg['out'], 'cases', 'seed-%04d' % seed)
     shutil.rmtree(d, ignore_errors=True)
-    exp = gen.write_case(seed, d)
+    exp = gen.write_case(seed, d, cfg.get('mpi_costs', {}).get(gen.plan(seed)['nprocs']))
     P = exp['nprocs']
     env = env_for_mpi()
     env['TMPDIR'] = d
@@ -383,6 +420,8 @@ def main():
             src = os.path.abspath(a.pop(0))
         elif o == '--round2':
             cfg['round2'] = True
+        elif o == '--nominal-mpi-costs':
+            cfg['nominal_mpi'] = True
         else:
             sys.stderr.write(__doc__)
             return 2
@@ -400,6 +439,12 @@ def main():
     if cfg['limit']:
         seeds = seeds[:cfg['limit']]
     os.makedirs(cfg['out'], exist_ok=True)
+    if not cfg.get('nominal_mpi'):
+        try:
+            cfg['mpi_costs'] = measure_mpi_costs(seeds, cfg)
+        except RuntimeError as x:
+            sys.stderr.write('run.py: %s\n' % x)
+            return 1
     t0 = time.time()
     rows, infos = [], []
     lock = threading.Condition()
