@@ -60,10 +60,16 @@ double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, doub
 /* The q-quantile of v[0..n) (reordered); q 0.5: the median */
 double an_quantile(double *v, size_t n, double q);
 /* Prefix sums over the regions in preorder of their squared median self
- * values (pre: R + 1 entries), so that a subtree's sum is one difference;
- * -1 on no memory. */
+ * values, each times its weight (pre: R + 1 entries), so that a subtree's
+ * sum is one difference; -1 on no memory. */
 int an_level_spread_init(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double *pre);
+                         const double *weight, double *pre);
+/* The weight of a region's squared median in those sums (NULL weights: 1)
+ * when the run's noise was capped by the visits' spread (an_noise_capped):
+ * 1 for a region every process that ran it visited at least twice
+ * (visits_seen), (noise_between / noise_rel)^2 for the others -- their noise
+ * stays the spread between processes. */
+double an_visit_weight(double noise_between, double noise_rel, int visits_seen);
 /* OPTICS eps of the level set[0..m) of the region tree (regions in
  * preorder, subtree of r = [r, subtree_end[r])): factor x noise_rel x
  * sqrt(2 x the sum of the squared median self values of every region in the

@@ -994,6 +994,29 @@ static int visit_relative(an_ctx *c, double **rel)
     return AA_OK;
 }
 
+/* ds->spread from the self values, a region weighted by an_visit_weight
+ * when the noise was capped (rel: visit_relative's, or NULL). */
+static int spread_sums(an_ctx *c, const double *self, const double *rel)
+{
+    size_t P = c->P, R = c->R, q, r;
+    double *w = NULL;
+    int rc = AA_OK;
+    if (rel && c->a->noise_rel < c->a->noise_between) {
+        if (!(w = malloc((R ? R : 1) * sizeof *w)))
+            return an_nomem(c);
+        for (r = 0; r < R; r++) {
+            int seen = 1;
+            for (q = 0; q < P && seen; q++)
+                seen = !c->ran[q * R + r] || isfinite(rel[q * R + r]);
+            w[r] = an_visit_weight(c->a->noise_between, c->a->noise_rel, seen);
+        }
+    }
+    if (an_level_spread_init(self, c->ran, P, R, w, c->ds.spread))
+        rc = an_nomem(c);
+    free(w);
+    return rc;
+}
+
 /* The run's noise (noise.c): the spread between processes, at most
  * noise_visit_cap times the spread of their own visits; and what the
  * levels' eps are made of: the prefix sums of the regions' squared median
@@ -1020,15 +1043,12 @@ static int noise_model(an_ctx *c, size_t *nused)
                              : 0;
     if (nvisit < AN_VISIT_NOISE_MIN_REGIONS)
         c->a->noise_visits = 0;
-    free(rel);
     c->a->noise_rel = an_noise_capped(c->a->noise_between, c->a->noise_visits, nvisit,
                                       o->noise_visit_cap);
-    if (an_level_spread_init(self, c->ran, P, R, c->ds.spread)) {
-        free(self);
-        return an_nomem(c);
-    }
+    rc = spread_sums(c, self, rel);
+    free(rel);
     free(self);
-    return AA_OK;
+    return rc;
 }
 
 /* By region: how far apart the processes are at most (ds->range). */

@@ -170,7 +170,7 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
 }
 
 int an_level_spread_init(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double *pre)
+                         const double *weight, double *pre)
 {
     double *col = malloc((P ? P : 1) * sizeof *col);
     size_t q, r;
@@ -184,10 +184,16 @@ int an_level_spread_init(const double *self, const unsigned char *ran, size_t P,
             if (ran[q * R + r] && isfinite(self[q * R + r]))
                 col[k++] = self[q * R + r];
         med = median_inplace(col, k);
-        pre[r + 1] = pre[r] + med * med;
+        pre[r + 1] = pre[r] + (weight ? weight[r] : 1) * med * med;
     }
     free(col);
     return 0;
+}
+
+double an_visit_weight(double noise_between, double noise_rel, int visits_seen)
+{
+    double k = noise_rel > 0 && noise_between > noise_rel ? noise_between / noise_rel : 1;
+    return visits_seen ? 1 : k * k;
 }
 
 double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t *subtree_end,

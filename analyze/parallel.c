@@ -1495,7 +1495,8 @@ static int region_gaps(pa *x, const double *S, const size_t *qc, size_t nq, doub
  * over the processes of the qualifying regions qc[0..nq) with a value on
  * every process, then their median; 0 when the process metric is not CPU
  * time, cpu_sq was not measured, or no region qualifies. */
-static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t *nvisit)
+static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t *nvisit,
+                       unsigned char *seen)
 {
     static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
     size_t L = x->L, R = x->R, q, r, m, n = 0;
@@ -1505,6 +1506,7 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t
     int rc = AA_OK;
     *noise = 0;
     *nvisit = 0;
+    memset(seen, 1, R);
     if (strcmp(x->a->proc_metric, "cpu") || !nq)
         return AA_OK;
     for (q = 0; q < L; q++) {
@@ -1519,7 +1521,7 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t
     anyfin = malloc(R + 1);
     rel = malloc((L * R + 1) * sizeof *rel);
     fin = malloc(L * R + 1);
-    cnt = calloc(nq + 1, sizeof *cnt);
+    cnt = calloc(nq + R + 1, sizeof *cnt);
     med = malloc((nq + 1) * sizeof *med);
     col = malloc((nq + 1) * sizeof *col);
     if (!row || !anyfin || !rel || !fin || !cnt || !med || !col) {
@@ -1539,9 +1541,13 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t
         }
         for (r = 0; r < nq; r++)
             cnt[r] += fin[q * R + qc[r]];
+        for (r = 0; r < R; r++)
+            cnt[nq + r] += !x->ran[q * R + r] || fin[q * R + r];
     }
-    if ((rc = pa_sum(x, cnt, nq)))
+    if ((rc = pa_sum(x, cnt, nq + R)))
         goto out;
+    for (r = 0; r < R; r++)
+        seen[r] = cnt[nq + r] == (double)x->P;
     for (r = 0; r < nq; r++)
         if (cnt[r] == (double)x->P)
             col[n++] = qc[r];
@@ -1565,10 +1571,10 @@ static int noise_model(pa *x, size_t *nused)
     double *S = malloc((L * R + 1) * sizeof *S), *med = malloc((R + 1) * sizeof *med);
     double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
     size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
-    unsigned char *use = calloc(L * R + 1, 1);
+    unsigned char *use = calloc(L * R + 1, 1), *seen = malloc(R + 1);
     int rc;
     x->pre = malloc((R + 1) * sizeof *x->pre);
-    if (!S || !med || !all || !mad || !col || !qc || !use || !x->pre) {
+    if (!S || !med || !all || !mad || !col || !qc || !use || !seen || !x->pre) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -1583,9 +1589,6 @@ static int noise_model(pa *x, size_t *nused)
     }
     if ((rc = pa_sum(x, all, R)) || (rc = pa_medians(x, S, use, R, col, R, med)))
         goto out;
-    x->pre[0] = 0;
-    for (r = 0; r < R; r++)
-        x->pre[r + 1] = x->pre[r] + med[r] * med[r];
     /* regions run by every process with a median of at least the resolution */
     for (r = 1; r < R && x->P >= 2; r++)
         if (all[r] == (double)x->P && med[r] >= x->o->resolution_s && med[r] > 0)
@@ -1597,14 +1600,20 @@ static int noise_model(pa *x, size_t *nused)
     for (r = 0; r < nq; r++)
         all[n++] = mad[r] / med[qc[r]];
     x->a->noise_between = n ? an_quantile(all, n, x->o->noise_quantile) : 0;
-    rc = visit_noise(x, qc, nq, &x->a->noise_visits, &nvisit);
+    if ((rc = visit_noise(x, qc, nq, &x->a->noise_visits, &nvisit, seen)))
+        goto out;
+    *nused = n;
+    x->a->noise_rel = an_noise_capped(x->a->noise_between, x->a->noise_visits, nvisit,
+                                      x->o->noise_visit_cap);
+    /* dissim.c's spread_sums: a region weighted by an_visit_weight */
+    x->pre[0] = 0;
+    for (r = 0; r < R; r++)
+        x->pre[r + 1] = x->pre[r] + (x->a->noise_rel < x->a->noise_between
+                                         ? an_visit_weight(x->a->noise_between,
+                                                           x->a->noise_rel, seen[r])
+                                         : 1) * med[r] * med[r];
 out:
-    free(S), free(med), free(mad), free(col), free(qc), free(use);
-    if (!rc) {
-        *nused = n;
-        x->a->noise_rel = an_noise_capped(x->a->noise_between, x->a->noise_visits, nvisit,
-                                          x->o->noise_visit_cap);
-    }
+    free(S), free(med), free(mad), free(col), free(qc), free(use), free(seen);
     free(all);
     return rc;
 }
