@@ -36,7 +36,9 @@ static const aa_analyze_tunable tunables[] = {
       "cpu^2/visits) / cpu; 3 regions at least; 0: no cap): beyond it the processes do "
       "different work.  Ratio between the two on 200 suite runs with cpu_sq (N8, N9c, N10): "
       "median 0.85, largest 3.18; real applications: AMR, XSBench 0.71-1.17, miniAMR with "
-      "load balancing 7.3, without 51 (bench/diagnosis.md, seventeenth step)"),
+      "load balancing 7.3, without 51; the cap holds in regions every process visited twice "
+      "or more, a region visited once keeps the spread between processes (bench/diagnosis.md, "
+      "seventeenth step)"),
     T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
       "two clusters of a level differ when their means are this many standard errors apart "
       "(each component on its own within-cluster spread, at least the noise model's spread "
