@@ -31,7 +31,10 @@
  * step-to-step work (cpu_sq), and sqrt(V) / cpu (V = cpu_sq - cpu^2 /
  * visits) is how much the region's total varies from them.  The spread
  * between processes is trusted up to noise_visit_cap times that (an_visit_
- * noise, an_noise_capped).
+ * noise, an_noise_capped) -- in the regions every process visited at least
+ * twice, the cap's evidence: a region visited once (an allocation, a set-up
+ * loop) varies by its page faults and first touches, which no visit spread
+ * shows, and keeps the spread between processes (an_visit_weight).
  */
 #include "analyze/an_internal.h"
 
