@@ -93,6 +93,7 @@ typedef struct aa_analyze_options {
     double mpi_copy_rate;      /* ... plus its bytes at this rate (bytes/s) */
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
+    double traffic_min_call;   /* ... and bytes per MPI call */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
     size_t optics_keep;        /* the OPTICS ordering of the reported level is kept (for the
                                   report's reachability plot) up to this many processes:

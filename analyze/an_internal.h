@@ -230,6 +230,7 @@ struct an_ctx {
     double *aval;           /* nattr x R: region averages */
     double **dcols;         /* by dissimilarity CCR: nattr x P process values */
     double *traffic_rate;   /* by region: MPI bytes per second of MPI time, or NULL */
+    double *traffic_size;   /* by region: MPI bytes per MPI call, or NULL */
 };
 
 
@@ -372,6 +373,8 @@ double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
  * terms: "much MPI traffic" needs traffic_min_rate bytes per second of the
  * region's MPI time. */
 int an_cause_significant(const an_ctx *c, const an_attr_def *d, size_t r);
+/* amount / per; INFINITY for a positive amount over none, 0 for none */
+double an_per(double amount, double per);
 void an_rs_rows_free(rs_rows *r);
 int an_set_causes(an_ctx *c, aa_finding *f, aa_attrset causes, char **names,
                   const an_attr_def **defs, size_t na, const double *val,

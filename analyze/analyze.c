@@ -112,6 +112,7 @@ static void ctx_free(an_ctx *c)
     free(c->dcols);
     free(c->aval);
     free(c->traffic_rate);
+    free(c->traffic_size);
     free(c->adefs);
     free(c->anames);
     free(c->cand);

@@ -347,12 +347,13 @@ static void region_sums(an_ctx *c, int mi, double *M, double *sum)
 
 /* By region, the bytes its MPI calls move per second of their time
  * (c->traffic_rate): what tells message volume that costs time from
- * waiting that merely comes with a few bytes.  NULL when bytes or MPI time
- * are not measured. */
+ * waiting that merely comes with a few bytes; and per call
+ * (c->traffic_size): what tells it from latency, many small calls.  NULL
+ * when bytes or MPI time (calls) are not measured. */
 static int traffic_rates(an_ctx *c)
 {
     size_t r, R = c->R;
-    int ms, mr, mw;
+    int ms, mr, mw, mc;
     double *M, *bytes, *secs;
     if (!an_metric_usable(c, "mpi_bytes_sent", &ms) || !an_metric_usable(c, "mpi_bytes_recv", &mr) ||
         !an_metric_usable(c, "mpi_wall", &mw))
@@ -369,18 +370,33 @@ static int traffic_rates(an_ctx *c)
     region_sums(c, ms, M, bytes);
     region_sums(c, mr, M, bytes);
     region_sums(c, mw, M, secs);
+    if (an_metric_usable(c, "mpi_calls", &mc)) {
+        if (!(c->traffic_size = calloc(R ? R : 1, sizeof *c->traffic_size))) {
+            free(M), free(bytes), free(secs);
+            return an_nomem(c);
+        }
+        region_sums(c, mc, M, c->traffic_size);
+        for (r = 0; r < R; r++)
+            c->traffic_size[r] = an_per(bytes[r], c->traffic_size[r]);
+    }
     for (r = 0; r < R; r++)
-        bytes[r] = secs[r] > 0 ? bytes[r] / secs[r] : bytes[r] > 0 ? INFINITY : 0;
+        bytes[r] = an_per(bytes[r], secs[r]);
     free(M);
     free(secs);
     c->traffic_rate = bytes;
     return AA_OK;
 }
 
+double an_per(double amount, double per)
+{
+    return per > 0 ? amount / per : amount > 0 ? INFINITY : 0;
+}
+
 int an_cause_significant(const an_ctx *c, const an_attr_def *d, size_t r)
 {
     if (strcmp(d->name, "mpi_bytes") == 0 && c->traffic_rate)
-        return c->traffic_rate[r] >= c->o->traffic_min_rate;
+        return c->traffic_rate[r] >= c->o->traffic_min_rate &&
+               (!c->traffic_size || c->traffic_size[r] >= c->o->traffic_min_call);
     return 1;
 }
 

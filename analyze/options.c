@@ -127,6 +127,13 @@ static const aa_analyze_tunable tunables[] = {
       "per second of their time (1% of a 1 GB/s network); on the suite the 13 "
       "message-volume regions move 1e8-4.9e9 B/s, the 23 other MPI regions holding "
       "over 5% of a run at most 3.6e6 B/s (waiting, latency)"),
+    T("traffic_min_call", traffic_min_call, 1024.0, 0.0, 1e15, "bytes per call",
+      "... and at least this many bytes per MPI call (sent and received): below it a call "
+      "costs its latency, not its bytes -- the message size at which a 1 GB/s copy takes "
+      "as long as a 1-us call (Hockney's n1/2).  The suite's message-volume regions move "
+      "16 kB and more per call, its allreduce loops 16 B: at 2 ranks (0.4 us per allreduce) "
+      "661,000 of them moved 12 MB/s and were named \"much MPI traffic\" (seed 812, three "
+      "repetitions; bench/diagnosis.md, eighteenth step)"),
 };
 
 #undef T

@@ -1998,14 +1998,16 @@ static void attr_row(pa *x, size_t q, const an_attr_def *d, double *v, double *t
     }
 }
 
-/* The three metrics of the MPI traffic rate (causes.c's traffic_rates) */
-static const char *const pa_traffic[3] = {"mpi_bytes_sent", "mpi_bytes_recv", "mpi_wall"};
+/* The metrics of the MPI traffic rate and size (causes.c's traffic_rates) */
+#define PA_NTRAFFIC 4
+static const char *const pa_traffic[PA_NTRAFFIC] = {"mpi_bytes_sent", "mpi_bytes_recv",
+                                                    "mpi_wall", "mpi_calls"};
 
 /* One pass over the local processes for causes.c's an_attributes: per
  * chosen attribute j, whether its metrics are usable (u[2j], u[2j+1]) and
  * then, in s, their finite counts (2), the region sums and counts of its
  * region means (2R); after them the usability (u) and region sums (s) of
- * the traffic metrics; x->dcol: the processes' values at every CCR. */
+ * the traffic metrics (PA_NTRAFFIC); x->dcol: the processes' values at every CCR. */
 static int attr_local(pa *x, double *u, double *s)
 {
     an_ctx *c = &x->dc;
@@ -2039,7 +2041,7 @@ static int attr_local(pa *x, double *u, double *s)
                 x->dcol[i][q * na + j] = isnan(y) ? 0 : y;
             }
         }
-        for (m = 0; m < 3; m++) {
+        for (m = 0; m < PA_NTRAFFIC; m++) {
             u[2 * na + m] = fmax(u[2 * na + m], usable_here(x, q, pa_traffic[m]));
             gather_row(x, q, pa_traffic[m], v, anyfin);
             for (r = 0; r < R; r++)
@@ -2073,15 +2075,15 @@ static int attributes(pa *x)
     if ((rc = an_attr_choose(c)))
         return rc;
     na = c->nattr;
-    u = calloc(2 * na + 4, sizeof *u);
-    s = calloc(na * (2 + 2 * R) + 3 * R + 1, sizeof *s);
+    u = calloc(2 * na + PA_NTRAFFIC + 1, sizeof *u);
+    s = calloc(na * (2 + 2 * R) + PA_NTRAFFIC * R + 1, sizeof *s);
     c->aval = calloc(na * R + 1, sizeof *c->aval);
     if (!u || !s || !c->aval) {
         rc = pa_nomem(x);
         goto out;
     }
-    if ((rc = attr_local(x, u, s)) || (rc = pa_max(x, u, 2 * na + 3)) ||
-        (rc = pa_sum(x, s, na * (2 + 2 * R) + 3 * R)))
+    if ((rc = attr_local(x, u, s)) || (rc = pa_max(x, u, 2 * na + PA_NTRAFFIC)) ||
+        (rc = pa_sum(x, s, na * (2 + 2 * R) + PA_NTRAFFIC * R)))
         goto out;
     for (j = 0; j < na; j++) {
         const an_attr_def *d = c->adefs[j];
@@ -2118,9 +2120,15 @@ static int attributes(pa *x)
             rc = pa_nomem(x);
             goto out;
         }
-        for (r = 0; r < R; r++) {
-            double bytes = ts[r] + ts[R + r], secs = ts[2 * R + r];
-            c->traffic_rate[r] = secs > 0 ? bytes / secs : bytes > 0 ? INFINITY : 0;
+        for (r = 0; r < R; r++)
+            c->traffic_rate[r] = an_per(ts[r] + ts[R + r], ts[2 * R + r]);
+        if (u[2 * na + 3] > 0) {
+            if (!(c->traffic_size = calloc(R + 1, sizeof *c->traffic_size))) {
+                rc = pa_nomem(x);
+                goto out;
+            }
+            for (r = 0; r < R; r++)
+                c->traffic_size[r] = an_per(ts[r] + ts[R + r], ts[3 * R + r]);
         }
     }
     if (c->nattr > 64)
@@ -2720,6 +2728,7 @@ static void pa_free(pa *x)
     free(x->dc.anames);
     free(x->dc.aval);
     free(x->dc.traffic_rate);
+    free(x->dc.traffic_size);
 }
 
 /* The job's state over the local processes of src (options o, or the

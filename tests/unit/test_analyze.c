@@ -726,11 +726,13 @@ static void test_local_difference(void)
 
 /* "Much MPI traffic" needs traffic in absolute terms: a region waiting 5 s
  * in MPI for 1 kB of messages is MPI time, not message volume; the same
- * region moving 5 GB is message volume. */
+ * region moving 5 GB in 1,000 calls is message volume; 500 MB in 31
+ * million calls of 16 bytes (an allreduce loop) is latency, MPI time. */
 static void test_traffic_absolute(void)
 {
-    int big;
-    for (big = 0; big < 2; big++) {
+    static const double bytes_of[3] = {1e3, 5e9, 5e8}, calls_of[3] = {100, 1000, 3.125e7};
+    int kind;
+    for (kind = 0; kind < 3; kind++) {
         aa_experiment *e = aa_experiment_new();
         aa_analysis *a = NULL;
         aa_err err;
@@ -741,6 +743,7 @@ static void test_traffic_absolute(void)
         aa_experiment_add_metric(e, "mpi_wall", "s");
         aa_experiment_add_metric(e, "mpi_bytes_sent", "bytes");
         aa_experiment_add_metric(e, "mpi_bytes_recv", "bytes");
+        aa_experiment_add_metric(e, "mpi_calls", "count");
         add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
         add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
         for (j = 0; j < 6; j++)
@@ -749,11 +752,12 @@ static void test_traffic_absolute(void)
             aa_process *p = aa_experiment_add_process(e, r);
             aa_thread *t = aa_process_add_thread(p, 0);
             long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
-            double *v = aa_node_values(e, t, (size_t)root), bytes = big ? 5e9 : 1e3;
+            double *v = aa_node_values(e, t, (size_t)root), bytes = bytes_of[kind];
             v[0] = v[1] = 8.5;
             v[2] = 5.0;
             v[3] = v[4] = bytes / 2;
-            memcpy(aa_node_values(e, t, (size_t)m), v, 5 * sizeof *v);
+            v[5] = calls_of[kind];
+            memcpy(aa_node_values(e, t, (size_t)m), v, 6 * sizeof *v);
             for (j = 0; j < 6; j++) {
                 long n = aa_thread_add_node(e, t, (uint32_t)(10 + j), (int32_t)m);
                 double *w = aa_node_values(e, t, (size_t)n);
@@ -761,10 +765,11 @@ static void test_traffic_absolute(void)
                 w[1] = j ? w[0] : 1.0;
                 w[2] = j ? 0 : 5.0;
                 w[3] = w[4] = j ? 0 : bytes / 2;
+                w[5] = j ? 0 : calls_of[kind];
             }
         }
         e->nprocs = 4;
-        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "traffic case %d analysed", big);
+        ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "traffic case %d analysed", kind);
         for (k = 0; a && k < a->nfindings; k++) {
             const aa_finding *f = &a->findings[k];
             if (f->kind == AA_FINDING_DISPARITY && f->cccr && f->region == region_by_id(a, 10)) {
@@ -772,10 +777,13 @@ static void test_traffic_absolute(void)
                 named_time |= has_str(f->causes, f->ncauses, "mpi_time");
             }
         }
-        if (big)
-            ok(named_bytes, "5 GB in 5 s of MPI: much MPI traffic");
-        else
+        if (kind == 1)
+            ok(named_bytes, "5 GB in 5 s of MPI, 1,000 calls: much MPI traffic");
+        else if (kind == 0)
             ok(!named_bytes && named_time, "1 kB in 5 s of MPI: MPI time, not traffic");
+        else
+            ok(!named_bytes && named_time,
+               "500 MB in 5 s of MPI in calls of 16 bytes: latency, MPI time, not traffic");
         aa_analyze_free(a);
         aa_experiment_free(e);
     }
