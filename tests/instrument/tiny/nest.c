@@ -1,0 +1,82 @@
+/* tests/instrument/tiny/nest.c -- loop nests for the tiny-nest rule
+ * (docs/instrument.md, "Small regions"): nests of for loops whose trip
+ * counts are bounded once the enclosing loops' variables take their values,
+ * executing at most 192 statements, are as tiny as a tiny loop; the others
+ * (too many statements, an unknown bound, a loop variable changed in the
+ * body, a call that may block) stay.  Used by tests/e2e/instrument_tiny.t. */
+#include <stdio.h>
+
+static double next_roll(unsigned long *s)
+{
+    *s = *s * 6364136223846793005ul + 1442695040888963407ul;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+/* a pick from a 12-entry table: a triangular nest (12 x up to 11 steps),
+ * 115 statements at most: a short leaf function */
+int tri_pick(unsigned long *seed)
+{
+    double dist[12];
+    dist[0] = 0.140;
+    dist[1] = 0.052;
+    dist[2] = 0.275;
+    dist[3] = 0.134;
+    dist[4] = 0.154;
+    dist[5] = 0.064;
+    dist[6] = 0.066;
+    dist[7] = 0.055;
+    dist[8] = 0.008;
+    dist[9] = 0.015;
+    dist[10] = 0.025;
+    dist[11] = 0.013;
+    double roll = next_roll(seed);
+    for (int i = 0; i < 12; i++) {
+        double running = 0;
+        for (int j = i; j > 0; j--)
+            running += dist[j];
+        if (roll < running)
+            return i;
+    }
+    return 0;
+}
+
+/* kept (printf); its nests: */
+void report(const double *m, int n)
+{
+    double s = 0, t = 0, u = 0, v = 0, w = 0;
+    /* lower triangle of 10 x 10 (66 statements): a tiny nest */
+    for (int i = 0; i < 10; i++)
+        for (int j = 0; j <= i; j++)
+            s += m[i * 10 + j];
+    /* one loop of 12 iterations (13 statements): a tiny nest of one loop */
+    for (int i = 0; i < 12; i++)
+        t += m[i];
+    /* 16 x 16 (273 statements): stays */
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++)
+            u += m[i * 16 + j];
+    /* the inner bound is a parameter: stays */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < n; j++)
+            v += m[j];
+    /* the outer variable is changed in the body: stays */
+    for (int i = 0; i < 10; i++) {
+        for (int j = i; j < 10; j++)
+            w += m[j];
+        if (w < 0)
+            i--;
+    }
+    /* a call that may block inside: stays */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            printf("%d %d\n", i, j);
+    printf("%g %g %g %g %g\n", s, t, u, v, w);
+}
+
+int main(void)
+{
+    double m[256] = {0};
+    unsigned long seed = 1;
+    report(m, 4);
+    return tri_pick(&seed) > 12;
+}
