@@ -1523,6 +1523,12 @@ static int integer_type(CXCursor c)
     return t >= CXType_Bool && t <= CXType_Int128;
 }
 
+static int unsigned_type(CXCursor c)
+{
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    return t >= CXType_Bool && t <= CXType_UInt128;
+}
+
 /* Node k without implicit conversions and parentheses around it. */
 static int strip_expr(ctx *X, int k)
 {
@@ -1532,7 +1538,30 @@ static int strip_expr(ctx *X, int k)
     return k;
 }
 
-/* Node h halves an integer: `E / 2`, `E >> 1`; *operand = E's node. */
+/* The operator op with the integer literal lit at least halves a
+ * non-negative integer: `/ C` with C >= 2, `>> C` with 1 <= C <= 63
+ * (compound: `/=`, `>>=`).  Dividing by 10 or shifting by a byte
+ * (`x >>= 8`) ends a loop on x sooner than halving does. */
+static int halving_op(const char *op, const char *lit, int compound)
+{
+    char *q;
+    long long c;
+    if (!isdigit((unsigned char)lit[0]) || (lit[0] == '0' && lit[1]))
+        return 0; /* decimal only */
+    c = strtoll(lit, &q, 10);
+    while (*q == 'u' || *q == 'U' || *q == 'l' || *q == 'L')
+        q++;
+    if (*q)
+        return 0;
+    if (!strcmp(op, compound ? "/=" : "/"))
+        return c >= 2;
+    if (!strcmp(op, compound ? ">>=" : ">>"))
+        return c >= 1 && c <= 63;
+    return 0;
+}
+
+/* Node h at least halves an integer: `E / C`, `E >> C` (halving_op);
+ * *operand = E's node. */
 static int halving(ctx *X, int h, int *operand)
 {
     char op[8], lit[8];
@@ -1550,7 +1579,7 @@ static int halving(ctx *X, int h, int *operand)
     memcpy(lit, X->S.text + s, e - s);
     lit[e - s] = '\0';
     *operand = X->n[h].first;
-    return (!strcmp(op, "/") && !strcmp(lit, "2")) || (!strcmp(op, ">>") && !strcmp(lit, "1"));
+    return halving_op(op, lit, 0);
 }
 
 /* Node j assigns a variable of S (`v = E`, or a declaration `T v = E`):
@@ -1589,7 +1618,113 @@ static int halving_assign(ctx *X, int j, const varset *S)
         return 0;
     memcpy(lit, X->S.text + s, e - s);
     lit[e - s] = '\0';
-    return (!strcmp(op, "/=") && !strcmp(lit, "2")) || (!strcmp(op, ">>=") && !strcmp(lit, "1"));
+    return halving_op(op, lit, 1);
+}
+
+/* The parts of the for loop at node i: its condition, step and body
+ * nodes (-1 where absent), told apart by where they lie in the header. */
+static void for_parts(ctx *X, int i, int *cond, int *inc, int *body)
+{
+    const char *t = X->S.text;
+    unsigned a, semi[2], close = 0;
+    int depth = 0, ns = 0;
+    *cond = *inc = *body = -1;
+    if (X->n[i].kind != CXCursor_ForStmt || !X->n[i].in_main || strncmp(t + X->n[i].s, "for", 3))
+        return;
+    a = (unsigned)next_code(&X->S, X->n[i].s + 3);
+    if (a >= X->S.len || t[a] != '(')
+        return;
+    for (unsigned q = a; q < X->S.len; q++) {
+        if (!X->S.code[q])
+            continue;
+        if (t[q] == '(')
+            depth++;
+        else if (t[q] == ')' && --depth == 0) {
+            close = q;
+            break;
+        } else if (t[q] == ';' && depth == 1 && ns < 2)
+            semi[ns++] = q;
+    }
+    if (ns != 2 || !close)
+        return;
+    for (int c = X->n[i].first; c >= 0; c = X->n[c].next) {
+        if (!X->n[c].in_main)
+            continue;
+        if (X->n[c].s > semi[0] && X->n[c].e <= semi[1])
+            *cond = c;
+        else if (X->n[c].s > semi[1] && X->n[c].e <= close)
+            *inc = c;
+        else if (X->n[c].s > close)
+            *body = c;
+    }
+}
+
+/* A for loop whose step at least halves the one variable of its
+ * condition, which nothing else writes: `for (b = 0; x; ++b, x >>= 8)`
+ * (the bytes of an integer), `for (; n > 1; n /= 2)`.  The condition is
+ * `x`, `x != 0`, `x > C` or `x >= C` with a constant C (>= 1 for >=): it
+ * fails once x reaches 0, so the loop runs at most 64 times (64-bit x).
+ * The body is straight-line (no loop but tiny ones, no goto, no call but
+ * cheap ones). */
+static int written_ref(ctx *X, int k);
+static int const_value(ctx *X, int i, unsigned s, unsigned e, long long *v);
+static int shift_loop(ctx *X, int i)
+{
+    int cond, inc, body, c, found = 0;
+    size_t end = subtree_end(X, i);
+    varset S;
+    char op[8] = "";
+    long long lim = 0;
+    for_parts(X, i, &cond, &inc, &body);
+    if (cond < 0 || inc < 0 || body < 0 || blocks_in(X, (size_t)i + 1, end, 0))
+        return 0;
+    S.n = S.full = 0;
+    varset_add_refs(X, &S, cond);
+    if (S.n != 1 || S.full || !integer_type(S.v[0]))
+        return 0;
+    c = strip_expr(X, cond);
+    if (X->n[c].kind == CXCursor_BinaryOperator) {
+        int r = strip_expr(X, X->n[c].last);
+        unsigned rs, re;
+        operator_text(X, c, op, sizeof op);
+        if (r < 0 || !X->n[r].in_main)
+            return 0;
+        rs = X->n[r].s;
+        re = X->n[r].e;
+        trim_range(X, &rs, &re);
+        if (strip_expr(X, X->n[c].first) < 0 || X->n[strip_expr(X, X->n[c].first)].kind != CXCursor_DeclRefExpr ||
+            !const_value(X, i, rs, re, &lim))
+            return 0;
+        if (!((!strcmp(op, "!=") && lim == 0) || (!strcmp(op, ">") && lim >= 0) ||
+              (!strcmp(op, ">=") && lim >= 1)))
+            return 0;
+    } else if (X->n[c].kind != CXCursor_DeclRefExpr)
+        return 0;
+    if (lim == 0 && strcmp(op, ">") && !unsigned_type(S.v[0]))
+        return 0; /* `x`, `x != 0`: a negative x shifted right stays negative */
+    for (size_t j = (size_t)inc; j < subtree_end(X, inc) && !found; j++) {
+        int rhs = assigned_in(X, (int)j, &S);
+        if (halving_assign(X, (int)j, &S))
+            found = 1;
+        else if (rhs >= 0) {
+            int operand;
+            varset E;
+            int h = strip_expr(X, rhs);
+            if (h >= 0 && halving(X, h, &operand) && operand >= 0) {
+                E.n = E.full = 0;
+                varset_add_refs(X, &E, operand);
+                found = E.n == 1 && varset_has(&S, E.v[0]);
+            }
+        }
+    }
+    if (!found)
+        return 0;
+    for (size_t j = (size_t)body; j < subtree_end(X, body); j++) {
+        CXCursor v;
+        if (var_ref(X, (int)j, &v) && varset_has(&S, v) && written_ref(X, (int)j))
+            return 0;
+    }
+    return 1;
 }
 
 /* A bisection loop: a while or do loop with a straight-line body (no loop
@@ -1598,58 +1733,63 @@ static int halving_assign(ctx *X, int j, const varset *S)
  * `mid = (lo + hi) / 2; if (a[mid] < x) lo = mid + 1; else hi = mid;`.
  * With integer variables it runs at most 64 times (log2 of the range).
  * The controlling set is the condition's variables closed over the
- * assignments of the body (a variable assigned to one of them joins). */
+ * assignments of the body (a variable assigned to one of them joins).
+ * A for loop is one when its step halves its condition (shift_loop). */
 static int bisection_loop(ctx *X, int i)
 {
-    int cond, bodyn;
+    int cond, up[2] = {-1, -1};
     size_t end = subtree_end(X, i);
     varset S;
     int grew, pass = 0;
     if (X->n[i].kind == CXCursor_WhileStmt) {
         cond = X->n[i].first;
-        bodyn = X->n[i].last;
+        up[0] = X->n[i].last;
     } else if (X->n[i].kind == CXCursor_DoStmt) {
         cond = X->n[i].last;
-        bodyn = X->n[i].first;
-    } else
+        up[0] = X->n[i].first;
+    } else if (X->n[i].kind == CXCursor_ForStmt)
+        return shift_loop(X, i);
+    else
         return 0;
-    if (cond < 0 || bodyn < 0 || cond == bodyn || !X->n[i].in_main ||
+    if (cond < 0 || up[0] < 0 || cond == up[0] || !X->n[i].in_main ||
         blocks_in(X, (size_t)i + 1, end, 0))
         return 0;
     S.n = S.full = 0;
     varset_add_refs(X, &S, cond);
     if (!S.n)
         return 0;
-    do { /* close S over the assignments of the body */
+    do { /* close S over the assignments of the body and the step */
         grew = 0;
-        for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
-            int rhs = assigned_in(X, (int)j, &S);
-            if (rhs >= 0)
-                grew |= varset_add_refs(X, &S, rhs);
-        }
+        for (int u = 0; u < 2; u++)
+            for (size_t j = (size_t)up[u]; up[u] >= 0 && j < subtree_end(X, up[u]); j++) {
+                int rhs = assigned_in(X, (int)j, &S);
+                if (rhs >= 0)
+                    grew |= varset_add_refs(X, &S, rhs);
+            }
     } while (grew && ++pass < 8);
     if (S.full)
         return 0;
-    for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
-        int rhs = assigned_in(X, (int)j, &S);
-        size_t rend;
-        if (halving_assign(X, (int)j, &S))
-            return 1;
-        if (rhs < 0)
-            continue;
-        rend = subtree_end(X, rhs);
-        for (size_t h = (size_t)rhs; h < rend; h++) {
-            int operand;
-            varset E;
-            if (!halving(X, (int)h, &operand) || operand < 0)
+    for (int u = 0; u < 2; u++)
+        for (size_t j = (size_t)up[u]; up[u] >= 0 && j < subtree_end(X, up[u]); j++) {
+            int rhs = assigned_in(X, (int)j, &S);
+            size_t rend;
+            if (halving_assign(X, (int)j, &S))
+                return 1;
+            if (rhs < 0)
                 continue;
-            E.n = E.full = 0;
-            varset_add_refs(X, &E, operand);
-            for (int q = 0; q < E.n; q++)
-                if (varset_has(&S, E.v[q]))
-                    return 1;
+            rend = subtree_end(X, rhs);
+            for (size_t h = (size_t)rhs; h < rend; h++) {
+                int operand;
+                varset E;
+                if (!halving(X, (int)h, &operand) || operand < 0)
+                    continue;
+                E.n = E.full = 0;
+                varset_add_refs(X, &E, operand);
+                for (int q = 0; q < E.n; q++)
+                    if (varset_has(&S, E.v[q]))
+                        return 1;
+            }
         }
-    }
     return 0;
 }
 

@@ -129,6 +129,19 @@ ok "nests: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Wer
 expect_status 0 "nests: --mode default,tiny" "$AA" instrument -q --mode default,tiny -o nt.c nest.c --
 is "$(grep -c 'instrumented="no"' nt.c.regions.xml)" 0 "mode tiny: no nest left out"
 
+# loops that at least halve their controlling integer: a for loop whose
+# step shifts an unsigned integer by a byte, a while loop dividing by 10
+cp "$TOP/tests/instrument/tiny/shift.c" shift.c
+expect_status 0 "shifts: instrument" "$AA" instrument -q -o sf.c shift.c --
+for f in by_bytes digits; do
+    is "$(reason $f sf.c.regions.xml)" "$BISECT" "$f() (x >>= 8 in the step / n /= 10) is a bounded search function"
+done
+for f in signed_shift grows init_half; do
+    ok "$f() (a signed shift / the body writes x / a halving in the initialisation) instrumented" \
+        sh -c "grep 'name=\"$f\"' sf.c.regions.xml | grep -vq instrumented="
+done
+ok "shifts: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o sf.o -x c sf.c
+
 # overrides
 expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o t.c tiny.c --
 is "$(grep -c 'instrumented="no"' t.c.regions.xml)" 0 "mode tiny: nothing left out"
