@@ -2479,12 +2479,14 @@ static int nest_tiny(ctx *X, int i)
                 return 0; /* one variable for two loops */
         nh++;
     }
-    /* no loop variable written but in a loop's header */
+    /* no loop variable written but in a loop's header, nor declared
+     * again in a body (a shadowing `int i = 1000;` would be read instead) */
     for (size_t k = (size_t)i; k < end; k++) {
         CXString nm;
         const char *n;
         int hit = 0;
-        if (X->n[k].kind != CXCursor_DeclRefExpr || !written_ref(X, (int)k))
+        if (!(X->n[k].kind == CXCursor_DeclRefExpr && written_ref(X, (int)k)) &&
+            X->n[k].kind != CXCursor_VarDecl)
             continue;
         nm = clang_getCursorSpelling(X->n[k].c);
         n = clang_getCString(nm);

@@ -116,8 +116,8 @@ is "$(grep 'function="tri_pick"' n.c.regions.xml | grep 'kind="loop"' | sed -n '
 for l in 48 52; do
     is "$(reason loop@$l n.c.regions.xml)" "$NEST" "report(): loop@$l (a lower triangle / 12 iterations) is a tiny nest"
 done
-for l in 55 59 63 70; do
-    ok "report(): loop@$l (273 statements / a parameter bound / the variable changed / printf) instrumented" \
+for l in 55 59 63 70 74; do
+    ok "report(): loop@$l (273 statements / a parameter bound / the variable changed / printf / shadowed) instrumented" \
         sh -c "grep 'name=\"loop@$l\"' n.c.regions.xml | grep -vq instrumented="
 done
 ok "report() itself instrumented" sh -c "grep 'name=\"report\"' n.c.regions.xml | grep -vq instrumented="

@@ -2,8 +2,8 @@
  * (docs/instrument.md, "Small regions"): nests of for loops whose trip
  * counts are bounded once the enclosing loops' variables take their values,
  * executing at most 192 statements, are as tiny as a tiny loop; the others
- * (too many statements, an unknown bound, a loop variable changed in the
- * body, a call that may block) stay.  Used by tests/e2e/instrument_tiny.t. */
+ * (too many statements, an unknown bound, a loop variable changed or
+ * declared again in the body, a call that may block) stay.  Used by tests/e2e/instrument_tiny.t. */
 #include <stdio.h>
 
 static double next_roll(unsigned long *s)
@@ -43,7 +43,7 @@ int tri_pick(unsigned long *seed)
 /* kept (printf); its nests: */
 void report(const double *m, int n)
 {
-    double s = 0, t = 0, u = 0, v = 0, w = 0;
+    double s = 0, t = 0, u = 0, v = 0, w = 0, x = 0;
     /* lower triangle of 10 x 10 (66 statements): a tiny nest */
     for (int i = 0; i < 10; i++)
         for (int j = 0; j <= i; j++)
@@ -70,7 +70,13 @@ void report(const double *m, int n)
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             printf("%d %d\n", i, j);
-    printf("%g %g %g %g %g\n", s, t, u, v, w);
+    /* the outer variable declared again in the body: stays */
+    for (int i = 0; i < 4; i++) {
+        int i = n * 100;
+        for (int j = 0; j < i; j++)
+            x += m[j & 255];
+    }
+    printf("%g %g %g %g %g %g\n", s, t, u, v, w, x);
 }
 
 int main(void)
