@@ -1202,7 +1202,9 @@ static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok)
             k = subtree_end(X, (int)k) - 1;
             continue;
         }
-        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
+        /* an OpenMP directive starts or waits for threads (and its
+         * captured statement may hide its calls from the nodes) */
+        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt || is_omp(kd))
             return 1;
         if (kd == CXCursor_CallExpr) {
             CXCursor ref = clang_getCursorReferenced(X->n[k].c);

@@ -121,11 +121,16 @@ for l in 55 59 63 70 74; do
         sh -c "grep 'name=\"loop@$l\"' n.c.regions.xml | grep -vq instrumented="
 done
 ok "report() itself instrumented" sh -c "grep 'name=\"report\"' n.c.regions.xml | grep -vq instrumented="
+expect_status 0 "nests: parsed with -fopenmp" "$AA" instrument -q -o no.c nest.c -- -fopenmp
+ok "par_report() (an OpenMP region calling report()) instrumented" \
+    sh -c "grep 'name=\"par_report\"' no.c.regions.xml | grep -vq instrumented="
+ok "par_reports(): its 12 calls of par_report() are no tiny nest" \
+    sh -c "grep 'function=\"par_reports\"' no.c.regions.xml | grep 'kind=\"loop\"' | grep -vq instrumented="
 expect_status 0 "nests: --mode default,inner-loops" "$AA" instrument -q --mode default,inner-loops -o ni.c nest.c --
 is "$(reason loop@49 ni.c.regions.xml)" "$NEST" "the inner loop of a tiny nest (j <= i) is tiny too"
 is "$(reason loop@56 ni.c.regions.xml)" "$NEST" "the inner loop of the 16 x 16 nest (16 iterations, 17 statements) is tiny alone"
 ok "the inner loop of the parameter-bound nest is instrumented" sh -c "grep 'name=\"loop@60\"' ni.c.regions.xml | grep -vq instrumented="
-ok "nests: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o n.o -x c n.c
+ok "nests: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -fopenmp -c -o n.o -x c n.c
 expect_status 0 "nests: --mode default,tiny" "$AA" instrument -q --mode default,tiny -o nt.c nest.c --
 is "$(grep -c 'instrumented="no"' nt.c.regions.xml)" 0 "mode tiny: no nest left out"
 

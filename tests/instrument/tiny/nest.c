@@ -79,10 +79,31 @@ void report(const double *m, int n)
     printf("%g %g %g %g %g %g\n", s, t, u, v, w, x);
 }
 
+/* an OpenMP region around the work (parsed with -fopenmp, the directive's
+ * statement may hide its calls): never tiny, and neither are 12 calls of
+ * it */
+void par_report(double *m, int n)
+{
+#pragma omp parallel
+    {
+#pragma omp single nowait
+        {
+            report(m, n);
+        }
+    }
+}
+
+void par_reports(double *m)
+{
+    for (int k = 0; k < 12; k++)
+        par_report(m + k, 4);
+}
+
 int main(void)
 {
     double m[256] = {0};
     unsigned long seed = 1;
     report(m, 4);
+    par_reports(m);
     return tri_pick(&seed) > 12;
 }
