@@ -17,18 +17,18 @@ static double next_roll(unsigned long *s)
 int tri_pick(unsigned long *seed)
 {
     double dist[12];
-    dist[0] = 0.140;
-    dist[1] = 0.052;
-    dist[2] = 0.275;
-    dist[3] = 0.134;
-    dist[4] = 0.154;
-    dist[5] = 0.064;
-    dist[6] = 0.066;
-    dist[7] = 0.055;
-    dist[8] = 0.008;
-    dist[9] = 0.015;
-    dist[10] = 0.025;
-    dist[11] = 0.013;
+    dist[0] = 0.10;
+    dist[1] = 0.05;
+    dist[2] = 0.20;
+    dist[3] = 0.15;
+    dist[4] = 0.10;
+    dist[5] = 0.05;
+    dist[6] = 0.05;
+    dist[7] = 0.10;
+    dist[8] = 0.05;
+    dist[9] = 0.05;
+    dist[10] = 0.05;
+    dist[11] = 0.05;
     double roll = next_roll(seed);
     for (int i = 0; i < 12; i++) {
         double running = 0;
