@@ -26,7 +26,11 @@
 # runs of instrumented builds therefore throttle at AA_VG_USEC (default:
 # 10 us times the program's slowdown under valgrind, plain build, measured
 # here), and each row shows the timed visits per process of a native run
-# next to those under valgrind: they should agree.
+# next to those under valgrind: they should agree.  The slowdown is measured
+# on this machine's load, and with it the visits valgrind times: to compare
+# two runtimes or builds instruction by instruction, fix the threshold per
+# program (AA_VG_USEC_<name>, e.g. AA_VG_USEC_XSBench=50, the "x" column
+# of an earlier run times 10).
 #
 #   AA_BUILD=build AA_WORK=/tmp/ovh3-real AA_OVH_KEEP=/tmp/ovh3-shapes \
 #       bash bench/overhead_counts.sh
@@ -49,6 +53,8 @@
 #                but those of the MPI library's objects (AA_MPI_LIB_RE), with
 #                AA_NP_ARGS_<name> as the arguments (default: the 1-process
 #                ones; the apps with a process grid need theirs)
+#   AA_VG_USEC, AA_VG_USEC_<name>  the valgrind runs' throttling threshold
+#                (us; default 10 x the measured slowdown)
 #   AA_CPU_ROUNDS  native timed rounds (0: none)
 #   AA_SCRATCH   where runs write (default a new /tmp/aa-ovh-counts.XXXXXX)
 #   AA_LIBDIR    the runtime libraries to run with (default AA_BUILD/lib): another
@@ -200,7 +206,7 @@ while IFS='|' read -r name kind path args; do
          pir=$1; cp "$S/$name.plain.vg/t" "$S/vgt"; cp "$S/$name.plain.vg/cg.out" "$S/$name.plain.ir"; fi
     slow=$(awk -v a="$(tail -1 "$S/vgt" | awk '{ print $1 + $2 }')" -v b="$(sort -g "$S/$name.plain.cpus" | head -1)" \
         'BEGIN { s = b > 0 ? a / b : 30; if (s < 1) s = 1; printf "%.0f", s }')
-    usec=${AA_VG_USEC:-$((10 * slow))}
+    eval "usec=\${AA_VG_USEC_$name:-\${AA_VG_USEC:-$((10 * slow))}}"
     pcyc=
     if [ "${AA_CG_CACHE:-0}" = 1 ] && [ "$pir" != - ]; then
         set -- $(vg "$name" plain "--cache-sim=yes --LL=33554432,16,64" "$usec" $(prog_path "$name" "$kind" "$path" plain) $args)

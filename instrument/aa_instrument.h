@@ -55,6 +55,11 @@ enum {
  * at most AA_SHORT_MAX_CALLS functions of the program. */
 #define AA_SHORT_MAX_STATEMENTS 24
 #define AA_SHORT_MAX_CALLS 2
+/* A nest of for loops whose trip counts are bounded once the enclosing
+ * loops' variables take their values, straight-line otherwise, executing
+ * at most this many statements: 8 iterations of a 24-statement body, what
+ * the tiny-loop rule already lets a short function execute. */
+#define AA_TINY_MAX_NEST_STATEMENTS (AA_TINY_MAX_TRIPS * AA_SHORT_MAX_STATEMENTS)
 
 /* Parses "functions,outer-loops,..." (also "all", "default"). */
 int aa_instrument_parse_modes(const char *list, unsigned *modes, aa_err *err);

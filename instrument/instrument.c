@@ -1127,6 +1127,7 @@ static size_t subtree_end(ctx *X, int i)
 }
 
 static long long const_trips(ctx *X, int i);
+static int nest_tiny(ctx *X, int i);
 static int not_straight_line(ctx *X, int i);
 static void trim_range(ctx *X, unsigned *s, unsigned *e);
 static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok);
@@ -1162,11 +1163,22 @@ static void note_small_function(ctx *X, const char *name)
 }
 
 /* A loop that the tiny-loop rule leaves out: a constant trip count of at
- * most AA_TINY_MAX_TRIPS and a straight-line body. */
-static int tiny_loop(ctx *X, int i)
+ * most AA_TINY_MAX_TRIPS and a straight-line body (tiny_trips), or a loop
+ * of a tiny nest (nest_tiny): itself or a loop around it heads one. */
+static int tiny_trips(ctx *X, int i)
 {
     long long trips = const_trips(X, i);
     return trips >= 0 && trips <= AA_TINY_MAX_TRIPS && !not_straight_line(X, i);
+}
+
+static int tiny_loop(ctx *X, int i)
+{
+    if (tiny_trips(X, i))
+        return 1;
+    for (int p = i; p >= 0; p = X->n[p].parent)
+        if (X->n[p].kind == CXCursor_ForStmt && nest_tiny(X, p))
+            return 1;
+    return 0;
 }
 
 /* 1 when node i's subtree holds a loop other than a tiny one, a goto, or
@@ -1190,7 +1202,9 @@ static int blocks_in(ctx *X, size_t from, size_t end, int loops_ok)
             k = subtree_end(X, (int)k) - 1;
             continue;
         }
-        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt)
+        /* an OpenMP directive starts or waits for threads (and its
+         * captured statement may hide its calls from the nodes) */
+        if (kd == CXCursor_GotoStmt || kd == CXCursor_IndirectGotoStmt || is_omp(kd))
             return 1;
         if (kd == CXCursor_CallExpr) {
             CXCursor ref = clang_getCursorReferenced(X->n[k].c);
@@ -1511,6 +1525,12 @@ static int integer_type(CXCursor c)
     return t >= CXType_Bool && t <= CXType_Int128;
 }
 
+static int unsigned_type(CXCursor c)
+{
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
+    return t >= CXType_Bool && t <= CXType_UInt128;
+}
+
 /* Node k without implicit conversions and parentheses around it. */
 static int strip_expr(ctx *X, int k)
 {
@@ -1520,7 +1540,30 @@ static int strip_expr(ctx *X, int k)
     return k;
 }
 
-/* Node h halves an integer: `E / 2`, `E >> 1`; *operand = E's node. */
+/* The operator op with the integer literal lit at least halves a
+ * non-negative integer: `/ C` with C >= 2, `>> C` with 1 <= C <= 63
+ * (compound: `/=`, `>>=`).  Dividing by 10 or shifting by a byte
+ * (`x >>= 8`) ends a loop on x sooner than halving does. */
+static int halving_op(const char *op, const char *lit, int compound)
+{
+    char *q;
+    long long c;
+    if (!isdigit((unsigned char)lit[0]) || (lit[0] == '0' && lit[1]))
+        return 0; /* decimal only */
+    c = strtoll(lit, &q, 10);
+    while (*q == 'u' || *q == 'U' || *q == 'l' || *q == 'L')
+        q++;
+    if (*q)
+        return 0;
+    if (!strcmp(op, compound ? "/=" : "/"))
+        return c >= 2;
+    if (!strcmp(op, compound ? ">>=" : ">>"))
+        return c >= 1 && c <= 63;
+    return 0;
+}
+
+/* Node h at least halves an integer: `E / C`, `E >> C` (halving_op);
+ * *operand = E's node. */
 static int halving(ctx *X, int h, int *operand)
 {
     char op[8], lit[8];
@@ -1538,7 +1581,7 @@ static int halving(ctx *X, int h, int *operand)
     memcpy(lit, X->S.text + s, e - s);
     lit[e - s] = '\0';
     *operand = X->n[h].first;
-    return (!strcmp(op, "/") && !strcmp(lit, "2")) || (!strcmp(op, ">>") && !strcmp(lit, "1"));
+    return halving_op(op, lit, 0);
 }
 
 /* Node j assigns a variable of S (`v = E`, or a declaration `T v = E`):
@@ -1577,7 +1620,113 @@ static int halving_assign(ctx *X, int j, const varset *S)
         return 0;
     memcpy(lit, X->S.text + s, e - s);
     lit[e - s] = '\0';
-    return (!strcmp(op, "/=") && !strcmp(lit, "2")) || (!strcmp(op, ">>=") && !strcmp(lit, "1"));
+    return halving_op(op, lit, 1);
+}
+
+/* The parts of the for loop at node i: its condition, step and body
+ * nodes (-1 where absent), told apart by where they lie in the header. */
+static void for_parts(ctx *X, int i, int *cond, int *inc, int *body)
+{
+    const char *t = X->S.text;
+    unsigned a, semi[2], close = 0;
+    int depth = 0, ns = 0;
+    *cond = *inc = *body = -1;
+    if (X->n[i].kind != CXCursor_ForStmt || !X->n[i].in_main || strncmp(t + X->n[i].s, "for", 3))
+        return;
+    a = (unsigned)next_code(&X->S, X->n[i].s + 3);
+    if (a >= X->S.len || t[a] != '(')
+        return;
+    for (unsigned q = a; q < X->S.len; q++) {
+        if (!X->S.code[q])
+            continue;
+        if (t[q] == '(')
+            depth++;
+        else if (t[q] == ')' && --depth == 0) {
+            close = q;
+            break;
+        } else if (t[q] == ';' && depth == 1 && ns < 2)
+            semi[ns++] = q;
+    }
+    if (ns != 2 || !close)
+        return;
+    for (int c = X->n[i].first; c >= 0; c = X->n[c].next) {
+        if (!X->n[c].in_main)
+            continue;
+        if (X->n[c].s > semi[0] && X->n[c].e <= semi[1])
+            *cond = c;
+        else if (X->n[c].s > semi[1] && X->n[c].e <= close)
+            *inc = c;
+        else if (X->n[c].s > close)
+            *body = c;
+    }
+}
+
+/* A for loop whose step at least halves the one variable of its
+ * condition, which nothing else writes: `for (b = 0; x; ++b, x >>= 8)`
+ * (the bytes of an integer), `for (; n > 1; n /= 2)`.  The condition is
+ * `x`, `x != 0`, `x > C` or `x >= C` with a constant C (>= 1 for >=): it
+ * fails once x reaches 0, so the loop runs at most 64 times (64-bit x).
+ * The body is straight-line (no loop but tiny ones, no goto, no call but
+ * cheap ones). */
+static int written_ref(ctx *X, int k);
+static int const_value(ctx *X, int i, unsigned s, unsigned e, long long *v);
+static int shift_loop(ctx *X, int i)
+{
+    int cond, inc, body, c, found = 0;
+    size_t end = subtree_end(X, i);
+    varset S;
+    char op[8] = "";
+    long long lim = 0;
+    for_parts(X, i, &cond, &inc, &body);
+    if (cond < 0 || inc < 0 || body < 0 || blocks_in(X, (size_t)i + 1, end, 0))
+        return 0;
+    S.n = S.full = 0;
+    varset_add_refs(X, &S, cond);
+    if (S.n != 1 || S.full || !integer_type(S.v[0]))
+        return 0;
+    c = strip_expr(X, cond);
+    if (X->n[c].kind == CXCursor_BinaryOperator) {
+        int r = strip_expr(X, X->n[c].last);
+        unsigned rs, re;
+        operator_text(X, c, op, sizeof op);
+        if (r < 0 || !X->n[r].in_main)
+            return 0;
+        rs = X->n[r].s;
+        re = X->n[r].e;
+        trim_range(X, &rs, &re);
+        if (strip_expr(X, X->n[c].first) < 0 || X->n[strip_expr(X, X->n[c].first)].kind != CXCursor_DeclRefExpr ||
+            !const_value(X, i, rs, re, &lim))
+            return 0;
+        if (!((!strcmp(op, "!=") && lim == 0) || (!strcmp(op, ">") && lim >= 0) ||
+              (!strcmp(op, ">=") && lim >= 1)))
+            return 0;
+    } else if (X->n[c].kind != CXCursor_DeclRefExpr)
+        return 0;
+    if (lim == 0 && strcmp(op, ">") && !unsigned_type(S.v[0]))
+        return 0; /* `x`, `x != 0`: a negative x shifted right stays negative */
+    for (size_t j = (size_t)inc; j < subtree_end(X, inc) && !found; j++) {
+        int rhs = assigned_in(X, (int)j, &S);
+        if (halving_assign(X, (int)j, &S))
+            found = 1;
+        else if (rhs >= 0) {
+            int operand;
+            varset E;
+            int h = strip_expr(X, rhs);
+            if (h >= 0 && halving(X, h, &operand) && operand >= 0) {
+                E.n = E.full = 0;
+                varset_add_refs(X, &E, operand);
+                found = E.n == 1 && varset_has(&S, E.v[0]);
+            }
+        }
+    }
+    if (!found)
+        return 0;
+    for (size_t j = (size_t)body; j < subtree_end(X, body); j++) {
+        CXCursor v;
+        if (var_ref(X, (int)j, &v) && varset_has(&S, v) && written_ref(X, (int)j))
+            return 0;
+    }
+    return 1;
 }
 
 /* A bisection loop: a while or do loop with a straight-line body (no loop
@@ -1586,58 +1735,63 @@ static int halving_assign(ctx *X, int j, const varset *S)
  * `mid = (lo + hi) / 2; if (a[mid] < x) lo = mid + 1; else hi = mid;`.
  * With integer variables it runs at most 64 times (log2 of the range).
  * The controlling set is the condition's variables closed over the
- * assignments of the body (a variable assigned to one of them joins). */
+ * assignments of the body (a variable assigned to one of them joins).
+ * A for loop is one when its step halves its condition (shift_loop). */
 static int bisection_loop(ctx *X, int i)
 {
-    int cond, bodyn;
+    int cond, up[2] = {-1, -1};
     size_t end = subtree_end(X, i);
     varset S;
     int grew, pass = 0;
     if (X->n[i].kind == CXCursor_WhileStmt) {
         cond = X->n[i].first;
-        bodyn = X->n[i].last;
+        up[0] = X->n[i].last;
     } else if (X->n[i].kind == CXCursor_DoStmt) {
         cond = X->n[i].last;
-        bodyn = X->n[i].first;
-    } else
+        up[0] = X->n[i].first;
+    } else if (X->n[i].kind == CXCursor_ForStmt)
+        return shift_loop(X, i);
+    else
         return 0;
-    if (cond < 0 || bodyn < 0 || cond == bodyn || !X->n[i].in_main ||
+    if (cond < 0 || up[0] < 0 || cond == up[0] || !X->n[i].in_main ||
         blocks_in(X, (size_t)i + 1, end, 0))
         return 0;
     S.n = S.full = 0;
     varset_add_refs(X, &S, cond);
     if (!S.n)
         return 0;
-    do { /* close S over the assignments of the body */
+    do { /* close S over the assignments of the body and the step */
         grew = 0;
-        for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
-            int rhs = assigned_in(X, (int)j, &S);
-            if (rhs >= 0)
-                grew |= varset_add_refs(X, &S, rhs);
-        }
+        for (int u = 0; u < 2; u++)
+            for (size_t j = (size_t)up[u]; up[u] >= 0 && j < subtree_end(X, up[u]); j++) {
+                int rhs = assigned_in(X, (int)j, &S);
+                if (rhs >= 0)
+                    grew |= varset_add_refs(X, &S, rhs);
+            }
     } while (grew && ++pass < 8);
     if (S.full)
         return 0;
-    for (size_t j = (size_t)bodyn; j < subtree_end(X, bodyn); j++) {
-        int rhs = assigned_in(X, (int)j, &S);
-        size_t rend;
-        if (halving_assign(X, (int)j, &S))
-            return 1;
-        if (rhs < 0)
-            continue;
-        rend = subtree_end(X, rhs);
-        for (size_t h = (size_t)rhs; h < rend; h++) {
-            int operand;
-            varset E;
-            if (!halving(X, (int)h, &operand) || operand < 0)
+    for (int u = 0; u < 2; u++)
+        for (size_t j = (size_t)up[u]; up[u] >= 0 && j < subtree_end(X, up[u]); j++) {
+            int rhs = assigned_in(X, (int)j, &S);
+            size_t rend;
+            if (halving_assign(X, (int)j, &S))
+                return 1;
+            if (rhs < 0)
                 continue;
-            E.n = E.full = 0;
-            varset_add_refs(X, &E, operand);
-            for (int q = 0; q < E.n; q++)
-                if (varset_has(&S, E.v[q]))
-                    return 1;
+            rend = subtree_end(X, rhs);
+            for (size_t h = (size_t)rhs; h < rend; h++) {
+                int operand;
+                varset E;
+                if (!halving(X, (int)h, &operand) || operand < 0)
+                    continue;
+                E.n = E.full = 0;
+                varset_add_refs(X, &E, operand);
+                for (int q = 0; q < E.n; q++)
+                    if (varset_has(&S, E.v[q]))
+                        return 1;
+            }
         }
-    }
     return 0;
 }
 
@@ -1967,25 +2121,75 @@ static int do_while_zero(ctx *X, int i)
     return zero;
 }
 
-/* Constant trip count of the for loop at node i: `for (v = A; v OP B; STEP)`
- * with integer constants A and B, OP one of < <= != > >=, STEP one of v++
- * ++v v-- --v v += C v -= C (C a decimal literal).  -1 when unknown. */
-static long long const_trips(ctx *X, int i)
+/* One bound of a for header: the constant c, or (var[0] set) the value of
+ * the variable `var` plus c -- an enclosing loop's variable, for the nest
+ * rule (nest_tiny). */
+typedef struct for_term {
+    char var[64];
+    long long c;
+} for_term;
+
+/* A for header `for (v = A; v OP B; STEP)` as the size rules read it. */
+typedef struct for_hdr {
+    char var[64];
+    for_term lo, hi; /* A and B */
+    char op;         /* '<', '>' or '!' */
+    int ol;          /* 1: < >, 2: <= >= != */
+    long long step;  /* signed */
+    unsigned hs, he;  /* the header, ( to ): where v is written */
+} for_hdr;
+
+/* [s,e) is a constant, or `w`, `w + C`, `w - C` with w an identifier and
+ * C a constant (what an inner loop of a nest starts or stops at). */
+static int for_bound(ctx *X, int i, unsigned s, unsigned e, for_term *b)
+{
+    const char *t = X->S.text;
+    unsigned q = s, r;
+    b->var[0] = '\0';
+    b->c = 0;
+    if (const_value(X, i, s, e, &b->c))
+        return 1;
+    while (q < e && ident_char(t[q]))
+        q++;
+    if (q == s || q - s >= sizeof b->var || isdigit((unsigned char)t[s]))
+        return 0;
+    memcpy(b->var, t + s, q - s);
+    b->var[q - s] = '\0';
+    r = (unsigned)next_code(&X->S, q);
+    if (r >= e)
+        return 1;
+    if (t[r] != '+' && t[r] != '-')
+        return 0;
+    {
+        unsigned s0 = r + 1, e0 = e;
+        long long c;
+        trim_range(X, &s0, &e0);
+        if (!const_value(X, i, s0, e0, &c) || c < -(1LL << 40) || c > (1LL << 40))
+            return 0;
+        b->c = t[r] == '+' ? c : -c;
+    }
+    return 1;
+}
+
+/* Parses the header of the for loop at node i: `for (v = A; v OP B; STEP)`
+ * with OP one of < <= != > >=, STEP one of v++ ++v v-- --v v += C v -= C
+ * (C a decimal literal), A and B as for_bound reads them.  0 when not of
+ * that form. */
+static int for_header(ctx *X, int i, for_hdr *h)
 {
     const char *t = X->S.text;
     node *d = &X->n[i];
-    unsigned a, b, semi[2], close = 0, vs, ve, ce, os = 0, ol = 0;
+    unsigned a, b, semi[2], close = 0, vs, ve, ce, os = 0;
     int depth = 0, ns = 0;
-    long long lo, hi, step = 0;
-    char inc[64], var[64];
+    char inc[64];
     size_t ni = 0;
-    if (d->kind == CXCursor_DoStmt)
-        return do_while_zero(X, i) ? 1 : -1;
+    h->ol = 0;
+    h->step = 0;
     if (d->kind != CXCursor_ForStmt || !d->in_main || strncmp(t + d->s, "for", 3))
-        return -1;
+        return 0;
     a = (unsigned)next_code(&X->S, d->s + 3);
     if (a >= X->S.len || t[a] != '(')
-        return -1;
+        return 0;
     for (unsigned q = a; q < X->S.len; q++) {
         if (!X->S.code[q])
             continue;
@@ -1996,95 +2200,307 @@ static long long const_trips(ctx *X, int i)
             break;
         } else if (t[q] == ';' && depth == 1) {
             if (ns == 2)
-                return -1;
+                return 0;
             semi[ns++] = q;
         }
     }
     if (ns != 2 || !close)
-        return -1;
+        return 0;
     /* init: [type] v = A */
     for (b = a + 1; b < semi[0] && !(t[b] == '=' && t[b + 1] != '='); b++)
         ;
     if (b >= semi[0])
-        return -1;
+        return 0;
     ve = b;
     vs = a + 1;
     trim_range(X, &vs, &ve);
     for (unsigned q = ve; q > vs && ident_char(t[q - 1]); q--)
         vs = q - 1;
-    if (ve <= vs || ve - vs >= sizeof var)
-        return -1;
-    memcpy(var, t + vs, ve - vs);
-    var[ve - vs] = '\0';
+    if (ve <= vs || ve - vs >= sizeof h->var)
+        return 0;
+    memcpy(h->var, t + vs, ve - vs);
+    h->var[ve - vs] = '\0';
     {
         unsigned s0 = b + 1, e0 = semi[0];
         trim_range(X, &s0, &e0);
-        if (!const_value(X, i, s0, e0, &lo))
-            return -1;
+        if (!for_bound(X, i, s0, e0, &h->lo))
+            return 0;
     }
     /* condition: v OP B */
     for (b = semi[0] + 1; b < semi[1]; b++)
         if (X->S.code[b] && (t[b] == '<' || t[b] == '>' || t[b] == '!')) {
             os = b;
-            ol = t[b + 1] == '=' ? 2 : 1;
-            if (t[b] == '!' && ol != 2)
-                return -1;
+            h->ol = t[b + 1] == '=' ? 2 : 1;
+            if (t[b] == '!' && h->ol != 2)
+                return 0;
             if (t[b + 1] == t[b])
-                return -1; /* << >> */
+                return 0; /* << >> */
             break;
         }
-    if (!ol)
-        return -1;
+    if (!h->ol)
+        return 0;
+    h->op = t[os];
     {
         unsigned s0 = semi[0] + 1, e0 = os;
         trim_range(X, &s0, &e0);
-        if (e0 - s0 != strlen(var) || strncmp(t + s0, var, e0 - s0))
-            return -1;
-        s0 = os + ol;
+        if (e0 - s0 != strlen(h->var) || strncmp(t + s0, h->var, e0 - s0))
+            return 0;
+        s0 = os + (unsigned)h->ol;
         e0 = semi[1];
         trim_range(X, &s0, &e0);
-        if (!const_value(X, i, s0, e0, &hi))
-            return -1;
+        if (!for_bound(X, i, s0, e0, &h->hi))
+            return 0;
     }
     /* step */
+    h->hs = a;
+    h->he = close + 1;
     for (unsigned q = semi[1] + 1; q < close; q++)
         if (X->S.code[q] && !isspace((unsigned char)t[q])) {
             if (ni + 1 >= sizeof inc)
-                return -1;
+                return 0;
             inc[ni++] = t[q];
         }
     inc[ni] = '\0';
-    ce = (unsigned)strlen(var);
-    if (ni == ce + 2 && !strncmp(inc, var, ce) && (!strcmp(inc + ce, "++") || !strcmp(inc + ce, "--")))
-        step = inc[ce] == '+' ? 1 : -1;
-    else if (ni == ce + 2 && !strcmp(inc + 2, var) && (!strncmp(inc, "++", 2) || !strncmp(inc, "--", 2)))
-        step = inc[0] == '+' ? 1 : -1;
-    else if (ni > ce + 2 && !strncmp(inc, var, ce) && inc[ce + 1] == '=' &&
+    ce = (unsigned)strlen(h->var);
+    if (ni == ce + 2 && !strncmp(inc, h->var, ce) &&
+        (!strcmp(inc + ce, "++") || !strcmp(inc + ce, "--")))
+        h->step = inc[ce] == '+' ? 1 : -1;
+    else if (ni == ce + 2 && !strcmp(inc + 2, h->var) && (!strncmp(inc, "++", 2) || !strncmp(inc, "--", 2)))
+        h->step = inc[0] == '+' ? 1 : -1;
+    else if (ni > ce + 2 && !strncmp(inc, h->var, ce) && inc[ce + 1] == '=' &&
              (inc[ce] == '+' || inc[ce] == '-')) {
         char *q;
         long long c = strtoll(inc + ce + 2, &q, 10);
         if (*q || c <= 0 || !isdigit((unsigned char)inc[ce + 2]))
-            return -1;
-        step = inc[ce] == '+' ? c : -c;
+            return 0;
+        h->step = inc[ce] == '+' ? c : -c;
     } else
-        return -1;
+        return 0;
+    return 1;
+}
+
+/* Iterations of `for (v = lo; v OP hi; v += step)`, -1 when unknown (a
+ * bound out of range, or a != that the steps jump over). */
+static long long trip_count(const for_hdr *h, long long lo, long long hi)
+{
+    long long step = h->step;
     if (lo < -(1LL << 40) || lo > (1LL << 40) || hi < -(1LL << 40) || hi > (1LL << 40))
         return -1;
     if (step > 0) {
-        if (t[os] == '<')
-            return ol == 1 ? (hi > lo ? (hi - lo + step - 1) / step : 0)
-                           : (hi >= lo ? (hi - lo) / step + 1 : 0);
-        if (t[os] == '!' && hi >= lo && (hi - lo) % step == 0)
+        if (h->op == '<')
+            return h->ol == 1 ? (hi > lo ? (hi - lo + step - 1) / step : 0)
+                              : (hi >= lo ? (hi - lo) / step + 1 : 0);
+        if (h->op == '!' && hi >= lo && (hi - lo) % step == 0)
             return (hi - lo) / step;
     } else {
         step = -step;
-        if (t[os] == '>')
-            return ol == 1 ? (lo > hi ? (lo - hi + step - 1) / step : 0)
-                           : (lo >= hi ? (lo - hi) / step + 1 : 0);
-        if (t[os] == '!' && lo >= hi && (lo - hi) % step == 0)
+        if (h->op == '>')
+            return h->ol == 1 ? (lo > hi ? (lo - hi + step - 1) / step : 0)
+                              : (lo >= hi ? (lo - hi) / step + 1 : 0);
+        if (h->op == '!' && lo >= hi && (lo - hi) % step == 0)
             return (lo - hi) / step;
     }
     return -1;
+}
+
+/* Constant trip count of the for loop at node i: `for (v = A; v OP B; STEP)`
+ * with integer constants A and B (for_header).  A `do { } while (0)` runs
+ * once.  -1 when unknown. */
+static long long const_trips(ctx *X, int i)
+{
+    for_hdr h;
+    if (X->n[i].kind == CXCursor_DoStmt)
+        return do_while_zero(X, i) ? 1 : -1;
+    if (!for_header(X, i, &h) || h.lo.var[0] || h.hi.var[0])
+        return -1;
+    return trip_count(&h, h.lo.c, h.hi.c);
+}
+
+/* ---- tiny loop nests --------------------------------------------------------
+ * A nest of for loops whose every trip count is bounded once the enclosing
+ * loops' variables take their values (`for (i = 0; i < 12; i++) for (j = i;
+ * j > 0; j--)`: a triangular table search) runs a bounded number of
+ * statements per execution, like a tiny loop.  It is found by running the
+ * nest's control on its headers alone: each loop's bounds are constants or
+ * an enclosing loop's variable plus a constant, the bodies are
+ * straight-line otherwise (no while loop, no goto, no call that may block)
+ * and change no loop variable but in its header's step, and the statements
+ * executed -- each loop 1, plus its body per iteration, an if its dearer
+ * branch -- are at most AA_TINY_MAX_NEST_STATEMENTS: 8 iterations of a
+ * 24-statement body, what the tiny-loop rule already lets a short function
+ * execute. */
+#define AA_NEST_DEPTH 8
+_Static_assert(AA_TINY_MAX_NEST_STATEMENTS == 192, "the reason text of a tiny nest says 192");
+
+typedef struct nest_env {
+    const char *var[AA_NEST_DEPTH];
+    long long val[AA_NEST_DEPTH];
+    int n;
+} nest_env;
+
+static long nest_loop(ctx *X, int i, nest_env *E, long budget);
+
+/* Value of a bound under the enclosing loops' variables; 0 when unknown. */
+static int nest_bound(const nest_env *E, const for_term *b, long long *v)
+{
+    if (!b->var[0]) {
+        *v = b->c;
+        return 1;
+    }
+    for (int k = E->n - 1; k >= 0; k--)
+        if (!strcmp(E->var[k], b->var)) {
+            *v = E->val[k] + b->c;
+            return 1;
+        }
+    return 0;
+}
+
+/* Statements node k executes inside a nest, -1 when unbounded or over
+ * budget. */
+static long nest_statements(ctx *X, int k, nest_env *E, long budget)
+{
+    enum CXCursorKind kd = X->n[k].kind;
+    long n = 0;
+    if (budget < 0)
+        return -1;
+    if (kd == CXCursor_NullStmt)
+        return 0;
+    if (kd == CXCursor_CompoundStmt) {
+        for (int c = X->n[k].first; c >= 0; c = X->n[c].next) {
+            long m = nest_statements(X, c, E, budget - n);
+            if (m < 0)
+                return -1;
+            n += m;
+        }
+        return n <= budget ? n : -1;
+    }
+    if (is_loop(kd))
+        return nest_loop(X, k, E, budget);
+    if (kd == CXCursor_IfStmt) {
+        long a = 0, b = 0;
+        for (int c = X->n[k].first; c >= 0; c = X->n[c].next)
+            if (X->n[c].index == 1 || X->n[c].index == 2) {
+                long m = nest_statements(X, c, E, budget - 1);
+                if (m < 0)
+                    return -1;
+                if (X->n[c].index == 1)
+                    a = m;
+                else
+                    b = m;
+            }
+        n = 1 + (a > b ? a : b);
+        return n <= budget ? n : -1;
+    }
+    for (size_t j = (size_t)k + 1; j < subtree_end(X, k); j++)
+        if (is_loop(X->n[j].kind))
+            return -1; /* a loop inside another statement (a switch): not followed */
+    return budget >= 1 ? 1 : -1;
+}
+
+/* Statements the loop at node i executes (1 plus its body per iteration)
+ * with the enclosing loops' variables in E; -1 when unbounded or over
+ * budget. */
+static long nest_loop(ctx *X, int i, nest_env *E, long budget)
+{
+    for_hdr h;
+    long long lo, hi, trips;
+    long total = 1;
+    int body = X->n[i].last;
+    if (X->n[i].kind == CXCursor_DoStmt && do_while_zero(X, i)) {
+        long m = X->n[i].first >= 0 ? nest_statements(X, X->n[i].first, E, budget - 1) : 0;
+        return m < 0 ? -1 : 1 + m;
+    }
+    if (body < 0 || E->n == AA_NEST_DEPTH || !for_header(X, i, &h) || !nest_bound(E, &h.lo, &lo) ||
+        !nest_bound(E, &h.hi, &hi) || (trips = trip_count(&h, lo, hi)) < 0 || trips > budget)
+        return -1;
+    E->var[E->n] = h.var;
+    for (long long t = 0; t < trips; t++) {
+        long m;
+        E->val[E->n] = lo + t * h.step;
+        E->n++;
+        m = nest_statements(X, body, E, budget - total);
+        E->n--;
+        if (m < 0)
+            return -1;
+        total += m;
+        if (total > budget)
+            return -1;
+    }
+    return total;
+}
+
+/* Node k (a DeclRefExpr) is written to: the left side of an assignment,
+ * the operand of ++, -- or & (its address taken). */
+static int written_ref(ctx *X, int k)
+{
+    int p = X->n[k].parent;
+    while (p >= 0 && X->n[p].kind == CXCursor_ParenExpr)
+        k = p, p = X->n[p].parent;
+    if (p < 0)
+        return 0;
+    if ((X->n[p].kind == CXCursor_BinaryOperator || X->n[p].kind == CXCursor_CompoundAssignOperator) &&
+        X->n[p].first == k && X->n[p].last != k) {
+        char op[8];
+        operator_text(X, p, op, sizeof op);
+        return X->n[p].kind == CXCursor_CompoundAssignOperator || !strcmp(op, "=");
+    }
+    if (X->n[p].kind == CXCursor_UnaryOperator && X->n[p].in_main && X->n[k].in_main) {
+        const char *t = X->S.text;
+        unsigned s = X->n[p].s, e = X->n[p].e;
+        /* the operator: the text of the unary expression outside its operand */
+        if (X->n[k].s > s)
+            e = X->n[k].s;
+        else
+            s = X->n[k].e;
+        trim_range(X, &s, &e);
+        return (e - s == 2 && (!strncmp(t + s, "++", 2) || !strncmp(t + s, "--", 2))) ||
+               (e - s == 1 && t[s] == '&');
+    }
+    return 0;
+}
+
+/* The for loop at node i heads a tiny nest (above). */
+static int nest_tiny(ctx *X, int i)
+{
+    nest_env E;
+    size_t end = subtree_end(X, i);
+    for_hdr h[AA_NEST_DEPTH];
+    int nh = 0;
+    if (X->n[i].kind != CXCursor_ForStmt || blocks_in(X, (size_t)i + 1, end, 1))
+        return 0;
+    /* the nest's headers, and no while/do loop but do { } while (0) */
+    for (size_t k = (size_t)i; k < end; k++) {
+        if (!is_loop(X->n[k].kind))
+            continue;
+        if (X->n[k].kind == CXCursor_DoStmt && do_while_zero(X, (int)k))
+            continue;
+        if (nh == AA_NEST_DEPTH || !for_header(X, (int)k, &h[nh]))
+            return 0;
+        for (int q = 0; q < nh; q++)
+            if (!strcmp(h[q].var, h[nh].var))
+                return 0; /* one variable for two loops */
+        nh++;
+    }
+    /* no loop variable written but in a loop's header, nor declared
+     * again in a body (a shadowing `int i = 1000;` would be read instead) */
+    for (size_t k = (size_t)i; k < end; k++) {
+        CXString nm;
+        const char *n;
+        int hit = 0;
+        if (!(X->n[k].kind == CXCursor_DeclRefExpr && written_ref(X, (int)k)) &&
+            X->n[k].kind != CXCursor_VarDecl)
+            continue;
+        nm = clang_getCursorSpelling(X->n[k].c);
+        n = clang_getCString(nm);
+        for (int q = 0; q < nh && n && !hit; q++)
+            if (!strcmp(n, h[q].var) && !(X->n[k].s >= h[q].hs && X->n[k].e <= h[q].he))
+                hit = 1;
+        clang_disposeString(nm);
+        if (hit)
+            return 0;
+    }
+    E.n = 0;
+    return nest_loop(X, i, &E, AA_TINY_MAX_NEST_STATEMENTS) >= 0;
 }
 
 /* Why function `fn` (body node `body`) cannot get a probe, or NULL. */
@@ -2433,8 +2849,10 @@ static void loop_cand(ctx *X, int i, int body, const char *fname, int *nloops_to
     c->fine = 1;
     c->excluded = CAND(X, X->fn_index)->excluded;
     c->named = CAND(X, X->fn_index)->named;
-    if (tiny_loop(X, i))
+    if (tiny_trips(X, i))
         CAND(X, ci)->small = "tiny loop (constant trip count, straight-line body)";
+    else if (tiny_loop(X, i))
+        CAND(X, ci)->small = "tiny loop nest (bounded trip counts, at most 192 statements executed)";
     else if (bisection_loop(X, i))
         CAND(X, ci)->small = "bisection loop (at most 64 steps, straight-line body)";
     else if (body_loop(X, i, body, fname)) {

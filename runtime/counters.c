@@ -19,10 +19,16 @@
 
 #include <ctype.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 static const char *const default_events[] = {"PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_L1_DCM",
                                              "PAPI_L1_DCA",  "PAPI_L2_DCM",  "PAPI_L2_DCA"};
@@ -92,6 +98,47 @@ static void metric_name_for(const char *event, char *out, size_t n)
     out[i] = 0;
 }
 
+/* Every event is a PAPI preset (PAPI_TOT_CYC, ...): counted by the
+ * processor's own counters. */
+static int presets_only(void)
+{
+    int i;
+    for (i = 0; i < aa_rt_g.nctr; i++)
+        if (!event_names[i] || strncmp(event_names[i], "PAPI_", 5) != 0)
+            return 0;
+    return 1;
+}
+
+/* The kernel knows no processor counters at all (a virtual machine without
+ * a virtual PMU: opening a hardware event fails with ENOENT, ENODEV or
+ * EOPNOTSUPP; EACCES and EPERM are a policy, left to PAPI to report).
+ * PAPI's presets are then all unavailable, and initialising PAPI (libpfm
+ * builds its event tables: ~14 million instructions, bench/overhead.md
+ * section 10) would only say so.  Native and software events
+ * (perf::TASK-CLOCK) may work without a PMU: presets_only() first. */
+static int no_cpu_pmu(void)
+{
+#ifdef __linux__
+    struct perf_event_attr a;
+    long fd;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.disabled = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd >= 0) {
+        close((int)fd);
+        return 0;
+    }
+    return errno == ENOENT || errno == ENODEV || errno == EOPNOTSUPP;
+#else
+    return 0;
+#endif
+}
+
 void aa_rt_counters_init(void)
 {
     const char *be = getenv("AUTOANALYZER_COUNTERS");
@@ -132,6 +179,8 @@ void aa_rt_counters_init(void)
         return;
     }
     /* PAPI: which events exist here? */
+    if (presets_only() && no_cpu_pmu())
+        return;
     if (papi_load() != 0)
         return;
     {

@@ -28,6 +28,7 @@
 
 #define AA_RT_MAX_DEPTH 512      /* open frames per thread; deeper enters are not recorded */
 #define AA_RT_THR_MIN_SAMPLE 1000 /* visits an early throttling tier times at least (default) */
+#define AA_RT_THR_TIERS 20 /* CALLS (at most 1e15) down to a FIRST of at least 1 */
 #define AA_RT_CHUNK_SHIFT 8      /* nodes per chunk = 256 */
 #define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
 #define AA_RT_MAX_CHUNKS 4096    /* => at most 1,048,576 nodes per thread */
@@ -166,6 +167,9 @@ typedef struct aa_rt_global {
     uint64_t thr_ticks;       /* throttling: mean below this many ticks */
     uint64_t thr_first;       /* visits of the first throttling tier (maybe_throttle) */
     int thr_first_given;      /* ... set by AUTOANALYZER_THROTTLE's third field */
+    int thr_ntiers;           /* the tiers from thr_calls down to thr_first: */
+    uint64_t thr_tier_calls[AA_RT_THR_TIERS]; /* thr_calls / 10^k */
+    uint64_t thr_tier_ticks[AA_RT_THR_TIERS]; /* thr_ticks / 10^k */
     int paused;
     /* counters */
     int nctr;                 /* events configured */
@@ -259,7 +263,9 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
         return c;
     }
     t->cpu_at_last = now;
-    return t->cpu_c_last + t->cpu_ratio * (double)dw;
+    /* dw < cpu_interval here: the signed conversion is exact and one
+     * instruction (the unsigned one is a branch and a dozen) */
+    return t->cpu_c_last + t->cpu_ratio * (double)(int64_t)dw;
 }
 
 /* The correction (s) of the real read made at tick `at` (an MPI or I/O

@@ -105,6 +105,48 @@ is "$(grep -c 'instrumented="no"' sht.c.regions.xml)" 0 "mode tiny: nothing of s
 expect_status 0 "short: --include wrap1" "$AA" instrument -q --include wrap1 --include main -o shi.c short.c --
 ok "an INCLUDE naming wrap1() instruments it" sh -c "grep 'name=\"wrap1\"' shi.c.regions.xml | grep -vq instrumented="
 
+# tiny loop nests: for loops whose trip counts are bounded once the
+# enclosing loops' variables take their values, at most 192 statements
+NEST="tiny loop nest (bounded trip counts, at most 192 statements executed)"
+cp "$TOP/tests/instrument/tiny/nest.c" nest.c
+expect_status 0 "nests: instrument" "$AA" instrument -q -o n.c nest.c --
+is "$(reason tri_pick n.c.regions.xml)" "$SHORTLEAF" "tri_pick() (a 12-entry triangular table search) is a short leaf"
+is "$(grep 'function="tri_pick"' n.c.regions.xml | grep 'kind="loop"' | sed -n 's/.*reason="\([^"]*\)".*/\1/p')" \
+    "in a short function" "its nest goes with it"
+for l in 48 52; do
+    is "$(reason loop@$l n.c.regions.xml)" "$NEST" "report(): loop@$l (a lower triangle / 12 iterations) is a tiny nest"
+done
+for l in 55 59 63 70 74; do
+    ok "report(): loop@$l (273 statements / a parameter bound / the variable changed / printf / shadowed) instrumented" \
+        sh -c "grep 'name=\"loop@$l\"' n.c.regions.xml | grep -vq instrumented="
+done
+ok "report() itself instrumented" sh -c "grep 'name=\"report\"' n.c.regions.xml | grep -vq instrumented="
+expect_status 0 "nests: parsed with -fopenmp" "$AA" instrument -q -o no.c nest.c -- -fopenmp
+ok "par_report() (an OpenMP region calling report()) instrumented" \
+    sh -c "grep 'name=\"par_report\"' no.c.regions.xml | grep -vq instrumented="
+ok "par_reports(): its 12 calls of par_report() are no tiny nest" \
+    sh -c "grep 'function=\"par_reports\"' no.c.regions.xml | grep 'kind=\"loop\"' | grep -vq instrumented="
+expect_status 0 "nests: --mode default,inner-loops" "$AA" instrument -q --mode default,inner-loops -o ni.c nest.c --
+is "$(reason loop@49 ni.c.regions.xml)" "$NEST" "the inner loop of a tiny nest (j <= i) is tiny too"
+is "$(reason loop@56 ni.c.regions.xml)" "$NEST" "the inner loop of the 16 x 16 nest (16 iterations, 17 statements) is tiny alone"
+ok "the inner loop of the parameter-bound nest is instrumented" sh -c "grep 'name=\"loop@60\"' ni.c.regions.xml | grep -vq instrumented="
+ok "nests: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -fopenmp -c -o n.o -x c n.c
+expect_status 0 "nests: --mode default,tiny" "$AA" instrument -q --mode default,tiny -o nt.c nest.c --
+is "$(grep -c 'instrumented="no"' nt.c.regions.xml)" 0 "mode tiny: no nest left out"
+
+# loops that at least halve their controlling integer: a for loop whose
+# step shifts an unsigned integer by a byte, a while loop dividing by 10
+cp "$TOP/tests/instrument/tiny/shift.c" shift.c
+expect_status 0 "shifts: instrument" "$AA" instrument -q -o sf.c shift.c --
+for f in by_bytes digits; do
+    is "$(reason $f sf.c.regions.xml)" "$BISECT" "$f() (x >>= 8 in the step / n /= 10) is a bounded search function"
+done
+for f in signed_shift grows init_half; do
+    ok "$f() (a signed shift / the body writes x / a halving in the initialisation) instrumented" \
+        sh -c "grep 'name=\"$f\"' sf.c.regions.xml | grep -vq instrumented="
+done
+ok "shifts: the instrumented source builds with -Wall -Werror" gcc -O2 -Wall -Werror -c -o sf.o -x c sf.c
+
 # overrides
 expect_status 0 "--mode default,tiny" "$AA" instrument -q --mode default,tiny -o t.c tiny.c --
 is "$(grep -c 'instrumented="no"' t.c.regions.xml)" 0 "mode tiny: nothing left out"

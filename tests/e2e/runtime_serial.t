@@ -103,6 +103,17 @@ else
     ok "PAPI counters available on this machine" true
     ok "PAPI counter values recorded" rt_num "$(rt_val $T/s2.dump ROOT/main cycles) > 0"
 fi
+# no processor counters at all (no cpu PMU in the kernel): PAPI is not even
+# loaded for the presets (its initialisation would only find them missing);
+# a software event of the perf_event component is still asked of PAPI
+if ! ls /sys/bus/event_source/devices 2>/dev/null | grep -q '^cpu'; then
+    LD_DEBUG=libs run_serial s2p "$B/rt_serial" normal "$T"
+    ok "no cpu PMU: libpapi not loaded for the preset events" sh -c "! grep -q 'libpapi' '$T/s2p.stderr'"
+    if /sbin/ldconfig -p 2>/dev/null | grep -q libpapi; then
+        AUTOANALYZER_PAPI_EVENTS=perf::TASK-CLOCK LD_DEBUG=libs run_serial s2q "$B/rt_serial" normal "$T"
+        ok "no cpu PMU: a software event still loads libpapi" grep -q 'libpapi' "$T/s2q.stderr"
+    fi
+fi
 AUTOANALYZER_PAPI_EVENTS=PAPI_TOT_INS,PAPI_FP_OPS AUTOANALYZER_COUNTERS=fake \
     run_serial s3 "$B/rt_serial" normal "$T"
 "$RT_DUMP" "$T/s3/experiment.xml" >"$T/s3.dump" 2>&1

@@ -8,7 +8,8 @@
  * and the loop spanning show() calls printf: their loops stay; the loop of
  * macro() spans its body beside a tiny loop, calling only a tiny helper: it
  * is left out (the shape of XSBench's calculate_macro_xs), and so is that of
- * pick12() beside 14 straight-line statements (XSBench's pick_mat). */
+ * pick12() beside 14 straight-line statements (a table search of n entries;
+ * with a constant n it would be a tiny nest, tests/instrument/tiny/nest.c). */
 #include <math.h>
 #include <stdio.h>
 #define SETB(bm, v) do { (bm)[(v) >> 6] |= 1ull << ((v) & 63); (bm)[0] |= 1; } while (0)
@@ -123,13 +124,13 @@ static void macro(const double *a, int n, double *out)
             out[k] += v[k] * a[j];
     }
 }
-static int pick12(double roll)
+static int pick12(double roll, int n)
 {
     double d[12], s = 0;
     d[0] = 0.14; d[1] = 0.05; d[2] = 0.27; d[3] = 0.13;
     d[4] = 0.15; d[5] = 0.06; d[6] = 0.07; d[7] = 0.05;
     d[8] = 0.01; d[9] = 0.02; d[10] = 0.03; d[11] = 0.02;
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < n; i++) {
         s += d[i];
         if (roll < s)
             return i;
@@ -143,7 +144,7 @@ int main(void)
     sort3(a);
     show(a, 2);
     macro(a, 4, a + 4);
-    a[0] = pick12(0.5);
+    a[0] = pick12(0.5, 12);
     printf("%d %g %g %d %ld %g %g\n", nq, coulomb(1, 2, 1, 1, &fx, &fy),
            coulomb13(1, 2, 1, 1, &fx, &fy), halve(100), search(a, 8, 2.5), two(a, 8), noisy(a, 8));
     return 0;
