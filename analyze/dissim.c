@@ -967,26 +967,41 @@ int an_dissim_applicable(an_ctx *c)
 /* By process and region: sqrt(cpu_sq - cpu^2 / visits) / cpu, how much the
  * total varies from its visits (NaN below 2 visits); *rel NULL when the
  * process metric is not CPU time or cpu_sq was not measured. */
-static int visit_relative(an_ctx *c, double **rel)
+/* The visits, CPU time and cpu_sq of every process and region (P x R
+ * each, an_gather), or all NULL when one of them was not measured. */
+static int visit_metrics(an_ctx *c, double **N, double **C, double **Q)
 {
-    size_t P = c->P, R = c->R, k;
+    size_t PR = c->P * c->R;
     int mv, mc, mq;
-    double *N, *C, *Q;
-    *rel = NULL;
-    if (strcmp(c->a->proc_metric, "cpu") || !an_metric_usable(c, "cpu_sq", &mq) ||
-        !an_metric_usable(c, "visits", &mv) || !an_metric_usable(c, "cpu", &mc))
+    *N = *C = *Q = NULL;
+    if (!an_metric_usable(c, "cpu_sq", &mq) || !an_metric_usable(c, "visits", &mv) ||
+        !an_metric_usable(c, "cpu", &mc))
         return AA_OK;
-    N = malloc(P * R * sizeof *N);
-    C = malloc(P * R * sizeof *C);
-    Q = malloc(P * R * sizeof *Q);
-    if (!N || !C || !Q) {
-        free(N), free(C), free(Q);
+    *N = malloc(PR * sizeof **N);
+    *C = malloc(PR * sizeof **C);
+    *Q = malloc(PR * sizeof **Q);
+    if (!*N || !*C || !*Q) {
+        free(*N), free(*C), free(*Q);
+        *N = *C = *Q = NULL;
         return an_nomem(c);
     }
-    an_gather(c, mv, N);
-    an_gather(c, mc, C);
-    an_gather(c, mq, Q);
-    for (k = 0; k < P * R; k++)
+    an_gather(c, mv, *N);
+    an_gather(c, mc, *C);
+    an_gather(c, mq, *Q);
+    return AA_OK;
+}
+
+static int visit_relative(an_ctx *c, double **rel)
+{
+    size_t k;
+    double *N, *C, *Q;
+    int rc;
+    *rel = NULL;
+    if (strcmp(c->a->proc_metric, "cpu"))
+        return AA_OK;
+    if ((rc = visit_metrics(c, &N, &C, &Q)) || !Q)
+        return rc;
+    for (k = 0; k < c->P * c->R; k++)
         Q[k] = N[k] >= 2 && C[k] > 0 && !isnan(Q[k])
                    ? sqrt(fmax(0, Q[k] - C[k] * C[k] / N[k])) / C[k] : NAN;
     free(N), free(C);
@@ -1254,24 +1269,13 @@ int an_dissim_clusters(an_ctx *c)
  * was not measured. */
 static int visit_spread(an_ctx *c, double **V)
 {
-    size_t P = c->P, R = c->R, k;
-    int mv, mc, mq;
+    size_t k;
     double *N, *C, *Q;
+    int rc;
     *V = NULL;
-    if (!an_metric_usable(c, "cpu_sq", &mq) || !an_metric_usable(c, "visits", &mv) ||
-        !an_metric_usable(c, "cpu", &mc))
-        return AA_OK;
-    N = malloc(P * R * sizeof *N);
-    C = malloc(P * R * sizeof *C);
-    Q = malloc(P * R * sizeof *Q);
-    if (!N || !C || !Q) {
-        free(N), free(C), free(Q);
-        return an_nomem(c);
-    }
-    an_gather(c, mv, N);
-    an_gather(c, mc, C);
-    an_gather(c, mq, Q);
-    for (k = 0; k < P * R; k++)
+    if ((rc = visit_metrics(c, &N, &C, &Q)) || !Q)
+        return rc;
+    for (k = 0; k < c->P * c->R; k++)
         Q[k] = N[k] >= 2 && !isnan(Q[k]) && !isnan(C[k]) ? fmax(0, Q[k] - C[k] * C[k] / N[k]) : 0;
     free(N), free(C);
     *V = Q;

@@ -1490,6 +1490,29 @@ static int region_gaps(pa *x, const double *S, const size_t *qc, size_t nq, doub
     return rc;
 }
 
+/* The metrics of a node's visits (dissim.c's visit_metrics) */
+static const char *const pa_visit[3] = {"visits", "cpu", "cpu_sq"};
+
+/* *all: whether each of pa_visit is measured by some process (a collective;
+ * look 0: this rank's processes are not asked). */
+static int visit_metrics_measured(pa *x, int look, int *all)
+{
+    double use[3] = {0, 0, 0};
+    size_t q, m;
+    int rc;
+    *all = 0;
+    for (q = 0; q < x->L && look; q++) {
+        if ((rc = at_process(x, q)))
+            return rc;
+        for (m = 0; m < 3; m++)
+            use[m] = fmax(use[m], usable_here(x, q, pa_visit[m]));
+    }
+    if ((rc = pa_max(x, use, 3)))
+        return rc;
+    *all = use[0] > 0 && use[1] > 0 && use[2] > 0;
+    return AA_OK;
+}
+
 /* noise.c's an_visit_noise over the ranks: by local process and region
  * sqrt(cpu_sq - cpu^2 / visits) / cpu (NaN below 2 visits), exact medians
  * over the processes of the qualifying regions qc[0..nq) with a value on
@@ -1498,24 +1521,17 @@ static int region_gaps(pa *x, const double *S, const size_t *qc, size_t nq, doub
 static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t *nvisit,
                        unsigned char *seen)
 {
-    static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
     size_t L = x->L, R = x->R, q, r, m, n = 0;
-    double use[3] = {0, 0, 0}, *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL;
+    double *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL;
     unsigned char *anyfin = NULL, *fin = NULL;
     size_t *col = NULL;
-    int rc = AA_OK;
+    int rc = AA_OK, all;
     *noise = 0;
     *nvisit = 0;
     memset(seen, 1, R);
     if (strcmp(x->a->proc_metric, "cpu") || !nq)
         return AA_OK;
-    for (q = 0; q < L; q++) {
-        if ((rc = at_process(x, q)))
-            return rc;
-        for (m = 0; m < 3; m++)
-            use[m] = fmax(use[m], usable_here(x, q, name[m]));
-    }
-    if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2])
+    if ((rc = visit_metrics_measured(x, 1, &all)) || !all)
         return rc;
     row = malloc((3 * R + 1) * sizeof *row);
     anyfin = malloc(R + 1);
@@ -1532,7 +1548,7 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t
         if ((rc = at_process(x, q)))
             goto out;
         for (m = 0; m < 3; m++)
-            gather_row(x, q, name[m], row + m * R, anyfin);
+            gather_row(x, q, pa_visit[m], row + m * R, anyfin);
         for (r = 0; r < R; r++) {
             double N = row[r], C = row[R + r], Q = row[2 * R + r];
             size_t k = q * R + r;
@@ -1720,20 +1736,13 @@ static int slow_cluster(pa *x, pa_found *f)
  * dropped.  *nspike: how many were. */
 static int spike_test(pa *x, size_t *nspike)
 {
-    static const char *const name[3] = {"visits", "cpu", "cpu_sq"};
     size_t L = x->L, R = x->R, nf = x->nfound, q, i, m;
-    double use[3] = {0, 0, 0}, *row = NULL, *V = NULL, *s = NULL, *med = NULL;
+    double *row = NULL, *V = NULL, *s = NULL, *med = NULL;
     unsigned char *anyfin = NULL, *ran = NULL;
     size_t *col = NULL;
-    int rc;
+    int rc, all;
     *nspike = 0;
-    for (q = 0; q < L && nf; q++) {
-        if ((rc = at_process(x, q)))
-            return rc;
-        for (m = 0; m < 3; m++)
-            use[m] = fmax(use[m], usable_here(x, q, name[m]));
-    }
-    if ((rc = pa_max(x, use, 3)) || !use[0] || !use[1] || !use[2] || !nf)
+    if ((rc = visit_metrics_measured(x, nf > 0, &all)) || !all || !nf)
         return rc;
     row = malloc((3 * R + 1) * sizeof *row);
     anyfin = malloc(R + 1);
@@ -1750,7 +1759,7 @@ static int spike_test(pa *x, size_t *nspike)
         if ((rc = at_process(x, q)))
             goto out;
         for (m = 0; m < 3; m++)
-            gather_row(x, q, name[m], row + m * R, anyfin);
+            gather_row(x, q, pa_visit[m], row + m * R, anyfin);
         for (i = 0; i < nf; i++) {
             size_t r = x->found[i].region;
             double N = row[r], C = row[R + r], Q = row[2 * R + r];

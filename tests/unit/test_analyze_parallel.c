@@ -146,10 +146,11 @@ static void check_dist(const char *what, const aa_experiment *e, const aa_analys
     free(v);
 }
 
-/* cpu_sq of every node of e: the visits all alike, but on the processes of
- * the synthetic slow group (p % 4 == 1), which spend all their CPU time in
- * one visit of each region: a spike, not more work. */
-static int add_cpu_sq(aa_experiment *e)
+/* cpu_sq of every node of e: visits whose CPU time varies by `rel` of their
+ * mean (sqrt(cpu_sq - cpu^2 / visits) = rel x cpu; 0: all alike), and with
+ * `spike` the processes of the synthetic slow group (p % 4 == 1) spending
+ * all their CPU time in one visit of each region: a spike, not more work. */
+static int add_cpu_sq(aa_experiment *e, int spike, double rel)
 {
     int mv = aa_experiment_metric_index(e, "visits"), mc = aa_experiment_metric_index(e, "cpu");
     int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
@@ -161,7 +162,7 @@ static int add_cpu_sq(aa_experiment *e)
             const aa_thread *th = &e->processes[p].threads[t];
             for (i = 0; i < th->nnodes; i++) {
                 double *v = aa_node_values(e, th, i), c = v[mc], n = v[mv];
-                v[mq] = p % 4 == 1 ? c * c : n > 0 ? c * c / n : NAN;
+                v[mq] = spike && p % 4 == 1 ? c * c : n > 0 ? c * c / n + rel * c * rel * c : NAN;
             }
         }
     return 0;
@@ -174,26 +175,6 @@ static void scale_process(aa_experiment *e, size_t i, double f)
     for (t = 0; t < e->processes[i].nthreads; t++)
         for (v = 0; v < e->processes[i].threads[t].nnodes * e->nmetrics; v++)
             e->processes[i].threads[t].values[v] *= f;
-}
-
-/* cpu_sq of visits whose CPU time varies by `rel` of their mean: the total
- * of a node varies by rel (sqrt(cpu_sq - cpu^2 / visits) = rel x cpu). */
-static int add_visit_spread(aa_experiment *e, double rel)
-{
-    int mv = aa_experiment_metric_index(e, "visits"), mc = aa_experiment_metric_index(e, "cpu");
-    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
-    size_t p, t, i;
-    if (mv < 0 || mc < 0 || mq < 0)
-        return -1;
-    for (p = 0; p < e->nprocesses; p++)
-        for (t = 0; t < e->processes[p].nthreads; t++) {
-            const aa_thread *th = &e->processes[p].threads[t];
-            for (i = 0; i < th->nnodes; i++) {
-                double *v = aa_node_values(e, th, i), c = v[mc], n = v[mv];
-                v[mq] = n > 0 ? c * c / n + rel * c * rel * c : NAN;
-            }
-        }
-    return 0;
 }
 
 static int has_note(const aa_analysis *a, const char *text)
@@ -292,13 +273,13 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         scale_process(e, i, factor);
     for (i = 0; g_gradient > 0 && i < e->nprocesses; i++)
         scale_process(e, i, 1.0 + g_gradient * (double)i / (double)e->nprocesses);
-    if (g_gradient > 0 && add_visit_spread(e, 0.005)) {
+    if (g_gradient > 0 && add_cpu_sq(e, 0, 0.005)) {
         ok(0, "%s: cpu_sq", what);
         return;
     }
     if (g_gradient > 0)
         strcat(what, ", all different");
-    if (spike && add_cpu_sq(e)) {
+    if (spike && add_cpu_sq(e, 1, 0)) {
         ok(0, "%s: cpu_sq", what);
         return;
     }
