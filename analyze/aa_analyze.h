@@ -79,6 +79,10 @@ typedef struct aa_analyze_options {
     double finding_min_share;  /* smallest impact share of the run of any finding */
     double spike_z;            /* an imbalance is kept when it exceeds this many standard
                                   errors of its slow processes' excess visit spread */
+    double placement_z;        /* an imbalance following the shared CPUs is a speed when the
+                                  slow processes are slower outside it by this many standard
+                                  errors and not inside it beyond that */
+    double placement_min_share; /* a process's main CPU: at least this share of its time */
     double own_share;          /* a CCR with CCR descendants stays innermost when this
                                   share of its difference is in its own code */
     double io_out;             /* 1: time inside I/O calls left out of the process metric;

@@ -77,6 +77,49 @@ double an_visit_weight(double noise_between, double noise_rel, int visits_seen);
 double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t *subtree_end,
                     double noise_rel, double factor, double resolution);
 
+/* Differences that follow the CPUs the processes shared (placement.c).  The
+ * placement key of a process: its host and main CPU (aa_process_main_cpu)
+ * when that CPU had at least min_share of its time, else 0.  The partition
+ * follows the placement when every process has a key, some key is shared,
+ * and processes sharing one share a label. */
+uint64_t an_place_key(const aa_process *p, double min_share);
+int an_place_follows(const uint64_t *key, const int *labels, size_t P);
+/* Sums over the processes for one imbalance (group 1: its slow processes),
+ * one array that the parallel analysis reduces as it is: 4 x R -- by group
+ * the self values of each region, and how many processes ran it with a
+ * positive one -- then AN_PLACE_SCALARS: processes by group, sum and sum of
+ * squares of the log of the imbalance's region value by group, processes
+ * without a positive value there. */
+#define AN_PLACE_SCALARS 7
+#define AN_PLACE_MIN_REGIONS 5
+typedef struct an_place_sums {
+    size_t R;
+    double *v; /* an_place_sums_len(s) doubles */
+} an_place_sums;
+typedef struct an_place_verdict {
+    size_t nregions; /* regions compared */
+    double speed;    /* median log ratio slow / others over them */
+    double spread;   /* 1.4826 x their median absolute deviation */
+    double diff;     /* the imbalance's log ratio (mean of logs) */
+    double scale;    /* sqrt(spread^2 + its standard error^2) */
+} an_place_verdict;
+int an_place_sums_init(an_place_sums *s, size_t R); /* -1: no memory */
+void an_place_sums_free(an_place_sums *s);
+size_t an_place_sums_len(const an_place_sums *s); /* doubles in v */
+/* Adds one process: self (R values; ran: R flags or NULL) and the value of
+ * the imbalance's region. */
+void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned char *ran,
+                  double value);
+/* 1 when the imbalance is the speed of the CPUs (placement.c), 0 when not
+ * or not to be told, -1 on no memory; program_metric: the median program
+ * metric. */
+int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
+                   an_place_verdict *v);
+/* The note on n imbalances the placement explains (the largest one's slow
+ * ranks and speed). */
+void an_place_note_text(char *buf, size_t size, size_t n, const char *slow_set,
+                        const an_place_verdict *v);
+
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;
 
@@ -108,6 +151,8 @@ typedef struct dis_found {
     double impact; /* s per slow process beyond the others */
     int dropped;   /* impact below finding_min_share, or carried by a few visits */
     int spike;     /* dropped: carried by a few visits */
+    int placement; /* dropped: follows the CPUs the processes shared (placement.c) */
+    an_place_verdict place; /* ... its figures */
     int cccr;
     int own;       /* a CCCR although CCR descendants are findings: most of its
                       difference is in its own code (own_share) */

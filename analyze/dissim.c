@@ -1347,6 +1347,71 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
            own / mmed >= o->finding_min_share;
 }
 
+/* ---- imbalances that follow the shared CPUs (placement.c) -------------------------- */
+/* The placement keys of the analysed processes, or NULL (*keys) when no
+ * process shares its CPU with another (nothing to test). */
+static int place_keys(an_ctx *c, uint64_t **keys)
+{
+    size_t q, b;
+    uint64_t *k = calloc(c->P ? c->P : 1, sizeof *k);
+    int shared = 0;
+    *keys = NULL;
+    if (!k)
+        return an_nomem(c);
+    for (q = 0; q < c->P; q++)
+        k[q] = an_place_key(&c->e->processes[c->proc[q]], c->o->placement_min_share);
+    for (q = 0; q < c->P && !shared; q++)
+        for (b = q + 1; b < c->P && !shared; b++)
+            shared = k[q] && k[q] == k[b];
+    if (!shared)
+        free(k);
+    else
+        *keys = k;
+    return AA_OK;
+}
+
+/* 1 when the imbalance f (slow cluster `slow`) is the speed of the CPUs the
+ * processes shared (placement.c), f->place set; -1 on no memory.  self: the
+ * self values (P x R). */
+static int place_explained(an_ctx *c, const uint64_t *keys, const double *self, dis_found *f,
+                           size_t slow)
+{
+    an_place_sums s;
+    size_t q;
+    int rc;
+    if (!keys || !an_place_follows(keys, f->labels, c->P))
+        return 0;
+    if (an_place_sums_init(&s, c->R))
+        return -1;
+    for (q = 0; q < c->P; q++)
+        an_place_add(&s, f->labels[q] == (int)slow, self + q * c->R, c->ran + q * c->R,
+                     c->MM[q * c->R + f->region]);
+    rc = an_place_judge(&s, c->o, c->mmed, &f->place);
+    an_place_sums_free(&s);
+    return rc;
+}
+
+/* The note on the imbalances the placement explains, with the largest one's
+ * slow processes and speed. */
+static int place_note(an_ctx *c, size_t n, const dis_found *f)
+{
+    size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0}), q, ns = 0;
+    int *r = malloc((c->P ? c->P : 1) * sizeof *r);
+    char *set, buf[1024];
+    if (!r)
+        return an_nomem(c);
+    for (q = 0; q < c->P; q++)
+        if (f->labels[q] == (int)slow)
+            r[ns++] = c->a->ranks[q];
+    set = aa_rankset_str(r, ns);
+    free(r);
+    if (!set)
+        return an_nomem(c);
+    an_place_note_text(buf, sizeof buf, n, set, &f->place);
+    free(set);
+    return an_note(c, "%s", buf);
+}
+
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
  * so are those carried by a few visits (above).  A CCR whose slow
  * processes spend less than finding_min_share of the program's main metric
@@ -1356,14 +1421,23 @@ int an_dissim_impact(an_ctx *c)
 {
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
-    double *V = NULL, *tmp = NULL;
+    size_t nplace = 0, place_top = SIZE_MAX;
+    double *V = NULL, *tmp = NULL, *self = NULL;
+    uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
-    if (rc)
-        return rc;
-    if (V && !(tmp = malloc((c->P ? c->P : 1) * sizeof *tmp))) {
+    if (rc || (rc = place_keys(c, &keys))) {
         free(V);
+        return rc;
+    }
+    if ((V && !(tmp = malloc((c->P ? c->P : 1) * sizeof *tmp))) ||
+        (keys && !(self = malloc(c->P * c->R * sizeof *self)))) {
+        free(V);
+        free(tmp);
+        free(keys);
         return an_nomem(c);
     }
+    if (self)
+        an_self_values(c, c->MM, self);
     c->wmed = an_median_wpwt(c);
     c->mmed = an_median_program_metric(c);
     for (i = 0; i < ds->nfound; i++) {
@@ -1379,9 +1453,22 @@ int an_dissim_impact(an_ctx *c)
             f->dropped = f->spike = 1;
             nspike++;
         }
+        if (!f->dropped && (rc = place_explained(c, keys, self, f, slow))) {
+            if (rc < 0)
+                break;
+            rc = AA_OK;
+            f->dropped = f->placement = 1;
+            if (place_top == SIZE_MAX || f->impact > ds->found[place_top].impact)
+                place_top = i;
+            nplace++;
+        }
     }
     free(V);
     free(tmp);
+    free(keys);
+    free(self);
+    if (rc)
+        return an_nomem(c);
     for (i = 0; i < ds->nfound; i++) {
         dis_found *f = &ds->found[i];
         size_t r0 = f->region;
@@ -1396,6 +1483,8 @@ int an_dissim_impact(an_ctx *c)
                                           own_excess(c, f->labels, f->region, c->MM), c->mmed))
             f->cccr = f->own = 1;
     }
+    if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
+        return rc;
     if (nspike)
         return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "
                           "visits spread beyond the others' by as much as the difference: a "

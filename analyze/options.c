@@ -65,6 +65,16 @@ static const aa_analyze_tunable tunables[] = {
       "beyond the processes' typical spread (cpu_sq; a single 10-ms spike in one visit "
       "gives a ratio near 1, the same extra work in every visit a ratio that grows with "
       "the square root of the visits); inactive without cpu_sq"),
+    T("placement_z", placement_z, 3.0, 0.0, 1e6, "standard errors",
+      "processes that shared CPUs and split along them: the split is the CPUs' speed, not "
+      "work, when the slow processes are slower outside the region by this many standard "
+      "errors of the spread within the groups and the region's share of their time is not "
+      "larger by as many (or by less than finding_min_share of the program); 1e6 turns it "
+      "off (analyze/placement.c; bench/diagnosis.md, nineteenth step)"),
+    T("placement_min_share", placement_min_share, 0.75, 0.0, 1.0, "of a process's time",
+      "a process ran on one CPU when that CPU had at least this share of the runtime's "
+      "samples of it (a process the scheduler moved around has no placement and the test "
+      "above does not apply)"),
     T("own_share", own_share, 0.5, 0.0, 1.01, "of the region's difference",
       "a CCR whose CCR descendants are findings is still an innermost one (a CCCR beside "
       "them) when at least this share of its slow processes' excess is in its own code "

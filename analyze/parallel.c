@@ -101,6 +101,8 @@ typedef struct pa_found {
     double effect, severity, confidence, impact;
     double own_impact; /* the slow processes' excess in the region's own code */
     int dropped, cccr;
+    int placement;          /* dropped: follows the CPUs the processes shared */
+    an_place_verdict place; /* ... its figures (placement.c) */
     size_t k;
     int *lab; /* by local process */
     size_t slow;
@@ -139,6 +141,7 @@ typedef struct pa {
     double *wpwt, *dwpwt;
     unsigned char *whole, *preempted;
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
+    uint64_t *place_key; /* by local process: its host and CPU (placement.c), 0 unknown */
     /* L x R: the CPU time MPI calls need at most on a dedicated node (calls x
      * mpi_call_cpu + bytes sent and received / mpi_copy_rate; disparity.c's
      * judge_on_cpu), inclusive; have_cap: all three metrics measured */
@@ -501,13 +504,15 @@ static int gather_values(pa *x)
     int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
     x->run_delay = malloc((L + 1) * sizeof *x->run_delay);
+    x->place_key = malloc((L + 1) * sizeof *x->place_key);
     x->cap = malloc((L * R + 1) * sizeof *x->cap);
     tmp = malloc((3 * R + 1) * sizeof *tmp);
     for (m = 0; m < M_N; m++)
         x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
     for (m = 0; m < M_N && x->M[m]; m++)
         ;
-    if (!anyfin || !runs || !x->ran || !x->run_delay || !x->cap || !tmp || m < M_N) {
+    if (!anyfin || !runs || !x->ran || !x->run_delay || !x->place_key || !x->cap || !tmp ||
+        m < M_N) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -519,6 +524,7 @@ static int gather_values(pa *x)
             goto out;
         pr = x->lp[q - x->b0];
         x->run_delay[q] = aa_process_run_delay(pr);
+        x->place_key[q] = an_place_key(pr, x->o->placement_min_share);
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
                 x->ran[q * R + x->t2r[x->map[q - x->b0][o + i]]] = 1;
@@ -1797,6 +1803,99 @@ out:
     return rc;
 }
 
+static int gather_rows(pa *x, const void *v, size_t w, void **all);
+static int gather_ints(pa *x, const int *v, int **all);
+
+/* dissim.c's placement test (placement.c) of one kept imbalance f: its
+ * partition against the gathered keys, then the sums reduced; 1 when the
+ * CPUs explain it.  S: the local processes' self values. */
+static int place_one(pa *x, pa_found *f, const uint64_t *keys, const double *S, int *explained)
+{
+    an_place_sums s;
+    int *lab = NULL, rc;
+    size_t q;
+    *explained = 0;
+    if ((rc = gather_ints(x, f->lab, &lab)))
+        return rc;
+    if (!an_place_follows(keys, lab, x->P)) {
+        free(lab);
+        return AA_OK;
+    }
+    free(lab);
+    if (an_place_sums_init(&s, x->R))
+        return pa_nomem(x);
+    for (q = 0; q < x->L; q++)
+        an_place_add(&s, f->lab[q] == (int)f->slow, S + q * x->R, x->ran + q * x->R,
+                     x->MM[q * x->R + f->region]);
+    if (!(rc = pa_sum(x, s.v, an_place_sums_len(&s))) &&
+        (*explained = an_place_judge(&s, x->o, x->mmed, &f->place)) < 0)
+        rc = pa_nomem(x);
+    an_place_sums_free(&s);
+    return rc;
+}
+
+/* The note on the imbalances the placement explains (dissim.c's place_note):
+ * the slow ranks of the largest one. */
+static int place_note(pa *x, size_t n, const pa_found *f)
+{
+    int *lab = NULL, *rk = NULL, *r = NULL, rc;
+    size_t q, ns = 0;
+    char *set = NULL, buf[1024];
+    if ((rc = gather_ints(x, f->lab, &lab)) || (rc = gather_ints(x, x->rk, &rk)))
+        goto out;
+    if (!(r = malloc((x->P + 1) * sizeof *r))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (q = 0; q < x->P; q++)
+        if (lab[q] == (int)f->slow)
+            r[ns++] = rk[q];
+    if (!(set = aa_rankset_str(r, ns))) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    an_place_note_text(buf, sizeof buf, n, set, &f->place);
+    rc = an_note(&x->dc, "%s", buf);
+out:
+    free(lab), free(rk), free(r), free(set);
+    return rc;
+}
+
+/* The kept imbalances that follow the CPUs the processes shared are dropped
+ * (dissim.c's an_dissim_impact); the note. */
+static int placement_test(pa *x)
+{
+    uint64_t *keys = NULL;
+    double *S = NULL;
+    size_t i, a, b, n = 0, top = SIZE_MAX;
+    int rc, shared = 0, expl;
+    for (i = 0; i < x->nfound && x->found[i].dropped; i++)
+        ;
+    if (i == x->nfound)
+        return AA_OK;
+    if ((rc = gather_rows(x, x->place_key, sizeof *x->place_key, (void **)&keys)))
+        return rc;
+    for (a = 0; a < x->P && !shared; a++)
+        for (b = a + 1; b < x->P && !shared; b++)
+            shared = keys[a] && keys[a] == keys[b];
+    if (shared && !(S = malloc((x->L * x->R + 1) * sizeof *S)))
+        rc = pa_nomem(x);
+    if (S)
+        self_values(x, x->MM, S, x->L);
+    for (i = 0; shared && !rc && i < x->nfound; i++) {
+        pa_found *f = &x->found[i];
+        if (f->dropped || (rc = place_one(x, f, keys, S, &expl)) || !expl)
+            continue;
+        f->dropped = f->placement = 1;
+        if (top == SIZE_MAX || f->impact > x->found[top].impact)
+            top = i;
+        n++;
+    }
+    free(keys);
+    free(S);
+    return rc || !n ? rc : place_note(x, n, &x->found[top]);
+}
+
 /* dissim.c's an_dissim_impact and the clusters. */
 static int dissim_impact(pa *x)
 {
@@ -1811,7 +1910,7 @@ static int dissim_impact(pa *x)
             return rc;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
     }
-    if ((rc = spike_test(x, &nspike)))
+    if ((rc = spike_test(x, &nspike)) || (rc = placement_test(x)))
         return rc;
     for (i = 0; i < x->nfound; i++) {
         size_t r0 = x->found[i].region;
@@ -2722,6 +2821,7 @@ static void pa_free(pa *x)
     free(x->whole);
     free(x->preempted);
     free(x->run_delay);
+    free(x->place_key);
     free(x->cap);
     free(x->dobj);
     free(x->pre);

@@ -174,6 +174,11 @@ aa_process *aa_experiment_process(const aa_experiment *e, int rank);
 int aa_process_set_attr(aa_process *p, const char *name, const char *value);
 const char *aa_process_attr(const aa_process *p, const char *name); /* NULL: none */
 double aa_process_run_delay(const aa_process *p); /* `run_delay` (s); NAN when not recorded */
+/* The CPU (of its host) the process ran on most: from `cpus` ("cpu:share,..."
+ * of its time during the run, the runtime's samples), else `cpu` (the one it
+ * finished on, share 1); *share (optional): that CPU's share of its time.
+ * -1 when neither was recorded or readable. */
+int aa_process_main_cpu(const aa_process *p, double *share);
 int aa_process_add_unavailable(aa_process *p, const char *metric);
 int aa_process_metric_unavailable(const aa_process *p, const char *metric);
 aa_thread *aa_process_add_thread(aa_process *p, int id);

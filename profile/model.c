@@ -535,6 +535,41 @@ double aa_process_run_delay(const aa_process *p)
     return d;
 }
 
+int aa_process_main_cpu(const aa_process *p, double *share)
+{
+    const char *s = p ? aa_process_attr(p, "cpus") : NULL, *q;
+    char *end;
+    long cpu, best = -1;
+    double sh, top = -1;
+    if (share)
+        *share = 0;
+    if (s) {
+        for (q = s; *q;) {
+            cpu = strtol(q, &end, 10);
+            if (end == q || *end != ':' || cpu < 0 || cpu > 1L << 30)
+                return -1;
+            q = end + 1;
+            sh = strtod(q, &end);
+            if (end == q || !(sh >= 0 && sh <= 1) || (*end && *end != ','))
+                return -1;
+            if (sh > top)
+                top = sh, best = cpu;
+            q = *end ? end + 1 : end;
+        }
+        if (share && best >= 0)
+            *share = top;
+        return (int)best;
+    }
+    if (!p || !(s = aa_process_attr(p, "cpu")))
+        return -1;
+    cpu = strtol(s, &end, 10);
+    if (end == s || *end || cpu < 0 || cpu > 1L << 30)
+        return -1;
+    if (share)
+        *share = 1;
+    return (int)cpu;
+}
+
 double aa_preempted_share(double wall, double busy, double run_delay)
 {
     double u = aa_unexplained_share(wall, busy), d;

@@ -411,6 +411,50 @@ static uint64_t gated_contexts(aa_rt_thread *rt, uint64_t *visits)
     return g;
 }
 
+/* The `cpus` attribute: the CPUs the process's threads ran on and their
+ * shares of its sampled time, largest first, at most four ("3:0.962,1:0.038";
+ * the rest is time on other CPUs); 0 when nothing was sampled. */
+static int place_attr(aa_rt_thread *const *ts, int nt, char *buf, size_t n)
+{
+    int cpu[4 * AA_RT_PLACE_SLOTS], i, j, k, m = 0;
+    double tick[4 * AA_RT_PLACE_SLOTS], total = 0;
+    size_t len = 0;
+    for (i = 0; i < nt; i++) {
+        total += (double)ts[i]->place_ticks[AA_RT_PLACE_SLOTS];
+        for (j = 0; j < AA_RT_PLACE_SLOTS && ts[i]->place_cpu[j]; j++) {
+            double d = (double)ts[i]->place_ticks[j];
+            total += d;
+            for (k = 0; k < m && cpu[k] != ts[i]->place_cpu[j] - 1; k++)
+                ;
+            if (k == m && m == 4 * AA_RT_PLACE_SLOTS)
+                continue; /* counted in the total only */
+            if (k == m)
+                cpu[m] = ts[i]->place_cpu[j] - 1, tick[m++] = 0;
+            tick[k] += d;
+        }
+    }
+    if (!(total > 0))
+        return 0;
+    buf[0] = 0;
+    for (i = 0; i < 4 && i < m; i++) {
+        int best = i;
+        for (k = i + 1; k < m; k++)
+            if (tick[k] > tick[best])
+                best = k;
+        {
+            int c = cpu[i];
+            double t = tick[i];
+            cpu[i] = cpu[best], tick[i] = tick[best];
+            cpu[best] = c, tick[best] = t;
+        }
+        if (!(tick[i] > 0))
+            break;
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%d:%.3f", i ? "," : "",
+                                cpu[i], tick[i] / total);
+    }
+    return len > 0 && len < n;
+}
+
 static int cmp_thread_id(const void *a, const void *b)
 {
     const aa_rt_thread *x = *(aa_rt_thread *const *)a, *y = *(aa_rt_thread *const *)b;
@@ -538,6 +582,8 @@ aa_experiment *aa_rt_build_experiment(aa_err *err)
         snprintf(buf, sizeof buf, "%d", cpu);
         aa_process_set_attr(p, "cpu", buf);
     }
+    if (place_attr(ts, nt, buf, sizeof buf))
+        aa_process_set_attr(p, "cpus", buf);
     free(regs);
     free(ts);
     free(thr_region);

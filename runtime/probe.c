@@ -18,6 +18,7 @@
 #include "runtime/aa_runtime.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -295,6 +296,27 @@ static void program_name(void)
 static void thread_destructor(void *arg);
 static void read_refine(void);
 
+/* The CPU the thread runs on now gets the ticks since the previous sample
+ * (a process that stays on one CPU, as the scheduler keeps them, gets all
+ * of its time there); the analysis tells processes that shared a CPU
+ * (analyze/placement.c).  At most one sample per place_interval (1 ms):
+ * a few hundred nanoseconds per millisecond. */
+void aa_rt_place_sample(aa_rt_thread *t, uint64_t now)
+{
+    int cpu = sched_getcpu(), i;
+    uint64_t d = t->place_last && now > t->place_last ? now - t->place_last : 0;
+    t->place_last = now ? now : 1;
+    if (cpu < 0)
+        return;
+    for (i = 0; i < AA_RT_PLACE_SLOTS; i++)
+        if (t->place_cpu[i] == cpu + 1 || !t->place_cpu[i]) {
+            t->place_cpu[i] = cpu + 1;
+            t->place_ticks[i] += d;
+            return;
+        }
+    t->place_ticks[AA_RT_PLACE_SLOTS] += d;
+}
+
 static void do_init(void)
 {
     const char *s;
@@ -309,6 +331,7 @@ static void do_init(void)
         us = 100;
     }
     aa_rt_g.cpu_interval = (uint64_t)(us * 1e-6 * aa_rt_g.ticks_per_sec);
+    aa_rt_g.place_interval = (uint64_t)(1e-3 * aa_rt_g.ticks_per_sec);
     read_throttle();
     read_refine();
     s = getenv("AUTOANALYZER_COLLECT");

@@ -28,6 +28,7 @@
 
 #define AA_RT_MAX_DEPTH 512      /* open frames per thread; deeper enters are not recorded */
 #define AA_RT_THR_MIN_SAMPLE 1000 /* visits an early throttling tier times at least (default) */
+#define AA_RT_PLACE_SLOTS 8 /* CPUs a thread's samples tell apart (more: "other") */
 #define AA_RT_THR_TIERS 20 /* CALLS (at most 1e15) down to a FIRST of at least 1 */
 #define AA_RT_CHUNK_SHIFT 8      /* nodes per chunk = 256 */
 #define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
@@ -139,6 +140,12 @@ typedef struct aa_rt_thread {
     uint64_t ctr_last[AA_RT_MAX_CTR]; /* last PAPI reading (for output from other threads) */
     /* diagnostics */
     uint64_t mismatched, overflow, throttled;
+    /* placement: the CPUs the thread ran on, sampled at real CPU-time reads
+     * at most every place_interval ticks; each sample gets the ticks since
+     * the previous one */
+    uint64_t place_last;       /* tick of the last sample (0: none yet) */
+    int place_cpu[AA_RT_PLACE_SLOTS];        /* CPU + 1 (0: free slot) */
+    uint64_t place_ticks[AA_RT_PLACE_SLOTS + 1]; /* by slot; the last: other CPUs */
     int nnodes;                /* published with release order */
     aa_rt_node *chunks[AA_RT_MAX_CHUNKS];
     aa_rt_frame stack[AA_RT_MAX_DEPTH];
@@ -163,6 +170,7 @@ typedef struct aa_rt_global {
     time_t start_time;
     long long run_delay0;     /* ns runnable and not run at start (-1: unknown) */
     uint64_t cpu_interval;    /* ticks */
+    uint64_t place_interval;  /* ticks between samples of the CPU a thread runs on */
     uint64_t thr_calls;       /* throttling: calls */
     uint64_t thr_ticks;       /* throttling: mean below this many ticks */
     uint64_t thr_first;       /* visits of the first throttling tier (maybe_throttle) */
@@ -233,12 +241,17 @@ static inline double aa_rt_thread_cpu_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* probe.c: samples the CPU the thread runs on (placement, above). */
+void aa_rt_place_sample(aa_rt_thread *t, uint64_t now);
+
 /* Interpolated thread CPU time (ns) at tick `now` (see docs/runtime.md). */
 static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
 {
     uint64_t dw = now - t->cpu_w_last;
     if (AA_RT_UNLIKELY(dw >= aa_rt_g.cpu_interval || now < t->cpu_w_last)) {
         double c = aa_rt_thread_cpu_ns();
+        if (AA_RT_UNLIKELY(now - t->place_last >= aa_rt_g.place_interval))
+            aa_rt_place_sample(t, now);
         double r = dw ? (c - t->cpu_c_last) / (double)dw : 0.0;
         /* The correction against what the interpolation would have said
          * belongs to the whole window (the thread's rate changed somewhere

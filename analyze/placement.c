@@ -1,0 +1,167 @@
+/*
+ * analyze/placement.c -- process differences that follow the CPUs the
+ * processes shared, not their work.
+ *
+ * On a node running more processes than it has cores, the processes that
+ * share one CPU are charged CPU time at that CPU's pace: a virtual CPU whose
+ * host is busier, or the core that takes the interrupts, makes every
+ * process on it 1-3% "slower" in every region.  The processes then split
+ * into groups as tight and as significant as any imbalance: on the
+ * diagnosis suite's balanced runs of 6-8 ranks on 2 cores, 7 of the 8
+ * false partitions were exactly the processes' CPUs (bench/diagnosis.md,
+ * nineteenth step).  Such a split is a block effect: the processes of one
+ * CPU share it, so their spread within the group says nothing about it.
+ * What it is compared with is how much the same two groups differ in the
+ * program's other regions.  An imbalance of a region is explained by the
+ * placement when
+ *  1. the processes shared CPUs (some CPU of some host ran two or more of
+ *     them, each process mostly on one: placement_min_share) and the
+ *     partition follows them: every CPU's processes are in one cluster;
+ *  2. over the regions that could hold a finding by themselves (self value
+ *     at least finding_min_share of the program on every process), at
+ *     least AN_PLACE_MIN_REGIONS of them, the slow processes' log ratio to
+ *     the others has a median m (the groups' speed) and a spread s (1.4826
+ *     median absolute deviations): the region's own log ratio d is within
+ *     placement_z x sqrt(s^2 + se^2) of m (se: the standard error of d from
+ *     the processes' spread within their groups).
+ * A region with more work on the slow processes stands out of the others:
+ * on the suite's imbalances that follow the CPUs, d - m is 8-220 times s.
+ * More work in every region alike (an uneven decomposition) on processes
+ * that happen to share a CPU looks the same as a slower CPU: an
+ * oversubscribed run cannot tell them apart, and the note says so.  With
+ * one process per core no CPU runs two processes and nothing here applies.
+ * The statistics are sums over processes, so that the parallel analysis
+ * (parallel.c) reduces the same numbers and takes the same decision.
+ */
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a of the host name and the CPU: the placement key (0: none). */
+uint64_t an_place_key(const aa_process *p, double min_share)
+{
+    double share;
+    int cpu = aa_process_main_cpu(p, &share);
+    uint64_t h = 1469598103934665603ull;
+    const char *s;
+    if (cpu < 0 || !(share >= min_share))
+        return 0;
+    for (s = p->host ? p->host : ""; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h = (h ^ (uint64_t)(unsigned)cpu) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+int an_place_follows(const uint64_t *key, const int *labels, size_t P)
+{
+    size_t a, b;
+    int shared = 0;
+    for (a = 0; a < P; a++)
+        if (!key[a])
+            return 0;
+    for (a = 0; a < P; a++)
+        for (b = a + 1; b < P; b++)
+            if (key[a] == key[b]) {
+                if (labels[a] != labels[b])
+                    return 0;
+                shared = 1;
+            }
+    return shared;
+}
+
+int an_place_sums_init(an_place_sums *s, size_t R)
+{
+    memset(s, 0, sizeof *s);
+    s->R = R;
+    s->v = calloc(4 * R + AN_PLACE_SCALARS, sizeof *s->v);
+    return s->v ? 0 : -1;
+}
+
+void an_place_sums_free(an_place_sums *s)
+{
+    free(s->v);
+    s->v = NULL;
+}
+
+size_t an_place_sums_len(const an_place_sums *s)
+{
+    return 4 * s->R + AN_PLACE_SCALARS;
+}
+
+void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned char *ran,
+                  double value)
+{
+    size_t r, g = slow ? 1 : 0;
+    double *sc = s->v + 4 * s->R;
+    sc[g] += 1; /* processes */
+    if (value > 0) {
+        sc[2 + g] += log(value);
+        sc[4 + g] += log(value) * log(value);
+    } else
+        sc[6] += 1; /* without a positive value */
+    for (r = 0; r < s->R; r++)
+        if ((!ran || ran[r]) && self[r] > 0) {
+            s->v[g * s->R + r] += self[r];
+            s->v[(2 + g) * s->R + r] += 1;
+        }
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
+                   an_place_verdict *v)
+{
+    const double *sc = s->v + 4 * s->R, *n = sc, *lx = sc + 2, *lxx = sc + 4;
+    double min_value = o->finding_min_share * program_metric, ss = 0, df, se, *d;
+    size_t r, k = 0, g;
+    memset(v, 0, sizeof *v);
+    if (!(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
+        return 0;
+    if (!(d = malloc((s->R ? s->R : 1) * sizeof *d)))
+        return -1;
+    for (r = 0; r < s->R; r++) {
+        double a = s->v[s->R + r] / n[1], b = s->v[r] / n[0];
+        if (s->v[2 * s->R + r] == n[0] && s->v[3 * s->R + r] == n[1] && b >= min_value &&
+            a >= min_value)
+            d[k++] = log(a / b);
+    }
+    v->nregions = k;
+    if (k >= AN_PLACE_MIN_REGIONS) {
+        qsort(d, k, sizeof *d, cmp_dbl);
+        v->speed = k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
+        for (r = 0; r < k; r++)
+            d[r] = fabs(d[r] - v->speed);
+        qsort(d, k, sizeof *d, cmp_dbl);
+        v->spread = 1.4826 * (k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]));
+    }
+    free(d);
+    if (k < AN_PLACE_MIN_REGIONS)
+        return 0;
+    v->diff = lx[1] / n[1] - lx[0] / n[0];
+    df = n[0] + n[1] - 2;
+    for (g = 0; g < 2; g++)
+        ss += fmax(0, lxx[g] - lx[g] * lx[g] / n[g]);
+    se = df >= 1 ? sqrt(ss / df) * sqrt(1 / n[0] + 1 / n[1]) : 0;
+    v->scale = sqrt(v->spread * v->spread + se * se);
+    return v->diff - v->speed <= o->placement_z * v->scale;
+}
+
+void an_place_note_text(char *buf, size_t size, size_t n, const char *slow_set,
+                        const an_place_verdict *v)
+{
+    snprintf(buf, size,
+             "%zu process difference%s follow%s the CPUs the processes shared: ranks %s were "
+             "%.1f%% slower in the region, and %.1f%% (+-%.1f%%) in the program's %zu "
+             "regions of 1%% or more -- the CPUs' speed, not the work; not reported as an "
+             "imbalance (with more processes than cores a slower CPU and more work in every "
+             "region look the same; with one process per core this test does not apply)",
+             n, n == 1 ? "" : "s", n == 1 ? "s" : "", slow_set, 100 * expm1(v->diff),
+             100 * expm1(v->speed), 100 * v->spread, v->nregions);
+}
