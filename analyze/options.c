@@ -65,12 +65,16 @@ static const aa_analyze_tunable tunables[] = {
       "beyond the processes' typical spread (cpu_sq; a single 10-ms spike in one visit "
       "gives a ratio near 1, the same extra work in every visit a ratio that grows with "
       "the square root of the visits); inactive without cpu_sq"),
-    T("placement_z", placement_z, 3.0, 0.0, 1e6, "standard errors",
-      "processes that shared CPUs and split along them: the split is the CPUs' speed, not "
-      "work, when the slow processes are slower outside the region by this many standard "
-      "errors of the spread within the groups and the region's share of their time is not "
-      "larger by as many (or by less than finding_min_share of the program); 1e6 turns it "
-      "off (analyze/placement.c; bench/diagnosis.md, nineteenth step)"),
+    T("placement_z", placement_z, 3.0, 0.0, 1e6, "spreads",
+      "processes that shared CPUs and split along them (each CPU's processes in one "
+      "cluster): the split is the CPUs' speed, not work, when the region's log ratio slow / "
+      "others is within this many spreads (1.4826 MAD over the program's regions of 1% or "
+      "more, with the ratio's standard error) of the median ratio over those regions; 0 "
+      "turns it off.  The 504 suite runs N8b-N14: of the 15 imbalances that followed the "
+      "CPUs, the 8 true ones stood 4.6-176 spreads out, the 4 false ones of a uniform speed "
+      "-0.4 to 0.5 (seeds 753, 791, 792, 883: all fixed), 3 false ones of I/O loops 3.5-8.0 "
+      "(kept); every other check unchanged (analyze/placement.c; bench/diagnosis.md, "
+      "nineteenth step)"),
     T("placement_min_share", placement_min_share, 0.75, 0.0, 1.0, "of a process's time",
       "a process ran on one CPU when that CPU had at least this share of the runtime's "
       "samples of it (a process the scheduler moved around has no placement and the test "

@@ -122,7 +122,7 @@ int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double p
     double min_value = o->finding_min_share * program_metric, ss = 0, df, se, *d;
     size_t r, k = 0, g;
     memset(v, 0, sizeof *v);
-    if (!(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
+    if (!(o->placement_z > 0) || !(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
         return 0;
     if (!(d = malloc((s->R ? s->R : 1) * sizeof *d)))
         return -1;

@@ -77,6 +77,14 @@ if [ -r /proc/self/schedstat ]; then
 else
     is "$rd" "" "no scheduler statistics here: no run delay recorded"
 fi
+# the CPUs the process ran on, sampled at the CPU-time reads (at most one a
+# millisecond): CPU ids of this machine, shares of at most 1, largest first
+cs=$(rt_attr $D 0 cpus)
+like "$cs" '^[0-9]+:[01]\.[0-9]{3}(,[0-9]+:[01]\.[0-9]{3}){0,3}$' "the CPUs it ran on recorded: $cs"
+ok "... on CPUs of this machine ($(nproc) online), shares summing to at most 1, largest first" \
+    awk -v s="$cs" -v n="$(getconf _NPROCESSORS_CONF)" 'BEGIN { k = split(s, a, ","); t = 0; prev = 2
+        for (i = 1; i <= k; i++) { split(a[i], b, ":"); if (b[1] + 0 >= n || b[2] + 0 > prev) exit 1
+            prev = b[2] + 0; t += b[2] } exit !(t <= 1.002) }'
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "region entered while paused is not recorded"
 is "$(rt_val $D ROOT/main/user_block/user_inner visits)" 1 "user regions by name nest"
 is "$(rt_val $D ROOT/main/fortran_sub visits)" 1 "Fortran entry point (blank-padded name)"

@@ -2001,6 +2001,131 @@ static void test_polling_waits(void)
     }
 }
 
+/* Processes that shared CPUs (placement.c): 8 processes on 2 CPUs, those
+ * of CPU 1 (ranks 1, 2, 5, 7: `cpus`) 2% slower in every region -- the
+ * suite's balanced runs at 8 ranks on 2 cores (seed 753: 1.9%, +-0.35%
+ * over 7 regions).  mode 0: only that; 1: and kernel 3 has 15% more work on
+ * them; 2: each process on a CPU of its own; 3: the processes moved between
+ * the CPUs (60% on the main one); 4: `cpu` alone (where it finished). */
+static aa_experiment *placement_exp(int mode)
+{
+    static const int cpu1[8] = {0, 1, 1, 0, 0, 1, 0, 1};
+    aa_experiment *e = new_exp(0);
+    int r, j;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "setup", AA_KIND_FUNCTION);
+    add_region(e, 3, 1, "loop@20", AA_KIND_LOOP);
+    for (j = 0; j < 6; j++)
+        add_region(e, (uint32_t)(4 + j), 3, "kernel", AA_KIND_FUNCTION);
+    for (r = 0; r < 8; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double speed = cpu1[r] ? 1.02 : 1.0, sum = 0, setup = 0.03 * speed;
+        long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN), loop;
+        char buf[64];
+        node(e, t, 2, m, setup, NAN, NAN);
+        loop = node(e, t, 3, m, 0, NAN, NAN);
+        for (j = 0; j < 6; j++) {
+            double v = 0.05 * (1 + j) * speed * (1.0 + 0.002 * sin(r * 7.0 + j * 3.0));
+            if (mode == 1 && j == 3 && cpu1[r])
+                v *= 1.15;
+            node(e, t, (uint32_t)(4 + j), loop, v, NAN, NAN);
+            sum += v;
+        }
+        aa_node_values(e, t, (size_t)loop)[M_WALL] = aa_node_values(e, t, (size_t)loop)[M_CPU] = sum;
+        aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] =
+            sum + setup;
+        aa_node_values(e, t, (size_t)root)[M_WALL] = aa_node_values(e, t, (size_t)root)[M_CPU] =
+            sum + setup;
+        free(p->host);
+        p->host = strdup("node1");
+        if (mode == 4) {
+            aa_process_set_attr(p, "cpu", cpu1[r] ? "1" : "0");
+            continue;
+        }
+        if (mode == 2)
+            snprintf(buf, sizeof buf, "%d:1.000", r);
+        else if (mode == 3)
+            snprintf(buf, sizeof buf, "%d:0.600,%d:0.400", cpu1[r], 1 - cpu1[r]);
+        else
+            snprintf(buf, sizeof buf, "%d:0.970,%d:0.030", cpu1[r], 1 - cpu1[r]);
+        aa_process_set_attr(p, "cpus", buf);
+    }
+    e->nprocs = 8;
+    return e;
+}
+
+static int placement_finding_at(const aa_analysis *a, uint32_t id)
+{
+    size_t k;
+    for (k = 0; k < a->nfindings; k++)
+        if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr &&
+            a->findings[k].region == region_by_id(a, id))
+            return 1;
+    return 0;
+}
+
+static void test_placement(void)
+{
+    static const char *what[5] = {"2% slower on the CPU they share",
+                                  "... and kernel 3 15% more work there",
+                                  "2% slower, each process on a CPU of its own",
+                                  "2% slower, processes moving between the CPUs",
+                                  "2% slower, the CPU each finished on"};
+    aa_analyze_options o;
+    aa_err err;
+    int mode, off;
+    double share;
+    for (mode = 0; mode < 5; mode++)
+        for (off = 0; off < 2; off++) {
+            aa_experiment *e = placement_exp(mode);
+            aa_analysis *a = NULL;
+            size_t k, ndis = 0;
+            aa_analyze_options_init(&o);
+            if (off)
+                o.placement_z = 0;
+            if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+                ok(0, "%s: analysed: %s", what[mode], err.msg);
+                aa_experiment_free(e);
+                continue;
+            }
+            for (k = 0; k < a->nfindings; k++)
+                ndis += a->findings[k].kind == AA_FINDING_DISSIMILARITY;
+            if (off)
+                ok(a->nclusters == 2 && ndis > 0,
+                   "%s, placement_z 0: the CPUs split the processes (%zu clusters)", what[mode],
+                   a->nclusters);
+            else if (mode == 0 || mode == 4)
+                ok(a->nclusters == 1 && ndis == 0 && has_note(a, "the CPUs the processes shared") &&
+                       has_note(a, "ranks 1-2,5,7 were 2.0% slower"),
+                   "%s: one cluster, no imbalance, a note (%zu clusters, %zu findings)",
+                   what[mode], a->nclusters, ndis);
+            else if (mode == 1)
+                ok(a->nclusters == 2 && placement_finding_at(a, 7) && a->cluster_size[0] == 4,
+                   "%s: kernel 3 is the innermost imbalance", what[mode]);
+            else
+                ok(a->nclusters == 2 && ndis > 0 && !has_note(a, "the CPUs the processes shared"),
+                   "%s: the test does not apply, the imbalance stays", what[mode]);
+            aa_analyze_free(a);
+            aa_experiment_free(e);
+        }
+    /* the attribute the test reads */
+    {
+        aa_experiment *e = aa_experiment_new();
+        aa_process *pr = aa_experiment_add_process(e, 0);
+        aa_process_set_attr(pr, "cpu", "3");
+        ok(aa_process_main_cpu(pr, &share) == 3 && share == 1, "`cpu` alone: that CPU, share 1");
+        aa_process_set_attr(pr, "cpus", "1:0.250,5:0.700,2:0.050");
+        ok(aa_process_main_cpu(pr, &share) == 5 && share == 0.7, "`cpus`: the largest share");
+        aa_process_set_attr(pr, "cpus", "1:0.250,x");
+        ok(aa_process_main_cpu(pr, &share) == -1, "`cpus` unreadable: none");
+        aa_process_set_attr(pr, "cpus", "1:1.5");
+        ok(aa_process_main_cpu(pr, NULL) == -1, "`cpus` with a share above 1: none");
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2034,5 +2159,6 @@ int main(void)
     test_ccr_own_code();
     test_recursion_folded();
     test_threshold_counts_tested();
+    test_placement();
     return tap_done();
 }

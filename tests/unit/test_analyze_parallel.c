@@ -228,6 +228,8 @@ static double g_run_delay_share;
 /* > 0: process i's values scaled by 1 + g_gradient x i / P (every process
  * doing different work) and cpu_sq set for visits varying by 0.5% */
 static double g_gradient;
+/* 1: the processes shared two CPUs of one host, the slow ones CPU 1 */
+static int g_cpus;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -292,6 +294,11 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     }
     if (g_run_delay_share > 0)
         strcat(what, ", run delay");
+    for (i = 0; g_cpus && i < e->nprocesses; i++)
+        aa_process_set_attr(&e->processes[i], "cpus",
+                            i >= e->nprocesses - (size_t)nslow ? "1:0.990,0:0.010" : "0:1.000");
+    if (g_cpus)
+        strcat(what, ", the slow ones on CPU 1");
     if (aa_analyze_run(e, NULL, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
@@ -309,6 +316,10 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         if (spike)
             ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
                "%s: the imbalance is the spike's in both", what);
+        if (g_cpus)
+            ok(has_note(s, "the CPUs the processes shared") &&
+                   has_note(p, "the CPUs the processes shared") && s->nclusters == 1,
+               "%s: the CPUs' speed in both, one cluster", what);
         if (g_gradient > 0)
             ok(has_note(s, "they do different work") && has_note(p, "they do different work") &&
                    fabs(s->noise_rel - 4 * 0.005) < 1e-9,
@@ -453,6 +464,13 @@ int main(void)
     one_case(AA_SYNTH_NONE, "none", 16, 0.02, 1, 0, 1, 0, 0);
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 64, 0.02, 1, 0, 1, 0, 1);
     g_gradient = 0;
+    /* half the processes 3% slower in every region, and they are the ones
+     * that shared CPU 1 (analyze/placement.c): the CPUs' speed in both, also
+     * 5 processes at a time (15 of them: the CPUs still follow the halves) */
+    g_cpus = 1;
+    one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 8, 1.03, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 10, 1.03, 0, 1);
+    g_cpus = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */
