@@ -28,6 +28,25 @@ static void check_message(int rc, const aa_err *err)
     }
 }
 
+/* The readers of process attributes the analysis uses (run delay, the CPUs
+ * a process ran on): any text gives "none" or a value in range. */
+static void check_process_attrs(const aa_experiment *e)
+{
+    size_t i;
+    for (i = 0; i < e->nprocesses; i++) {
+        double share = -1, d = aa_process_run_delay(&e->processes[i]);
+        int cpu = aa_process_main_cpu(&e->processes[i], &share);
+        if (!(d >= 0) && d == d) {
+            fprintf(stderr, "run delay %g out of range\n", d);
+            abort();
+        }
+        if (cpu < -1 || (cpu >= 0 && !(share >= 0 && share <= 1)) || (cpu < 0 && share != 0)) {
+            fprintf(stderr, "main cpu %d, share %g out of range\n", cpu, share);
+            abort();
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     aa_experiment *e = NULL, *back = NULL;
@@ -36,6 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc;
 
     rc = aa_experiment_read_memory((const char *)data, size, "fuzz", &e, &err);
+    if (rc == AA_OK)
+        check_process_attrs(e);
     if (rc == AA_OK) {
         aa_buf b1, b2;
         aa_buf_init(&b1);
