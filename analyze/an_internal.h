@@ -81,9 +81,11 @@ double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t
  * placement key of a process: its host and main CPU (aa_process_main_cpu)
  * when that CPU had at least min_share of its time, else 0.  The partition
  * follows the placement when every process has a key, some key is shared,
- * and processes sharing one share a label. */
+ * and processes sharing one share a label (O(P log P)). */
 uint64_t an_place_key(const aa_process *p, double min_share);
-int an_place_follows(const uint64_t *key, const int *labels, size_t P);
+int an_place_follows(const uint64_t *key, const int *labels, size_t P); /* -1: no memory */
+/* 1 when every process has a key and some key is shared (-1: no memory). */
+int an_place_shared(const uint64_t *key, size_t P);
 /* Sums over the processes for one imbalance (group 1: its slow processes),
  * one array that the parallel analysis reduces as it is: 4 x R -- by group
  * the self values of each region, and how many processes ran it with a

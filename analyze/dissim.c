@@ -1352,22 +1352,20 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
  * process shares its CPU with another (nothing to test). */
 static int place_keys(an_ctx *c, uint64_t **keys)
 {
-    size_t q, b;
+    size_t q;
     uint64_t *k = calloc(c->P ? c->P : 1, sizeof *k);
-    int shared = 0;
+    int shared = -1;
     *keys = NULL;
-    if (!k)
-        return an_nomem(c);
-    for (q = 0; q < c->P; q++)
-        k[q] = an_place_key(&c->e->processes[c->proc[q]], c->o->placement_min_share);
-    for (q = 0; q < c->P && !shared; q++)
-        for (b = q + 1; b < c->P && !shared; b++)
-            shared = k[q] && k[q] == k[b];
-    if (!shared)
-        free(k);
-    else
+    if (k) {
+        for (q = 0; q < c->P; q++)
+            k[q] = an_place_key(&c->e->processes[c->proc[q]], c->o->placement_min_share);
+        shared = an_place_shared(k, c->P);
+    }
+    if (shared > 0)
         *keys = k;
-    return AA_OK;
+    else
+        free(k);
+    return shared < 0 ? an_nomem(c) : AA_OK;
 }
 
 /* 1 when the imbalance f (slow cluster `slow`) is the speed of the CPUs the
@@ -1378,9 +1376,9 @@ static int place_explained(an_ctx *c, const uint64_t *keys, const double *self, 
 {
     an_place_sums s;
     size_t q;
-    int rc;
-    if (!keys || !an_place_follows(keys, f->labels, c->P))
-        return 0;
+    int rc = keys ? an_place_follows(keys, f->labels, c->P) : 0;
+    if (rc <= 0)
+        return rc;
     if (an_place_sums_init(&s, c->R))
         return -1;
     for (q = 0; q < c->P; q++)

@@ -1817,11 +1817,10 @@ static int place_one(pa *x, pa_found *f, const uint64_t *keys, const double *S, 
     *explained = 0;
     if ((rc = gather_ints(x, f->lab, &lab)))
         return rc;
-    if (!an_place_follows(keys, lab, x->P)) {
-        free(lab);
-        return AA_OK;
-    }
+    rc = an_place_follows(keys, lab, x->P);
     free(lab);
+    if (rc <= 0)
+        return rc < 0 ? pa_nomem(x) : AA_OK;
     if (an_place_sums_init(&s, x->R))
         return pa_nomem(x);
     for (q = 0; q < x->L; q++)
@@ -1867,22 +1866,21 @@ static int placement_test(pa *x)
 {
     uint64_t *keys = NULL;
     double *S = NULL;
-    size_t i, a, b, n = 0, top = SIZE_MAX;
-    int rc, shared = 0, expl;
+    size_t i, n = 0, top = SIZE_MAX;
+    int rc, shared, expl;
     for (i = 0; i < x->nfound && x->found[i].dropped; i++)
         ;
     if (i == x->nfound)
         return AA_OK;
     if ((rc = gather_rows(x, x->place_key, sizeof *x->place_key, (void **)&keys)))
         return rc;
-    for (a = 0; a < x->P && !shared; a++)
-        for (b = a + 1; b < x->P && !shared; b++)
-            shared = keys[a] && keys[a] == keys[b];
-    if (shared && !(S = malloc((x->L * x->R + 1) * sizeof *S)))
+    if ((shared = an_place_shared(keys, x->P)) < 0)
+        rc = pa_nomem(x);
+    if (shared > 0 && !(S = malloc((x->L * x->R + 1) * sizeof *S)))
         rc = pa_nomem(x);
     if (S)
         self_values(x, x->MM, S, x->L);
-    for (i = 0; shared && !rc && i < x->nfound; i++) {
+    for (i = 0; shared > 0 && !rc && i < x->nfound; i++) {
         pa_found *f = &x->found[i];
         if (f->dropped || (rc = place_one(x, f, keys, S, &expl)) || !expl)
             continue;

@@ -5,7 +5,7 @@
 # severity classes, the same process clusters and the same findings (region,
 # CCCR, slow and waiting ranks, where they wait); the data-bubble path (200
 # processes on 8 ranks) with the per-region distributions (exact order
-# statistics); an experiment file as input; a --synth block run;
+# statistics); processes that shared CPUs; an experiment file as input; a --synth block run;
 # bad input (exit 3 naming the file), usage errors (exit 2).
 . "$(dirname "$0")/lib.sh"
 
@@ -79,6 +79,29 @@ mkdir -p "$T/master2"
 "$SYNTH" --scenario slow-group --procs 16 --master --split "$T/master2" >/dev/null
 same_as_serial "rank 0 a master, excluded" "$T/master2" 4
 like "$(head -1 "$T/master2.serial")" 'excluded \[0\]' "... which the serial analysis excludes"
+
+# processes that shared CPUs (analyze/placement.c): 16 rank files of the
+# balanced scenario, the odd ranks 3% slower in every region and on CPU 1,
+# the even ones on CPU 0 -- the CPUs' speed: one cluster and the note in the
+# MPI job as in the serial one (keys and partitions gathered, sums reduced)
+mkdir -p "$T/cpus"
+"$SYNTH" --scenario none --procs 16 --noise 0.002 --split "$T/cpus" >/dev/null
+python3 - "$T"/cpus/rank-*.xml <<'EOF'
+import re, sys
+for f in sys.argv[1:]:
+    r = int(re.search(r'rank-(\d+)', f).group(1))
+    t = open(f).read()
+    if r % 2:
+        t = re.sub(r' v="(\S+) ([^"]*)"', lambda m: ' v="%s %s"' % (m.group(1), " ".join(
+            x if x == "-" else repr(float(x) * 1.03) for x in m.group(2).split())), t)
+    t = re.sub(r'(<process [^>]*>)', r'\1<attr name="cpus">%d:1.000</attr>' % (r % 2), t, count=1)
+    open(f, "w").write(t)
+EOF
+same_as_serial "the odd ranks 3% slower on the CPU they shared" "$T/cpus" 4
+notes() { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(len(a["dissimilarity"]["clusters"]), sum("the CPUs the processes shared" in n for n in a["notes"]))' "$1"; }
+is "$(notes "$T/cpus.json") $(notes "$T/p.json")" "1 1 1 1" "... the CPUs' speed in both: one cluster, the note"
+"$AA" analyze -q --set placement_z=0 --json "$T/cpus-off.json" "$T/cpus" >/dev/null 2>&1
+is "$(notes "$T/cpus-off.json")" "2 0" "... with placement_z 0: the CPUs split the processes"
 
 # per-region distributions (--regions-json of the 8-rank run above): exact
 # order statistics, checked against the sorted values of the same run
