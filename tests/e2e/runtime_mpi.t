@@ -44,6 +44,8 @@ for r in 0 1 2 3; do
     is "$(rt_val $D ROOT/main/rec/rec/rec visits $r)" 1 "rank $r: recursion chain"
     is "$(rt_val $D ROOT/main/early visits $r)" 2 "rank $r: scope form"
     is "$(rt_attr $D $r mismatched_exits)" 1 "rank $r: stray exit counted"
+    like "$(rt_attr $D $r cpus)" '^[0-9]+:[01]\.[0-9]{3}(,[0-9]+:[01]\.[0-9]{3}){0,3}$' \
+        "rank $r: the CPUs it ran on (the analysis' placement test)"
     sw=$(rt_val $D ROOT/main/sleep_region wall $r); sc=$(rt_val $D ROOT/main/sleep_region cpu $r)
     ok "rank $r: sleep wall $sw >> cpu $sc" rt_num "$sw >= 0.14 && $sc < 0.002"
     bc=$(rt_val $D ROOT/main/busy_region cpu $r)
