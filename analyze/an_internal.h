@@ -79,12 +79,14 @@ double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t
 
 /* Differences that follow the CPUs the processes shared (placement.c).  The
  * placement key of a process: its host and main CPU (aa_process_main_cpu)
- * when that CPU had at least min_share of its time, else 0.  The partition
- * follows the placement when every process has a key, some key is shared,
- * and processes sharing one share a label (O(P log P)). */
+ * when that CPU had at least min_share of its time, else 0 (a process the
+ * scheduler moved: its pace is a mix).  The partition follows the
+ * placement when some key is shared, the processes with a key carry two
+ * labels or more, and processes sharing a key share a label (O(P log P));
+ * processes without one may carry any label. */
 uint64_t an_place_key(const aa_process *p, double min_share);
 int an_place_follows(const uint64_t *key, const int *labels, size_t P); /* -1: no memory */
-/* 1 when every process has a key and some key is shared (-1: no memory). */
+/* 1 when some key is shared (-1: no memory). */
 int an_place_shared(const uint64_t *key, size_t P);
 /* Sums over the processes for one imbalance (group 1: its slow processes),
  * one array that the parallel analysis reduces as it is: 4 x R -- by group

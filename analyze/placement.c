@@ -15,8 +15,11 @@
  * program's other regions.  An imbalance of a region is explained by the
  * placement when
  *  1. the processes shared CPUs (some CPU of some host ran two or more of
- *     them, each process mostly on one: placement_min_share) and the
- *     partition follows them: every CPU's processes are in one cluster;
+ *     them, each for at least placement_min_share of its time) and the
+ *     partition follows them: every CPU's processes are in one cluster, and
+ *     those processes are in two clusters or more (a process the scheduler
+ *     moved between CPUs runs at a mix of their paces and may be in
+ *     either);
  *  2. over the regions that could hold a finding by themselves (self value
  *     at least finding_min_share of the program on every process), at
  *     least AN_PLACE_MIN_REGIONS of them, the slow processes' log ratio to
@@ -68,38 +71,55 @@ static int cmp_pair(const void *a, const void *b)
     return (x->label > y->label) - (x->label < y->label);
 }
 
+static int an_place_split(const uint64_t *key, const int *labels, size_t P, int need_split);
+
 int an_place_shared(const uint64_t *key, size_t P)
 {
-    int *zero = calloc(P ? P : 1, sizeof *zero), rc;
+    int *zero = calloc(P ? P : 1, sizeof *zero), rc; /* one label: only the keys count */
     if (!zero)
         return -1;
-    rc = an_place_follows(key, zero, P);
+    rc = an_place_split(key, zero, P, 0);
     free(zero);
     return rc;
 }
 
+/* The pairs of the processes with a key, sorted; *n of them; NULL on no
+ * memory. */
+static place_pair *placed_pairs(const uint64_t *key, const int *labels, size_t P, size_t *n)
+{
+    place_pair *v = malloc((P ? P : 1) * sizeof *v);
+    size_t a;
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (a = 0; a < P; a++)
+        if (key[a])
+            v[*n].key = key[a], v[(*n)++].label = labels[a];
+    qsort(v, *n, sizeof *v, cmp_pair); /* O(P log P): 131,072 processes in the MPI analysis */
+    return v;
+}
+
+/* 1 when some key is shared and processes sharing a key share a label; with
+ * need_split, also the placed processes carry two labels or more. */
+static int an_place_split(const uint64_t *key, const int *labels, size_t P, int need_split)
+{
+    size_t a, n;
+    place_pair *v = placed_pairs(key, labels, P, &n);
+    int shared = 0, split = 0;
+    if (!v)
+        return -1;
+    for (a = 1; a < n && shared >= 0; a++) {
+        split |= v[a].label != v[0].label;
+        if (v[a].key == v[a - 1].key)
+            shared = v[a].label != v[a - 1].label ? -2 : 1;
+    }
+    free(v);
+    return shared > 0 && (split || !need_split);
+}
+
 int an_place_follows(const uint64_t *key, const int *labels, size_t P)
 {
-    place_pair *v;
-    size_t a;
-    int shared = 0;
-    for (a = 0; a < P; a++)
-        if (!key[a])
-            return 0;
-    if (!(v = malloc((P ? P : 1) * sizeof *v)))
-        return -1;
-    for (a = 0; a < P; a++)
-        v[a].key = key[a], v[a].label = labels[a];
-    qsort(v, P, sizeof *v, cmp_pair); /* O(P log P): 131,072 processes in the MPI analysis */
-    for (a = 1; a < P && shared >= 0; a++)
-        if (v[a].key == v[a - 1].key) {
-            if (v[a].label != v[a - 1].label)
-                shared = -2;
-            else
-                shared = 1;
-        }
-    free(v);
-    return shared > 0;
+    return an_place_split(key, labels, P, 1);
 }
 
 int an_place_sums_init(an_place_sums *s, size_t R)
