@@ -240,6 +240,17 @@ typedef struct aa_analysis {
     double noise_rel;          /* measured relative noise of the process metric */
     double noise_between;      /* the spread between processes it was measured from */
     double noise_visits;       /* the spread of the processes' own visits (0: not measured) */
+    /* imbalances dropped because their partition follows the CPUs the
+     * processes shared (analyze/placement.c; docs/analysis.md §2): how
+     * many, and the largest one's region (index into regions), slow ranks,
+     * its ratio slow / others less 1, the median and spread of that ratio
+     * over the regions compared (relative), how many regions */
+    size_t placement_dropped;
+    size_t placement_region;
+    size_t nplacement_slow;
+    int *placement_slow;
+    double placement_ratio, placement_speed, placement_spread;
+    size_t placement_regions;
     /* where the processes differ most against their noise without a
      * finding (not significant): function and loop regions (indices into
      * regions) and their spread in noise standard deviations; the

@@ -119,10 +119,13 @@ void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned
  * metric. */
 int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
                    an_place_verdict *v);
-/* The note on n imbalances the placement explains (the largest one's slow
- * ranks and speed). */
-void an_place_note_text(char *buf, size_t size, size_t n, const char *slow_set,
-                        const an_place_verdict *v);
+/* Records on a the n imbalances the placement explains, with the largest
+ * one's region, slow ranks (ns) and figures; -1 on no memory. */
+int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
+                    const an_place_verdict *v);
+/* The note on the imbalances the placement explains, from what
+ * an_place_record put on a (slow_set: its slow ranks, compactly). */
+void an_place_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set);
 
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;

@@ -1402,10 +1402,13 @@ static int place_note(an_ctx *c, size_t n, const dis_found *f)
         if (f->labels[q] == (int)slow)
             r[ns++] = c->a->ranks[q];
     set = aa_rankset_str(r, ns);
-    free(r);
-    if (!set)
+    if (!set || an_place_record(c->a, n, f->region, r, ns, &f->place)) {
+        free(r);
+        free(set);
         return an_nomem(c);
-    an_place_note_text(buf, sizeof buf, n, set, &f->place);
+    }
+    free(r);
+    an_place_note_text(buf, sizeof buf, c->a, set);
     free(set);
     return an_note(c, "%s", buf);
 }

@@ -1849,11 +1849,12 @@ static int place_note(pa *x, size_t n, const pa_found *f)
     for (q = 0; q < x->P; q++)
         if (lab[q] == (int)f->slow)
             r[ns++] = rk[q];
-    if (!(set = aa_rankset_str(r, ns))) {
+    if (!(set = aa_rankset_str(r, ns)) ||
+        an_place_record(x->a, n, f->region, r, ns, &f->place)) {
         rc = pa_nomem(x);
         goto out;
     }
-    an_place_note_text(buf, sizeof buf, n, set, &f->place);
+    an_place_note_text(buf, sizeof buf, x->a, set);
     rc = an_note(&x->dc, "%s", buf);
 out:
     free(lab), free(rk), free(r), free(set);

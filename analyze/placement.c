@@ -203,15 +203,36 @@ int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double p
     return v->diff - v->speed <= o->placement_z * v->scale;
 }
 
-void an_place_note_text(char *buf, size_t size, size_t n, const char *slow_set,
-                        const an_place_verdict *v)
+void an_place_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set)
 {
+    const aa_region *ri = a->placement_region < a->nregions
+                              ? a->regions[a->placement_region].info : NULL;
+    size_t n = a->placement_dropped;
     snprintf(buf, size,
              "%zu process difference%s follow%s the CPUs the processes shared: ranks %s were "
-             "%.1f%% slower in the region, and %.1f%% (+-%.1f%%) in the program's %zu "
-             "regions of 1%% or more -- the CPUs' speed, not the work; not reported as an "
-             "imbalance (with more processes than cores a slower CPU and more work in every "
-             "region look the same; with one process per core this test does not apply)",
-             n, n == 1 ? "" : "s", n == 1 ? "s" : "", slow_set, 100 * expm1(v->diff),
-             100 * expm1(v->speed), 100 * v->spread, v->nregions);
+             "%.1f%% slower in %s, and %.1f%% (+-%.1f%%) in the program's %zu regions of 1%% or "
+             "more -- the CPUs' speed, not the work; not reported as an imbalance (with more "
+             "processes than cores a slower CPU and more work in every region look the same; "
+             "with one process per core this test does not apply)",
+             n, n == 1 ? "" : "s", n == 1 ? "s" : "", slow_set, 100 * a->placement_ratio,
+             ri && ri->name && *ri->name ? ri->name : "the region", 100 * a->placement_speed,
+             100 * a->placement_spread, a->placement_regions);
+}
+
+int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
+                    const an_place_verdict *v)
+{
+    free(a->placement_slow);
+    a->nplacement_slow = 0;
+    if (!(a->placement_slow = malloc((ns ? ns : 1) * sizeof *a->placement_slow)))
+        return -1;
+    memcpy(a->placement_slow, slow, ns * sizeof *slow);
+    a->nplacement_slow = ns;
+    a->placement_dropped = n;
+    a->placement_region = region;
+    a->placement_ratio = expm1(v->diff);
+    a->placement_speed = expm1(v->speed);
+    a->placement_spread = v->spread;
+    a->placement_regions = v->nregions;
+    return 0;
 }

@@ -298,6 +298,40 @@ static void json_region_fields(aa_json *j, const aa_analysis *a, size_t r)
     aa_json_int(j, ri ? ri->line : 0);
 }
 
+/* dissimilarity.placement: the imbalances dropped as the CPUs' speed
+ * (analyze/placement.c), null when none */
+static void json_placement(aa_json *j, const aa_analysis *a)
+{
+    size_t i;
+    aa_json_key(j, "placement");
+    if (!a->placement_dropped || a->placement_region >= a->nregions) {
+        aa_json_null(j);
+        return;
+    }
+    aa_json_obj_begin(j);
+    aa_json_key(j, "dropped");
+    aa_json_int(j, (long long)a->placement_dropped);
+    aa_json_key(j, "region");
+    aa_json_obj_begin(j);
+    json_region_fields(j, a, a->placement_region);
+    aa_json_obj_end(j);
+    aa_json_key(j, "slow_ranks");
+    aa_json_arr_begin(j);
+    for (i = 0; i < a->nplacement_slow; i++)
+        aa_json_int(j, a->placement_slow[i]);
+    aa_json_arr_end(j);
+    json_rankset(j, "slow_rank_set", a->placement_slow, a->nplacement_slow);
+    aa_json_key(j, "region_ratio");
+    aa_json_num(j, a->placement_ratio);
+    aa_json_key(j, "speed");
+    aa_json_num(j, a->placement_speed);
+    aa_json_key(j, "spread");
+    aa_json_num(j, a->placement_spread);
+    aa_json_key(j, "regions");
+    aa_json_int(j, (long long)a->placement_regions);
+    aa_json_obj_end(j);
+}
+
 static void json_parent_index(aa_json *j, const aa_analysis *a, size_t r)
 {
     long par = a->regions[r].parent;
@@ -484,6 +518,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_key(&j, "visits");
     aa_json_num(&j, a->noise_visits);
     aa_json_obj_end(&j);
+    json_placement(&j, a);
     aa_json_key(&j, "clusters");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nclusters; i++) {

@@ -2112,6 +2112,18 @@ static void test_placement(void)
             else
                 ok(a->nclusters == 2 && ndis > 0 && !has_note(a, "the CPUs the processes shared"),
                    "%s: the test does not apply, the imbalance stays", what[mode]);
+            if (!off && (mode == 0 || mode == 4)) {
+                aa_buf j;
+                aa_buf_init(&j);
+                ok(a->placement_dropped >= 1 && a->nplacement_slow == 4 &&
+                       fabs(a->placement_speed - 0.02) < 0.002 && a->placement_regions >= 5 &&
+                       aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+                       strstr(j.data, "\"placement\": {") && strstr(j.data, "\"dropped\": 2") &&
+                       strstr(j.data, "\"slow_rank_set\": \"1-2,5,7\""),
+                   "%s: JSON dissimilarity.placement: %zu dropped, speed %.4f over %zu regions",
+                   what[mode], a->placement_dropped, a->placement_speed, a->placement_regions);
+                aa_buf_free(&j);
+            }
             aa_analyze_free(a);
             aa_experiment_free(e);
         }

@@ -101,6 +101,17 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         bad += p->suspects[i] != s->suspects[i] ||
                fabs(p->suspect_sep[i] - s->suspect_sep[i]) > 1e-9 * s->suspect_sep[i];
     ok(!bad, "%s: the same %zu suspects (parallel %zu)", what, s->nsuspects, p->nsuspects);
+    ok(p->placement_dropped == s->placement_dropped &&
+           (!s->placement_dropped ||
+            (p->placement_region == s->placement_region &&
+             same_ranks(s->placement_slow, s->nplacement_slow, p->placement_slow,
+                        p->nplacement_slow) &&
+             p->placement_regions == s->placement_regions &&
+             close_to(p->placement_ratio, s->placement_ratio) &&
+             close_to(p->placement_speed, s->placement_speed) &&
+             close_to(p->placement_spread, s->placement_spread))),
+       "%s: the same %zu imbalances dropped as the CPUs' speed, the same figures", what,
+       s->placement_dropped);
     for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
         bad += !same_causes(&s->findings[i], &p->findings[i]);
     ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
