@@ -103,10 +103,15 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
     t->in_io = 0;
     if (t->depth <= 0)
         return;
+    /* At most the wall time plus the misplaced part of a real read's
+     * correction (fix): the correction lands in the segment the read
+     * happens in, inside or outside a call, in proportion to their lengths;
+     * clipping at the wall time alone moved its part beyond it outside the
+     * calls (docs/runtime.md, Timing) */
     if (!(cpu > 0))
         cpu = 0;
-    if (cpu > wall)
-        cpu = wall;
+    if (cpu > wall + fix)
+        cpu = wall + fix;
     aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
     n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
     n->x[AA_RT_X_IO_READ] += rbytes;

@@ -78,7 +78,8 @@ is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "MPI_Pcontrol(0): region not re
 main_calls=$(rt_val $D ROOT/main mpi_calls 0)
 is "$main_calls" 26 "main: Init + 5 comm + 9 MPI-IO + 7 RMA + 3 coll + final Barrier (paused Barrier not counted)"
 is "$(rt_val $D ROOT/main mpi_bytes_sent 0)" $((4880 + 800 + 88)) "MPI bytes inclusive up the tree"
-ok "mpi_cpu <= mpi_wall" rt_num "$(rt_val $D ROOT/main mpi_cpu 0) <= $(rt_val $D ROOT/main mpi_wall 0)"
+ok "mpi_cpu <= mpi_wall + cpu_fix (a real read's misplaced correction, docs/runtime.md)" \
+    rt_num "$(rt_val $D ROOT/main mpi_cpu 0) <= $(rt_val $D ROOT/main mpi_wall 0) + $(rt_val $D ROOT/main cpu_fix 0) + 1e-9"
 
 # ---- AUTOANALYZER_COLLECT=files: rank-<N>.xml, one id ----
 AUTOANALYZER_OUTPUT="$T/f" AUTOANALYZER_COLLECT=files timeout 120 $MPIRUN "$B/rt_mpi" "$T" >"$T/f.out" 2>"$T/f.err"
