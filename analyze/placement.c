@@ -28,7 +28,9 @@
  *     placement_z x sqrt(s^2 + se^2) of m (se: the standard error of d from
  *     the processes' spread within their groups).
  * A region with more work on the slow processes stands out of the others:
- * on the suite's imbalances that follow the CPUs, d - m is 8-220 times s.
+ * on the suite's 8 true imbalances that followed the CPUs (N8b-N14),
+ * (d - m) / sqrt(s^2 + se^2) was 4.6-176, on its 4 false ones of a uniform
+ * speed -0.4 to 0.5.
  * More work in every region alike (an uneven decomposition) on processes
  * that happen to share a CPU looks the same as a slower CPU: an
  * oversubscribed run cannot tell them apart, and the note says so.  With
