@@ -161,37 +161,38 @@ void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned
         }
 }
 
-static int cmp_dbl(const void *a, const void *b)
+/* The regions' log ratios slow / others (d, R entries) over the regions
+ * every process ran with at least min_value on each side; how many. */
+static size_t region_ratios(const an_place_sums *s, double min_value, double *d)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
-                   an_place_verdict *v)
-{
-    const double *sc = s->v + 4 * s->R, *n = sc, *lx = sc + 2, *lxx = sc + 4;
-    double min_value = o->finding_min_share * program_metric, ss = 0, df, se, *d;
-    size_t r, k = 0, g;
-    memset(v, 0, sizeof *v);
-    if (!(o->placement_z > 0) || !(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
-        return 0;
-    if (!(d = malloc((s->R ? s->R : 1) * sizeof *d)))
-        return -1;
+    const double *n = s->v + 4 * s->R;
+    size_t r, k = 0;
     for (r = 0; r < s->R; r++) {
         double a = s->v[s->R + r] / n[1], b = s->v[r] / n[0];
         if (s->v[2 * s->R + r] == n[0] && s->v[3 * s->R + r] == n[1] && b >= min_value &&
             a >= min_value)
             d[k++] = log(a / b);
     }
-    v->nregions = k;
-    if (k >= AN_PLACE_MIN_REGIONS) {
-        qsort(d, k, sizeof *d, cmp_dbl);
-        v->speed = k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]);
+    return k;
+}
+
+int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
+                   an_place_verdict *v)
+{
+    const double *sc = s->v + 4 * s->R, *n = sc, *lx = sc + 2, *lxx = sc + 4;
+    double ss = 0, df, se, *d;
+    size_t r, k, g;
+    memset(v, 0, sizeof *v);
+    if (!(o->placement_z > 0) || !(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
+        return 0;
+    if (!(d = malloc((s->R ? s->R : 1) * sizeof *d)))
+        return -1;
+    v->nregions = k = region_ratios(s, o->finding_min_share * program_metric, d);
+    if (k >= AN_PLACE_MIN_REGIONS) { /* median and 1.4826 MAD (noise.c's median) */
+        v->speed = an_quantile(d, k, 0.5);
         for (r = 0; r < k; r++)
             d[r] = fabs(d[r] - v->speed);
-        qsort(d, k, sizeof *d, cmp_dbl);
-        v->spread = 1.4826 * (k % 2 ? d[k / 2] : 0.5 * (d[k / 2 - 1] + d[k / 2]));
+        v->spread = 1.4826 * an_quantile(d, k, 0.5);
     }
     free(d);
     if (k < AN_PLACE_MIN_REGIONS)
