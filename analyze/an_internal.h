@@ -130,6 +130,13 @@ void an_place_note_text(char *buf, size_t size, const aa_analysis *a, const char
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;
 
+/* placement.c: records n imbalances the placement explains on c->a, with the largest
+ * one's region, slow processes (labels: a partition of c->a's analysed
+ * processes, `slow` the slow cluster) and figures, and adds the note;
+ * AA_OK or AA_EENV (no memory). */
+int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
+                    const an_place_verdict *v);
+
 typedef struct an_clust {
     size_t min_pts;
     double eps;

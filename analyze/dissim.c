@@ -1389,28 +1389,12 @@ static int place_explained(an_ctx *c, const uint64_t *keys, const double *self, 
     return rc;
 }
 
-/* The note on the imbalances the placement explains, with the largest one's
- * slow processes and speed. */
+/* The note on the imbalances the placement explains, with the largest
+ * one's slow processes and figures. */
 static int place_note(an_ctx *c, size_t n, const dis_found *f)
 {
-    size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0}), q, ns = 0;
-    int *r = malloc((c->P ? c->P : 1) * sizeof *r);
-    char *set, buf[1024];
-    if (!r)
-        return an_nomem(c);
-    for (q = 0; q < c->P; q++)
-        if (f->labels[q] == (int)slow)
-            r[ns++] = c->a->ranks[q];
-    set = aa_rankset_str(r, ns);
-    if (!set || an_place_record(c->a, n, f->region, r, ns, &f->place)) {
-        free(r);
-        free(set);
-        return an_nomem(c);
-    }
-    free(r);
-    an_place_note_text(buf, sizeof buf, c->a, set);
-    free(set);
-    return an_note(c, "%s", buf);
+    size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0});
+    return an_place_report(c, f->labels, (int)slow, n, f->region, &f->place);
 }
 
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and

@@ -1837,27 +1837,10 @@ static int place_one(pa *x, pa_found *f, const uint64_t *keys, const double *S, 
  * the slow ranks of the largest one. */
 static int place_note(pa *x, size_t n, const pa_found *f)
 {
-    int *lab = NULL, *rk = NULL, *r = NULL, rc;
-    size_t q, ns = 0;
-    char *set = NULL, buf[1024];
-    if ((rc = gather_ints(x, f->lab, &lab)) || (rc = gather_ints(x, x->rk, &rk)))
-        goto out;
-    if (!(r = malloc((x->P + 1) * sizeof *r))) {
-        rc = pa_nomem(x);
-        goto out;
-    }
-    for (q = 0; q < x->P; q++)
-        if (lab[q] == (int)f->slow)
-            r[ns++] = rk[q];
-    if (!(set = aa_rankset_str(r, ns)) ||
-        an_place_record(x->a, n, f->region, r, ns, &f->place)) {
-        rc = pa_nomem(x);
-        goto out;
-    }
-    an_place_note_text(buf, sizeof buf, x->a, set);
-    rc = an_note(&x->dc, "%s", buf);
-out:
-    free(lab), free(rk), free(r), free(set);
+    int *lab = NULL, rc = gather_ints(x, f->lab, &lab);
+    if (!rc)
+        rc = an_place_report(&x->dc, lab, (int)f->slow, n, f->region, &f->place);
+    free(lab);
     return rc;
 }
 

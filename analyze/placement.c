@@ -239,3 +239,25 @@ int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, si
     a->placement_regions = v->nregions;
     return 0;
 }
+
+int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
+                    const an_place_verdict *v)
+{
+    aa_analysis *a = c->a;
+    size_t q, ns = 0;
+    int *r = malloc((a->nprocesses ? a->nprocesses : 1) * sizeof *r);
+    char *set = NULL, buf[1024];
+    if (r)
+        for (q = 0; q < a->nprocesses; q++)
+            if (labels[q] == slow)
+                r[ns++] = a->ranks[q];
+    if (!r || !(set = aa_rankset_str(r, ns)) || an_place_record(a, n, region, r, ns, v)) {
+        free(r);
+        free(set);
+        return an_nomem(c);
+    }
+    free(r);
+    an_place_note_text(buf, sizeof buf, a, set);
+    free(set);
+    return an_note(c, "%s", buf);
+}
