@@ -77,10 +77,19 @@
 # /tmp/aa-real-diag.XXXXXX, kept: build.log, run.log, exp-CASE/,
 # CASE.json, CASE.score), AA_ONLY (space-separated case names), AA_JOBS
 # (make -j, default 2), AA_RUN_TIMEOUT (s, default 300), AA_ANALYZE_ARGS
-# (extra options for analyze, e.g. --no-auto-exclude).
+# (extra options for analyze, e.g. --no-auto-exclude), AA_PHASES (default
+# "build run analyze"): the phases to do, so that the runs can be measured
+# on another machine than the one that builds and analyses (a dedicated
+# node): `AA_PHASES=build` here, `AA_PHASES=run` there on a copy of AA_WORK
+# at the same relative place (it needs mpirun and the runtime's libraries,
+# LD_LIBRARY_PATH, not the instrumenter), `AA_PHASES=analyze` here on the
+# AA_WORK that came back.
 # Exit status: 0 when every check passes, 1 otherwise, 2 on setup errors.
 
 set -u
+PHASES=" ${AA_PHASES:-build run analyze} "
+has_phase() { case "$PHASES" in *" $1 "*) return 0 ;; esac; return 1; }
+has_phase build || has_phase analyze || REAL_NO_AA=1
 . "$(dirname "$0")/real_lib.sh"
 real_setup real-diag
 AA_JOBS=${AA_JOBS:-2}
@@ -121,6 +130,7 @@ build_miniAMR() { make -j"$AA_JOBS" -C ref CC="$CCW" LD="$CCW"; }
 build_XSBench() { make -j"$AA_JOBS" -C openmp-threading MPI=yes CC="$CCW"; }
 
 now() { date +%s.%N; }
+since() { awk -v a="$(now)" -v b="$1" 'BEGIN { printf "%.1f", a - b }'; }
 
 printf 'AutoAnalyzer real-application diagnosis: %s, wrapper "%s", apps in %s, work in %s, scorer %s\n' \
     "$($AA version 2>/dev/null | head -1)" "$CCW" "$AA_APPS_DIR" "$AA_WORK" \
@@ -137,6 +147,10 @@ while IFS='|' read -r app repo commit; do
         if [ -z "${AA_ONLY:-}" ] || printf ' %s ' "$AA_ONLY" | grep -q " $c "; then need=1; fi
     done <<< "$CASES"
     [ "$need" = 1 ] || continue
+    if ! has_phase build; then
+        [ -f "$AA_WORK/$app/built" ] && BUILT[$app]=1
+        continue
+    fi
     d="$AA_APPS_DIR/$app"
     if [ ! -d "$d" ]; then
         echo "# $app: SKIPPED, $d not present; fetch github:$repo and check out $commit"
@@ -150,10 +164,14 @@ while IFS='|' read -r app repo commit; do
     (cd "$AA_WORK/$app/src" && "build_$app") > "$AA_WORK/$app/build.log" 2>&1 </dev/null
     rc=$?
     printf '# %s: built through the wrapper, exit %d, %.0f s (log %s)\n' "$app" "$rc" \
-        "$(echo "$(now) - $t0" | bc)" "$AA_WORK/$app/build.log"
-    [ "$rc" = 0 ] && BUILT[$app]=1
+        "$(since "$t0")" "$AA_WORK/$app/build.log"
+    rm -f "$AA_WORK/$app/built"
+    [ "$rc" = 0 ] && BUILT[$app]=1 && touch "$AA_WORK/$app/built"
 done <<< "$APPS"
 
+if ! has_phase run && ! has_phase analyze; then
+    printf '# built in %s; AA_PHASES=run next\n' "$AA_WORK"; exit 0
+fi
 printf '%-16s | %-2s | %-5s | %-6s | %-22s | %-26s | %-12s | %s\n' \
     case np run rc clusters "top CCCR" excluded "checks"
 n_pass=0; n_checks=0; failed=""
@@ -166,13 +184,21 @@ while IFS='|' read -r c app np erc cmd; do
         printf '%-16s | %-2s | NOT BUILT (%s)\n' "$c" "$np" "$app"
         n_checks=$((n_checks + total)); failed="$failed $c"; continue
     fi
-    src="$AA_WORK/$app/src"; out="$AA_WORK/exp-$c"; rm -rf "$out"
-    eval "set -- $cmd"
-    t0=$(now)
-    (cd "$AA_WORK" && AUTOANALYZER_OUTPUT="$out" timeout "$RUN_TIMEOUT" \
-        mpirun --oversubscribe -np "$np" "$src/$1" "${@:2}") > "$AA_WORK/$c.run.log" 2>&1 </dev/null
-    rrc=$?
-    rt=$(printf '%.1f' "$(echo "$(now) - $t0" | bc)")
+    src="$AA_WORK/$app/src"; out="$AA_WORK/exp-$c"
+    if has_phase run; then
+        rm -rf "$out"
+        eval "set -- $cmd"
+        t0=$(now)
+        (cd "$AA_WORK" && AUTOANALYZER_OUTPUT="$out" timeout "$RUN_TIMEOUT" \
+            mpirun --oversubscribe -np "$np" "$src/$1" "${@:2}") > "$AA_WORK/$c.run.log" 2>&1 </dev/null
+        rrc=$?
+        rt=$(since "$t0")
+        echo "$rrc $rt" > "$AA_WORK/$c.rc"
+    fi
+    if ! has_phase analyze; then
+        printf '%-16s | %-2s | %-5s | %-6s | ran\n' "$c" "$np" "${rt}s" "$rrc"; continue
+    fi
+    read -r rrc rt < "$AA_WORK/$c.rc" || { rrc=none; rt=0; }
     # shellcheck disable=SC2086
     "$AA" analyze ${AA_ANALYZE_ARGS:-} "$out" --json "$AA_WORK/$c.json" > "$AA_WORK/$c.txt" 2>&1
     arc=$?
@@ -206,8 +232,8 @@ PY
     n_pass=$((n_pass + p)); n_checks=$((n_checks + t))
     [ "$p" = "$t" ] || failed="$failed $c"
 done <<< "$CASES"
-printf '# %.0f s; work in %s; oversubscribed: %d-core machine, 4-8 ranks\n' \
-    "$(echo "$(now) - $T_START" | bc)" "$AA_WORK" "$(getconf _NPROCESSORS_ONLN)"
+printf '# %.0f s; work in %s; %d cores\n' \
+    "$(since "$T_START")" "$AA_WORK" "$(getconf _NPROCESSORS_ONLN)"
 [ -z "$failed" ] || echo "# cases with failed checks:$failed"
 echo "real diagnosis: $n_pass of $n_checks checks pass"
 [ "$n_pass" = "$n_checks" ]

@@ -40,6 +40,21 @@ tables by kind and by magnitude band.  The last line is exactly
   run.py --reanalyze SRC --round2 [--out DIR]   also round 2 again: built
                 with the refinement of the new round-1 analysis, run and
                 analysed in DIR (mpirun again: minutes)
+  run.py --stage STAGE ...   the suite split between two machines: the
+                one that builds (the instrumenter, $AA_BUILD) and the one
+                that measures (mpirun and the runtime's libraries only), e.g.
+                a dedicated node:
+      costs   (measuring machine) --seeds F --out C: C/mpi_costs.json
+      build   (here) --seeds F --mpi-costs C/mpi_costs.json --out D:
+              generates and builds every case, runs nothing
+      run     (measuring machine) --out D --reps N: runs every built case
+              not yet run and every round-2 program not yet run; appends
+              the `output` checks to D/results.jsonl
+      round2  (here) --out D: analyses run0 of the two-round cases and
+              builds their round-2 programs (then `run` again)
+              then (here) --reanalyze D --out D2 analyses and scores it all
+  --mpi-costs FILE   size the MPI-cost cases with costs measured elsewhere
+                (a `costs` stage's mpi_costs.json)
 Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
 (default mpicc).  Exit 0 when the suite ran (the figures are the result),
 1 when a case could not be built or run at all.
@@ -89,6 +104,7 @@ def checksum(text):
 
 
 MPI_COST_KINDS = ('comm_volume', 'collective_heavy')
+STAGES = ('costs', 'build', 'run', 'round2')
 
 
 def measure_mpi_costs(seeds, cfg):
@@ -121,54 +137,81 @@ def measure_mpi_costs(seeds, cfg):
     return costs
 
 
-def run_case(seed, cfg):
-    """Builds, runs, analyses and scores one case; returns (checks, info)."""
-    t0 = time.time()
+def case_dir(cfg, seed):
+    return os.path.join(cfg['out'], 'cases', 'seed-%04d' % seed)
+
+
+def build_case(seed, cfg):
+    """Generates one case and builds it plainly and through the wrapper;
+    (exp, d, info) -- info['errors'] says what failed."""
     aa = cfg['aa_build']
-    d = os.path.join(cfg['out'], 'cases', 'seed-%04d' % seed)
+    d = case_dir(cfg, seed)
     shutil.rmtree(d, ignore_errors=True)
     exp = gen.write_case(seed, d, cfg.get('mpi_costs', {}).get(gen.plan(seed)['nprocs']))
-    P = exp['nprocs']
     env = env_for_mpi()
     env['TMPDIR'] = d
-    info = {'case': exp['case'], 'seed': seed, 'nprocs': P, 'errors': []}
-    checks = []
+    info = {'case': exp['case'], 'seed': seed, 'nprocs': exp['nprocs'], 'errors': []}
     mpicc = os.environ.get('MPICC', 'mpicc')
-    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
     wrap = os.path.join(aa, 'bin', 'autoanalyzer-mpicc')
     st, o = sh([mpicc, '-O2', '-o', 'plain', 'prog.c'], d, env)
     if st:
         info['errors'].append('plain build: ' + o[-400:])
-        return checks, info
+        return exp, d, info
     st, o = sh([wrap, '-O2', '-o', 'inst', 'prog.c'], d, env)
     if st:
         info['errors'].append('wrapper build: ' + o[-400:])
-        return checks, info
+    return exp, d, info
+
+
+def run_reps(exp, d, cfg, info, first=0):
+    """Runs the plain build once and the instrumented one cfg['reps'] times
+    (run<first>, run<first+1>, ...); the `output` check of each repetition."""
+    env = env_for_mpi()
+    env['TMPDIR'] = d
+    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
+    P = exp['nprocs']
     st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './plain'], d, env, 300)
     want = checksum(o)
     if st or not want:
         info['errors'].append('plain run (%d): %s' % (st, o[-400:]))
-        return checks, info
-    verdicts = []
-    per_rep = []
-    for rep in range(cfg['reps']):
-        rd = os.path.join(d, 'run%d' % rep)
+        return []
+    out = []
+    for rep in range(first, first + cfg['reps']):
         e2 = dict(env)
-        e2['AUTOANALYZER_OUTPUT'] = rd
+        e2['AUTOANALYZER_OUTPUT'] = os.path.join(d, 'run%d' % rep)
         st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './inst'], d, e2, 300)
         got = checksum(o)
-        base = {'case': exp['case'], 'kind': exp['kind'], 'band': score.band(exp)}
-        c = dict(base, check='output', detail='plain %s, instrumented %s (exit %d)' % (want, got, st))
+        c = {'case': exp['case'], 'kind': exp['kind'], 'band': score.band(exp), 'check': 'output',
+             'detail': 'plain %s, instrumented %s (exit %d)' % (want, got, st), 'rep': rep}
         c['pass'] = (st == 0 and got == want)
-        rc = [c]
+        out.append(c)
+    return out
+
+
+def run_case(seed, cfg):
+    """Builds, runs, analyses and scores one case; returns (checks, info)."""
+    t0 = time.time()
+    exp, d, info = build_case(seed, cfg)
+    checks = []
+    if info['errors']:
+        return checks, info
+    outputs = run_reps(exp, d, cfg, info)
+    if not outputs:
+        return checks, info
+    env = env_for_mpi()
+    env['TMPDIR'] = d
+    verdicts = []
+    per_rep = []
+    for c in outputs:
+        rep = c['rep']
         aj = os.path.join(d, 'analysis%d.json' % rep)
-        st2, o2 = sh(analyze_cmd(cfg, rd, aj), d, env, 300)
+        st2, o2 = sh(analyze_cmd(cfg, os.path.join(d, 'run%d' % rep), aj), d, env, 300)
         if st2 or not os.path.exists(aj):
             info['errors'].append('analyze rep %d (%d): %s' % (rep, st2, o2[-400:]))
             a = {}
         else:
             a = json.load(open(aj))
-        rc += score.score(exp, a)
+        rc = [c] + score.score(exp, a)
         for x in rc:
             x['rep'] = rep
         per_rep.append(rc)
@@ -197,30 +240,42 @@ def run_case(seed, cfg):
     return checks, info
 
 
-def round2(cfg, exp, src, d, aj, info):
-    """Round 2 of the two-round flow in d: prog.c of src instrumented with the
-    refinement from round 1's analysis aj, run, analysed; its round2 checks."""
+def round2_build(cfg, src, d, aj, info):
+    """Builds inst2 in d: prog.c of src instrumented with the refinement from
+    round 1's analysis aj.  False (and an error in info) when it fails."""
     env = env_for_mpi()
     env['TMPDIR'] = d
-    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
-    wrap = os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc')
+    env['AUTOANALYZER_REFINE'] = aj
     for name in ('prog.c', 'kernel.h'):
         if src != d:
             shutil.copy(os.path.join(src, name), os.path.join(d, name))
-    e2 = dict(env)
-    e2['AUTOANALYZER_REFINE'] = aj
-    st, o = sh([wrap, '-O2', '-o', 'inst2', 'prog.c'], d, e2)
-    a2 = {}
+    st, o = sh([os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc'), '-O2', '-o', 'inst2',
+                'prog.c'], d, env)
     if st:
         info['errors'].append('round-2 build: ' + o[-400:])
-    else:
-        rd = os.path.join(d, 'round2')
-        shutil.rmtree(rd, ignore_errors=True)
-        e2 = dict(env)
-        e2['AUTOANALYZER_OUTPUT'] = rd
-        st, o = sh(mpirun + ['--oversubscribe', '-np', str(exp['nprocs']), './inst2'], d, e2, 300)
+    return st == 0
+
+
+def round2_run(exp, d):
+    """Runs inst2 of d into d/round2."""
+    env = env_for_mpi()
+    env['TMPDIR'] = d
+    rd = os.path.join(d, 'round2')
+    shutil.rmtree(rd, ignore_errors=True)
+    env['AUTOANALYZER_OUTPUT'] = rd
+    mpirun = os.environ.get('MPIRUN', 'mpirun').split()
+    sh(mpirun + ['--oversubscribe', '-np', str(exp['nprocs']), './inst2'], d, env, 300)
+    return rd
+
+
+def round2(cfg, exp, src, d, aj, info):
+    """Round 2 of the two-round flow in d: prog.c of src instrumented with the
+    refinement from round 1's analysis aj, run, analysed; its round2 checks."""
+    a2 = {}
+    if round2_build(cfg, src, d, aj, info):
+        rd = round2_run(exp, d)
         a2j = os.path.join(d, 'analysis-round2.json')
-        st2, o2 = sh(analyze_cmd(cfg, rd, a2j), d, env, 300)
+        st2, o2 = sh(analyze_cmd(cfg, rd, a2j), d, env_for_mpi(), 300)
         if st2 or not os.path.exists(a2j):
             info['errors'].append('round-2 analyze (%d): %s' % (st2, o2[-400:]))
         else:
@@ -389,6 +444,122 @@ def reanalyze(src, cfg):
     return 0
 
 
+def pool(cfg, items, work, done):
+    """Runs work(x) for every (x, ranks) of items, concurrently as far as their
+    ranks fit in cfg['jobs'] cores (at least one at a time); done(x, result)
+    under a lock, in completion order."""
+    lock = threading.Condition()
+    free = [cfg['jobs']]
+
+    def worker(x, need):
+        try:
+            r = work(x)
+        except Exception as e:      # a driver bug must not hang the pool
+            r = e
+        with lock:
+            done(x, r)
+            free[0] += need
+            lock.notify_all()
+
+    threads = []
+    for x, ranks in items:
+        need = min(ranks, cfg['jobs'])
+        with lock:
+            while free[0] < need and free[0] < cfg['jobs']:
+                lock.wait()
+            free[0] -= need
+        t = threading.Thread(target=worker, args=(x, need))
+        t.start()
+        threads.append(t)
+    for t in threads:
+        t.join()
+
+
+def built_cases(cfg):
+    """(case directory, expected) of every case under cfg['out']/cases."""
+    cdir = os.path.join(cfg['out'], 'cases')
+    out = []
+    for name in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
+        d = os.path.join(cdir, name)
+        if os.path.exists(os.path.join(d, 'expected.json')):
+            out.append((d, json.load(open(os.path.join(d, 'expected.json')))))
+    return out
+
+
+def stage_build(cfg, seeds):
+    """--stage build: generates and builds every case, runs nothing."""
+    errs = []
+
+    def done(seed, r):
+        info = r[2] if isinstance(r, tuple) else {'case': 'seed-%d' % seed, 'errors': [repr(r)]}
+        if info['errors']:
+            errs.append(info)
+        print('# %-34s %s' % (info['case'], 'ERROR ' + info['errors'][0][:120].replace('\n', ' ')
+                              if info['errors'] else 'built'))
+        sys.stdout.flush()
+    pool(cfg, [(s, 1) for s in seeds], lambda s: build_case(s, cfg), done)
+    print('# %d cases built in %s, %d with errors' % (len(seeds), cfg['out'], len(errs)))
+    return 1 if errs else 0
+
+
+def stage_run(cfg):
+    """--stage run: on the machine that measures, runs every built case not yet
+    run (cfg['reps'] repetitions) and every round-2 build not yet run; appends
+    the `output` checks to results.jsonl.  Needs mpirun and the runtime's
+    libraries, not the instrumenter."""
+    resf = open(os.path.join(cfg['out'], 'results.jsonl'), 'a')
+
+    def work(de):
+        d, exp = de
+        info = {'case': exp['case'], 'seed': int(d.rsplit('-', 1)[1]), 'nprocs': exp['nprocs'],
+                'errors': []}
+        t0 = time.time()
+        ch = []
+        if os.path.exists(os.path.join(d, 'inst')) and not os.path.isdir(os.path.join(d, 'run0')):
+            ch = run_reps(exp, d, cfg, info)
+        if os.path.exists(os.path.join(d, 'inst2')) and not os.path.isdir(os.path.join(d, 'round2')):
+            round2_run(exp, d)
+            info['round2'] = True
+        info['seconds'] = round(time.time() - t0, 1)
+        return ch, info
+
+    def done(de, r):
+        ch, info = r if isinstance(r, tuple) else ([], {'case': de[1]['case'], 'errors': [repr(r)]})
+        if not ch and not info['errors'] and not info.get('round2'):
+            return
+        for c in ch:
+            resf.write(json.dumps(c) + '\n')
+        resf.write(json.dumps({'info': info}) + '\n')
+        resf.flush()
+        bad = [c['check'] for c in ch if not c['pass']]
+        print('# %-34s %6.1f s  %s' % (info['case'], info.get('seconds', 0),
+                                       'ERROR ' + info['errors'][0][:120] if info['errors'] else
+                                       'output differs' if bad else 'ran'))
+        sys.stdout.flush()
+    pool(cfg, [(de, de[1]['nprocs']) for de in built_cases(cfg)], work, done)
+    resf.close()
+    return 0
+
+
+def stage_round2(cfg):
+    """--stage round2: analyses run0 of every two-round case that ran and
+    builds its round-2 program with that refinement (then --stage run)."""
+    n = 0
+    for d, exp in built_cases(cfg):
+        if not exp['expect'].get('cccr_round2') or not os.path.isdir(os.path.join(d, 'run0')) \
+                or os.path.exists(os.path.join(d, 'inst2')):
+            continue
+        info = {'case': exp['case'], 'errors': []}
+        aj = os.path.join(d, 'analysis0.json')
+        st, o = sh(analyze_cmd(cfg, os.path.join(d, 'run0'), aj), d, env_for_mpi(), 300)
+        if st == 0 and round2_build(cfg, d, d, aj, info):
+            n += 1
+        else:
+            print('# %s: %s' % (exp['case'], (info['errors'] or [o])[0][-200:]))
+    print('# %d round-2 programs built in %s' % (n, cfg['out']))
+    return 0
+
+
 def main():
     a = sys.argv[1:]
     cfg = {'reps': int(os.environ.get('REPS', '3')), 'keep': False, 'limit': None,
@@ -422,9 +593,20 @@ def main():
             cfg['round2'] = True
         elif o == '--nominal-mpi-costs':
             cfg['nominal_mpi'] = True
+        elif o == '--mpi-costs' and a:
+            cfg['mpi_costs_file'] = a.pop(0)
+        elif o == '--stage' and a and a[0] in STAGES:
+            cfg['stage'] = a.pop(0)
         else:
             sys.stderr.write(__doc__)
             return 2
+    stage = cfg.get('stage')
+    if stage == 'run':
+        return stage_run(cfg)
+    if stage == 'costs':
+        os.makedirs(cfg['out'], exist_ok=True)
+        measure_mpi_costs(gen.read_seeds(seeds_file)[:cfg['limit']], cfg)
+        return 0
     aa = os.environ.get('AA_BUILD', 'build')
     cfg['aa_build'] = aa if os.path.isabs(aa) else os.path.join(TOP, aa)
     if not os.access(os.path.join(cfg['aa_build'], 'bin', 'autoanalyzer-mpicc'), os.X_OK):
@@ -435,55 +617,40 @@ def main():
             sys.stderr.write('run.py: --reanalyze needs an --out other than its source\n')
             return 2
         return reanalyze(src, cfg)
-    seeds = gen.read_seeds(seeds_file)
-    if cfg['limit']:
-        seeds = seeds[:cfg['limit']]
+    if stage == 'round2':
+        return stage_round2(cfg)
+    seeds = gen.read_seeds(seeds_file)[:cfg['limit']]
     os.makedirs(cfg['out'], exist_ok=True)
-    if not cfg.get('nominal_mpi'):
+    if cfg.get('mpi_costs_file'):
+        cfg['mpi_costs'] = {int(k): v for k, v in json.load(open(cfg['mpi_costs_file'])).items()}
+    elif not cfg.get('nominal_mpi'):
         try:
             cfg['mpi_costs'] = measure_mpi_costs(seeds, cfg)
         except RuntimeError as x:
             sys.stderr.write('run.py: %s\n' % x)
             return 1
+    if stage == 'build':
+        return stage_build(cfg, seeds)
     t0 = time.time()
     rows, infos = [], []
-    lock = threading.Condition()
-    free = [cfg['jobs']]
     resf = open(os.path.join(cfg['out'], 'results.jsonl'), 'w')
 
-    def worker(seed, need):
-        try:
-            ch, info = run_case(seed, cfg)
-        except Exception as x:       # a driver bug must not hang the pool
-            ch, info = [], {'case': 'seed-%d' % seed, 'errors': ['driver: %r' % x]}
-        with lock:
-            rows.extend(ch)
-            infos.append(info)
-            for c in ch:
-                resf.write(json.dumps(c) + '\n')
-            resf.write(json.dumps({'info': info}) + '\n')
-            resf.flush()
-            bad = [c['check'] for c in ch if not c['pass']]
-            sys.stdout.write('# %-34s %2d ranks %6.1f s  %s\n' % (
-                info['case'], info.get('nprocs', 0), info.get('seconds', 0),
-                'ERROR ' + info['errors'][0][:120].replace('\n', ' ') if info['errors'] and not ch
-                else ('fail: ' + ','.join(bad) if bad else 'all pass')))
-            sys.stdout.flush()
-            free[0] += need
-            lock.notify_all()
-
-    threads = []
-    for s in seeds:
-        need = min(gen.plan(s)['nprocs'], cfg['jobs'])
-        with lock:
-            while free[0] < need and free[0] < cfg['jobs']:
-                lock.wait()
-            free[0] -= need
-        t = threading.Thread(target=worker, args=(s, need))
-        t.start()
-        threads.append(t)
-    for t in threads:
-        t.join()
+    def done(seed, r):
+        ch, info = r if isinstance(r, tuple) else \
+            ([], {'case': 'seed-%d' % seed, 'errors': ['driver: %r' % r]})
+        rows.extend(ch)
+        infos.append(info)
+        for c in ch:
+            resf.write(json.dumps(c) + '\n')
+        resf.write(json.dumps({'info': info}) + '\n')
+        resf.flush()
+        bad = [c['check'] for c in ch if not c['pass']]
+        sys.stdout.write('# %-34s %2d ranks %6.1f s  %s\n' % (
+            info['case'], info.get('nprocs', 0), info.get('seconds', 0),
+            'ERROR ' + info['errors'][0][:120].replace('\n', ' ') if info['errors'] and not ch
+            else ('fail: ' + ','.join(bad) if bad else 'all pass')))
+        sys.stdout.flush()
+    pool(cfg, [(s, gen.plan(s)['nprocs']) for s in seeds], lambda s: run_case(s, cfg), done)
     resf.close()
     rows.sort(key=lambda r: r['case'])
     lines, tot = summarize(rows, infos)
