@@ -83,6 +83,9 @@ typedef struct aa_analyze_options {
                                   slow processes are slower outside it by this many standard
                                   errors and not inside it beyond that */
     double placement_min_share; /* a process's main CPU: at least this share of its time */
+    double speed_z;            /* an imbalance is the processes' speed when what the speeds
+                                  leave of it is within this many spreads (0: off) */
+    double speed_max;          /* ... and the speeds differ by at most this factor */
     double own_share;          /* a CCR with CCR descendants stays innermost when this
                                   share of its difference is in its own code */
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
@@ -251,6 +254,17 @@ typedef struct aa_analysis {
     int *placement_slow;
     double placement_ratio, placement_speed, placement_spread;
     size_t placement_regions;
+    /* imbalances dropped as the processes' speed, every region alike
+     * (analyze/speed.c; docs/analysis.md §2): how many, the largest one's
+     * region, slow ranks, its ratio slow / others less 1, the slow
+     * processes' speed ratio less 1, the processes' mean spread (log), how
+     * many regions the speeds come from */
+    size_t speed_dropped;
+    size_t speed_region;
+    size_t nspeed_slow;
+    int *speed_slow;
+    double speed_ratio, speed_uniform, speed_spread;
+    size_t speed_regions;
     /* where the processes differ most against their noise without a
      * finding (not significant): function and loop regions (indices into
      * regions) and their spread in noise standard deviations; the

@@ -127,6 +127,42 @@ int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, si
  * an_place_record put on a (slow_set: its slow ranks, compactly). */
 void an_place_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set);
 
+/* Differences that are the processes' speed, every region alike (speed.c).
+ * rs: 2 x R sums over the processes -- how many ran region r with a self
+ * value of at least min_value, and the sum of the logs of those values --
+ * which the parallel analysis reduces as they are. */
+void an_speed_region_add(double *rs, size_t R, const double *self, const unsigned char *ran,
+                         double min_value);
+/* One process's speed (median log excess over the processes' mean log over
+ * the regions all P ran with min_value) and spread (1.4826 MAD); nregions 0
+ * when fewer than AN_PLACE_MIN_REGIONS; -1 on no memory. */
+int an_speed_process(const double *rs, size_t R, double P, const double *self,
+                     const unsigned char *ran, double min_value, double *speed, double *spread,
+                     size_t *nregions);
+/* Sums over the processes for one imbalance (AN_SPEED_SUMS doubles, group 1
+ * its slow processes): processes by group, sum of the log of the region's
+ * value by group, sum of speeds by group, sum of spreads, processes without
+ * a positive value. */
+#define AN_SPEED_SUMS 8
+void an_speed_add(double *v, int slow, double speed, double spread, double value);
+typedef struct an_speed_verdict {
+    size_t nregions; /* regions the speeds come from */
+    double diff;     /* the imbalance's log ratio slow / others (mean of logs) */
+    double speed;    /* the slow processes' speed less the others' (log) */
+    double spread;   /* the processes' mean spread of their excess over regions */
+    double z;        /* (diff - speed) / (spread x sqrt(1/|S| + 1/|F|)) */
+} an_speed_verdict;
+/* 1 when the imbalance is the processes' speed, 0 when not or not to be
+ * told. */
+int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o,
+                   an_speed_verdict *out);
+/* Records on a the n imbalances the speed explains, with the largest one's
+ * region, slow ranks (ns) and figures; -1 on no memory. */
+int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
+                    const an_speed_verdict *v);
+/* The note on them, from what an_speed_record put on a. */
+void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set);
+
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;
 
@@ -136,6 +172,14 @@ typedef struct an_ctx an_ctx;
  * AA_OK or AA_EENV (no memory). */
 int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
                     const an_place_verdict *v);
+/* placement.c: the ranks of the slow cluster `slow` of labels (a partition
+ * of c->a's analysed processes) and their compact set; AA_OK, or AA_EENV
+ * with nothing allocated. */
+int an_slow_rank_set(an_ctx *c, const int *labels, int slow, int **ranks, size_t *n,
+                     char **set);
+/* speed.c: the same for the imbalances the processes' speed explains. */
+int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
+                    const an_speed_verdict *v);
 
 typedef struct an_clust {
     size_t min_pts;
@@ -167,6 +211,8 @@ typedef struct dis_found {
     int spike;     /* dropped: carried by a few visits */
     int placement; /* dropped: follows the CPUs the processes shared (placement.c) */
     an_place_verdict place; /* ... its figures */
+    int speed;     /* dropped: the processes' speed, every region alike (speed.c) */
+    an_speed_verdict spd; /* ... its figures */
     int cccr;
     int own;       /* a CCCR although CCR descendants are findings: most of its
                       difference is in its own code (own_share) */

@@ -1397,6 +1397,53 @@ static int place_note(an_ctx *c, size_t n, const dis_found *f)
     return an_place_report(c, f->labels, (int)slow, n, f->region, &f->place);
 }
 
+/* ---- imbalances that are the processes' speed (speed.c) ------------------------- */
+/* Every analysed process's speed and spread (*sp: 2 x P, NULL when the
+ * program has too few regions to tell; *k the regions they come from). */
+static int speed_of_processes(an_ctx *c, const double *self, double **sp, size_t *k)
+{
+    double *rs = calloc(2 * c->R + 1, sizeof *rs), *v = malloc((2 * c->P + 1) * sizeof *v);
+    double thr = c->o->finding_min_share * c->mmed;
+    size_t q;
+    int rc = 0;
+    *sp = NULL;
+    *k = 0;
+    if (!rs || !v)
+        rc = -1;
+    for (q = 0; !rc && q < c->P; q++)
+        an_speed_region_add(rs, c->R, self + q * c->R, c->ran + q * c->R, thr);
+    for (q = 0; !rc && q < c->P; q++)
+        rc = an_speed_process(rs, c->R, (double)c->P, self + q * c->R, c->ran + q * c->R, thr,
+                              &v[q], &v[c->P + q], k);
+    free(rs);
+    if (rc || *k == 0) {
+        free(v);
+        return rc ? an_nomem(c) : AA_OK;
+    }
+    *sp = v;
+    return AA_OK;
+}
+
+/* 1 when the imbalance f (slow cluster `slow`) is the processes' speed,
+ * f->spd set. */
+static int speed_explained(an_ctx *c, const double *sp, size_t k, dis_found *f, size_t slow)
+{
+    double v[AN_SPEED_SUMS] = {0};
+    size_t q;
+    if (!sp)
+        return 0;
+    for (q = 0; q < c->P; q++)
+        an_speed_add(v, f->labels[q] == (int)slow, sp[q], sp[c->P + q],
+                     c->MM[q * c->R + f->region]);
+    return an_speed_judge(v, k, c->o, &f->spd);
+}
+
+static int speed_note(an_ctx *c, size_t n, const dis_found *f)
+{
+    size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0});
+    return an_speed_report(c, f->labels, (int)slow, n, f->region, &f->spd);
+}
+
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
  * so are those carried by a few visits (above).  A CCR whose slow
  * processes spend less than finding_min_share of the program's main metric
@@ -1406,8 +1453,8 @@ int an_dissim_impact(an_ctx *c)
 {
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
-    size_t nplace = 0, place_top = SIZE_MAX;
-    double *V = NULL, *tmp = NULL, *self = NULL;
+    size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
+    double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
     if (rc || (rc = place_keys(c, &keys))) {
@@ -1415,16 +1462,20 @@ int an_dissim_impact(an_ctx *c)
         return rc;
     }
     if ((V && !(tmp = malloc((c->P ? c->P : 1) * sizeof *tmp))) ||
-        (keys && !(self = malloc(c->P * c->R * sizeof *self)))) {
+        ((keys || c->o->speed_z > 0) && !(self = malloc((c->P * c->R + 1) * sizeof *self)))) {
         free(V);
         free(tmp);
         free(keys);
         return an_nomem(c);
     }
-    if (self)
-        an_self_values(c, c->MM, self);
     c->wmed = an_median_wpwt(c);
     c->mmed = an_median_program_metric(c);
+    if (self)
+        an_self_values(c, c->MM, self);
+    if (self && c->o->speed_z > 0 && (rc = speed_of_processes(c, self, &sp, &k))) {
+        free(V), free(tmp), free(keys), free(self);
+        return rc;
+    }
     for (i = 0; i < ds->nfound; i++) {
         dis_found *f = &ds->found[i];
         double imp;
@@ -1447,7 +1498,14 @@ int an_dissim_impact(an_ctx *c)
                 place_top = i;
             nplace++;
         }
+        if (!f->dropped && speed_explained(c, sp, k, f, slow)) {
+            f->dropped = f->speed = 1;
+            if (speed_top == SIZE_MAX || f->impact > ds->found[speed_top].impact)
+                speed_top = i;
+            nspeed++;
+        }
     }
+    free(sp);
     free(V);
     free(tmp);
     free(keys);
@@ -1469,6 +1527,8 @@ int an_dissim_impact(an_ctx *c)
             f->cccr = f->own = 1;
     }
     if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
+        return rc;
+    if (nspeed && (rc = speed_note(c, nspeed, &ds->found[speed_top])))
         return rc;
     if (nspike)
         return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "

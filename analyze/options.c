@@ -75,6 +75,20 @@ static const aa_analyze_tunable tunables[] = {
       "-0.4 to 0.5 (seeds 753, 791, 792, 883: all fixed), 3 false ones of I/O loops 3.5-8.0 "
       "(kept); every other check unchanged; N15 and N16 (unseen) fix 909 and 987 "
       "(analyze/placement.c; bench/diagnosis.md, nineteenth step)"),
+    T("speed_z", speed_z, 5.0, 0.0, 1e6, "spreads",
+      "an imbalance is the processes' speed, not the region's work, when its slow processes "
+      "are slower in every region of 1% or more (the median of each process's log excess "
+      "over the regions) and what that leaves of the region's log ratio is within this many "
+      "spreads (the processes' mean 1.4826 MAD of their excess from region to region, times "
+      "sqrt(1/slow + 1/others)); 0 turns it off.  Suite runs (bench/diagnosis.md, twentieth "
+      "step): true imbalances 6.6 or more (135 on the 2-core VM, 118 on the 16-core one), "
+      "false ones of a uniform speed -1.1 to 5.0 on the 16-core VM: 223 of its 261 false "
+      "imbalances dropped, 0 true ones (analyze/speed.c)"),
+    T("speed_max", speed_max, 1.5, 1.0, 1e6, "times",
+      "... and the slow processes' speed is at most this many times the others': a CPU's "
+      "pace differed by up to 1.31 times over a run on the 16-core VM (1.03 on the 2-core "
+      "one); more work in every region beyond it is work (miniAMR lb_opt 0: rank 0 1.7-2.8 "
+      "times slower everywhere, kept)"),
     T("placement_min_share", placement_min_share, 0.75, 0.0, 1.0, "of a process's time",
       "a process ran on one CPU when that CPU had at least this share of the runtime's "
       "samples of it; a process the scheduler moved more has no placement (its pace is a "

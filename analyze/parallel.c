@@ -103,6 +103,8 @@ typedef struct pa_found {
     int dropped, cccr;
     int placement;          /* dropped: follows the CPUs the processes shared */
     an_place_verdict place; /* ... its figures (placement.c) */
+    int speed;              /* dropped: the processes' speed (speed.c) */
+    an_speed_verdict spd;   /* ... its figures */
     size_t k;
     int *lab; /* by local process */
     size_t slow;
@@ -1878,6 +1880,79 @@ static int placement_test(pa *x)
     return rc || !n ? rc : place_note(x, n, &x->found[top]);
 }
 
+/* dissim.c's speed test (speed.c): the local processes' speeds from the
+ * reduced region sums (*sp: 2 x L, NULL when too few regions; *k). */
+static int speeds_local(pa *x, const double *S, double **sp, size_t *k)
+{
+    double *rs = calloc(2 * x->R + 1, sizeof *rs), *v = malloc((2 * x->L + 1) * sizeof *v);
+    double thr = x->o->finding_min_share * x->mmed;
+    size_t q, kq = 0;
+    int rc = !rs || !v ? pa_nomem(x) : AA_OK;
+    *sp = NULL;
+    *k = 0;
+    for (q = 0; !rc && q < x->L; q++)
+        an_speed_region_add(rs, x->R, S + q * x->R, x->ran + q * x->R, thr);
+    if (!rc)
+        rc = pa_sum(x, rs, 2 * x->R);
+    for (q = 0; !rc && q < x->L; q++)
+        if (an_speed_process(rs, x->R, (double)x->P, S + q * x->R, x->ran + q * x->R, thr, &v[q],
+                             &v[x->L + q], &kq))
+            rc = pa_nomem(x);
+    /* the regions compared are those every process ran: the same count on
+     * every rank, 0 on all when too few (a rank without processes has none) */
+    if (!rc) {
+        double kk = (double)kq;
+        rc = pa_max(x, &kk, 1);
+        *k = (size_t)kk;
+    }
+    free(rs);
+    if (rc || *k == 0)
+        free(v);
+    else
+        *sp = v;
+    return rc;
+}
+
+/* The kept imbalances that are the processes' speed are dropped (dissim.c's
+ * an_dissim_impact); the note with the slow ranks of the largest one. */
+static int speed_test(pa *x)
+{
+    double *S = NULL, *sp = NULL;
+    size_t i, q, k = 0, n = 0, top = SIZE_MAX;
+    int rc = AA_OK;
+    if (!(x->o->speed_z > 0))
+        return AA_OK;
+    if (!(S = malloc((x->L * x->R + 1) * sizeof *S)))
+        return pa_nomem(x);
+    self_values(x, x->MM, S, x->L);
+    rc = speeds_local(x, S, &sp, &k);
+    for (i = 0; !rc && sp && i < x->nfound; i++) {
+        pa_found *f = &x->found[i];
+        double v[AN_SPEED_SUMS] = {0};
+        if (f->dropped)
+            continue;
+        for (q = 0; q < x->L; q++)
+            an_speed_add(v, f->lab[q] == (int)f->slow, sp[q], sp[x->L + q],
+                         x->MM[q * x->R + f->region]);
+        if ((rc = pa_sum(x, v, AN_SPEED_SUMS)) || !an_speed_judge(v, k, x->o, &f->spd))
+            continue;
+        f->dropped = f->speed = 1;
+        if (top == SIZE_MAX || f->impact > x->found[top].impact)
+            top = i;
+        n++;
+    }
+    free(S);
+    free(sp);
+    if (!rc && n) {
+        int *lab = NULL;
+        if (!(rc = gather_ints(x, x->found[top].lab, &lab)))
+            rc = an_speed_report(&x->dc, lab, (int)x->found[top].slow, n, x->found[top].region,
+                                 &x->found[top].spd);
+        free(lab);
+    }
+    return rc;
+}
+
 /* dissim.c's an_dissim_impact and the clusters. */
 static int dissim_impact(pa *x)
 {
@@ -1892,7 +1967,7 @@ static int dissim_impact(pa *x)
             return rc;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
     }
-    if ((rc = spike_test(x, &nspike)) || (rc = placement_test(x)))
+    if ((rc = spike_test(x, &nspike)) || (rc = placement_test(x)) || (rc = speed_test(x)))
         return rc;
     for (i = 0; i < x->nfound; i++) {
         size_t r0 = x->found[i].region;

@@ -240,24 +240,38 @@ int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, si
     return 0;
 }
 
+int an_slow_rank_set(an_ctx *c, const int *labels, int slow, int **ranks, size_t *n,
+                     char **set)
+{
+    aa_analysis *a = c->a;
+    size_t q;
+    *n = 0;
+    *set = NULL;
+    if (!(*ranks = malloc((a->nprocesses ? a->nprocesses : 1) * sizeof **ranks)))
+        return an_nomem(c);
+    for (q = 0; q < a->nprocesses; q++)
+        if (labels[q] == slow)
+            (*ranks)[(*n)++] = a->ranks[q];
+    if (!(*set = aa_rankset_str(*ranks, *n))) {
+        free(*ranks);
+        *ranks = NULL;
+        return an_nomem(c);
+    }
+    return AA_OK;
+}
+
 int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
                     const an_place_verdict *v)
 {
-    aa_analysis *a = c->a;
-    size_t q, ns = 0;
-    int *r = malloc((a->nprocesses ? a->nprocesses : 1) * sizeof *r);
-    char *set = NULL, buf[1024];
-    if (r)
-        for (q = 0; q < a->nprocesses; q++)
-            if (labels[q] == slow)
-                r[ns++] = a->ranks[q];
-    if (!r || !(set = aa_rankset_str(r, ns)) || an_place_record(a, n, region, r, ns, v)) {
-        free(r);
-        free(set);
-        return an_nomem(c);
-    }
+    size_t ns;
+    int *r;
+    char *set, buf[1024];
+    int rc = an_slow_rank_set(c, labels, slow, &r, &ns, &set);
+    if (!rc && an_place_record(c->a, n, region, r, ns, v))
+        rc = an_nomem(c);
+    if (!rc)
+        an_place_note_text(buf, sizeof buf, c->a, set);
     free(r);
-    an_place_note_text(buf, sizeof buf, a, set);
     free(set);
-    return an_note(c, "%s", buf);
+    return rc ? rc : an_note(c, "%s", buf);
 }

@@ -298,38 +298,62 @@ static void json_region_fields(aa_json *j, const aa_analysis *a, size_t r)
     aa_json_int(j, ri ? ri->line : 0);
 }
 
-/* dissimilarity.placement: the imbalances dropped as the CPUs' speed
- * (analyze/placement.c), null when none */
-static void json_placement(aa_json *j, const aa_analysis *a)
+/* dissimilarity.placement and dissimilarity.speed: the imbalances dropped
+ * as the CPUs' speed (analyze/placement.c) or the processes' speed
+ * (analyze/speed.c) -- how many, the largest one's region, slow ranks and
+ * figures -- null when none */
+typedef struct json_dropped_set {
+    size_t dropped, region, nslow, regions;
+    const int *slow;
+    double ratio, speed, spread;
+} json_dropped_set;
+
+static void json_dropped(aa_json *j, const aa_analysis *a, const char *key,
+                         const json_dropped_set *d)
 {
     size_t i;
-    aa_json_key(j, "placement");
-    if (!a->placement_dropped || a->placement_region >= a->nregions) {
+    aa_json_key(j, key);
+    if (!d->dropped || d->region >= a->nregions) {
         aa_json_null(j);
         return;
     }
     aa_json_obj_begin(j);
     aa_json_key(j, "dropped");
-    aa_json_int(j, (long long)a->placement_dropped);
+    aa_json_int(j, (long long)d->dropped);
     aa_json_key(j, "region");
     aa_json_obj_begin(j);
-    json_region_fields(j, a, a->placement_region);
+    json_region_fields(j, a, d->region);
     aa_json_obj_end(j);
     aa_json_key(j, "slow_ranks");
     aa_json_arr_begin(j);
-    for (i = 0; i < a->nplacement_slow; i++)
-        aa_json_int(j, a->placement_slow[i]);
+    for (i = 0; i < d->nslow; i++)
+        aa_json_int(j, d->slow[i]);
     aa_json_arr_end(j);
-    json_rankset(j, "slow_rank_set", a->placement_slow, a->nplacement_slow);
+    json_rankset(j, "slow_rank_set", d->slow, d->nslow);
     aa_json_key(j, "region_ratio");
-    aa_json_num(j, a->placement_ratio);
+    aa_json_num(j, d->ratio);
     aa_json_key(j, "speed");
-    aa_json_num(j, a->placement_speed);
+    aa_json_num(j, d->speed);
     aa_json_key(j, "spread");
-    aa_json_num(j, a->placement_spread);
+    aa_json_num(j, d->spread);
     aa_json_key(j, "regions");
-    aa_json_int(j, (long long)a->placement_regions);
+    aa_json_int(j, (long long)d->regions);
     aa_json_obj_end(j);
+}
+
+static void json_placement(aa_json *j, const aa_analysis *a)
+{
+    json_dropped_set d = {a->placement_dropped, a->placement_region, a->nplacement_slow,
+                          a->placement_regions, a->placement_slow, a->placement_ratio,
+                          a->placement_speed, a->placement_spread};
+    json_dropped(j, a, "placement", &d);
+}
+
+static void json_speed(aa_json *j, const aa_analysis *a)
+{
+    json_dropped_set d = {a->speed_dropped, a->speed_region, a->nspeed_slow, a->speed_regions,
+                          a->speed_slow, a->speed_ratio, a->speed_uniform, a->speed_spread};
+    json_dropped(j, a, "speed", &d);
 }
 
 static void json_parent_index(aa_json *j, const aa_analysis *a, size_t r)
@@ -519,6 +543,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_num(&j, a->noise_visits);
     aa_json_obj_end(&j);
     json_placement(&j, a);
+    json_speed(&j, a);
     aa_json_key(&j, "clusters");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nclusters; i++) {

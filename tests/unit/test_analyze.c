@@ -2088,6 +2088,7 @@ static void test_placement(void)
             aa_analysis *a = NULL;
             size_t k, ndis = 0;
             aa_analyze_options_init(&o);
+            o.speed_z = 0; /* the placement alone (the speed test: test_speed) */
             if (off)
                 o.placement_z = 0;
             if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
@@ -2143,6 +2144,62 @@ static void test_placement(void)
     }
 }
 
+/* Processes slower in every region alike, each on a CPU of its own (the
+ * placement cannot tell): the processes' speed (analyze/speed.c) -- one
+ * cluster and a note; a region with more work on top of it stays the
+ * innermost imbalance; beyond speed_max, or with speed_z 0, the imbalance
+ * stays. */
+static void test_speed(void)
+{
+    static const char *what[4] = {"2% slower everywhere, each process on a CPU of its own",
+                                  "... speed_max 1.01", "... speed_z 0",
+                                  "2% slower everywhere and kernel 3 15% more work there"};
+    aa_analyze_options o;
+    aa_err err;
+    int mode;
+    for (mode = 0; mode < 4; mode++) {
+        aa_experiment *e = placement_exp(mode == 3 ? 1 : 2);
+        aa_analysis *a = NULL;
+        size_t k, ndis = 0;
+        aa_analyze_options_init(&o);
+        o.placement_z = 0; /* the speed test alone */
+        if (mode == 1)
+            o.speed_max = 1.01;
+        if (mode == 2)
+            o.speed_z = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++)
+            ndis += a->findings[k].kind == AA_FINDING_DISSIMILARITY;
+        if (mode == 0) {
+            aa_buf j;
+            aa_buf_init(&j);
+            ok(a->nclusters == 1 && ndis == 0 && has_note(a, "the processes' speed: ranks ") &&
+                   has_note(a, "slower in every one of the program's"),
+               "%s: one cluster, no imbalance, a note (%zu clusters, %zu findings)", what[mode],
+               a->nclusters, ndis);
+            ok(a->speed_dropped >= 1 && a->nspeed_slow == 4 &&
+                   fabs(a->speed_uniform - 0.02) < 0.002 && a->speed_regions >= 5 &&
+                   aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+                   strstr(j.data, "\"speed\": {") &&
+                   strstr(j.data, "\"slow_rank_set\": \"1-2,5,7\""),
+               "%s: JSON dissimilarity.speed: %zu dropped, speed %.4f over %zu regions",
+               what[mode], a->speed_dropped, a->speed_uniform, a->speed_regions);
+            aa_buf_free(&j);
+        } else if (mode == 3)
+            ok(a->nclusters == 2 && placement_finding_at(a, 7) && a->cluster_size[0] == 4,
+               "%s: kernel 3 is the innermost imbalance", what[mode]);
+        else
+            ok(a->nclusters == 2 && ndis > 0 && !has_note(a, "the processes' speed"),
+               "%s: the imbalance stays (%zu clusters)", what[mode], a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2177,5 +2234,6 @@ int main(void)
     test_recursion_folded();
     test_threshold_counts_tested();
     test_placement();
+    test_speed();
     return tap_done();
 }

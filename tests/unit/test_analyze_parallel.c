@@ -112,6 +112,17 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
              close_to(p->placement_spread, s->placement_spread))),
        "%s: the same %zu imbalances dropped as the CPUs' speed, the same figures", what,
        s->placement_dropped);
+    ok(p->speed_dropped == s->speed_dropped &&
+           (!s->speed_dropped ||
+            (p->speed_region == s->speed_region &&
+             same_ranks(s->speed_slow, s->nspeed_slow, p->speed_slow,
+                        p->nspeed_slow) &&
+             p->speed_regions == s->speed_regions &&
+             close_to(p->speed_ratio, s->speed_ratio) &&
+             close_to(p->speed_uniform, s->speed_uniform) &&
+             close_to(p->speed_spread, s->speed_spread))),
+       "%s: the same %zu imbalances dropped as the processes' speed, the same figures", what,
+       s->speed_dropped);
     for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
         bad += !same_causes(&s->findings[i], &p->findings[i]);
     ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
@@ -241,6 +252,9 @@ static double g_run_delay_share;
 static double g_gradient;
 /* 1: the processes shared two CPUs of one host, the slow ones CPU 1 */
 static int g_cpus;
+/* 1: the slow processes are slower in every region alike (expected: the
+ * processes' speed) */
+static int g_speed;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -331,6 +345,10 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             ok(has_note(s, "the CPUs the processes shared") &&
                    has_note(p, "the CPUs the processes shared") && s->nclusters == 1,
                "%s: the CPUs' speed in both, one cluster", what);
+        if (g_speed)
+            ok(has_note(s, "the processes' speed") && has_note(p, "the processes' speed") &&
+                   s->nclusters == 1 && s->speed_dropped > 0,
+               "%s: the processes' speed in both, one cluster", what);
         if (g_gradient > 0)
             ok(has_note(s, "they do different work") && has_note(p, "they do different work") &&
                    fabs(s->noise_rel - 4 * 0.005) < 1e-9,
@@ -482,6 +500,12 @@ int main(void)
     one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 8, 1.03, 0, 0);
     one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 10, 1.03, 0, 1);
     g_cpus = 0;
+    /* two processes 12% slower in every region alike, each on its own CPU:
+     * the processes' speed (analyze/speed.c) in both, also 5 at a time */
+    g_speed = 1;
+    one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 2, 1.12, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 2, 1.12, 0, 1);
+    g_speed = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */

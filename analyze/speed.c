@@ -1,0 +1,159 @@
+/*
+ * analyze/speed.c -- process differences that are the processes' speed:
+ * slower in every region alike, not in one.
+ *
+ * A process whose CPU runs slower -- a virtual CPU whose host is busy, a
+ * core sharing its execution units with a busy sibling, a lower clock --
+ * is charged more CPU time for the same work in every region it runs.
+ * The analysis, which clusters processes region by region, then finds it
+ * "imbalanced" in whichever regions are large enough to show it.  On the
+ * 16-core VM of bench/diagnosis.md's twentieth step, with one process per
+ * core, processes doing identical work differed by up to 31% over a run
+ * (per-CPU pace measured alone: 172-224 ms for the same work), and 52% of
+ * the suite's cases got a false imbalance that way.
+ *
+ * The processes' speed is measured from the program itself.  Over the
+ * regions that could hold a finding by themselves on every process (self
+ * value at least finding_min_share of the median program metric), at
+ * least AN_PLACE_MIN_REGIONS of them, each process's log excess over the
+ * processes' mean log value in a region has a median over the regions (the
+ * process's speed u_p) and a spread (1.4826 median absolute deviations,
+ * s_p).  An imbalance of region R between its slow processes S and the
+ * others F is the speed when
+ *  1. the slow processes are slower everywhere: U = mean_S u - mean_F u > 0,
+ *     and not more than a CPU's pace can differ: U <= log(speed_max);
+ *  2. what is left of the region's difference after the speeds,
+ *     D = (mean_S log x_R - mean_F log x_R) - U, is within speed_z x
+ *     s x sqrt(1/|S| + 1/|F|), s the processes' mean spread s_p.
+ * An injected imbalance stands out of its region's neighbours: over the
+ * suite's runs (bench/diagnosis.md, twentieth step) the true imbalances'
+ * D / (s sqrt(1/|S| + 1/|F|)) was 6.6 or more (135 on this 2-core VM,
+ * 118 on the 16-core one), the false ones of a uniform speed -1.1 to 5.0.
+ * More work in every region alike (an uneven decomposition of every loop)
+ * looks the same without instruction counts: speed_max keeps the ratios no
+ * CPU's pace reaches (miniAMR with lb_opt 0: rank 0 1.7-2.8 times slower
+ * in every region), and the note says what it cannot tell.
+ * Every statistic is a sum over processes, or a per-process figure from
+ * the process's own regions, so that the parallel analysis (parallel.c)
+ * reduces the same numbers and takes the same decision.
+ */
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void an_speed_region_add(double *rs, size_t R, const double *self, const unsigned char *ran,
+                         double min_value)
+{
+    size_t r;
+    for (r = 0; r < R; r++)
+        if ((!ran || ran[r]) && self[r] > 0 && self[r] >= min_value) {
+            rs[r] += 1;
+            rs[R + r] += log(self[r]);
+        }
+}
+
+int an_speed_process(const double *rs, size_t R, double P, const double *self,
+                     const unsigned char *ran, double min_value, double *speed, double *spread,
+                     size_t *nregions)
+{
+    size_t r, k = 0;
+    double *e = malloc((R ? R : 1) * sizeof *e);
+    *speed = *spread = 0;
+    *nregions = 0;
+    if (!e)
+        return -1;
+    for (r = 0; r < R; r++)
+        if (rs[r] == P && P > 0 && (!ran || ran[r]) && self[r] > 0 && self[r] >= min_value)
+            e[k++] = log(self[r]) - rs[R + r] / P;
+    if (k >= AN_PLACE_MIN_REGIONS) {
+        *speed = an_quantile(e, k, 0.5);
+        for (r = 0; r < k; r++)
+            e[r] = fabs(e[r] - *speed);
+        *spread = 1.4826 * an_quantile(e, k, 0.5);
+        *nregions = k;
+    }
+    free(e);
+    return 0;
+}
+
+void an_speed_add(double *v, int slow, double speed, double spread, double value)
+{
+    size_t g = slow ? 1 : 0;
+    v[g] += 1;
+    v[4 + g] += speed;
+    v[6] += spread;
+    if (value > 0)
+        v[2 + g] += log(value);
+    else
+        v[7] += 1;
+}
+
+int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o,
+                   an_speed_verdict *out)
+{
+    double n0 = v[0], n1 = v[1], s;
+    memset(out, 0, sizeof *out);
+    if (!(o->speed_z > 0) || nregions < AN_PLACE_MIN_REGIONS || !(n0 >= 1 && n1 >= 1) ||
+        v[7] > 0)
+        return 0;
+    out->nregions = nregions;
+    out->diff = v[3] / n1 - v[2] / n0;
+    out->speed = v[5] / n1 - v[4] / n0;
+    out->spread = v[6] / (n0 + n1);
+    s = out->spread * sqrt(1 / n0 + 1 / n1);
+    out->z = s > 0 ? (out->diff - out->speed) / s : (out->diff > out->speed ? INFINITY : 0);
+    return out->speed > 0 && out->speed <= log(o->speed_max) && out->z <= o->speed_z;
+}
+
+int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
+                    const an_speed_verdict *v)
+{
+    free(a->speed_slow);
+    a->nspeed_slow = 0;
+    if (!(a->speed_slow = malloc((ns ? ns : 1) * sizeof *a->speed_slow)))
+        return -1;
+    memcpy(a->speed_slow, slow, ns * sizeof *slow);
+    a->nspeed_slow = ns;
+    a->speed_dropped = n;
+    a->speed_region = region;
+    a->speed_ratio = expm1(v->diff);
+    a->speed_uniform = expm1(v->speed);
+    a->speed_spread = v->spread;
+    a->speed_regions = v->nregions;
+    return 0;
+}
+
+void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set)
+{
+    const aa_region *ri = a->speed_region < a->nregions ? a->regions[a->speed_region].info
+                                                        : NULL;
+    size_t n = a->speed_dropped;
+    snprintf(buf, size,
+             "%zu process difference%s %s the processes' speed: ranks %s were %.1f%% slower in "
+             "%s, and %.1f%% slower in every one of the program's %zu regions of 1%% or more "
+             "alike (+-%.1f%% from region to region) -- a slower processor, not this region's "
+             "work; not reported as an imbalance (more work in every region alike, an uneven "
+             "decomposition of every loop, looks the same without instruction counts)",
+             n, n == 1 ? "" : "s", n == 1 ? "is" : "are", slow_set, 100 * a->speed_ratio,
+             ri && ri->name && *ri->name ? ri->name : "the region", 100 * a->speed_uniform,
+             a->speed_regions, 100 * a->speed_spread);
+}
+
+int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
+                    const an_speed_verdict *v)
+{
+    size_t ns;
+    int *r;
+    char *set, buf[1024];
+    int rc = an_slow_rank_set(c, labels, slow, &r, &ns, &set);
+    if (!rc && an_speed_record(c->a, n, region, r, ns, v))
+        rc = an_nomem(c);
+    if (!rc)
+        an_speed_note_text(buf, sizeof buf, c->a, set);
+    free(r);
+    free(set);
+    return rc ? rc : an_note(c, "%s", buf);
+}
