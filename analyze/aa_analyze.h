@@ -94,6 +94,8 @@ typedef struct aa_analyze_options {
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
     double noise_visit_cap;    /* ... at most this times the spread the processes' own visits
                                   give (0: no cap) */
+    double one_visit_k;        /* a region some process visited once varies by at least this
+                                  times how much one visit varies (0: off) */
     double preempted_share;    /* a process was preempted: this share of its wall time
                                   neither CPU time nor waiting in MPI or I/O */
     double mpi_call_cpu_s;     /* preempted process: CPU time an MPI call needs at most */
@@ -243,6 +245,8 @@ typedef struct aa_analysis {
     double noise_rel;          /* measured relative noise of the process metric */
     double noise_between;      /* the spread between processes it was measured from */
     double noise_visits;       /* the spread of the processes' own visits (0: not measured) */
+    double noise_one_visit;    /* how much one visit of a region varies (0: not measured): the
+                                * noise of a region visited once */
     /* imbalances dropped because their partition follows the CPUs the
      * processes shared (analyze/placement.c; docs/analysis.md §2): how
      * many, and the largest one's region (index into regions), slow ranks,

@@ -57,6 +57,14 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
 double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
                       size_t R, double min_value, size_t *nused);
 double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap);
+/* How much one visit of a region varies (noise.c): one (P x R) is
+ * sqrt(visits) x the rel above, NaN below 2 visits; its median over the
+ * processes with a value, then over the regions at least two processes ran
+ * with a median self value (over them) of at least min_value and a value
+ * on at least two: master and workers, or processes that take different
+ * branches, each have visits that repeat.  *nused: how many regions. */
+double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
+                          size_t P, size_t R, double min_value, size_t *nused);
 /* The q-quantile of v[0..n) (reordered); q 0.5: the median */
 double an_quantile(double *v, size_t n, double q);
 /* Prefix sums over the regions in preorder of their squared median self
@@ -64,12 +72,15 @@ double an_quantile(double *v, size_t n, double q);
  * sum is one difference; -1 on no memory. */
 int an_level_spread_init(const double *self, const unsigned char *ran, size_t P, size_t R,
                          const double *weight, double *pre);
-/* The weight of a region's squared median in those sums (NULL weights: 1)
- * when the run's noise was capped by the visits' spread (an_noise_capped):
+/* The weight of a region's squared median in those sums (NULL weights: 1):
  * 1 for a region every process that ran it visited at least twice
- * (visits_seen), (noise_between / noise_rel)^2 for the others -- their noise
- * stays the spread between processes. */
-double an_visit_weight(double noise_between, double noise_rel, int visits_seen);
+ * (visits_seen); for the others the larger of (noise_between / noise_rel)^2
+ * -- when the run's noise was capped by the visits' spread (an_noise_capped)
+ * their noise stays the spread between processes -- and (one_visit /
+ * noise_rel)^2: a region visited once varies at least as much as one visit
+ * (one_visit: noise_one_visit, 0 when not measured). */
+double an_visit_weight(double noise_between, double noise_rel, double one_visit,
+                       int visits_seen);
 /* OPTICS eps of the level set[0..m) of the region tree (regions in
  * preorder, subtree of r = [r, subtree_end[r])): factor x noise_rel x
  * sqrt(2 x the sum of the squared median self values of every region in the

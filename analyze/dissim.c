@@ -964,9 +964,6 @@ int an_dissim_applicable(an_ctx *c)
     return AA_OK;
 }
 
-/* By process and region: sqrt(cpu_sq - cpu^2 / visits) / cpu, how much the
- * total varies from its visits (NaN below 2 visits); *rel NULL when the
- * process metric is not CPU time or cpu_sq was not measured. */
 /* The visits, CPU time and cpu_sq of every process and region (P x R
  * each, an_gather), or all NULL when one of them was not measured. */
 static int visit_metrics(an_ctx *c, double **N, double **C, double **Q)
@@ -991,39 +988,47 @@ static int visit_metrics(an_ctx *c, double **N, double **C, double **Q)
     return AA_OK;
 }
 
-static int visit_relative(an_ctx *c, double **rel)
+/* By process and region: *rel, how much the total varies from its visits,
+ * sqrt(cpu_sq - cpu^2 / visits) / cpu, and *one, how much one visit varies,
+ * rel x sqrt(visits) (NaN below 2 visits); both NULL when the process metric
+ * is not CPU time or cpu_sq was not measured. */
+static int visit_relative(an_ctx *c, double **rel, double **one)
 {
     size_t k;
     double *N, *C, *Q;
     int rc;
-    *rel = NULL;
+    *rel = *one = NULL;
     if (strcmp(c->a->proc_metric, "cpu"))
         return AA_OK;
     if ((rc = visit_metrics(c, &N, &C, &Q)) || !Q)
         return rc;
-    for (k = 0; k < c->P * c->R; k++)
+    for (k = 0; k < c->P * c->R; k++) {
         Q[k] = N[k] >= 2 && C[k] > 0 && !isnan(Q[k])
                    ? sqrt(fmax(0, Q[k] - C[k] * C[k] / N[k])) / C[k] : NAN;
-    free(N), free(C);
+        N[k] = isfinite(Q[k]) ? Q[k] * sqrt(N[k]) : NAN;
+    }
+    free(C);
     *rel = Q;
+    *one = N;
     return AA_OK;
 }
 
-/* ds->spread from the self values, a region weighted by an_visit_weight
- * when the noise was capped (rel: visit_relative's, or NULL). */
+/* ds->spread from the self values, a region some process visited once
+ * weighted by an_visit_weight (rel: visit_relative's, or NULL). */
 static int spread_sums(an_ctx *c, const double *self, const double *rel)
 {
     size_t P = c->P, R = c->R, q, r;
     double *w = NULL;
     int rc = AA_OK;
-    if (rel && c->a->noise_rel < c->a->noise_between) {
+    if (rel && (c->a->noise_rel < c->a->noise_between || c->a->noise_one_visit > c->a->noise_rel)) {
         if (!(w = malloc((R ? R : 1) * sizeof *w)))
             return an_nomem(c);
         for (r = 0; r < R; r++) {
             int seen = 1;
             for (q = 0; q < P && seen; q++)
                 seen = !c->ran[q * R + r] || isfinite(rel[q * R + r]);
-            w[r] = an_visit_weight(c->a->noise_between, c->a->noise_rel, seen);
+            w[r] = an_visit_weight(c->a->noise_between, c->a->noise_rel,
+                                   c->a->noise_one_visit, seen);
         }
     }
     if (an_level_spread_init(self, c->ran, P, R, w, c->ds.spread))
@@ -1033,14 +1038,15 @@ static int spread_sums(an_ctx *c, const double *self, const double *rel)
 }
 
 /* The run's noise (noise.c): the spread between processes, at most
- * noise_visit_cap times the spread of their own visits; and what the
- * levels' eps are made of: the prefix sums of the regions' squared median
- * self values (ds->spread). */
+ * noise_visit_cap times the spread of their own visits; how much one visit
+ * varies (the noise of a region visited once: one_visit_k times it); and
+ * what the levels' eps are made of: the prefix sums of the regions' squared
+ * median self values (ds->spread). */
 static int noise_model(an_ctx *c, size_t *nused)
 {
     const aa_analyze_options *o = c->o;
-    size_t P = c->P, R = c->R, nvisit = 0;
-    double *self = malloc(P * R * sizeof *self), *rel = NULL;
+    size_t P = c->P, R = c->R, nvisit = 0, none = 0;
+    double *self = malloc(P * R * sizeof *self), *rel = NULL, *one = NULL;
     int rc;
     c->ds.spread = malloc((R + 1) * sizeof *c->ds.spread);
     if (!self || !c->ds.spread) {
@@ -1050,7 +1056,7 @@ static int noise_model(an_ctx *c, size_t *nused)
     an_self_values(c, c->MM, self);
     c->a->noise_between = an_noise_relative(self, c->ran, P, R, o->resolution_s,
                                             o->noise_quantile, nused);
-    if ((rc = visit_relative(c, &rel))) {
+    if ((rc = visit_relative(c, &rel, &one))) {
         free(self);
         return rc;
     }
@@ -1058,10 +1064,18 @@ static int noise_model(an_ctx *c, size_t *nused)
                              : 0;
     if (nvisit < AN_VISIT_NOISE_MIN_REGIONS)
         c->a->noise_visits = 0;
+    c->a->noise_one_visit = one && o->one_visit_k > 0
+                                ? o->one_visit_k *
+                                      an_one_visit_noise(self, c->ran, one, P, R,
+                                                         o->resolution_s, &none)
+                                : 0;
+    if (none < AN_VISIT_NOISE_MIN_REGIONS)
+        c->a->noise_one_visit = 0;
     c->a->noise_rel = an_noise_capped(c->a->noise_between, c->a->noise_visits, nvisit,
                                       o->noise_visit_cap);
     rc = spread_sums(c, self, rel);
     free(rel);
+    free(one);
     free(self);
     return rc;
 }
@@ -1090,18 +1104,25 @@ static int region_ranges(an_ctx *c)
 /* The note on the noise model, serial and MPI analysis alike. */
 int an_noise_note(an_ctx *c, const aa_analysis *a, size_t nused, double eps)
 {
+    int rc;
     if (a->noise_rel < a->noise_between)
-        return an_note(c, "noise: processes differ by %.2g%% in CPU time (median over %zu "
-                          "regions), more than %g times the %.2g%% their own visits vary by: "
-                          "they do different work, and the noise is taken as %.2g%%; differences "
-                          "count from %g s on the whole program, from less on levels of smaller "
-                          "regions",
-                       100 * a->noise_between, nused, c->o->noise_visit_cap,
-                       100 * a->noise_visits, 100 * a->noise_rel, eps);
-    return an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU time "
-                      "(median over %zu regions); differences count from %g s on the "
-                      "whole program, from less on levels of smaller regions",
-                   100 * a->noise_rel, nused, eps);
+        rc = an_note(c, "noise: processes differ by %.2g%% in CPU time (median over %zu "
+                        "regions), more than %g times the %.2g%% their own visits vary by: "
+                        "they do different work, and the noise is taken as %.2g%%; differences "
+                        "count from %g s on the whole program, from less on levels of smaller "
+                        "regions",
+                     100 * a->noise_between, nused, c->o->noise_visit_cap,
+                     100 * a->noise_visits, 100 * a->noise_rel, eps);
+    else
+        rc = an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU time "
+                        "(median over %zu regions); differences count from %g s on the "
+                        "whole program, from less on levels of smaller regions",
+                     100 * a->noise_rel, nused, eps);
+    if (!rc && a->noise_one_visit > a->noise_rel)
+        rc = an_note(c, "noise of a region visited once: %.2g%%, as much as one visit of the "
+                        "program's regions varies (a single visit averages nothing out)",
+                     100 * a->noise_one_visit);
+    return rc;
 }
 
 /* The clustering parameters (MinPts of the run; eps of the top level, or

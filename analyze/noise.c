@@ -193,10 +193,12 @@ int an_level_spread_init(const double *self, const unsigned char *ran, size_t P,
     return 0;
 }
 
-double an_visit_weight(double noise_between, double noise_rel, int visits_seen)
+double an_visit_weight(double noise_between, double noise_rel, double one_visit,
+                       int visits_seen)
 {
     double k = noise_rel > 0 && noise_between > noise_rel ? noise_between / noise_rel : 1;
-    return visits_seen ? 1 : k * k;
+    double v = noise_rel > 0 && one_visit > noise_rel ? one_visit / noise_rel : 1;
+    return visits_seen ? 1 : k > v ? k * k : v * v;
 }
 
 double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t *subtree_end,
@@ -239,6 +241,39 @@ double an_visit_noise(const double *self, const unsigned char *ran, const double
         if (!(median_inplace(col, P) >= min_value))
             continue;
         reg[n++] = median_inplace(vr, P);
+    }
+    *nused = n;
+    out = median_inplace(reg, n);
+    free(col), free(vr), free(reg);
+    return out;
+}
+
+double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
+                          size_t P, size_t R, double min_value, size_t *nused)
+{
+    double *col = malloc((P ? P : 1) * sizeof *col), *vr = malloc((P ? P : 1) * sizeof *vr);
+    double *reg = malloc((R ? R : 1) * sizeof *reg), out;
+    size_t r, q, n = 0;
+    *nused = 0;
+    if (!col || !vr || !reg) {
+        free(col), free(vr), free(reg);
+        return 0;
+    }
+    for (r = 1; r < R; r++) {
+        size_t k = 0, m = 0;
+        double med;
+        for (q = 0; q < P; q++) {
+            if (ran[q * R + r] && isfinite(self[q * R + r]))
+                col[k++] = self[q * R + r];
+            if (isfinite(one[q * R + r]))
+                vr[m++] = one[q * R + r];
+        }
+        if (k < 2 || m < 2)
+            continue;
+        med = median_inplace(col, k);
+        if (!(med >= min_value) || !(med > 0))
+            continue;
+        reg[n++] = median_inplace(vr, m);
     }
     *nused = n;
     out = median_inplace(reg, n);

@@ -39,6 +39,19 @@ static const aa_analyze_tunable tunables[] = {
       "load balancing 7.3, without 51; the cap holds in regions every process visited twice "
       "or more, a region visited once keeps the spread between processes (bench/diagnosis.md, "
       "seventeenth step)"),
+    T("one_visit_k", one_visit_k, 1.0, 0.0, 1e6, "x one visit's spread",
+      "a region some process visited once (a set-up loop) averages nothing: its noise is at "
+      "least this times how much one visit of the program's regions varies (median over "
+      "processes and regions of sqrt(visits) x sqrt(cpu_sq - cpu^2/visits) / cpu, 3 regions "
+      "at least); 0 turns it off.  The suite's set-up loops (visited once, the same work on "
+      "every process): their spread between processes over the run's noise on the 16-core "
+      "VM (333 runs) median 1.0, 90% 2.3, largest 6.7 -- over one visit's noise median 0.52, "
+      "90% 1.4, largest 4.9; on the 2-core VM (N16-N19) largest 4.6 and 1.6.  16-core VM, "
+      "432 runs, cluster / no false CCCR / cases with a false CCCR: off 369 / 403 / 23; 0.5 "
+      "374 / 408 / 19; 1 380 / 416 / 11; 2 382 / 417 / 10; on the 2-core VM's 864 runs 1 "
+      "and 2 gain one run (0697) and lose none; real applications unchanged (251 of 288); "
+      "miniAMR's visits vary by 34-56% (adaptive work), so a one-visit difference there must "
+      "be large to count (bench/diagnosis.md, twenty-first step)"),
     T("separation_t", separation_t, 6.0, 0.0, 1e6, "standard errors",
       "two clusters of a level differ when their means are this many standard errors apart "
       "(each component on its own within-cluster spread, at least the noise model's spread "

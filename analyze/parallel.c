@@ -1521,34 +1521,62 @@ static int visit_metrics_measured(pa *x, int look, int *all)
     return AA_OK;
 }
 
+/* The median over the qualifying regions qc[0..nq) with a value on at least
+ * min_cnt processes (cnt: how many had one) of the exact medians of v over
+ * the processes (fin: which values are finite); 0 below
+ * AN_VISIT_NOISE_MIN_REGIONS regions.  col, med: nq + 1 scratch. */
+static int visit_median(pa *x, const double *v, const unsigned char *fin, const double *cnt,
+                        double min_cnt, const size_t *qc, size_t nq, size_t *col, double *med,
+                        double *out, size_t *nused)
+{
+    size_t r, n = 0;
+    int rc;
+    *out = 0;
+    *nused = 0;
+    for (r = 0; r < nq; r++)
+        if (cnt[r] >= min_cnt)
+            col[n++] = qc[r];
+    if (n && (rc = pa_medians(x, v, fin, x->R, col, n, med)))
+        return rc;
+    if (n >= AN_VISIT_NOISE_MIN_REGIONS) {
+        *out = an_quantile(med, n, 0.5);
+        *nused = n;
+    }
+    return AA_OK;
+}
+
 /* noise.c's an_visit_noise over the ranks: by local process and region
  * sqrt(cpu_sq - cpu^2 / visits) / cpu (NaN below 2 visits), exact medians
  * over the processes of the qualifying regions qc[0..nq) with a value on
- * every process, then their median; 0 when the process metric is not CPU
- * time, cpu_sq was not measured, or no region qualifies. */
-static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t *nvisit,
+ * every process, then their median (*noise); and an_one_visit_noise: of
+ * that times sqrt(visits), over the regions q1[0..n1) with a value on two
+ * processes or more (*one, times one_visit_k); 0 when the process metric is
+ * not CPU time, cpu_sq was not measured, or no region qualifies. */
+static int visit_noise(pa *x, const size_t *qc, size_t nq, const size_t *q1, size_t n1,
+                       double *noise, size_t *nvisit, double *one, size_t *none,
                        unsigned char *seen)
 {
-    size_t L = x->L, R = x->R, q, r, m, n = 0;
-    double *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL;
+    size_t L = x->L, R = x->R, q, r, m;
+    double *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL, *rel1 = NULL;
     unsigned char *anyfin = NULL, *fin = NULL;
     size_t *col = NULL;
     int rc = AA_OK, all;
-    *noise = 0;
-    *nvisit = 0;
+    *noise = *one = 0;
+    *nvisit = *none = 0;
     memset(seen, 1, R);
-    if (strcmp(x->a->proc_metric, "cpu") || !nq)
+    if (strcmp(x->a->proc_metric, "cpu") || (!nq && !n1))
         return AA_OK;
     if ((rc = visit_metrics_measured(x, 1, &all)) || !all)
         return rc;
     row = malloc((3 * R + 1) * sizeof *row);
     anyfin = malloc(R + 1);
     rel = malloc((L * R + 1) * sizeof *rel);
+    rel1 = malloc((L * R + 1) * sizeof *rel1);
     fin = malloc(L * R + 1);
-    cnt = calloc(nq + R + 1, sizeof *cnt);
-    med = malloc((nq + 1) * sizeof *med);
-    col = malloc((nq + 1) * sizeof *col);
-    if (!row || !anyfin || !rel || !fin || !cnt || !med || !col) {
+    cnt = calloc(nq + n1 + R + 1, sizeof *cnt);
+    med = malloc((nq + n1 + 1) * sizeof *med);
+    col = malloc((nq + n1 + 1) * sizeof *col);
+    if (!row || !anyfin || !rel || !rel1 || !fin || !cnt || !med || !col) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -1562,27 +1590,27 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, double *noise, size_t
             size_t k = q * R + r;
             rel[k] = N >= 2 && C > 0 && !isnan(Q) ? sqrt(fmax(0, Q - C * C / N)) / C : NAN;
             fin[k] = isfinite(rel[k]);
+            rel1[k] = fin[k] ? rel[k] * sqrt(N) : NAN;
         }
         for (r = 0; r < nq; r++)
             cnt[r] += fin[q * R + qc[r]];
+        for (r = 0; r < n1; r++)
+            cnt[nq + r] += fin[q * R + q1[r]];
         for (r = 0; r < R; r++)
-            cnt[nq + r] += !x->ran[q * R + r] || fin[q * R + r];
+            cnt[nq + n1 + r] += !x->ran[q * R + r] || fin[q * R + r];
     }
-    if ((rc = pa_sum(x, cnt, nq + R)))
+    if ((rc = pa_sum(x, cnt, nq + n1 + R)))
         goto out;
     for (r = 0; r < R; r++)
-        seen[r] = cnt[nq + r] == (double)x->P;
-    for (r = 0; r < nq; r++)
-        if (cnt[r] == (double)x->P)
-            col[n++] = qc[r];
-    if (n && (rc = pa_medians(x, rel, fin, R, col, n, med)))
+        seen[r] = cnt[nq + n1 + r] == (double)x->P;
+    if ((rc = visit_median(x, rel, fin, cnt, (double)x->P, qc, nq, col, med, noise, nvisit)))
         goto out;
-    if (n >= AN_VISIT_NOISE_MIN_REGIONS) {
-        *noise = an_quantile(med, n, 0.5);
-        *nvisit = n;
-    }
+    if (x->o->one_visit_k > 0 &&
+        (rc = visit_median(x, rel1, fin, cnt + nq, 2, q1, n1, col, med, one, none)))
+        goto out;
+    *one *= x->o->one_visit_k;
 out:
-    free(row), free(anyfin), free(rel), free(fin), free(cnt), free(med), free(col);
+    free(row), free(anyfin), free(rel), free(rel1), free(fin), free(cnt), free(med), free(col);
     return rc;
 }
 
@@ -1591,14 +1619,15 @@ out:
  * prefix sums (x->pre) and the run's relative noise. */
 static int noise_model(pa *x, size_t *nused)
 {
-    size_t L = x->L, R = x->R, r, q, n = 0, nq = 0, nvisit = 0;
+    size_t L = x->L, R = x->R, r, q, n = 0, nq = 0, nvisit = 0, none = 0;
     double *S = malloc((L * R + 1) * sizeof *S), *med = malloc((R + 1) * sizeof *med);
     double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
     size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
+    size_t *q1 = malloc((R + 1) * sizeof *q1), n1 = 0;
     unsigned char *use = calloc(L * R + 1, 1), *seen = malloc(R + 1);
     int rc;
     x->pre = malloc((R + 1) * sizeof *x->pre);
-    if (!S || !med || !all || !mad || !col || !qc || !use || !seen || !x->pre) {
+    if (!S || !med || !all || !mad || !col || !qc || !q1 || !use || !seen || !x->pre) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -1613,10 +1642,14 @@ static int noise_model(pa *x, size_t *nused)
     }
     if ((rc = pa_sum(x, all, R)) || (rc = pa_medians(x, S, use, R, col, R, med)))
         goto out;
-    /* regions run by every process with a median of at least the resolution */
-    for (r = 1; r < R && x->P >= 2; r++)
+    /* regions run by every process with a median of at least the resolution
+     * (qc); for the one visit's noise by two or more (q1) */
+    for (r = 1; r < R && x->P >= 2; r++) {
         if (all[r] == (double)x->P && med[r] >= x->o->resolution_s && med[r] > 0)
             qc[nq++] = r;
+        if (all[r] >= 2 && med[r] >= x->o->resolution_s && med[r] > 0)
+            q1[n1++] = r;
+    }
     /* the median gap of each region's sorted values: its column gathered
      * (P values, one region at a time) */
     if (nq && (rc = region_gaps(x, S, qc, nq, mad)))
@@ -1624,7 +1657,8 @@ static int noise_model(pa *x, size_t *nused)
     for (r = 0; r < nq; r++)
         all[n++] = mad[r] / med[qc[r]];
     x->a->noise_between = n ? an_quantile(all, n, x->o->noise_quantile) : 0;
-    if ((rc = visit_noise(x, qc, nq, &x->a->noise_visits, &nvisit, seen)))
+    if ((rc = visit_noise(x, qc, nq, q1, n1, &x->a->noise_visits, &nvisit,
+                          &x->a->noise_one_visit, &none, seen)))
         goto out;
     *nused = n;
     x->a->noise_rel = an_noise_capped(x->a->noise_between, x->a->noise_visits, nvisit,
@@ -1632,12 +1666,11 @@ static int noise_model(pa *x, size_t *nused)
     /* dissim.c's spread_sums: a region weighted by an_visit_weight */
     x->pre[0] = 0;
     for (r = 0; r < R; r++)
-        x->pre[r + 1] = x->pre[r] + (x->a->noise_rel < x->a->noise_between
-                                         ? an_visit_weight(x->a->noise_between,
-                                                           x->a->noise_rel, seen[r])
-                                         : 1) * med[r] * med[r];
+        x->pre[r + 1] = x->pre[r] + an_visit_weight(x->a->noise_between, x->a->noise_rel,
+                                                    x->a->noise_one_visit, seen[r]) *
+                                        med[r] * med[r];
 out:
-    free(S), free(med), free(mad), free(col), free(qc), free(use), free(seen);
+    free(S), free(med), free(mad), free(col), free(qc), free(q1), free(use), free(seen);
     free(all);
     return rc;
 }

@@ -541,6 +541,8 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_num(&j, a->noise_between);
     aa_json_key(&j, "visits");
     aa_json_num(&j, a->noise_visits);
+    aa_json_key(&j, "one_visit");
+    aa_json_num(&j, a->noise_one_visit);
     aa_json_obj_end(&j);
     json_placement(&j, a);
     json_speed(&j, a);

@@ -2200,6 +2200,92 @@ static void test_speed(void)
     }
 }
 
+/* A region visited once averages nothing out: 8 processes, 6 phases of 16
+ * visits each varying by 4% from visit to visit (cpu_sq) but alike between
+ * processes (0.5%), and a set-up loop visited once, 0.5 s, on ranks 2
+ * and 6 10% longer (a moment's slowness of their CPUs; 2% of the run).  The noise of the
+ * set-up loop is one visit's 4%: no finding, a note; with one_visit_k 0 it
+ * is judged on the 0.5% and split off; 3x the set-up work on ranks 2 and 6
+ * stays an imbalance at the loop. */
+static void test_one_visit(void)
+{
+    static const char *what[3] = {"set-up loop visited once, 10% longer on 2 ranks",
+                                  "... one_visit_k 0", "set-up loop 3x on 2 ranks"};
+    int mode;
+    for (mode = 0; mode < 3; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, found = 0, mv = aa_experiment_add_metric(e, "visits", "count"),
+                  mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+        size_t k;
+        const double n = 16, visit = 0.02, cv = 0.04, setup = 0.5;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 6; j++)
+            add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+        add_region(e, 30, 1, "loop@30", AA_KIND_LOOP);
+        for (r = 0; r < 8; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double tot = 0, *v, slow = r == 2 || r == 6 ? (mode == 2 ? 3.0 : 1.1) : 1.0;
+            long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+            for (j = 0; j < 6; j++) {
+                double w = n * visit * (1 + 0.005 * sin(r * 7.0 + j * 3.0));
+                v = aa_node_values(e, t, (size_t)node(e, t, (uint32_t)(10 + j), m, w, 0, 0));
+                v[mv] = n;
+                v[mq] = w * w / n * (1 + cv * cv); /* visits varying by cv */
+                tot += w;
+            }
+            v = aa_node_values(e, t, (size_t)node(e, t, 30, m, setup * slow, 0, 0));
+            v[mv] = 1;
+            v[mq] = setup * slow * setup * slow;
+            tot += setup * slow;
+            for (j = 0; j < 2; j++) {
+                v = aa_node_values(e, t, (size_t)(j ? m : root));
+                v[M_WALL] = v[M_CPU] = tot;
+                v[mv] = 1;
+                v[mq] = tot * tot;
+            }
+        }
+        e->nprocs = 8;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.one_visit_k = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr && f->region == region_by_id(a, 30))
+                found = f->nslow == 2 && f->slow_ranks[0] == 2 && f->slow_ranks[1] == 6;
+        }
+        if (mode == 0) {
+            aa_buf j;
+            aa_buf_init(&j);
+            ok(fabs(a->noise_one_visit - cv) < 1e-3 && a->noise_rel < 0.01,
+               "%s: one visit varies by %.4g, the processes by %.4g", what[mode],
+               a->noise_one_visit, a->noise_rel);
+            ok(!found && a->nclusters == 1 && has_note(a, "noise of a region visited once: 4%"),
+               "%s: no finding, one cluster, a note (%zu clusters)", what[mode], a->nclusters);
+            ok(aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+                   strstr(j.data, "\"one_visit\": 0.04"),
+               "%s: JSON dissimilarity.noise.one_visit", what[mode]);
+            aa_buf_free(&j);
+        } else
+            ok(found, "%s: ranks 2 and 6 an imbalance at the loop (one visit's noise %.4g)",
+               what[mode], a->noise_one_visit);
+        if (mode == 1)
+            ok(a->noise_one_visit == 0 && !has_note(a, "visited once"),
+               "%s: no one-visit noise, no note", what[mode]);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2235,5 +2321,6 @@ int main(void)
     test_threshold_counts_tested();
     test_placement();
     test_speed();
+    test_one_visit();
     return tap_done();
 }

@@ -76,8 +76,10 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         bad += p->severity[r] != s->severity[r] ||
                fabs(p->region_value[r] - s->region_value[r]) > 1e-9 * fabs(s->region_value[r]);
     ok(!bad, "%s: the same region values and severity classes (%zu differ)", what, bad);
-    ok(fabs(p->noise_rel - s->noise_rel) <= 1e-12, "%s: the same noise (%g, serial %g)", what,
-       p->noise_rel, s->noise_rel);
+    ok(fabs(p->noise_rel - s->noise_rel) <= 1e-12 && close_to(p->noise_visits, s->noise_visits) &&
+           close_to(p->noise_one_visit, s->noise_one_visit),
+       "%s: the same noise (%g, serial %g), visits' (%g) and one visit's (%g, serial %g)", what,
+       p->noise_rel, s->noise_rel, p->noise_visits, p->noise_one_visit, s->noise_one_visit);
     ok(p->nclusters == s->nclusters &&
            aa_cluster_same_partition(p->cluster_of, s->cluster_of, s->nprocesses),
        "%s: the same %zu clusters (parallel %zu)", what, s->nclusters, p->nclusters);
@@ -255,6 +257,9 @@ static int g_cpus;
 /* 1: the slow processes are slower in every region alike (expected: the
  * processes' speed) */
 static int g_speed;
+/* > 0: cpu_sq set for visits whose totals vary by this (one visit by more:
+ * the noise of a region visited once) */
+static double g_visit_rel;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -306,6 +311,12 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     }
     if (g_gradient > 0)
         strcat(what, ", all different");
+    if (g_visit_rel > 0 && add_cpu_sq(e, 0, g_visit_rel)) {
+        ok(0, "%s: cpu_sq", what);
+        return;
+    }
+    if (g_visit_rel > 0)
+        strcat(what, ", visits varying");
     if (spike && add_cpu_sq(e, 1, 0)) {
         ok(0, "%s: cpu_sq", what);
         return;
@@ -349,6 +360,11 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             ok(has_note(s, "the processes' speed") && has_note(p, "the processes' speed") &&
                    s->nclusters == 1 && s->speed_dropped > 0,
                "%s: the processes' speed in both, one cluster", what);
+        if (g_visit_rel > 0)
+            ok(s->noise_one_visit > s->noise_rel && has_note(s, "noise of a region visited once") &&
+                   has_note(p, "noise of a region visited once"),
+               "%s: a region visited once on one visit's noise in both (%g)", what,
+               p->noise_one_visit);
         if (g_gradient > 0)
             ok(has_note(s, "they do different work") && has_note(p, "they do different work") &&
                    fabs(s->noise_rel - 4 * 0.005) < 1e-9,
@@ -506,6 +522,13 @@ int main(void)
     one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 2, 1.12, 0, 0);
     one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 2, 1.12, 0, 1);
     g_speed = 0;
+    /* visits varying by more than the processes differ: the regions visited
+     * once are judged on one visit's noise (noise.c) in both, also 5 at a
+     * time */
+    g_visit_rel = 0.03;
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.005, 1, 0, 1, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 20, 0.005, 1, 2, 1.5, 0, 1);
+    g_visit_rel = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */
