@@ -173,6 +173,21 @@ int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, si
                     const an_speed_verdict *v);
 /* The note on them, from what an_speed_record put on a. */
 void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set);
+/* Clusters apart only by their processes' speed (speed.c).  Sums by
+ * cluster over its processes, AN_SPEED_CSUMS(m) doubles for a level of m
+ * components: processes, sum of speeds, sum of spreads, then for each
+ * component the sum of the log of its value and how many processes had
+ * none (x: the process's m component values). */
+#define AN_SPEED_CSUMS(m) (3 + 2 * (m))
+void an_speed_cluster_add(double *cs, size_t m, double speed, double spread, const double *x);
+/* 1 when clusters a and b (their sums ca, cb) differ by their speed alone;
+ * *score: the largest standard errors left on a component (the pair with
+ * the least merges first). */
+int an_speed_pair(const double *ca, const double *cb, size_t m, size_t nregions,
+                  const aa_analyze_options *o, double *score);
+/* Labels a and b (of labels[0..n), 0-based and dense) made one, the
+ * smaller label; the labels above the other one down by one. */
+void an_speed_merge_labels(int *labels, size_t n, int a, int b);
 
 /* ---- the analysis' context ------------------------------------------------- */
 typedef struct an_ctx an_ctx;
@@ -191,6 +206,8 @@ int an_slow_rank_set(an_ctx *c, const int *labels, int slow, int **ranks, size_t
 /* speed.c: the same for the imbalances the processes' speed explains. */
 int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
                     const an_speed_verdict *v);
+/* speed.c: the note on n clusters made one with another (an_speed_pair). */
+int an_speed_merge_note(an_ctx *c, size_t n);
 
 typedef struct an_clust {
     size_t min_pts;

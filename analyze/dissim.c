@@ -1445,6 +1445,51 @@ static int speed_of_processes(an_ctx *c, const double *self, double **sp, size_t
     return AA_OK;
 }
 
+/* The clusters of f's partition apart only by their processes' speed made
+ * one (speed.c), while three or more remain; *merged: the most merges in
+ * one partition so far. */
+static int speed_merge(an_ctx *c, const double *sp, size_t k, dis_found *f, size_t *merged)
+{
+    size_t level = f->level < 0 ? 0 : (size_t)f->level, m = an_nchildren(c, level);
+    const size_t *set = c->clist + c->cstart[level];
+    size_t K = count_labels(f->labels, c->P), w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
+    double *cs, *x;
+    if (!sp || K < 3 || !m)
+        return AA_OK;
+    cs = malloc(K * w * sizeof *cs);
+    x = malloc(m * sizeof *x);
+    if (!cs || !x) {
+        free(cs), free(x);
+        return an_nomem(c);
+    }
+    while (K >= 3) {
+        double best = INFINITY, sc;
+        size_t ba = 0, bb = 0;
+        memset(cs, 0, K * w * sizeof *cs);
+        for (q = 0; q < c->P; q++) {
+            for (j = 0; j < m; j++)
+                x[j] = c->ran[q * c->R + set[j]] ? c->MM[q * c->R + set[j]] : 0;
+            an_speed_cluster_add(cs + (size_t)f->labels[q] * w, m, sp[q], sp[c->P + q], x);
+        }
+        for (a = 0; a < K; a++)
+            for (b = a + 1; b < K; b++)
+                if (an_speed_pair(cs + a * w, cs + b * w, m, k, c->o, &sc) && sc < best) {
+                    best = sc;
+                    ba = a;
+                    bb = b;
+                }
+        if (best == INFINITY)
+            break;
+        an_speed_merge_labels(f->labels, c->P, (int)ba, (int)bb);
+        K--;
+        ++n;
+    }
+    free(cs);
+    free(x);
+    *merged = n > *merged ? n : *merged;
+    return AA_OK;
+}
+
 /* 1 when the imbalance f (slow cluster `slow`) is the processes' speed,
  * f->spd set. */
 static int speed_explained(an_ctx *c, const double *sp, size_t k, dis_found *f, size_t slow)
@@ -1475,6 +1520,7 @@ int an_dissim_impact(an_ctx *c)
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
     size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
+    size_t nmerged = 0;
     double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
@@ -1500,7 +1546,10 @@ int an_dissim_impact(an_ctx *c)
     for (i = 0; i < ds->nfound; i++) {
         dis_found *f = &ds->found[i];
         double imp;
-        size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
+        size_t slow;
+        if ((rc = speed_merge(c, sp, k, f, &nmerged)))
+            break;
+        slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
         f->impact = imp;
         /* judged on the metric's own scale: on a loaded node the wall time of
          * a run is many times its CPU time */
@@ -1550,6 +1599,8 @@ int an_dissim_impact(an_ctx *c)
     if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
         return rc;
     if (nspeed && (rc = speed_note(c, nspeed, &ds->found[speed_top])))
+        return rc;
+    if (nmerged && (rc = an_speed_merge_note(c, nmerged)))
         return rc;
     if (nspike)
         return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "

@@ -1947,18 +1947,12 @@ static int speeds_local(pa *x, const double *S, double **sp, size_t *k)
 }
 
 /* The kept imbalances that are the processes' speed are dropped (dissim.c's
- * an_dissim_impact); the note with the slow ranks of the largest one. */
-static int speed_test(pa *x)
+ * an_dissim_impact); the note with the slow ranks of the largest one.
+ * sp, k: speeds_local's (sp NULL: no test). */
+static int speed_test(pa *x, const double *sp, size_t k)
 {
-    double *S = NULL, *sp = NULL;
-    size_t i, q, k = 0, n = 0, top = SIZE_MAX;
+    size_t i, q, n = 0, top = SIZE_MAX;
     int rc = AA_OK;
-    if (!(x->o->speed_z > 0))
-        return AA_OK;
-    if (!(S = malloc((x->L * x->R + 1) * sizeof *S)))
-        return pa_nomem(x);
-    self_values(x, x->MM, S, x->L);
-    rc = speeds_local(x, S, &sp, &k);
     for (i = 0; !rc && sp && i < x->nfound; i++) {
         pa_found *f = &x->found[i];
         double v[AN_SPEED_SUMS] = {0};
@@ -1974,8 +1968,6 @@ static int speed_test(pa *x)
             top = i;
         n++;
     }
-    free(S);
-    free(sp);
     if (!rc && n) {
         int *lab = NULL;
         if (!(rc = gather_ints(x, x->found[top].lab, &lab)))
@@ -1986,21 +1978,93 @@ static int speed_test(pa *x)
     return rc;
 }
 
+/* dissim.c's speed_merge: the clusters' sums reduced, the same merges on
+ * every rank. */
+static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *merged)
+{
+    size_t level = f->level < 0 ? 0 : (size_t)f->level, m = nchildren(x, level);
+    const size_t *set = x->clist + x->cstart[level];
+    size_t w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
+    double *cs, *xv;
+    int rc = AA_OK;
+    if (!sp || f->k < 3 || !m)
+        return AA_OK;
+    cs = malloc(f->k * w * sizeof *cs);
+    xv = malloc(m * sizeof *xv);
+    if (!cs || !xv) {
+        free(cs), free(xv);
+        return pa_nomem(x);
+    }
+    while (f->k >= 3) {
+        double best = INFINITY, sc;
+        size_t ba = 0, bb = 0;
+        memset(cs, 0, f->k * w * sizeof *cs);
+        for (q = 0; q < x->L; q++) {
+            for (j = 0; j < m; j++)
+                xv[j] = x->ran[q * x->R + set[j]] ? x->MM[q * x->R + set[j]] : 0;
+            an_speed_cluster_add(cs + (size_t)f->lab[q] * w, m, sp[q], sp[x->L + q], xv);
+        }
+        if ((rc = pa_sum(x, cs, f->k * w)))
+            break;
+        for (a = 0; a < f->k; a++)
+            for (b = a + 1; b < f->k; b++)
+                if (an_speed_pair(cs + a * w, cs + b * w, m, k, x->o, &sc) && sc < best) {
+                    best = sc;
+                    ba = a;
+                    bb = b;
+                }
+        if (best == INFINITY)
+            break;
+        an_speed_merge_labels(f->lab, x->L, (int)ba, (int)bb);
+        f->k--;
+        ++n;
+    }
+    free(cs);
+    free(xv);
+    *merged = n > *merged ? n : *merged;
+    return rc;
+}
+
 /* dissim.c's an_dissim_impact and the clusters. */
+/* The local processes' speeds (speeds_local; *sp NULL when speed_z is 0 or
+ * too few regions). */
+static int speeds_of_processes(pa *x, double **sp, size_t *k)
+{
+    double *S;
+    int rc;
+    *sp = NULL;
+    *k = 0;
+    if (!(x->o->speed_z > 0))
+        return AA_OK;
+    if (!(S = malloc((x->L * x->R + 1) * sizeof *S)))
+        return pa_nomem(x);
+    self_values(x, x->MM, S, x->L);
+    rc = speeds_local(x, S, sp, k);
+    free(S);
+    return rc;
+}
+
 static int dissim_impact(pa *x)
 {
-    size_t i, j, nspike;
+    size_t i, j, nspike, k = 0, nmerged = 0;
+    double *sp = NULL;
     int rc;
     if ((rc = median_positive(x, x->wpwt, 1, &x->wmed)) ||
-        (rc = median_positive(x, x->MM, x->R, &x->mmed)))
+        (rc = median_positive(x, x->MM, x->R, &x->mmed)) ||
+        (rc = speeds_of_processes(x, &sp, &k)))
         return rc;
-    for (i = 0; i < x->nfound; i++) {
+    for (i = 0; i < x->nfound && !rc; i++) {
         pa_found *f = &x->found[i];
-        if ((rc = slow_cluster(x, f)))
-            return rc;
+        if ((rc = speed_merge(x, sp, k, f, &nmerged)) || (rc = slow_cluster(x, f)))
+            break;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
     }
-    if ((rc = spike_test(x, &nspike)) || (rc = placement_test(x)) || (rc = speed_test(x)))
+    if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)))
+        rc = speed_test(x, sp, k);
+    free(sp);
+    if (!rc && nmerged)
+        rc = an_speed_merge_note(&x->dc, nmerged);
+    if (rc)
         return rc;
     for (i = 0; i < x->nfound; i++) {
         size_t r0 = x->found[i].region;

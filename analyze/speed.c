@@ -157,3 +157,74 @@ int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t reg
     free(set);
     return rc ? rc : an_note(c, "%s", buf);
 }
+
+/* ---- clusters apart only by their processes' speed --------------------------- */
+/* A level's partition can split processes that do the same work when some
+ * of them are slower in every region: the injected imbalance's slow ranks
+ * {1, 3} become {1} | {3} when rank 1's CPU is 12% slower, and the right
+ * diagnosis ("ranks 1 and 3") is lost.  Two clusters a and b of a
+ * partition with three or more are one when their processes' speeds
+ * differ (U = mean_a u - mean_b u, at least speed_z standard errors, at
+ * most log(speed_max)) and that difference is all they differ by on every
+ * component of the level they can be compared on (|D_j - U| within speed_z
+ * standard errors, D_j the mean log ratio of component j; the standard
+ * error s x sqrt(1/|a| + 1/|b|) as in an_speed_judge).  Two clusters of
+ * the same speed never merge here, whatever they differ by. */
+void an_speed_cluster_add(double *cs, size_t m, double speed, double spread, const double *x)
+{
+    size_t j;
+    cs[0] += 1;
+    cs[1] += speed;
+    cs[2] += spread;
+    for (j = 0; j < m; j++) {
+        if (x[j] > 0)
+            cs[3 + 2 * j] += log(x[j]);
+        else
+            cs[4 + 2 * j] += 1;
+    }
+}
+
+int an_speed_pair(const double *ca, const double *cb, size_t m, size_t nregions,
+                  const aa_analyze_options *o, double *score)
+{
+    double na = ca[0], nb = cb[0], U, se, worst = 0;
+    size_t j, used = 0;
+    *score = INFINITY;
+    if (!(o->speed_z > 0) || nregions < AN_PLACE_MIN_REGIONS || !(na >= 1 && nb >= 1))
+        return 0;
+    U = ca[1] / na - cb[1] / nb;
+    se = (ca[2] + cb[2]) / (na + nb) * sqrt(1 / na + 1 / nb);
+    if (!(se > 0) || !(fabs(U) >= o->speed_z * se) || !(fabs(U) <= log(o->speed_max)))
+        return 0;
+    for (j = 0; j < m; j++) {
+        double z;
+        if (ca[4 + 2 * j] > 0 || cb[4 + 2 * j] > 0)
+            continue;
+        z = fabs(ca[3 + 2 * j] / na - cb[3 + 2 * j] / nb - U) / se;
+        worst = z > worst ? z : worst;
+        used++;
+    }
+    if (!used || worst > o->speed_z)
+        return 0;
+    *score = worst;
+    return 1;
+}
+
+void an_speed_merge_labels(int *labels, size_t n, int a, int b)
+{
+    size_t i;
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (i = 0; i < n; i++)
+        if (labels[i] == hi)
+            labels[i] = lo;
+        else if (labels[i] > hi)
+            labels[i]--;
+}
+
+int an_speed_merge_note(an_ctx *c, size_t n)
+{
+    return an_note(c, "%zu cluster%s apart from another only by %s processes' speed (slower in "
+                      "every region alike, by as much as they differ on every region of the "
+                      "level) made one with it",
+                   n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
+}

@@ -2286,6 +2286,75 @@ static void test_one_visit(void)
     }
 }
 
+/* Clusters apart only by their speed (speed.c an_speed_pair): 8 processes,
+ * kernel 3 does twice the work on ranks 1 and 3, and rank 1 is also 12%
+ * slower in every region (a busy virtual CPU).  The imbalance's slow ranks
+ * are 1 and 3, one cluster, with a note; with speed_z 0 rank 1 is a cluster
+ * of its own. */
+static void test_speed_merge(void)
+{
+    int mode;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, found = 0;
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "setup", AA_KIND_FUNCTION);
+        add_region(e, 3, 1, "loop@20", AA_KIND_LOOP);
+        for (j = 0; j < 6; j++)
+            add_region(e, (uint32_t)(4 + j), 3, "kernel", AA_KIND_FUNCTION);
+        for (r = 0; r < 8; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double speed = r == 1 ? 1.12 : 1.0, sum = 0, setup = 0.03 * speed;
+            long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN);
+            long loop;
+            node(e, t, 2, m, setup, NAN, NAN);
+            loop = node(e, t, 3, m, 0, NAN, NAN);
+            for (j = 0; j < 6; j++) {
+                double v = 0.05 * (1 + j) * speed * (1.0 + 0.002 * sin(r * 7.0 + j * 3.0));
+                if (j == 3 && (r == 1 || r == 3))
+                    v *= 2;
+                node(e, t, (uint32_t)(4 + j), loop, v, NAN, NAN);
+                sum += v;
+            }
+            aa_node_values(e, t, (size_t)loop)[M_WALL] = aa_node_values(e, t, (size_t)loop)[M_CPU] = sum;
+            aa_node_values(e, t, (size_t)m)[M_WALL] = aa_node_values(e, t, (size_t)m)[M_CPU] =
+                sum + setup;
+            aa_node_values(e, t, (size_t)root)[M_WALL] =
+                aa_node_values(e, t, (size_t)root)[M_CPU] = sum + setup;
+        }
+        e->nprocs = 8;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.speed_z = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "speed merge %d: analysed: %s", mode, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr && f->region == region_by_id(a, 7))
+                found = f->nslow == 2 && f->slow_ranks[0] == 1 && f->slow_ranks[1] == 3;
+        }
+        if (mode == 0)
+            ok(found && a->nclusters == 2 && has_note(a, "1 cluster apart from another only by its processes' speed"),
+               "kernel 3 twice the work on ranks 1 and 3, rank 1 12%% slower everywhere: ranks 1 "
+               "and 3 one cluster, the imbalance's slow ranks, a note (%zu clusters)",
+               a->nclusters);
+        else
+            ok(!found && a->nclusters == 3 && !has_note(a, "processes' speed (slower in"),
+               "... speed_z 0: rank 1 a cluster of its own (%zu clusters)", a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2322,5 +2391,6 @@ int main(void)
     test_placement();
     test_speed();
     test_one_visit();
+    test_speed_merge();
     return tap_done();
 }

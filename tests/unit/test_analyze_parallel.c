@@ -260,6 +260,8 @@ static int g_speed;
 /* > 0: cpu_sq set for visits whose totals vary by this (one visit by more:
  * the noise of a region visited once) */
 static double g_visit_rel;
+/* 1: a cluster apart only by its speed is expected to be merged */
+static int g_merge;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -360,6 +362,10 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             ok(has_note(s, "the processes' speed") && has_note(p, "the processes' speed") &&
                    s->nclusters == 1 && s->speed_dropped > 0,
                "%s: the processes' speed in both, one cluster", what);
+        if (g_merge)
+            ok(has_note(s, "only by its processes' speed") &&
+                   has_note(p, "only by its processes' speed"),
+               "%s: the slow group one cluster in both (%zu clusters)", what, p->nclusters);
         if (g_visit_rel > 0)
             ok(s->noise_one_visit > s->noise_rel && has_note(s, "noise of a region visited once") &&
                    has_note(p, "noise of a region visited once"),
@@ -529,6 +535,13 @@ int main(void)
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 16, 0.005, 1, 0, 1, 0, 0);
     one_case(AA_SYNTH_NONE, "none", 20, 0.005, 1, 2, 1.5, 0, 1);
     g_visit_rel = 0;
+    /* the synthetic slow group (p % 4 == 1) with its last process 12% slower
+     * in every region: the clusters apart only by that speed are one in both
+     * (speed.c an_speed_pair), also 5 at a time */
+    g_merge = 1;
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 14, 0.002, 1, 1, 1.12, 0, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 22, 0.002, 1, 1, 1.12, 0, 1);
+    g_merge = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */
