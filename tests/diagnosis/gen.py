@@ -16,8 +16,9 @@ function-pointer table), a helper called from several call sites, a
 recursive tree walk, a static inline helper, halo exchanges (MPI_Sendrecv
 or MPI_Isend/Irecv + Waitall), an MPI_Allreduce per step.  Work is counted
 in the calibrated unit of kernel.h (AA_ITERS_PER_MS steps ~ 1 ms), so
-magnitudes are real; I/O, message and collective costs are nominal
-(NOMINAL_* below).  The program prints one timing-free line
+magnitudes are real; I/O, message and collective costs are measured on
+the machine (run.py: mpi_costs.c, io_costs.c) or nominal (NOMINAL_*
+below).  The program prints one timing-free line
 `checksum: N` (rank 0), so plain and instrumented builds can be compared.
 
 The injected region is always one that the default (round-1)
@@ -64,6 +65,24 @@ NOMINAL_MS_PER_ALLREDUCE = 0.05   # one small MPI_Allreduce
 NOMINAL_MS_PER_MB_IO = 0.25       # write()/fwrite() into the page cache
 NOMINAL_MS_PER_KLINE = 0.3        # 1000 fprintf lines
 NOMINAL_MS_PER_META = 0.04        # one open+close+stat+unlink group
+# The I/O costs are the machine's too: run.py measures them (io_costs.c:
+# the time the analysis judges such a region on, per MB of write()/fwrite(),
+# per 1000 fprintf lines, per metadata group, at the case's rank count) and
+# passes them in `costs` ('write_ms_per_mb', 'fwrite_ms_per_mb',
+# 'fprintf_ms_per_kline', 'meta_ms'); the nominal values above stand where
+# a cost was not measured.  On the 16-core VM of bench/diagnosis.md's
+# twentieth step write() cost about half the nominal 0.25 ms per MB, and
+# the I/O hotspots held half the share their cases meant.
+IO_COST_KEYS = {'io_write': ('write_ms_per_mb', NOMINAL_MS_PER_MB_IO),
+                'io_fwrite': ('fwrite_ms_per_mb', NOMINAL_MS_PER_MB_IO),
+                'io_fprintf': ('fprintf_ms_per_kline', NOMINAL_MS_PER_KLINE),
+                'io_metadata': ('meta_ms', NOMINAL_MS_PER_META)}
+
+
+def io_cost(costs, kind):
+    """The cost unit of I/O kind `kind`: measured when costs has it."""
+    key, nominal = IO_COST_KEYS[kind]
+    return (costs or {}).get(key, nominal)
 BENIGN_SHARE = 0.15
 
 NAMES = {
@@ -210,10 +229,11 @@ def iters(ms):
 
 def generate(seed, costs=None):
     """The program text and expected.json of case `seed`; costs: the
-    measured MPI costs at its rank count (None: the nominal ones)."""
+    measured MPI and I/O costs at its rank count (None, or a cost missing:
+    the nominal ones)."""
     p = plan(seed)
-    ms_per_mb = costs['sendrecv_ms_per_mb'] if costs else NOMINAL_MS_PER_MB_MPI
-    ms_per_allreduce = costs['allreduce_ms'] if costs else NOMINAL_MS_PER_ALLREDUCE
+    ms_per_mb = (costs or {}).get('sendrecv_ms_per_mb', NOMINAL_MS_PER_MB_MPI)
+    ms_per_allreduce = (costs or {}).get('allreduce_ms', NOMINAL_MS_PER_ALLREDUCE)
     kind, P, T, S = p['kind'], p['nprocs'], p['T'], p['nsteps']
     n = p['names']
     rng = random.Random(seed * 7919 + 1)
@@ -516,7 +536,7 @@ def generate(seed, costs=None):
             p['nominal'] = True
         elif kind in ('io_write', 'io_fwrite'):
             disp_fn = n['io']
-            mb = ms / NOMINAL_MS_PER_MB_IO / S
+            mb = ms / io_cost(costs, kind) / S
             chunk = 1 << 16
             nchunks = max(2, int(mb * 1e6 / chunk))
             src.add('static char iobuf[%d];' % chunk)
@@ -542,7 +562,7 @@ def generate(seed, costs=None):
             p['nominal'] = True
         elif kind == 'io_fprintf':
             disp_fn = n['fprintf']
-            nl = max(100, int(ms / NOMINAL_MS_PER_KLINE * 1000 / S))
+            nl = max(100, int(ms / io_cost(costs, kind) * 1000 / S))
             fl = src.next_line(); src.add('static double %s(int step)\n{\n    char path[600];\n    int b;\n    FILE *f;' % disp_fn)
             src.add('    snprintf(path, sizeof path, "%s/log-%d", iodir, rank);')
             src.add('    f = fopen(path, "w");\n    if (!f)\n        MPI_Abort(MPI_COMM_WORLD, 3);')
@@ -554,7 +574,7 @@ def generate(seed, costs=None):
             p['nominal'] = True
         elif kind == 'io_metadata':
             disp_fn = n['meta']
-            nm = max(10, int(ms / NOMINAL_MS_PER_META / S))
+            nm = max(10, int(ms / io_cost(costs, kind) / S))
             fl = src.next_line(); src.add('static double %s(int step)\n{\n    char path[600];\n    struct stat st;\n    int b;\n    long sz = 0;' % disp_fn)
             ln = src.add('    for (b = 0; b < %d; b++) {' % nm)
             src.add('        int fd;   /* INJECTED: metadata calls */')
@@ -659,8 +679,10 @@ def generate(seed, costs=None):
         exp['expect']['groups'] = groups
     if p.get('nominal'):
         exp['magnitude']['nominal'] = True
-        if costs and kind in ('comm_volume', 'collective_heavy'):
-            exp['magnitude']['measured_costs'] = dict(costs)
+        if costs and kind in ('comm_volume', 'collective_heavy') and 'allreduce_ms' in costs:
+            exp['magnitude']['measured_costs'] = {k: costs[k] for k in ('allreduce_ms', 'sendrecv_ms_per_mb')}
+        elif costs and kind in IO_COST_KEYS and IO_COST_KEYS[kind][0] in costs:
+            exp['magnitude']['measured_costs'] = {IO_COST_KEYS[kind][0]: costs[IO_COST_KEYS[kind][0]]}
     return src.text(), exp
 
 

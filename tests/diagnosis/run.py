@@ -10,7 +10,7 @@ tables by kind and by magnitude band.  The last line is exactly
 `diagnosis: N of M checks pass`.
 
   run.py [--quick] [--seeds FILE] [--reps N] [--out DIR] [--limit N]
-         [--jobs N] [--keep] [--set NAME=VALUE ...] [--nominal-mpi-costs]
+         [--jobs N] [--keep] [--set NAME=VALUE ...] [--nominal-costs]
 
   --quick       the QUICK subset (tests/diagnosis/quick.txt) instead of
                 cases.txt
@@ -25,10 +25,12 @@ tables by kind and by magnitude band.  The last line is exactly
   --set N=V     an analysis setting (`autoanalyzer analyze --list-settings`)
                 for every analysis of the run, round 2's refinement included;
                 repeatable -- with --reanalyze, the loop for sweeping one
-  --nominal-mpi-costs   size the MPI-cost cases (comm_volume,
-                collective_heavy) with gen.py's nominal costs, as runs
-                before the eighteenth step did, instead of measuring what
-                MPI costs here at each rank count (mpi_costs.c)
+  --nominal-costs   size the MPI-cost cases (comm_volume,
+                collective_heavy) and the I/O cases with gen.py's nominal
+                costs, as runs before the eighteenth (MPI) and twenty-first
+                (I/O) steps did, instead of measuring what MPI and I/O cost
+                here at each rank count (mpi_costs.c, io_costs.c);
+                --nominal-mpi-costs is the same
   run.py --summarize DIR   the tables again from DIR/results.jsonl (also
                 while a run is still going: the cases done so far)
   run.py --reanalyze SRC [--out DIR]   analyses the runs kept by an earlier
@@ -44,8 +46,8 @@ tables by kind and by magnitude band.  The last line is exactly
                 one that builds (the instrumenter, $AA_BUILD) and the one
                 that measures (mpirun and the runtime's libraries only), e.g.
                 a dedicated node:
-      costs   (measuring machine) --seeds F --out C: C/mpi_costs.json
-      build   (here) --seeds F --mpi-costs C/mpi_costs.json --out D:
+      costs   (measuring machine) --seeds F --out C: C/costs.json
+      build   (here) --seeds F --costs C/costs.json --out D:
               generates and builds every case, runs nothing
       run     (measuring machine) --out D --reps N: runs every built case
               not yet run and every round-2 program not yet run; appends
@@ -53,8 +55,9 @@ tables by kind and by magnitude band.  The last line is exactly
       round2  (here) --out D: analyses run0 of the two-round cases and
               builds their round-2 programs (then `run` again)
               then (here) --reanalyze D --out D2 analyses and scores it all
-  --mpi-costs FILE   size the MPI-cost cases with costs measured elsewhere
-                (a `costs` stage's mpi_costs.json)
+  --costs FILE   size the MPI- and I/O-cost cases with costs measured
+                elsewhere (a `costs` stage's costs.json; --mpi-costs FILE,
+                an older mpi_costs.json: MPI costs only, I/O nominal)
 Environment: AA_BUILD (default build), MPIRUN (default mpirun), MPICC
 (default mpicc).  Exit 0 when the suite ran (the figures are the result),
 1 when a case could not be built or run at all.
@@ -104,36 +107,51 @@ def checksum(text):
 
 
 MPI_COST_KINDS = ('comm_volume', 'collective_heavy')
+IO_COST_KINDS = tuple(gen.IO_COST_KEYS)
 STAGES = ('costs', 'build', 'run', 'round2')
+# what each cost program measures (its "name value" lines)
+COST_PROGRAMS = (('mpi_costs', MPI_COST_KINDS, ('allreduce_ms', 'sendrecv_ms_per_mb')),
+                 ('io_costs', IO_COST_KINDS, tuple(k for k, _ in gen.IO_COST_KEYS.values())))
 
 
-def measure_mpi_costs(seeds, cfg):
-    """{nprocs: {'allreduce_ms', 'sendrecv_ms_per_mb'}}: what MPI costs on
-    this machine at the rank counts of the seeds whose injected cost is MPI's
-    (mpi_costs.c, run before any case; gen.py sizes those cases with it).
-    Written to OUT/mpi_costs.json."""
-    need = sorted({gen.plan(s)['nprocs'] for s in seeds if gen.plan(s)['kind'] in MPI_COST_KINDS})
+def measure_costs(seeds, cfg):
+    """{nprocs: {cost: value}}: what MPI and I/O cost on this machine at the
+    rank counts of the seeds whose injected cost is MPI's (mpi_costs.c:
+    'allreduce_ms', 'sendrecv_ms_per_mb') or I/O's (io_costs.c:
+    'write_ms_per_mb', 'fwrite_ms_per_mb', 'fprintf_ms_per_kline',
+    'meta_ms'), run before any case; gen.py sizes those cases with them.
+    Written to OUT/costs.json."""
     out, costs = cfg['out'], {}
-    if not need:
-        return costs
     env = env_for_mpi()
     mpicc = os.environ.get('MPICC', 'mpicc')
     mpirun = os.environ.get('MPIRUN', 'mpirun').split()
-    st, o = sh([mpicc, '-O2', '-o', 'mpi_costs', os.path.join(HERE, 'mpi_costs.c')], out, env)
-    if st:
-        raise RuntimeError('mpi_costs.c: ' + o[-400:])
-    for P in need:
-        st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './mpi_costs'], out, env, 120)
-        vals = dict(ln.split() for ln in o.splitlines() if len(ln.split()) == 2)
-        try:
-            costs[P] = {k: float(vals[k]) for k in ('allreduce_ms', 'sendrecv_ms_per_mb')}
-        except (KeyError, ValueError):
-            raise RuntimeError('mpi_costs at %d ranks (%d): %s' % (P, st, o[-400:]))
-    with open(os.path.join(out, 'mpi_costs.json'), 'w') as f:
+    for prog, kinds, keys in COST_PROGRAMS:
+        need = sorted({gen.plan(s)['nprocs'] for s in seeds if gen.plan(s)['kind'] in kinds})
+        if not need:
+            continue
+        st, o = sh([mpicc, '-O2', '-o', prog, os.path.join(HERE, prog + '.c')], out, env)
+        if st:
+            raise RuntimeError('%s.c: %s' % (prog, o[-400:]))
+        for P in need:
+            st, o = sh(mpirun + ['--oversubscribe', '-np', str(P), './' + prog], out, env, 120)
+            vals = dict(ln.split() for ln in o.splitlines() if len(ln.split()) == 2)
+            try:
+                costs.setdefault(P, {}).update({k: float(vals[k]) for k in keys})
+            except (KeyError, ValueError):
+                raise RuntimeError('%s at %d ranks (%d): %s' % (prog, P, st, o[-400:]))
+    with open(os.path.join(out, 'costs.json'), 'w') as f:
         json.dump({str(k): v for k, v in costs.items()}, f, indent=1)
-    print('# MPI costs (CPU per call / per MB): ' + ', '.join(
-        '%d ranks %.3g us / %.3g ms' % (P, 1e3 * c['allreduce_ms'], c['sendrecv_ms_per_mb'])
-        for P, c in sorted(costs.items())))
+    mpi = [(P, c) for P, c in sorted(costs.items()) if 'allreduce_ms' in c]
+    io = [(P, c) for P, c in sorted(costs.items()) if 'write_ms_per_mb' in c]
+    if mpi:
+        print('# MPI costs (CPU per call / per MB): ' + ', '.join(
+            '%d ranks %.3g us / %.3g ms' % (P, 1e3 * c['allreduce_ms'], c['sendrecv_ms_per_mb'])
+            for P, c in mpi))
+    if io:
+        print('# I/O costs (ms per MB write / fwrite, per 1000 lines, per metadata group): ' +
+              ', '.join('%d ranks %.3g / %.3g / %.3g / %.3g' % (
+                  P, c['write_ms_per_mb'], c['fwrite_ms_per_mb'], c['fprintf_ms_per_kline'],
+                  c['meta_ms']) for P, c in io))
     return costs
 
 
@@ -147,7 +165,7 @@ def build_case(seed, cfg):
     aa = cfg['aa_build']
     d = case_dir(cfg, seed)
     shutil.rmtree(d, ignore_errors=True)
-    exp = gen.write_case(seed, d, cfg.get('mpi_costs', {}).get(gen.plan(seed)['nprocs']))
+    exp = gen.write_case(seed, d, cfg.get('costs', {}).get(gen.plan(seed)['nprocs']))
     env = env_for_mpi()
     env['TMPDIR'] = d
     info = {'case': exp['case'], 'seed': seed, 'nprocs': exp['nprocs'], 'errors': []}
@@ -591,10 +609,10 @@ def main():
             src = os.path.abspath(a.pop(0))
         elif o == '--round2':
             cfg['round2'] = True
-        elif o == '--nominal-mpi-costs':
-            cfg['nominal_mpi'] = True
-        elif o == '--mpi-costs' and a:
-            cfg['mpi_costs_file'] = a.pop(0)
+        elif o in ('--nominal-costs', '--nominal-mpi-costs'):
+            cfg['nominal'] = True
+        elif o in ('--costs', '--mpi-costs') and a:
+            cfg['costs_file'] = a.pop(0)
         elif o == '--stage' and a and a[0] in STAGES:
             cfg['stage'] = a.pop(0)
         else:
@@ -605,7 +623,7 @@ def main():
         return stage_run(cfg)
     if stage == 'costs':
         os.makedirs(cfg['out'], exist_ok=True)
-        measure_mpi_costs(gen.read_seeds(seeds_file)[:cfg['limit']], cfg)
+        measure_costs(gen.read_seeds(seeds_file)[:cfg['limit']], cfg)
         return 0
     aa = os.environ.get('AA_BUILD', 'build')
     cfg['aa_build'] = aa if os.path.isabs(aa) else os.path.join(TOP, aa)
@@ -621,11 +639,11 @@ def main():
         return stage_round2(cfg)
     seeds = gen.read_seeds(seeds_file)[:cfg['limit']]
     os.makedirs(cfg['out'], exist_ok=True)
-    if cfg.get('mpi_costs_file'):
-        cfg['mpi_costs'] = {int(k): v for k, v in json.load(open(cfg['mpi_costs_file'])).items()}
-    elif not cfg.get('nominal_mpi'):
+    if cfg.get('costs_file'):
+        cfg['costs'] = {int(k): v for k, v in json.load(open(cfg['costs_file'])).items()}
+    elif not cfg.get('nominal'):
         try:
-            cfg['mpi_costs'] = measure_mpi_costs(seeds, cfg)
+            cfg['costs'] = measure_costs(seeds, cfg)
         except RuntimeError as x:
             sys.stderr.write('run.py: %s\n' % x)
             return 1

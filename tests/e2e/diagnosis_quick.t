@@ -88,22 +88,28 @@ print(n)' "$T/quick/results.jsonl" 2>/dev/null)
 ok "at least $FINDINGS_FLOOR finding checks pass (got ${findings:-none})" test "${findings:-0}" -ge "$FINDINGS_FLOOR"
 ok "instrumented and plain builds print the same checksum in every case" \
     sh -c "! grep '\"check\": \"output\"' '$T/quick/results.jsonl' | grep -q '\"pass\": false'"
-# the MPI kinds were sized with the costs measured here (mpi_costs.c), the
-# others are not marked
-ok "MPI costs measured at the MPI kinds' rank counts and used by their cases" python3 -c '
+# the MPI and I/O kinds were sized with the costs measured here (mpi_costs.c,
+# io_costs.c) at their rank counts, the others are not marked
+ok "MPI and I/O costs measured at their kinds' rank counts and used by their cases" python3 -c '
 import json, sys, glob
-costs = json.load(open(sys.argv[1] + "/mpi_costs.json"))
-assert costs and all(v["allreduce_ms"] > 0 and v["sendrecv_ms_per_mb"] > 0 for v in costs.values())
+costs = json.load(open(sys.argv[1] + "/costs.json"))
+io = {"io_write": "write_ms_per_mb", "io_fwrite": "fwrite_ms_per_mb",
+      "io_fprintf": "fprintf_ms_per_kline", "io_metadata": "meta_ms"}
+assert costs and all(x > 0 for v in costs.values() for x in v.values())
 kinds = set()
 for f in glob.glob(sys.argv[1] + "/cases/*/expected.json"):
     e = json.load(open(f))
     m = e["magnitude"].get("measured_costs")
+    c = costs.get(str(e["nprocs"]), {})
     if e["kind"] in ("comm_volume", "collective_heavy"):
-        assert m == costs[str(e["nprocs"])], f
+        assert m == {k: c[k] for k in ("allreduce_ms", "sendrecv_ms_per_mb")}, f
+        kinds.add(e["kind"])
+    elif e["kind"] in io:
+        assert m == {io[e["kind"]]: c[io[e["kind"]]]}, f
         kinds.add(e["kind"])
     else:
         assert m is None, f
-assert kinds == {"comm_volume", "collective_heavy"}, kinds' "$T/quick"
+assert kinds == {"comm_volume", "collective_heavy"} | set(io), kinds' "$T/quick"
 ok "results file is machine-readable" python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]; json.load(open(sys.argv[2]))" \
     "$T/quick/results.jsonl" "$T/quick/summary.json"
 done_testing
