@@ -91,6 +91,7 @@ typedef struct aa_analyze_options {
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
                                   0: kept in */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
+    double mpi_call_res_s;     /* ... and this times its mean MPI calls (s a call) */
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
     double noise_visit_cap;    /* ... at most this times the spread the processes' own visits
                                   give (0: no cap) */

@@ -348,6 +348,9 @@ struct an_ctx {
     double *fixm;           /* by region: mean over the processes that ran it of cpu_fix
                                (inclusive; the interpolated CPU time's corrections), NULL
                                when not measured */
+    double *callm;          /* by region: mean over the processes that ran it of its MPI
+                               calls (inclusive), when the time inside MPI was subtracted
+                               from the process metric; NULL otherwise */
     double *W;              /* wall time */
     double *SW;             /* self wall time */
     double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */

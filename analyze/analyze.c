@@ -122,6 +122,7 @@ static void ctx_free(an_ctx *c)
     free(c->T1);
     free(c->T2);
     free(c->fixm);
+    free(c->callm);
     free(c->send);
     if (c->map)
         for (p = 0; p < c->e->nprocesses; p++)

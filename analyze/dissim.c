@@ -795,9 +795,12 @@ int an_level_significance(an_ctx *c, const double *spread, const size_t *send, i
     for (j = 0; j < m; j++) {
         double var = spread[send[set[j]]] - spread[set[j]];
         double fix = c->fixm ? c->o->cpu_fix_k * c->fixm[set[j]] : 0;
-        /* the noise model's spread and the interpolated CPU time's measured
-         * resolution (cpu_fix), independent */
-        sd[j] = sqrt(c->a->noise_rel * c->a->noise_rel * (var > 0 ? var : 0) + fix * fix);
+        double calls = c->callm ? c->o->mpi_call_res_s * c->callm[set[j]] : 0;
+        /* the noise model's spread, the interpolated CPU time's measured
+         * resolution (cpu_fix) and what is left outside the MPI calls
+         * between them (mpi_call_res_s a call), independent */
+        sd[j] = sqrt(c->a->noise_rel * c->a->noise_rel * (var > 0 ? var : 0) + fix * fix +
+                     calls * calls);
     }
     cp->sig = c->o->separation_t;
     cp->res = c->o->resolution_s;

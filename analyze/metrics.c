@@ -449,15 +449,16 @@ static int subtract_io(an_ctx *c, int use_cpu)
     return AA_OK;
 }
 
-/* The mean cpu_fix of each region over the processes that ran it (c->fixm;
- * left NULL when the experiment does not have it). */
-static int cpu_fix_means(an_ctx *c)
+/* The mean of metric `name` of each region over the processes that ran it
+ * into *out (left NULL when the experiment does not have it; c->T2 is the
+ * scratch). */
+static int region_means(an_ctx *c, const char *name, double **out)
 {
     size_t q, r, P = c->P, R = c->R;
     int mi = -1;
-    if (!an_metric_usable(c, "cpu_fix", &mi) || an_gather(c, mi, c->T2) == 0)
+    if (!an_metric_usable(c, name, &mi) || an_gather(c, mi, c->T2) == 0)
         return AA_OK;
-    if (!(c->fixm = calloc(R ? R : 1, sizeof *c->fixm)))
+    if (!(*out = calloc(R ? R : 1, sizeof **out)))
         return an_nomem(c);
     for (r = 0; r < R; r++) {
         double sum = 0;
@@ -467,9 +468,20 @@ static int cpu_fix_means(an_ctx *c)
                 sum += c->T2[q * R + r];
                 n++;
             }
-        c->fixm[r] = n ? sum / (double)n : 0;
+        (*out)[r] = n ? sum / (double)n : 0;
     }
     return AA_OK;
+}
+
+/* The mean cpu_fix of each region (c->fixm), and, when the time inside MPI
+ * was subtracted (mpi_out), its mean MPI calls (c->callm): the resolution
+ * of what is left outside them. */
+static int resolution_means(an_ctx *c, int use_cpu, int mpi_out)
+{
+    int rc = use_cpu ? region_means(c, "cpu_fix", &c->fixm) : AA_OK;
+    if (!rc && mpi_out)
+        rc = region_means(c, "mpi_calls", &c->callm);
+    return rc;
 }
 
 /* Phase: the main metric (MM) the processes are compared on: CPU time (or
@@ -496,12 +508,12 @@ int an_main_metric(an_ctx *c)
         }
         if ((rc = subtract_io(c, use_cpu)))
             return rc;
-        return use_cpu ? cpu_fix_means(c) : AA_OK;
+        return resolution_means(c, use_cpu, 1);
     }
     for (i = 0; i < n; i++)
         if (isnan(c->MM[i]))
             c->MM[i] = 0;
-    if ((rc = subtract_io(c, use_cpu)) || (use_cpu && (rc = cpu_fix_means(c))))
+    if ((rc = subtract_io(c, use_cpu)) || (rc = resolution_means(c, use_cpu, 0)))
         return rc;
     return an_note(c, "%s unavailable: time inside MPI is not subtracted from the "
                       "process metric", sub);

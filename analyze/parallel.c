@@ -502,7 +502,7 @@ static int gather_values(pa *x)
     size_t L = x->L, R = x->R, q, th, i, m;
     unsigned char *anyfin = malloc(R + 1);
     double use[2 * M_N], capuse[6] = {0, 0, 0, 0, 0, 0}, *runs = calloc(R + 1, sizeof *runs);
-    double *tmp = NULL;
+    double *tmp = NULL, *calls = calloc(2 * R + 1, sizeof *calls);
     int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
     x->run_delay = malloc((L + 1) * sizeof *x->run_delay);
@@ -514,7 +514,7 @@ static int gather_values(pa *x)
     for (m = 0; m < M_N && x->M[m]; m++)
         ;
     if (!anyfin || !runs || !x->ran || !x->run_delay || !x->place_key || !x->cap || !tmp ||
-        m < M_N) {
+        !calls || m < M_N) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -544,14 +544,27 @@ static int gather_values(pa *x)
                 capuse[m] = 1;
             capuse[3 + m] += (double)gather_row(x, q, cap_metric[m], tmp + m * R, anyfin);
         }
-        for (i = 0; i < R; i++)
+        for (i = 0; i < R; i++) {
             x->cap[q * R + i] = tmp[i] * x->o->mpi_call_cpu_s +
                                 (tmp[R + i] + tmp[2 * R + i]) / x->o->mpi_copy_rate;
+            if (x->ran[q * R + i] && isfinite(tmp[i])) {
+                calls[i] += tmp[i];
+                calls[R + i] += 1;
+            }
+        }
     }
     if ((rc = pa_max(x, use, M_N)) || (rc = pa_sum(x, use + M_N, M_N)) ||
         (rc = pa_max(x, capuse, 3)) || (rc = pa_sum(x, capuse + 3, 3)) ||
-        (rc = pa_sum(x, runs, R)))
+        (rc = pa_sum(x, runs, R)) || (rc = pa_sum(x, calls, 2 * R)))
         goto out;
+    /* metrics.c's region_means of mpi_calls (x->dc.callm; main_metric keeps
+     * it when the time inside MPI is subtracted) */
+    if (capuse[0] > 0 && capuse[3] > 0) {
+        for (i = 0; i < R; i++)
+            calls[i] = calls[R + i] > 0 ? calls[i] / calls[R + i] : 0;
+        x->dc.callm = calls;
+        calls = NULL;
+    }
     x->have_cap = 1;
     for (m = 0; m < 3; m++)
         x->have_cap &= capuse[m] > 0 && capuse[3 + m] > 0;
@@ -565,6 +578,7 @@ out:
     free(anyfin);
     free(runs);
     free(tmp);
+    free(calls);
     return rc;
 }
 
@@ -920,6 +934,8 @@ static int main_metric(pa *x)
     for (i = 0; i < n; i++)
         if (isnan(x->MM[i]))
             x->MM[i] = 0;
+    free(x->dc.callm); /* nothing left outside MPI calls to resolve */
+    x->dc.callm = NULL;
     main_metric_io(x, use_cpu);
     if (use_cpu && (rc = cpu_fix_means(x)))
         return rc;
@@ -2988,6 +3004,7 @@ static void pa_free(pa *x)
     free(x->dcol);
     free(x->dc.adefs);
     free(x->dc.fixm);
+    free(x->dc.callm);
     free(x->dc.anames);
     free(x->dc.aval);
     free(x->dc.traffic_rate);

@@ -2355,6 +2355,87 @@ static void test_speed_merge(void)
     }
 }
 
+/* The CPU time outside a region's MPI calls is what is left between them
+ * (mpi_call_res): 8 processes, a collective loop of 100,000 MPI_Allreduce
+ * (0.29 s inside, 10 ms outside: 100 ns a call) where rank 2 has 5 ms more
+ * outside (50 ns a call, 1.6% of the program's CPU time outside MPI) is no
+ * finding; with mpi_call_res 0 it is one; 3x the work in a phase with 100
+ * calls on rank 2 is found either way. */
+static void test_mpi_call_res(void)
+{
+    static const char *what[3] = {"5 ms more outside 100,000 MPI calls on rank 2",
+                                  "... mpi_call_res 0", "3x a phase's work on rank 2"};
+    int mode;
+    for (mode = 0; mode < 3; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int r, j, found = 0, mmc = aa_experiment_add_metric(e, "mpi_cpu", "s"),
+                  mmw = aa_experiment_add_metric(e, "mpi_wall", "s"),
+                  mcalls = aa_experiment_add_metric(e, "mpi_calls", "count");
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 6; j++)
+            add_region(e, (uint32_t)(10 + j), 1, "phase", AA_KIND_FUNCTION);
+        add_region(e, 30, 1, "loop@30", AA_KIND_LOOP);
+        for (r = 0; r < 8; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double tot = 0, mpi = 0, calls = 0, *v, out = 0.010 + (r == 2 && mode < 2 ? 0.005 : 0);
+            long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
+            for (j = 0; j < 6; j++) {
+                double w = 0.05 * (1 + 0.002 * sin(r * 7.0 + j * 3.0));
+                if (mode == 2 && r == 2 && j == 4)
+                    w *= 3;
+                v = aa_node_values(e, t, (size_t)node(e, t, (uint32_t)(10 + j), m, w, 0, 0));
+                v[mcalls] = 100;
+                v[mmc] = v[mmw] = 0.0001;
+                v[M_WALL] = v[M_CPU] = w + 0.0001;
+                tot += w + 0.0001;
+                mpi += 0.0001;
+                calls += 100;
+            }
+            v = aa_node_values(e, t, (size_t)node(e, t, 30, m, 0.29 + out, 0, 0));
+            v[mcalls] = 100000;
+            v[mmc] = v[mmw] = 0.29;
+            tot += 0.29 + out;
+            mpi += 0.29;
+            calls += 100000;
+            for (j = 0; j < 2; j++) {
+                v = aa_node_values(e, t, (size_t)(j ? m : root));
+                v[M_WALL] = v[M_CPU] = tot;
+                v[mmc] = v[mmw] = mpi;
+                v[mcalls] = calls;
+            }
+        }
+        e->nprocs = 8;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.mpi_call_res_s = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr && f->nslow == 1 &&
+                f->slow_ranks[0] == 2)
+                found |= f->region == region_by_id(a, mode == 2 ? 14 : 30) ? 1 : 2;
+        }
+        if (mode == 0)
+            ok(!found && a->nclusters == 1, "%s: no finding, one cluster (%zu)", what[mode],
+               a->nclusters);
+        else
+            ok(found == 1, "%s: rank 2 an imbalance at the %s", what[mode],
+               mode == 2 ? "phase" : "loop");
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2392,5 +2473,6 @@ int main(void)
     test_speed();
     test_one_visit();
     test_speed_merge();
+    test_mpi_call_res();
     return tap_done();
 }

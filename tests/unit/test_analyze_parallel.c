@@ -262,6 +262,9 @@ static int g_speed;
 static double g_visit_rel;
 /* 1: a cluster apart only by its speed is expected to be merged */
 static int g_merge;
+/* > 0: every node's MPI calls times this (the resolution outside MPI calls,
+ * mpi_call_res, then matters) */
+static double g_calls;
 
 /* Process p's whole-program wall time (thread 0's root; metric 0 is wall). */
 static double root_wall(const aa_experiment *e, const aa_process *p)
@@ -313,6 +316,15 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     }
     if (g_gradient > 0)
         strcat(what, ", all different");
+    if (g_calls > 0) {
+        int mc = aa_experiment_metric_index(e, "mpi_calls");
+        size_t pp, t, nd;
+        for (pp = 0; mc >= 0 && pp < e->nprocesses; pp++)
+            for (t = 0; t < e->processes[pp].nthreads; t++)
+                for (nd = 0; nd < e->processes[pp].threads[t].nnodes; nd++)
+                    aa_node_values(e, &e->processes[pp].threads[t], nd)[mc] *= g_calls;
+        strcat(what, mc >= 0 ? ", many MPI calls" : ", no mpi_calls");
+    }
     if (g_visit_rel > 0 && add_cpu_sq(e, 0, g_visit_rel)) {
         ok(0, "%s: cpu_sq", what);
         return;
@@ -542,6 +554,12 @@ int main(void)
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 14, 0.002, 1, 1, 1.12, 0, 0);
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 22, 0.002, 1, 1, 1.12, 0, 1);
     g_merge = 0;
+    /* 10,000 times the MPI calls (a million in the collective region): what
+     * is left outside them is resolved alike in both, also 5 at a time */
+    g_calls = 1e4;
+    one_case(AA_SYNTH_MPI_BYTES, "mpi-bytes", 16, 0.02, 1, 0, 1, 0, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 20, 0.02, 1, 0, 1, 0, 1);
+    g_calls = 0;
     master_case(16);
     master_case(68);
     /* no process at all: an input error, not a crash */
