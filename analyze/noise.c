@@ -212,66 +212,39 @@ double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t
     return eps > resolution ? eps : resolution;
 }
 
-/* The relative spread of a region's total that its visits give, median
- * over the processes (rel: P x R, sqrt(V) / cpu, NaN where a process made
- * fewer than 2 visits), then over the regions run by every process with a
- * median self value of at least min_value and a value on every process.
+/* The median over the regions of the median over the processes of v (P x
+ * R, NaN where a process made fewer than 2 visits): with `every`, the
+ * regions every process ran with a value of v, a finite self value and a
+ * median self value of at least min_value; without, the regions at least
+ * two processes ran with a finite self value, whose median over them is at
+ * least min_value, and at least two values of v (over those processes).
  * 0 when no region qualifies; *nused: how many did. */
-double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
-                      size_t R, double min_value, size_t *nused)
+static double visit_median(const double *self, const unsigned char *ran, const double *v,
+                           size_t P, size_t R, double min_value, int every, size_t *nused)
 {
     double *col = malloc((P ? P : 1) * sizeof *col), *vr = malloc((P ? P : 1) * sizeof *vr);
-    double *reg = malloc((R ? R : 1) * sizeof *reg), out;
-    size_t r, q, n = 0;
+    double *reg = malloc((R ? R : 1) * sizeof *reg), out, med;
+    size_t r, q, n = 0, k, m;
     *nused = 0;
     if (!col || !vr || !reg) {
         free(col), free(vr), free(reg);
         return 0;
     }
     for (r = 1; r < R && P >= 2; r++) {
-        for (q = 0; q < P; q++) {
-            size_t k = q * R + r;
-            if (!ran[k] || !isfinite(self[k]) || !isfinite(rel[k]))
+        for (q = 0, k = 0, m = 0; q < P; q++) {
+            size_t i = q * R + r;
+            int has = ran[i] && isfinite(self[i]);
+            if (every && (!has || !isfinite(v[i])))
                 break;
-            col[q] = self[k];
-            vr[q] = rel[k];
+            if (has)
+                col[k++] = self[i];
+            if (isfinite(v[i]))
+                vr[m++] = v[i];
         }
-        if (q < P)
-            continue;
-        if (!(median_inplace(col, P) >= min_value))
-            continue;
-        reg[n++] = median_inplace(vr, P);
-    }
-    *nused = n;
-    out = median_inplace(reg, n);
-    free(col), free(vr), free(reg);
-    return out;
-}
-
-double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
-                          size_t P, size_t R, double min_value, size_t *nused)
-{
-    double *col = malloc((P ? P : 1) * sizeof *col), *vr = malloc((P ? P : 1) * sizeof *vr);
-    double *reg = malloc((R ? R : 1) * sizeof *reg), out;
-    size_t r, q, n = 0;
-    *nused = 0;
-    if (!col || !vr || !reg) {
-        free(col), free(vr), free(reg);
-        return 0;
-    }
-    for (r = 1; r < R; r++) {
-        size_t k = 0, m = 0;
-        double med;
-        for (q = 0; q < P; q++) {
-            if (ran[q * R + r] && isfinite(self[q * R + r]))
-                col[k++] = self[q * R + r];
-            if (isfinite(one[q * R + r]))
-                vr[m++] = one[q * R + r];
-        }
-        if (k < 2 || m < 2)
+        if ((every && q < P) || k < 2 || m < 2)
             continue;
         med = median_inplace(col, k);
-        if (!(med >= min_value) || !(med > 0))
+        if (!(med >= min_value) || (!every && !(med > 0)))
             continue;
         reg[n++] = median_inplace(vr, m);
     }
@@ -279,6 +252,18 @@ double an_one_visit_noise(const double *self, const unsigned char *ran, const do
     out = median_inplace(reg, n);
     free(col), free(vr), free(reg);
     return out;
+}
+
+double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
+                      size_t R, double min_value, size_t *nused)
+{
+    return visit_median(self, ran, rel, P, R, min_value, 1, nused);
+}
+
+double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
+                          size_t P, size_t R, double min_value, size_t *nused)
+{
+    return visit_median(self, ran, one, P, R, min_value, 0, nused);
 }
 
 double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap)
