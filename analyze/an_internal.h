@@ -179,6 +179,10 @@ void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char
  * component the sum of the log of its value and how many processes had
  * none (x: the process's m component values). */
 #define AN_SPEED_CSUMS(m) (3 + 2 * (m))
+/* Partitions of more clusters are left as they are: the pair search costs
+ * clusters^3 x components, and a level cut that fine is not a few
+ * processes' speed. */
+#define AN_SPEED_MERGE_MAX 64
 void an_speed_cluster_add(double *cs, size_t m, double speed, double spread, const double *x);
 /* 1 when clusters a and b (their sums ca, cb) differ by their speed alone;
  * *score: the largest standard errors left on a component (the pair with

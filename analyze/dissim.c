@@ -1457,7 +1457,7 @@ static int speed_merge(an_ctx *c, const double *sp, size_t k, dis_found *f, size
     const size_t *set = c->clist + c->cstart[level];
     size_t K = count_labels(f->labels, c->P), w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
     double *cs, *x;
-    if (!sp || K < 3 || !m)
+    if (!sp || K < 3 || K > AN_SPEED_MERGE_MAX || !m)
         return AA_OK;
     cs = malloc(K * w * sizeof *cs);
     x = malloc(m * sizeof *x);

@@ -2003,7 +2003,7 @@ static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *m
     size_t w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
     double *cs, *xv;
     int rc = AA_OK;
-    if (!sp || f->k < 3 || !m)
+    if (!sp || f->k < 3 || f->k > AN_SPEED_MERGE_MAX || !m)
         return AA_OK;
     cs = malloc(f->k * w * sizeof *cs);
     xv = malloc(m * sizeof *xv);
