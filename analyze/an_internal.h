@@ -37,14 +37,16 @@ void an_strlist_free(char **list, size_t n);
 /* Noise model (noise.c).  The run's relative noise of the clustered metric:
  * the median, over regions run by all P processes whose median self value
  * is at least min_value, of 1.4826 x MAD / median of their self values
- * (self: P x R, row per process).  0 when no region qualifies. */
+ * (self: P x R, row per process).  0 when no region qualifies.
+ * per_region (R entries, or NULL): each qualifying region's own spread,
+ * NaN for the others. */
 /* noise.c: the median gap between the sorted values v[0..n) (sorts v; g: n
  * scratch), and the factor making it a standard deviation for n normal
  * values (x, g: n scratch). */
 double an_median_gap(double *v, double *g, size_t n);
 double an_gap_scale(size_t n, double *x, double *g);
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double min_value, double quantile, size_t *nused);
+                         double min_value, double quantile, size_t *nused, double *per_region);
 /* The processes' own noise (noise.c): the relative spread of a region's
  * total that its visits give (rel: P x R, sqrt(cpu_sq - cpu^2 / visits) /
  * cpu, NaN below 2 visits), median over the processes, then over the
@@ -59,12 +61,17 @@ double an_visit_noise(const double *self, const unsigned char *ran, const double
 double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap);
 /* How much one visit of a region varies (noise.c): one (P x R) is
  * sqrt(visits) x the rel above, NaN below 2 visits; its median over the
- * processes with a value, then over the regions at least two processes ran
- * with a median self value (over them) of at least min_value and a value
- * on at least two: master and workers, or processes that take different
- * branches, each have visits that repeat.  *nused: how many regions. */
+ * processes with a value -- at most between[r] where that is finite (the
+ * region's spread between processes times the square root of its median
+ * visits: what its visits differ by from one process to another, when
+ * they all do the same work that changes from visit to visit) -- then
+ * over the regions at least two processes ran with a median self value
+ * (over them) of at least min_value and a value on at least two: master
+ * and workers, or processes that take different branches, each have
+ * visits that repeat.  *nused: how many regions. */
 double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
-                          size_t P, size_t R, double min_value, size_t *nused);
+                          const double *between, size_t P, size_t R, double min_value,
+                          size_t *nused);
 /* The q-quantile of v[0..n) (reordered); q 0.5: the median */
 double an_quantile(double *v, size_t n, double q);
 /* Prefix sums over the regions in preorder of their squared median self

@@ -992,15 +992,15 @@ static int visit_metrics(an_ctx *c, double **N, double **C, double **Q)
 }
 
 /* By process and region: *rel, how much the total varies from its visits,
- * sqrt(cpu_sq - cpu^2 / visits) / cpu, and *one, how much one visit varies,
- * rel x sqrt(visits) (NaN below 2 visits); both NULL when the process metric
- * is not CPU time or cpu_sq was not measured. */
-static int visit_relative(an_ctx *c, double **rel, double **one)
+ * sqrt(cpu_sq - cpu^2 / visits) / cpu, *one, how much one visit varies,
+ * rel x sqrt(visits) (NaN below 2 visits), and *vis, the visits; all NULL
+ * when the process metric is not CPU time or cpu_sq was not measured. */
+static int visit_relative(an_ctx *c, double **rel, double **one, double **vis)
 {
     size_t k;
     double *N, *C, *Q;
     int rc;
-    *rel = *one = NULL;
+    *rel = *one = *vis = NULL;
     if (strcmp(c->a->proc_metric, "cpu"))
         return AA_OK;
     if ((rc = visit_metrics(c, &N, &C, &Q)) || !Q)
@@ -1008,12 +1008,31 @@ static int visit_relative(an_ctx *c, double **rel, double **one)
     for (k = 0; k < c->P * c->R; k++) {
         Q[k] = N[k] >= 2 && C[k] > 0 && !isnan(Q[k])
                    ? sqrt(fmax(0, Q[k] - C[k] * C[k] / N[k])) / C[k] : NAN;
-        N[k] = isfinite(Q[k]) ? Q[k] * sqrt(N[k]) : NAN;
+        C[k] = isfinite(Q[k]) ? Q[k] * sqrt(N[k]) : NAN;
     }
-    free(C);
     *rel = Q;
-    *one = N;
+    *one = C;
+    *vis = N;
     return AA_OK;
+}
+
+/* By region: its spread between processes (between, an_noise_relative's)
+ * times the square root of its median visits over the processes, NaN where
+ * either is not there -- what one visit differs by between processes when
+ * the visits are independent (an_one_visit_noise's cap).  tmp: P. */
+static void one_visit_between(const an_ctx *c, const double *between, const double *vis,
+                              double *tmp, double *out)
+{
+    size_t q, r, P = c->P, R = c->R;
+    for (r = 0; r < R; r++) {
+        out[r] = NAN;
+        if (!isfinite(between[r]))
+            continue;
+        for (q = 0; q < P && isfinite(vis[q * R + r]); q++)
+            tmp[q] = vis[q * R + r];
+        if (q == P)
+            out[r] = between[r] * sqrt(an_quantile(tmp, P, 0.5));
+    }
 }
 
 /* ds->spread from the self values, a region some process visited once
@@ -1049,37 +1068,38 @@ static int noise_model(an_ctx *c, size_t *nused)
 {
     const aa_analyze_options *o = c->o;
     size_t P = c->P, R = c->R, nvisit = 0, none = 0;
-    double *self = malloc(P * R * sizeof *self), *rel = NULL, *one = NULL;
+    double *self = malloc(P * R * sizeof *self), *rel = NULL, *one = NULL, *vis = NULL;
+    double *between = malloc((2 * R + P + 1) * sizeof *between);
     int rc;
     c->ds.spread = malloc((R + 1) * sizeof *c->ds.spread);
-    if (!self || !c->ds.spread) {
-        free(self);
+    if (!self || !between || !c->ds.spread) {
+        free(self), free(between);
         return an_nomem(c);
     }
     an_self_values(c, c->MM, self);
     c->a->noise_between = an_noise_relative(self, c->ran, P, R, o->resolution_s,
-                                            o->noise_quantile, nused);
-    if ((rc = visit_relative(c, &rel, &one))) {
-        free(self);
+                                            o->noise_quantile, nused, between);
+    if ((rc = visit_relative(c, &rel, &one, &vis))) {
+        free(self), free(between);
         return rc;
     }
     c->a->noise_visits = rel ? an_visit_noise(self, c->ran, rel, P, R, o->resolution_s, &nvisit)
                              : 0;
     if (nvisit < AN_VISIT_NOISE_MIN_REGIONS)
         c->a->noise_visits = 0;
-    c->a->noise_one_visit = one && o->one_visit_k > 0
-                                ? o->one_visit_k *
-                                      an_one_visit_noise(self, c->ran, one, P, R,
-                                                         o->resolution_s, &none)
-                                : 0;
+    if (one && o->one_visit_k > 0) {
+        one_visit_between(c, between, vis, between + 2 * R, between + R);
+        c->a->noise_one_visit = o->one_visit_k * an_one_visit_noise(self, c->ran, one,
+                                                                     between + R, P, R,
+                                                                     o->resolution_s, &none);
+    } else
+        c->a->noise_one_visit = 0;
     if (none < AN_VISIT_NOISE_MIN_REGIONS)
         c->a->noise_one_visit = 0;
     c->a->noise_rel = an_noise_capped(c->a->noise_between, c->a->noise_visits, nvisit,
                                       o->noise_visit_cap);
     rc = spread_sums(c, self, rel);
-    free(rel);
-    free(one);
-    free(self);
+    free(rel), free(one), free(vis), free(self), free(between);
     return rc;
 }
 

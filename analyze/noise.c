@@ -133,13 +133,15 @@ double an_median_gap(double *v, double *g, size_t n)
 }
 
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,
-                         double min_value, double quantile, size_t *nused)
+                         double min_value, double quantile, size_t *nused, double *per_region)
 {
     double *col = malloc((P ? P : 1) * sizeof *col), *dev = malloc((P ? P : 1) * sizeof *dev);
     double *rel = malloc((R ? R : 1) * sizeof *rel), out = 0, scale;
     size_t r, q, n = 0;
     if (nused)
         *nused = 0;
+    for (r = 0; per_region && r < R; r++)
+        per_region[r] = NAN;
     if (!col || !dev || !rel || P < 2) {
         free(col);
         free(dev);
@@ -162,6 +164,8 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
         if (!(med >= min_value) || !(med > 0))
             continue;
         rel[n++] = scale * an_median_gap(col, dev, P) / med;
+        if (per_region)
+            per_region[r] = rel[n - 1];
     }
     if (nused)
         *nused = n;
@@ -213,14 +217,16 @@ double an_level_eps(const double *pre, const size_t *set, size_t m, const size_t
 }
 
 /* The median over the regions of the median over the processes of v (P x
- * R, NaN where a process made fewer than 2 visits): with `every`, the
+ * R, NaN where a process made fewer than 2 visits), each at most cap[r]
+ * where that is finite (cap NULL: none): with `every`, the
  * regions every process ran with a value of v, a finite self value and a
  * median self value of at least min_value; without, the regions at least
  * two processes ran with a finite self value, whose median over them is at
  * least min_value, and at least two values of v (over those processes).
  * 0 when no region qualifies; *nused: how many did. */
 static double visit_median(const double *self, const unsigned char *ran, const double *v,
-                           size_t P, size_t R, double min_value, int every, size_t *nused)
+                           const double *cap, size_t P, size_t R, double min_value, int every,
+                           size_t *nused)
 {
     double *col = malloc((P ? P : 1) * sizeof *col), *vr = malloc((P ? P : 1) * sizeof *vr);
     double *reg = malloc((R ? R : 1) * sizeof *reg), out, med;
@@ -246,7 +252,10 @@ static double visit_median(const double *self, const unsigned char *ran, const d
         med = median_inplace(col, k);
         if (!(med >= min_value) || (!every && !(med > 0)))
             continue;
-        reg[n++] = median_inplace(vr, m);
+        reg[n] = median_inplace(vr, m);
+        if (cap && isfinite(cap[r]) && cap[r] < reg[n])
+            reg[n] = cap[r];
+        n++;
     }
     *nused = n;
     out = median_inplace(reg, n);
@@ -257,13 +266,14 @@ static double visit_median(const double *self, const unsigned char *ran, const d
 double an_visit_noise(const double *self, const unsigned char *ran, const double *rel, size_t P,
                       size_t R, double min_value, size_t *nused)
 {
-    return visit_median(self, ran, rel, P, R, min_value, 1, nused);
+    return visit_median(self, ran, rel, NULL, P, R, min_value, 1, nused);
 }
 
 double an_one_visit_noise(const double *self, const unsigned char *ran, const double *one,
-                          size_t P, size_t R, double min_value, size_t *nused)
+                          const double *between, size_t P, size_t R, double min_value,
+                          size_t *nused)
 {
-    return visit_median(self, ran, one, P, R, min_value, 0, nused);
+    return visit_median(self, ran, one, between, P, R, min_value, 0, nused);
 }
 
 double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap)

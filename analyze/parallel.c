@@ -1539,11 +1539,12 @@ static int visit_metrics_measured(pa *x, int look, int *all)
 
 /* The median over the qualifying regions qc[0..nq) with a value on at least
  * min_cnt processes (cnt: how many had one) of the exact medians of v over
- * the processes (fin: which values are finite); 0 below
- * AN_VISIT_NOISE_MIN_REGIONS regions.  col, med: nq + 1 scratch. */
+ * the processes (fin: which values are finite), each at most cap[r] where
+ * that is finite (cap NULL: none); 0 below AN_VISIT_NOISE_MIN_REGIONS
+ * regions.  col, med: nq + 1 scratch. */
 static int visit_median(pa *x, const double *v, const unsigned char *fin, const double *cnt,
-                        double min_cnt, const size_t *qc, size_t nq, size_t *col, double *med,
-                        double *out, size_t *nused)
+                        double min_cnt, const double *cap, const size_t *qc, size_t nq,
+                        size_t *col, double *med, double *out, size_t *nused)
 {
     size_t r, n = 0;
     int rc;
@@ -1554,6 +1555,9 @@ static int visit_median(pa *x, const double *v, const unsigned char *fin, const 
             col[n++] = qc[r];
     if (n && (rc = pa_medians(x, v, fin, x->R, col, n, med)))
         return rc;
+    for (r = 0; cap && r < n; r++)
+        if (isfinite(cap[col[r]]) && cap[col[r]] < med[r])
+            med[r] = cap[col[r]];
     if (n >= AN_VISIT_NOISE_MIN_REGIONS) {
         *out = an_quantile(med, n, 0.5);
         *nused = n;
@@ -1569,12 +1573,12 @@ static int visit_median(pa *x, const double *v, const unsigned char *fin, const 
  * processes or more (*one, times one_visit_k); 0 when the process metric is
  * not CPU time, cpu_sq was not measured, or no region qualifies. */
 static int visit_noise(pa *x, const size_t *qc, size_t nq, const size_t *q1, size_t n1,
-                       double *noise, size_t *nvisit, double *one, size_t *none,
-                       unsigned char *seen)
+                       double *between, double *noise, size_t *nvisit, double *one,
+                       size_t *none, unsigned char *seen)
 {
     size_t L = x->L, R = x->R, q, r, m;
-    double *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL, *rel1 = NULL;
-    unsigned char *anyfin = NULL, *fin = NULL;
+    double *row = NULL, *rel = NULL, *cnt = NULL, *med = NULL, *rel1 = NULL, *vis = NULL;
+    unsigned char *anyfin = NULL, *fin = NULL, *vfin = NULL;
     size_t *col = NULL;
     int rc = AA_OK, all;
     *noise = *one = 0;
@@ -1588,11 +1592,13 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, const size_t *q1, siz
     anyfin = malloc(R + 1);
     rel = malloc((L * R + 1) * sizeof *rel);
     rel1 = malloc((L * R + 1) * sizeof *rel1);
+    vis = malloc((L * R + 1) * sizeof *vis);
     fin = malloc(L * R + 1);
-    cnt = calloc(nq + n1 + R + 1, sizeof *cnt);
+    vfin = malloc(L * R + 1);
+    cnt = calloc(2 * nq + n1 + R + 1, sizeof *cnt);
     med = malloc((nq + n1 + 1) * sizeof *med);
     col = malloc((nq + n1 + 1) * sizeof *col);
-    if (!row || !anyfin || !rel || !rel1 || !fin || !cnt || !med || !col) {
+    if (!row || !anyfin || !rel || !rel1 || !vis || !fin || !vfin || !cnt || !med || !col) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -1607,26 +1613,47 @@ static int visit_noise(pa *x, const size_t *qc, size_t nq, const size_t *q1, siz
             rel[k] = N >= 2 && C > 0 && !isnan(Q) ? sqrt(fmax(0, Q - C * C / N)) / C : NAN;
             fin[k] = isfinite(rel[k]);
             rel1[k] = fin[k] ? rel[k] * sqrt(N) : NAN;
+            vis[k] = N;
+            vfin[k] = isfinite(N);
         }
-        for (r = 0; r < nq; r++)
+        for (r = 0; r < nq; r++) {
             cnt[r] += fin[q * R + qc[r]];
+            cnt[nq + n1 + R + r] += vfin[q * R + qc[r]];
+        }
         for (r = 0; r < n1; r++)
             cnt[nq + r] += fin[q * R + q1[r]];
         for (r = 0; r < R; r++)
             cnt[nq + n1 + r] += !x->ran[q * R + r] || fin[q * R + r];
     }
-    if ((rc = pa_sum(x, cnt, nq + n1 + R)))
+    if ((rc = pa_sum(x, cnt, 2 * nq + n1 + R)))
         goto out;
     for (r = 0; r < R; r++)
         seen[r] = cnt[nq + n1 + r] == (double)x->P;
-    if ((rc = visit_median(x, rel, fin, cnt, (double)x->P, qc, nq, col, med, noise, nvisit)))
+    if ((rc = visit_median(x, rel, fin, cnt, (double)x->P, NULL, qc, nq, col, med, noise,
+                           nvisit)))
         goto out;
-    if (x->o->one_visit_k > 0 &&
-        (rc = visit_median(x, rel1, fin, cnt + nq, 2, q1, n1, col, med, one, none)))
-        goto out;
+    if (x->o->one_visit_k > 0) {
+        /* dissim.c's one_visit_between: the regions' spread between
+         * processes (between, by region) times the square root of their
+         * median visits, as the cap of one visit's noise (between, in place) */
+        size_t n = 0;
+        for (r = 0; r < nq; r++)
+            if (isfinite(between[qc[r]]) && cnt[nq + n1 + R + r] == (double)x->P)
+                col[n++] = qc[r];
+        if (n && (rc = pa_medians(x, vis, vfin, R, col, n, med)))
+            goto out;
+        for (r = 0; r < R; r++)
+            row[r] = NAN;
+        for (r = 0; r < n; r++)
+            row[col[r]] = between[col[r]] * sqrt(med[r]);
+        memcpy(between, row, R * sizeof *between);
+        if ((rc = visit_median(x, rel1, fin, cnt + nq, 2, between, q1, n1, col, med, one, none)))
+            goto out;
+    }
     *one *= x->o->one_visit_k;
 out:
-    free(row), free(anyfin), free(rel), free(rel1), free(fin), free(cnt), free(med), free(col);
+    free(row), free(anyfin), free(rel), free(rel1), free(vis), free(fin), free(vfin), free(cnt);
+    free(med), free(col);
     return rc;
 }
 
@@ -1640,10 +1667,11 @@ static int noise_model(pa *x, size_t *nused)
     double *all = calloc(R + 1, sizeof *all), *mad = malloc((R + 1) * sizeof *mad);
     size_t *col = calloc(R + 1, sizeof *col), *qc = malloc((R + 1) * sizeof *qc);
     size_t *q1 = malloc((R + 1) * sizeof *q1), n1 = 0;
+    double *between = malloc((R + 1) * sizeof *between);
     unsigned char *use = calloc(L * R + 1, 1), *seen = malloc(R + 1);
     int rc;
     x->pre = malloc((R + 1) * sizeof *x->pre);
-    if (!S || !med || !all || !mad || !col || !qc || !q1 || !use || !seen || !x->pre) {
+    if (!S || !med || !all || !mad || !col || !qc || !q1 || !between || !use || !seen || !x->pre) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -1670,10 +1698,14 @@ static int noise_model(pa *x, size_t *nused)
      * (P values, one region at a time) */
     if (nq && (rc = region_gaps(x, S, qc, nq, mad)))
         goto out;
-    for (r = 0; r < nq; r++)
+    for (r = 0; r < R; r++)
+        between[r] = NAN;
+    for (r = 0; r < nq; r++) {
         all[n++] = mad[r] / med[qc[r]];
+        between[qc[r]] = all[n - 1];
+    }
     x->a->noise_between = n ? an_quantile(all, n, x->o->noise_quantile) : 0;
-    if ((rc = visit_noise(x, qc, nq, q1, n1, &x->a->noise_visits, &nvisit,
+    if ((rc = visit_noise(x, qc, nq, q1, n1, between, &x->a->noise_visits, &nvisit,
                           &x->a->noise_one_visit, &none, seen)))
         goto out;
     *nused = n;
@@ -1686,7 +1718,8 @@ static int noise_model(pa *x, size_t *nused)
                                                     x->a->noise_one_visit, seen[r]) *
                                         med[r] * med[r];
 out:
-    free(S), free(med), free(mad), free(col), free(qc), free(q1), free(use), free(seen);
+    free(S), free(med), free(mad), free(col), free(qc), free(q1), free(between), free(use);
+    free(seen);
     free(all);
     return rc;
 }

@@ -2201,18 +2201,23 @@ static void test_speed(void)
 }
 
 /* A region visited once averages nothing out: 8 processes, 6 phases of 16
- * visits each varying by 4% from visit to visit (cpu_sq) but alike between
- * processes (0.5%), and a set-up loop visited once, 0.5 s, on ranks 2
- * and 6 10% longer (a moment's slowness of their CPUs; 2% of the run).  The noise of the
- * set-up loop is one visit's 4%: no finding, a note; with one_visit_k 0 it
- * is judged on the 0.5% and split off; 3x the set-up work on ranks 2 and 6
- * stays an imbalance at the loop. */
+ * visits each varying by 4% from visit to visit (cpu_sq) and their totals
+ * 1% apart between processes (as 16 independent visits of 4% make them),
+ * and a set-up loop visited once, 0.5 s, on ranks 2 and 6 10% longer (a
+ * moment's slowness of their CPUs; 2% of the run).  The noise of the set-up
+ * loop is one visit's, about 4%: no finding, a note; with one_visit_k 0 it
+ * is judged on the run's noise and split off; 3x the set-up work on ranks 2
+ * and 6 stays an imbalance at the loop.  Mode 3: the visits vary by 4%
+ * alike on every process (the work changes from step to step, the phases'
+ * totals 0.1% apart): one visit differs between processes by about
+ * 0.1% x 4, and the 10% is an imbalance. */
 static void test_one_visit(void)
 {
-    static const char *what[3] = {"set-up loop visited once, 10% longer on 2 ranks",
-                                  "... one_visit_k 0", "set-up loop 3x on 2 ranks"};
+    static const char *what[4] = {"set-up loop visited once, 10% longer on 2 ranks",
+                                  "... one_visit_k 0", "set-up loop 3x on 2 ranks",
+                                  "... 10%, the visits varying alike on every process"};
     int mode;
-    for (mode = 0; mode < 3; mode++) {
+    for (mode = 0; mode < 4; mode++) {
         aa_experiment *e = new_exp(0);
         aa_analyze_options o;
         aa_analysis *a = NULL;
@@ -2232,7 +2237,7 @@ static void test_one_visit(void)
             double tot = 0, *v, slow = r == 2 || r == 6 ? (mode == 2 ? 3.0 : 1.1) : 1.0;
             long root = node(e, t, 0, -1, 0, 0, 0), m = node(e, t, 1, root, 0, 0, 0);
             for (j = 0; j < 6; j++) {
-                double w = n * visit * (1 + 0.005 * sin(r * 7.0 + j * 3.0));
+                double w = n * visit * (1 + (mode == 3 ? 0.001 : 0.01) * sin(r * 7.0 + j * 3.0));
                 v = aa_node_values(e, t, (size_t)node(e, t, (uint32_t)(10 + j), m, w, 0, 0));
                 v[mv] = n;
                 v[mq] = w * w / n * (1 + cv * cv); /* visits varying by cv */
@@ -2266,17 +2271,19 @@ static void test_one_visit(void)
         if (mode == 0) {
             aa_buf j;
             aa_buf_init(&j);
-            ok(fabs(a->noise_one_visit - cv) < 1e-3 && a->noise_rel < 0.01,
+            ok(a->noise_one_visit > 0.025 && a->noise_one_visit <= cv + 1e-3 &&
+                   a->noise_rel < 0.015,
                "%s: one visit varies by %.4g, the processes by %.4g", what[mode],
                a->noise_one_visit, a->noise_rel);
-            ok(!found && a->nclusters == 1 && has_note(a, "noise of a region visited once: 4%"),
+            ok(!found && a->nclusters == 1 && has_note(a, "noise of a region visited once: "),
                "%s: no finding, one cluster, a note (%zu clusters)", what[mode], a->nclusters);
             ok(aa_analyze_format_json(a, &j) == AA_OK && j.data &&
-                   strstr(j.data, "\"one_visit\": 0.04"),
+                   strstr(j.data, "\"one_visit\": 0.0"),
                "%s: JSON dissimilarity.noise.one_visit", what[mode]);
             aa_buf_free(&j);
         } else
-            ok(found, "%s: ranks 2 and 6 an imbalance at the loop (one visit's noise %.4g)",
+            ok(found && (mode != 3 || a->noise_one_visit < 0.01),
+               "%s: ranks 2 and 6 an imbalance at the loop (one visit's noise %.4g)",
                what[mode], a->noise_one_visit);
         if (mode == 1)
             ok(a->noise_one_visit == 0 && !has_note(a, "visited once"),
