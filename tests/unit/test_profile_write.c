@@ -2,7 +2,7 @@
  * tests/unit/test_profile_write.c -- the XML writer of profile/: exact
  * output for a small experiment (format, escaping, NAN as "-", flags,
  * optional attributes left out), determinism, refusal of invalid models,
- * and region maps.
+ * region maps, and the rounding of values to whole ns.
  */
 #include "profile/aa_profile.h"
 #include "tests/tap.h"
@@ -117,6 +117,22 @@ int main(void)
     ok(strstr(err.msg, "rank 1") != NULL, "message: %s", err.msg);
     is_int(b.len, 0, "nothing appended on refusal");
     aa_experiment_free(e);
+
+    /* times to whole ns (aa_values_whole): cpu_sq scaled with cpu's
+     * rounding, so cpu^2 / visits <= cpu_sq <= cpu^2 still holds -- five
+     * 9.92-ns visits: cpu 49.6 ns -> 50 ns */
+    {
+        aa_experiment *w = aa_experiment_new();
+        double row[3] = {49.6e-9, 5 * 9.92e-9 * 9.92e-9, 5};
+        aa_experiment_add_metric(w, "cpu", "s");
+        aa_experiment_add_metric(w, "cpu_sq", "s2");
+        aa_experiment_add_metric(w, "visits", "count");
+        aa_values_whole(w, row);
+        ok(row[0] == 50e-9 && row[1] * 5 >= row[0] * row[0] * (1 - 1e-12) &&
+               row[1] <= row[0] * row[0],
+           "whole ns: cpu %g, cpu_sq %g within [cpu^2/5, cpu^2]", row[0], row[1]);
+        aa_experiment_free(w);
+    }
 
     m = aa_regionmap_new("x.c");
     aa_regionmap_add_region(m, &ra);
