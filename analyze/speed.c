@@ -168,7 +168,12 @@ int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t reg
  * most log(speed_max)) and that difference is all they differ by on every
  * component of the level they can be compared on (|D_j - U| within speed_z
  * standard errors, D_j the mean log ratio of component j; the standard
- * error s x sqrt(1/|a| + 1/|b|) as in an_speed_judge).  Two clusters of
+ * error s x sqrt(1/|a| + 1/|b|) as in an_speed_judge), or what the speed
+ * leaves of it is below the resolution in seconds (the 16-core VM's
+ * exchange_halo and global_sum, 0.1 ms of CPU time beside their MPI calls
+ * varying by 50% between processes, kept rank 0, 5% slower everywhere, a
+ * cluster of its own: 8 of 432 partitions, bench/diagnosis.md's
+ * twenty-second step).  Two clusters of
  * the same speed never merge here, whatever they differ by. */
 void an_speed_cluster_add(double *cs, size_t m, double speed, double spread, const double *x)
 {
@@ -197,12 +202,20 @@ int an_speed_pair(const double *ca, const double *cb, size_t m, size_t nregions,
     if (!(se > 0) || !(fabs(U) >= o->speed_z * se) || !(fabs(U) <= log(o->speed_max)))
         return 0;
     for (j = 0; j < m; j++) {
-        double z;
+        double la, lb, z;
         if (ca[4 + 2 * j] > 0 || cb[4 + 2 * j] > 0)
             continue;
-        z = fabs(ca[3 + 2 * j] / na - cb[3 + 2 * j] / nb - U) / se;
-        worst = z > worst ? z : worst;
+        la = ca[3 + 2 * j] / na;
+        lb = cb[3 + 2 * j] / nb;
         used++;
+        /* what the speed leaves of the component's difference, in seconds
+         * (geometric means): below the resolution it is no difference, as
+         * in the significance test (a region of a few MPI calls' CPU time
+         * varies by 50% and more) */
+        if (!(fabs(exp(la) - exp(lb + U)) >= o->resolution_s))
+            continue;
+        z = fabs(la - lb - U) / se;
+        worst = z > worst ? z : worst;
     }
     if (!used || worst > o->speed_z)
         return 0;
