@@ -1679,8 +1679,10 @@ static int self_mpi_wall(an_ctx *c)
 /* Where the processes outside the slow cluster wait for it (Scalasca's
  * wait states, from profiles): the region whose own MPI time they exceed
  * the slow processes' by most; f->wait_s is that excess over all of them.
- * Set-up MPI time (MPI_Init, MPI_Finalize: the whole-program chain and
- * their call sites) is no waiting. */
+ * Set-up MPI time (MPI_Init, MPI_Finalize: the root and the whole-program
+ * chain's functions, and their call sites) is no waiting; the MPI time in
+ * the chain's loops is (an MPI_Allreduce in main's time-step loop, as
+ * Fortran codes and many C codes write it). */
 static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
 {
     size_t P = c->P, R = c->R, q, r, nf = 0, ns = 0;
@@ -1692,7 +1694,8 @@ static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
     f->wait_s = 0;
     for (r = 1; r < R; r++) {
         double sf = 0, ss = 0;
-        if (c->whole[r] || an_is_mpi_setup(c->a->regions[r].info))
+        const aa_region *ri = c->a->regions[r].info;
+        if ((c->whole[r] && (!ri || ri->kind == AA_KIND_FUNCTION)) || an_is_mpi_setup(ri))
             continue;
         nf = ns = 0;
         for (q = 0; q < P; q++) {

@@ -2267,7 +2267,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
     nf = s[2 * R];
     ns = s[2 * R + 1];
     for (r = 1; r < R; r++) {
-        if (x->whole[r] || r_setup(x, r))
+        if ((x->whole[r] && r_function(x, r)) || r_setup(x, r))
             continue;
         if (nf > 0 && ns > 0 && s[r] / nf - s[R + r] / ns > best) {
             best = s[r] / nf - s[R + r] / ns;

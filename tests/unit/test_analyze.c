@@ -970,6 +970,57 @@ static void test_wait_site(void)
     aa_experiment_free(e);
 }
 
+/* Waiting in main's time-step loop itself: ranks 2 and 3 compute 1 s
+ * longer in a loop inside it, and ranks 0 and 1 wait for them in an
+ * MPI_Allreduce written directly in the time-step loop (its own MPI time,
+ * as Fortran codes write it).  The loop holds the whole run (the
+ * whole-program chain), yet its MPI time is waiting, not set-up: the
+ * set-up is main's own MPI time (MPI_Init, 0.3 s, longer on ranks 0-1). */
+static void test_wait_in_main_loop(void)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, found = 0;
+    size_t k;
+    aa_experiment_add_metric(e, "wall", "s");
+    aa_experiment_add_metric(e, "cpu", "s");
+    aa_experiment_add_metric(e, "mpi_wall", "s");
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, "loop@12", AA_KIND_LOOP);
+    for (r = 0; r < 4; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double comp = r >= 2 ? 3.0 : 2.0, wait = r >= 2 ? 0.01 : 1.01, init = r >= 2 ? 0.1 : 0.3;
+        double steps = comp + wait, tot = steps + init;
+        long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+        long nl = aa_thread_add_node(e, t, 2, (int32_t)m), nc = aa_thread_add_node(e, t, 3, (int32_t)nl);
+        double *v = aa_node_values(e, t, (size_t)root);
+        v[0] = tot, v[1] = comp + 0.02, v[2] = wait + init;
+        memcpy(aa_node_values(e, t, (size_t)m), v, 3 * sizeof *v);
+        v = aa_node_values(e, t, (size_t)nl);
+        v[0] = steps, v[1] = comp + 0.01, v[2] = wait;
+        v = aa_node_values(e, t, (size_t)nc);
+        v[0] = v[1] = comp, v[2] = 0;
+    }
+    e->nprocs = 4;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "waiting in main's loop: analysed");
+    for (k = 0; a && k < a->nfindings; k++) {
+        const aa_finding *f = &a->findings[k];
+        if (f->kind != AA_FINDING_DISSIMILARITY || !f->cccr || f->region != region_by_id(a, 3))
+            continue;
+        found = 1;
+        is_int(f->wait_region, (long)region_by_id(a, 2),
+               "the others wait in the time-step loop's own MPI time, not in MPI_Init");
+        is_double(f->wait_s, 2.0, 1e-9, "2 processes x 1 s");
+    }
+    ok(found, "the inner loop is the imbalance's CCCR");
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 /* The issue's small but clear imbalance: 4x the work on 2 of 8 ranks in a
  * loop holding 3% of the run (ten 1 s phases varying by 1%) is reported,
  * with its small impact stated. */
@@ -2472,6 +2523,7 @@ int main(void)
     test_traffic_absolute();
     test_spmd_rank0();
     test_wait_site();
+    test_wait_in_main_loop();
     test_small_clear_imbalance();
     test_io_cpu_left_out();
     test_cpu_fix_floor();

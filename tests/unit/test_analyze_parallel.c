@@ -10,6 +10,7 @@
 #include "analyze/aa_analyze.h"
 #include "cluster/aa_cluster.h"
 #include "tests/tap.h"
+#include "tests/unit/test_analyze_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -484,6 +485,70 @@ static void master_case(int np)
     aa_experiment_free(e);
 }
 
+/* Waiting in main's time-step loop itself (an MPI_Allreduce written in
+ * the loop, as Fortran codes write it): 16 processes, 4 of them 1 s longer
+ * in a loop inside it; the others' wait is the time-step loop's own MPI
+ * time in both analyses (the loop is in the whole-program chain, its MPI
+ * time is still no set-up). */
+static void wait_in_loop_case(void)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_analysis *s = NULL, *p = NULL;
+    aa_err err;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    int r;
+    aa_experiment_add_metric(e, "wall", "s");
+    aa_experiment_add_metric(e, "cpu", "s");
+    aa_experiment_add_metric(e, "mpi_wall", "s");
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, "loop@12", AA_KIND_LOOP);
+    for (r = 0; r < 16; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double comp = r % 4 == 3 ? 3.0 : 2.0;
+        double wait = r % 4 == 3 ? 0.01 : 1.01, init = 0.1;
+        long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
+        long n2 = aa_thread_add_node(e, t, 2, (int32_t)n1), n3 = aa_thread_add_node(e, t, 3, (int32_t)n2);
+        double *v = aa_node_values(e, t, (size_t)n0);
+        v[0] = comp + wait + init, v[1] = comp + 0.02, v[2] = wait + init;
+        memcpy(aa_node_values(e, t, (size_t)n1), v, 3 * sizeof *v);
+        v = aa_node_values(e, t, (size_t)n2);
+        v[0] = comp + wait, v[1] = comp + 0.01, v[2] = wait;
+        v = aa_node_values(e, t, (size_t)n3);
+        v[0] = v[1] = comp, v[2] = 0;
+    }
+    e->nprocs = 16;
+    memset(&err, 0, sizeof err);
+    if (aa_analyze_run(e, NULL, &s, &err)) {
+        ok(0, "waiting in main's loop: serial analysis: %s", err.msg);
+        aa_experiment_free(e);
+        return;
+    }
+    proc_arrays(e, &ex, &pr);
+    aa_pcomm_single(&cm);
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+        ok(0, "waiting in main's loop: parallel analysis: %s", err.msg);
+    else {
+        size_t i;
+        long w = -2;
+        compare("waiting in main's loop", s, p);
+        for (i = 0; i < p->nfindings; i++)
+            if (p->findings[i].kind == AA_FINDING_DISSIMILARITY && p->findings[i].cccr)
+                w = p->findings[i].wait_region;
+        ok(w >= 0 && p->regions[w].info && p->regions[w].info->name &&
+               strcmp(p->regions[w].info->name, "loop@10") == 0,
+           "waiting in main's loop: the others wait in the time-step loop (%ld)", w);
+    }
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
     one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
@@ -562,6 +627,7 @@ int main(void)
     g_calls = 0;
     master_case(16);
     master_case(68);
+    wait_in_loop_case();
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
