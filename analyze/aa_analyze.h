@@ -90,6 +90,8 @@ typedef struct aa_analyze_options {
                                   share of its difference is in its own code */
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
                                   0: kept in */
+    double io_work;            /* 1: each process's I/O calls at the region's mean cost a
+                                  call put back into it (io_out 1); 0: not */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
     double mpi_call_res_s;     /* ... and this times its mean MPI calls (s a call) */
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
@@ -217,6 +219,9 @@ typedef struct aa_analysis {
     /* dissimilarity */
     const char *proc_metric;  /* "cpu" or "wall" */
     int proc_metric_io;       /* time inside I/O calls left out too (io_cpu / io_time) */
+    double *io_call_cost;     /* ... and, by region, the mean cost of an I/O call in its own
+                                 code (s): each process's calls at that cost put back into
+                                 the metric (io_work); NULL when not */
     size_t nclusters;
     size_t *cluster_size;
     int **cluster_ranks;      /* nclusters lists of ranks */

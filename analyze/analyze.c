@@ -210,6 +210,7 @@ void aa_analyze_free(aa_analysis *a)
     if (!a)
         return;
     free(a->regions);
+    free(a->io_call_cost);
     free(a->cluster_size);
     if (a->cluster_ranks)
         for (i = 0; i < a->nclusters; i++)

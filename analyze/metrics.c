@@ -449,6 +449,61 @@ static int subtract_io(an_ctx *c, int use_cpu)
     return AA_OK;
 }
 
+/* The I/O a process does is its own work, not waiting: a rank that writes
+ * a checkpoint alone while the others wait for it in MPI is the late one.
+ * But the time of each call depends on the node's other processes (the
+ * disk, the page cache: subtract_io), so what enters MM is each process's
+ * I/O calls in a region's own code at the region's mean cost a call over
+ * all processes (sum of io_time / sum of io_calls): processes doing the
+ * same I/O get the same time, a process doing more (or the only one doing
+ * any) gets its calls' worth.  MM is inclusive: each region's modeled time
+ * is the sum over its subtree (preorder, ends c->send).  An experiment
+ * without io_calls keeps MM as it is. */
+static int add_io_work(an_ctx *c)
+{
+    size_t P = c->P, R = c->R, q, r;
+    int mt = -1, mc = -1, rc = AA_OK;
+    double *sio, *scall, *rate, *pre;
+    if (!(c->o->io_work > 0) || !c->a->proc_metric_io || !an_metric_usable(c, "io_time", &mt) ||
+        !an_metric_usable(c, "io_calls", &mc))
+        return AA_OK;
+    sio = malloc(P * R * sizeof *sio);
+    scall = malloc(P * R * sizeof *scall);
+    rate = calloc(2 * R + 1, sizeof *rate);
+    pre = malloc((R + 1) * sizeof *pre);
+    if (!sio || !scall || !rate || !pre) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    an_gather(c, mt, c->T1);
+    an_gather(c, mc, c->T2);
+    an_self_values(c, c->T1, sio);
+    an_self_values(c, c->T2, scall);
+    for (q = 0; q < P; q++)
+        for (r = 0; r < R; r++) {
+            rate[r] += sio[q * R + r];
+            rate[R + r] += scall[q * R + r];
+        }
+    for (r = 0; r < R; r++)
+        rate[r] = rate[R + r] > 0 ? rate[r] / rate[R + r] : 0;
+    for (q = 0; q < P; q++) {
+        pre[0] = 0;
+        for (r = 0; r < R; r++)
+            pre[r + 1] = pre[r] + scall[q * R + r] * rate[r];
+        for (r = 0; r < R; r++)
+            if (c->ran[q * R + r])
+                c->MM[q * R + r] += pre[c->send[r]] - pre[r];
+    }
+    c->a->io_call_cost = rate; /* its first R entries */
+    rate = NULL;
+out:
+    free(sio);
+    free(scall);
+    free(rate);
+    free(pre);
+    return rc;
+}
+
 /* The mean of metric `name` of each region over the processes that ran it
  * into *out (left NULL when the experiment does not have it; c->T2 is the
  * scratch). */
@@ -506,14 +561,15 @@ int an_main_metric(an_ctx *c)
             double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
             c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
-        if ((rc = subtract_io(c, use_cpu)))
+        if ((rc = subtract_io(c, use_cpu)) || (rc = add_io_work(c)))
             return rc;
         return resolution_means(c, use_cpu, 1);
     }
     for (i = 0; i < n; i++)
         if (isnan(c->MM[i]))
             c->MM[i] = 0;
-    if ((rc = subtract_io(c, use_cpu)) || (rc = resolution_means(c, use_cpu, 0)))
+    if ((rc = subtract_io(c, use_cpu)) || (rc = add_io_work(c)) ||
+        (rc = resolution_means(c, use_cpu, 0)))
         return rc;
     return an_note(c, "%s unavailable: time inside MPI is not subtracted from the "
                       "process metric", sub);

@@ -134,6 +134,11 @@ static const aa_analyze_tunable tunables[] = {
       "analysed both ways: the same totals (2 false CCCRs of I/O loops removed, 2 others "
       "added; bench/diagnosis.md, fifteenth step); with cpu_fix_k the I/O loops' "
       "remaining CPU outside the calls is judged against its resolution (sixteenth step)"),
+    T("io_work", io_work, 1.0, 0.0, 1.0, "switch",
+      "1: the I/O calls of each process, at their region's mean cost a call over all "
+      "processes, are put back into the process metric (io_out 1): a process that writes "
+      "alone while the others wait in MPI is the late one, processes doing the same I/O get "
+      "the same time whatever the disk did to each call; 0: I/O is left out altogether"),
     T("cpu_fix_k", cpu_fix_k, 0.2, 0.0, 1e6, "x cpu_fix",
       "the CPU time of a region outside its MPI and I/O calls is known only to within what "
       "the runtime's real clock reads misplaced between the calls and the code around "

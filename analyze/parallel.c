@@ -87,10 +87,10 @@ static pa_wnode *pt_wire(const an_rtree *t)
 }
 
 /* ---- the job's state ------------------------------------------------------------- */
-enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_IOC, M_FIX, M_N };
+enum { M_WALL, M_MPIW, M_CPU, M_MPIC, M_CYC, M_INS, M_IO, M_IOC, M_FIX, M_IOCALLS, M_N };
 static const char *const pa_metric[M_N] = {"wall", "mpi_wall", "cpu", "mpi_cpu",
                                            "cycles", "instructions", "io_time", "io_cpu",
-                                           "cpu_fix"};
+                                           "cpu_fix", "io_calls"};
 /* what the MPI calls of a preempted process need at most (x->cap) */
 static const char *const cap_metric[3] = {"mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv"};
 
@@ -880,6 +880,53 @@ static void main_metric_io(pa *x, int use_cpu)
     x->a->proc_metric_io = 1;
 }
 
+/* metrics.c's add_io_work: each local process's I/O calls in a region's
+ * own code at the region's cost a call over the job (sums reduced), put
+ * back into MM over each region's subtree */
+static int main_metric_io_work(pa *x)
+{
+    size_t L = x->L, R = x->R, q, r;
+    double *sio, *scall, *rate, *pre;
+    int rc = AA_OK;
+    if (!(x->o->io_work > 0) || !x->a->proc_metric_io || !x->have[M_IO] || !x->have[M_IOCALLS])
+        return AA_OK;
+    sio = malloc((L * R + 1) * sizeof *sio);
+    scall = malloc((L * R + 1) * sizeof *scall);
+    rate = calloc(2 * R + 1, sizeof *rate);
+    pre = malloc((R + 1) * sizeof *pre);
+    if (!sio || !scall || !rate || !pre) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    self_values(x, x->M[M_IO], sio, L);
+    self_values(x, x->M[M_IOCALLS], scall, L);
+    for (q = 0; q < L; q++)
+        for (r = 0; r < R; r++) {
+            rate[r] += sio[q * R + r];
+            rate[R + r] += scall[q * R + r];
+        }
+    if ((rc = pa_sum(x, rate, 2 * R)))
+        goto out;
+    for (r = 0; r < R; r++)
+        rate[r] = rate[R + r] > 0 ? rate[r] / rate[R + r] : 0;
+    for (q = 0; q < L; q++) {
+        pre[0] = 0;
+        for (r = 0; r < R; r++)
+            pre[r + 1] = pre[r] + scall[q * R + r] * rate[r];
+        for (r = 0; r < R; r++)
+            if (x->ran[q * R + r])
+                x->MM[q * R + r] += pre[x->send[r]] - pre[r];
+    }
+    x->a->io_call_cost = rate; /* its first R entries */
+    rate = NULL;
+out:
+    free(sio);
+    free(scall);
+    free(rate);
+    free(pre);
+    return rc;
+}
+
 /* metrics.c's cpu_fix_means: the mean cpu_fix of each region over the
  * processes that ran it, summed over the job (x->dc.fixm) */
 static int cpu_fix_means(pa *x)
@@ -929,6 +976,8 @@ static int main_metric(pa *x)
             x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
         main_metric_io(x, use_cpu);
+        if ((rc = main_metric_io_work(x)))
+            return rc;
         return use_cpu ? cpu_fix_means(x) : AA_OK;
     }
     for (i = 0; i < n; i++)
@@ -937,7 +986,7 @@ static int main_metric(pa *x)
     free(x->dc.callm); /* nothing left outside MPI calls to resolve */
     x->dc.callm = NULL;
     main_metric_io(x, use_cpu);
-    if (use_cpu && (rc = cpu_fix_means(x)))
+    if ((rc = main_metric_io_work(x)) || (use_cpu && (rc = cpu_fix_means(x))))
         return rc;
     return an_note(&x->dc, "%s unavailable: time inside MPI is not subtracted from the "
                    "process metric", pa_metric[sub]);

@@ -42,6 +42,30 @@ static int rank_excluded(const aa_analysis *a, int rank)
     return 0;
 }
 
+/* The analysis's io_work (analyze/metrics.c add_io_work): each process's
+ * I/O calls in a region's own code (calls: inclusive, by process and
+ * region, overwritten) at the region's mean cost a call, summed over the
+ * subtree, added to its main values.  Regions are in preorder: a child's
+ * index is above its parent's. */
+static void add_io_calls(const aa_analysis *a, rp_values *out, double *calls)
+{
+    size_t p, i, R = out->nreg;
+    for (p = 0; p < out->nproc; p++) {
+        double *c = calls + p * R, *m = out->main + p * R;
+        for (i = 1; i < R; i++) /* self calls: the children's taken off their parent */
+            if (a->regions[i].parent >= 0)
+                c[a->regions[i].parent] -= c[i];
+        for (i = 0; i < R; i++)
+            c[i] = (c[i] > 0 ? c[i] : 0) * a->io_call_cost[i];
+        for (i = R; i-- > 1;) /* the subtree's modeled time, bottom-up */
+            if (a->regions[i].parent >= 0)
+                c[a->regions[i].parent] += c[i];
+        for (i = 0; i < R; i++)
+            if (!isnan(m[i]))
+                m[i] += c[i];
+    }
+}
+
 int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *out,
                       aa_err *err)
 {
@@ -49,7 +73,8 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     child_key *keys = NULL;
     long *map = NULL;
     size_t maxnodes = 0;
-    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, m_io_cpu, use_wall;
+    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, m_io_cpu, m_io_calls, use_wall;
+    double *calls = NULL;
 
     memset(out, 0, sizeof *out);
     out->nreg = R;
@@ -61,9 +86,13 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     /* the analysis's process metric: CPU time inside I/O calls left out too */
     m_io_cpu = a->proc_metric_io ? aa_experiment_metric_index(e, "io_cpu") : -1;
     use_wall = a->proc_metric && strcmp(a->proc_metric, "wall") == 0;
-    out->main_label = use_wall      ? "wall time"
-                      : m_io_cpu >= 0 ? "CPU time outside MPI and I/O calls"
-                                      : "CPU time outside MPI";
+    /* ... and each process's I/O calls at their region's mean cost put back */
+    m_io_calls = a->io_call_cost ? aa_experiment_metric_index(e, "io_calls") : -1;
+    out->main_label = use_wall        ? "wall time"
+                      : m_io_calls >= 0 ? "CPU time outside MPI and I/O calls, the I/O calls "
+                                          "at their mean cost"
+                      : m_io_cpu >= 0   ? "CPU time outside MPI and I/O calls"
+                                        : "CPU time outside MPI";
 
     keys = calloc(R ? R : 1, sizeof *keys);
     out->ranks = calloc(out->nproc ? out->nproc : 1, sizeof *out->ranks);
@@ -71,6 +100,8 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     out->main = malloc((out->nproc * R + 1) * sizeof(double));
     out->wall = malloc((out->nproc * R + 1) * sizeof(double));
     out->partial = calloc(R + 1, 1);
+    if (m_io_calls >= 0 && !(calls = calloc(out->nproc * R + 1, sizeof *calls)))
+        goto nomem;
     if (!keys || !out->ranks || !out->excluded || !out->main || !out->wall || !out->partial)
         goto nomem;
     for (i = 0; i < out->nproc * R; i++)
@@ -136,13 +167,19 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
                 cell = &out->wall[p * R + hit->idx];
                 if (!isnan(w))
                     *cell = isnan(*cell) ? w : (w > *cell ? w : *cell);
+                if (calls && !use_wall && !isnan(val(e, th, n, m_io_calls)))
+                    calls[p * R + hit->idx] += val(e, th, n, m_io_calls);
             }
         }
     }
+    if (calls)
+        add_io_calls(a, out, calls);
+    free(calls);
     free(keys);
     free(map);
     return AA_OK;
 nomem:
+    free(calls);
     free(keys);
     free(map);
     rp_values_free(out);

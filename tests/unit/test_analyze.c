@@ -1150,6 +1150,100 @@ static void test_io_cpu_left_out(void)
     }
 }
 
+/* The I/O a process does is its work (add_io_work): mode 0, rank 0 alone
+ * writes a checkpoint every step (24 calls, 0.2 s inside them, 10 ms of
+ * CPU) while the 7 others wait 0.19 s for it in the time-step loop's
+ * MPI_Allreduce: rank 0 is the imbalance, at the checkpoint function, and
+ * the others' wait is named; mode 1, io_work 0: I/O is left out
+ * altogether and nothing is found there; mode 2, all 8 ranks write the
+ * same 24 calls whose time varies by 30% from rank to rank (the disk):
+ * one cluster. */
+static void test_io_work(void)
+{
+    static const char *what[3] = {"rank 0 writes alone", "... io_work 0",
+                                  "every rank writes the same, its time varying 30%"};
+    int mode;
+    for (mode = 0; mode < 3; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+        int mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
+        int it = aa_experiment_add_metric(e, "io_time", "s");
+        int ic = aa_experiment_add_metric(e, "io_cpu", "s");
+        int in = aa_experiment_add_metric(e, "io_calls", "count");
+        int ib = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
+        int r, j, found = 0, waits = 0;
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+        for (j = 0; j < 5; j++)
+            add_region(e, (uint32_t)(3 + j), 2, "phase", AA_KIND_FUNCTION);
+        add_region(e, 8, 2, "write_checkpoint", AA_KIND_FUNCTION);
+        for (r = 0; r < 8; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            int writes = mode == 2 || r == 0;
+            double io = writes ? (mode == 2 ? 0.2 * (1.0 + 0.3 * sin(r * 2.0)) : 0.2) : 0;
+            double wait = mode == 2 ? 0.01 : r == 0 ? 0.01 : 0.2, cpu = 0, wall = 0, *v;
+            long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN);
+            long loop = node(e, t, 2, m, 0, NAN, NAN);
+            for (j = 0; j < 5; j++) {
+                double x = 0.1 * (1 + j) * (1.0 + 0.003 * sin(r * 5.0 + j));
+                node(e, t, (uint32_t)(3 + j), loop, x, NAN, NAN);
+                cpu += x;
+            }
+            if (writes) {
+                long w = node(e, t, 8, loop, io + 0.002, NAN, NAN);
+                v = aa_node_values(e, t, (size_t)w);
+                v[M_CPU] = 0.012;
+                v[it] = io, v[ic] = 0.01, v[in] = 24, v[ib] = 24 << 20;
+                cpu += 0.012;
+            }
+            wall = cpu + io + wait - (writes ? 0.012 : 0) + (writes ? 0.002 : 0);
+            for (j = 0; j < 3; j++) {
+                long n = j == 0 ? root : j == 1 ? m : loop;
+                v = aa_node_values(e, t, (size_t)n);
+                v[M_WALL] = wall, v[M_CPU] = cpu + 0.005;
+                v[mw] = wait, v[mc] = 0.005;
+                v[it] = writes ? io : 0, v[ic] = writes ? 0.01 : 0, v[in] = writes ? 24 : 0;
+                v[ib] = writes ? 24 << 20 : 0;
+            }
+        }
+        e->nprocs = 8;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.io_work = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr &&
+                f->region == region_by_id(a, 8)) {
+                found = f->nslow == 1 && f->slow_ranks[0] == 0;
+                waits = f->wait_region == (long)region_by_id(a, 2) && f->nwait == 7;
+            }
+        }
+        if (mode == 0)
+            ok(found && waits && (a->io_call_cost != NULL),
+               "%s: rank 0 the imbalance at the checkpoint function, the others waiting in "
+               "the time-step loop", what[mode]);
+        else if (mode == 1)
+            ok(!found && !(a->io_call_cost != NULL), "%s: no imbalance at the checkpoint function",
+               what[mode]);
+        else
+            ok(!found && a->nclusters == 1 && (a->io_call_cost != NULL), "%s: one cluster (%zu)",
+               what[mode], a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Every process doing different work (miniAMR without load balancing:
  * rank 0 holds 9x the blocks, ranks 1-3 differ among themselves too): all
  * regions of the time-step loop carry the same per-rank work factor, so
@@ -2526,6 +2620,7 @@ int main(void)
     test_wait_in_main_loop();
     test_small_clear_imbalance();
     test_io_cpu_left_out();
+    test_io_work();
     test_cpu_fix_floor();
     test_io_out_and_noise_quantile();
     test_all_processes_differ();

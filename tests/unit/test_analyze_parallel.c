@@ -489,8 +489,10 @@ static void master_case(int np)
  * the loop, as Fortran codes write it): 16 processes, 4 of them 1 s longer
  * in a loop inside it; the others' wait is the time-step loop's own MPI
  * time in both analyses (the loop is in the whole-program chain, its MPI
- * time is still no set-up). */
-static void wait_in_loop_case(void)
+ * time is still no set-up).  With io: rank 0 instead writes alone (0.9 s
+ * inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
+ * imbalance is rank 0's writing in both. */
+static void wait_in_loop_case(int io)
 {
     aa_experiment *e = aa_experiment_new();
     aa_analysis *s = NULL, *p = NULL;
@@ -498,49 +500,75 @@ static void wait_in_loop_case(void)
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
-    int r;
+    const char *what = io ? "rank 0 writing alone" : "waiting in main's loop";
+    int r, mt = -1, mc = -1, mn = -1;
     aa_experiment_add_metric(e, "wall", "s");
     aa_experiment_add_metric(e, "cpu", "s");
     aa_experiment_add_metric(e, "mpi_wall", "s");
+    if (io) {
+        mt = aa_experiment_add_metric(e, "io_time", "s");
+        mc = aa_experiment_add_metric(e, "io_cpu", "s");
+        mn = aa_experiment_add_metric(e, "io_calls", "count");
+    }
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
     add_region(e, 3, 2, "loop@12", AA_KIND_LOOP);
+    if (io)
+        add_region(e, 4, 2, "write_checkpoint", AA_KIND_FUNCTION);
     for (r = 0; r < 16; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
-        double comp = r % 4 == 3 ? 3.0 : 2.0;
-        double wait = r % 4 == 3 ? 0.01 : 1.01, init = 0.1;
+        int slow = io ? r == 0 : r % 4 == 3;
+        double comp = !io && slow ? 3.0 : 2.0, wio = io && slow ? 0.9 : 0;
+        double wait = slow ? 0.01 : io ? 0.91 : 1.01, init = 0.1;
         long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
         long n2 = aa_thread_add_node(e, t, 2, (int32_t)n1), n3 = aa_thread_add_node(e, t, 3, (int32_t)n2);
         double *v = aa_node_values(e, t, (size_t)n0);
-        v[0] = comp + wait + init, v[1] = comp + 0.02, v[2] = wait + init;
+        size_t n;
+        v[0] = comp + wio + wait + init, v[1] = comp + 0.02 + (wio > 0 ? 0.01 : 0), v[2] = wait + init;
         memcpy(aa_node_values(e, t, (size_t)n1), v, 3 * sizeof *v);
         v = aa_node_values(e, t, (size_t)n2);
-        v[0] = comp + wait, v[1] = comp + 0.01, v[2] = wait;
+        v[0] = comp + wio + wait, v[1] = comp + 0.01 + (wio > 0 ? 0.01 : 0), v[2] = wait;
         v = aa_node_values(e, t, (size_t)n3);
         v[0] = v[1] = comp, v[2] = 0;
+        if (wio > 0) {
+            long n4 = aa_thread_add_node(e, t, 4, (int32_t)n2);
+            v = aa_node_values(e, t, (size_t)n4);
+            v[0] = wio, v[1] = 0.01, v[2] = 0;
+        }
+        for (n = 0; io && n < t->nnodes; n++) {
+            v = aa_node_values(e, t, n);
+            v[mt] = n == 3 ? 0 : wio, v[mc] = n == 3 ? 0 : wio > 0 ? 0.01 : 0;
+            v[mn] = n == 3 ? 0 : wio > 0 ? 24 : 0;
+        }
     }
     e->nprocs = 16;
     memset(&err, 0, sizeof err);
     if (aa_analyze_run(e, NULL, &s, &err)) {
-        ok(0, "waiting in main's loop: serial analysis: %s", err.msg);
+        ok(0, "%s: serial analysis: %s", what, err.msg);
         aa_experiment_free(e);
         return;
     }
     proc_arrays(e, &ex, &pr);
     aa_pcomm_single(&cm);
     if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
-        ok(0, "waiting in main's loop: parallel analysis: %s", err.msg);
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
     else {
         size_t i;
-        long w = -2;
-        compare("waiting in main's loop", s, p);
+        long w = -2, at = -2;
+        compare(what, s, p);
         for (i = 0; i < p->nfindings; i++)
-            if (p->findings[i].kind == AA_FINDING_DISSIMILARITY && p->findings[i].cccr)
+            if (p->findings[i].kind == AA_FINDING_DISSIMILARITY && p->findings[i].cccr) {
                 w = p->findings[i].wait_region;
+                at = (long)p->findings[i].region;
+            }
         ok(w >= 0 && p->regions[w].info && p->regions[w].info->name &&
                strcmp(p->regions[w].info->name, "loop@10") == 0,
-           "waiting in main's loop: the others wait in the time-step loop (%ld)", w);
+           "%s: the others wait in the time-step loop (%ld)", what, w);
+        if (io)
+            ok(at >= 0 && strcmp(p->regions[at].info->name, "write_checkpoint") == 0 &&
+                   (p->io_call_cost != NULL) && (s->io_call_cost != NULL),
+               "%s: the imbalance is the writing, in both", what);
     }
     aa_analyze_free(s);
     aa_analyze_free(p);
@@ -627,7 +655,8 @@ int main(void)
     g_calls = 0;
     master_case(16);
     master_case(68);
-    wait_in_loop_case();
+    wait_in_loop_case(0);
+    wait_in_loop_case(1);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);
