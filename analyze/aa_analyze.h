@@ -90,6 +90,7 @@ typedef struct aa_analyze_options {
                                   share of its difference is in its own code */
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
                                   0: kept in */
+    double disk_min_rate;      /* "heavy disk I/O" needs this many bytes per s of I/O time */
     double io_work;            /* 1: each process's I/O calls at the region's mean cost a
                                   call put back into it (io_out 1); 0: not */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */

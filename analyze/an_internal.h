@@ -378,6 +378,7 @@ struct an_ctx {
     double **dcols;         /* by dissimilarity CCR: nattr x P process values */
     double *traffic_rate;   /* by region: MPI bytes per second of MPI time, or NULL */
     double *traffic_size;   /* by region: MPI bytes per MPI call, or NULL */
+    double *disk_rate;      /* by region: I/O bytes per second of I/O time, or NULL */
 };
 
 

@@ -113,6 +113,7 @@ static void ctx_free(an_ctx *c)
     free(c->aval);
     free(c->traffic_rate);
     free(c->traffic_size);
+    free(c->disk_rate);
     free(c->adefs);
     free(c->anames);
     free(c->cand);

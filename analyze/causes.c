@@ -387,6 +387,39 @@ static int traffic_rates(an_ctx *c)
     return AA_OK;
 }
 
+/* By region, the bytes its I/O calls move per second of their time
+ * (c->disk_rate): what tells a volume of I/O that costs time from a few
+ * small writes (a rank's printed report: 30 bytes a call) whose time is
+ * the calls' latency.  NULL when the bytes or io_time are not measured. */
+static int disk_rates(an_ctx *c)
+{
+    size_t r, R = c->R;
+    int mr, mw, mt, have_r, have_w;
+    double *M, *bytes, *secs;
+    have_r = an_metric_usable(c, "io_read_bytes", &mr);
+    have_w = an_metric_usable(c, "io_write_bytes", &mw);
+    if (!(have_r || have_w) || !an_metric_usable(c, "io_time", &mt))
+        return AA_OK;
+    M = malloc(c->P * R * sizeof *M);
+    bytes = calloc(R ? R : 1, sizeof *bytes);
+    secs = calloc(R ? R : 1, sizeof *secs);
+    if (!M || !bytes || !secs) {
+        free(M), free(bytes), free(secs);
+        return an_nomem(c);
+    }
+    if (have_r)
+        region_sums(c, mr, M, bytes);
+    if (have_w)
+        region_sums(c, mw, M, bytes);
+    region_sums(c, mt, M, secs);
+    for (r = 0; r < R; r++)
+        bytes[r] = an_per(bytes[r], secs[r]);
+    free(M);
+    free(secs);
+    c->disk_rate = bytes;
+    return AA_OK;
+}
+
 double an_per(double amount, double per)
 {
     return per > 0 ? amount / per : amount > 0 ? INFINITY : 0;
@@ -397,6 +430,8 @@ int an_cause_significant(const an_ctx *c, const an_attr_def *d, size_t r)
     if (strcmp(d->name, "mpi_bytes") == 0 && c->traffic_rate)
         return c->traffic_rate[r] >= c->o->traffic_min_rate &&
                (!c->traffic_size || c->traffic_size[r] >= c->o->traffic_min_call);
+    if (strcmp(d->name, "disk_io_bytes") == 0 && c->disk_rate)
+        return c->disk_rate[r] >= c->o->disk_min_rate;
     return 1;
 }
 
@@ -404,7 +439,7 @@ int an_attributes(an_ctx *c)
 {
     int rc;
     if ((rc = choose_attributes(c)) || (rc = attr_buffers(c)) || (rc = attr_values(c)) ||
-        (rc = note_unavailable(c)) || (rc = traffic_rates(c)))
+        (rc = note_unavailable(c)) || (rc = traffic_rates(c)) || (rc = disk_rates(c)))
         return rc;
     if (c->nattr > 64)
         c->nattr = 64;

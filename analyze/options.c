@@ -194,6 +194,13 @@ static const aa_analyze_tunable tunables[] = {
       "per second of their time (1% of a 1 GB/s network); on the suite the 13 "
       "message-volume regions move 1e8-4.9e9 B/s, the 23 other MPI regions holding "
       "over 5% of a run at most 3.6e6 B/s (waiting, latency)"),
+    T("disk_min_rate", disk_min_rate, 1e7, 0.0, 1e15, "bytes/s",
+      "\"heavy disk I/O\" needs a region's I/O calls to move at least this many bytes per "
+      "second of their time (1% of a 1 GB/s disk, as traffic_min_rate for MPI); the suite's "
+      "write and fwrite regions move 3.7e9-1.9e10 B/s, its fprintf regions 3.1e7-1.0e8 "
+      "(a write a line), the ranks' printed reports 1.1e5-1.8e6 and miniAMR's refine on "
+      "rank 0 1e6 (497 bytes in 20 calls: latency, not volume; bench/diagnosis.md, "
+      "twenty-second step)"),
     T("traffic_min_call", traffic_min_call, 1024.0, 0.0, 1e15, "bytes per call",
       "... and at least this many bytes per MPI call (sent and received): below it a call "
       "costs its latency, not its bytes -- the message size at which a 1 GB/s copy takes "

@@ -2358,10 +2358,13 @@ static void attr_row(pa *x, size_t q, const an_attr_def *d, double *v, double *t
     }
 }
 
-/* The metrics of the MPI traffic rate and size (causes.c's traffic_rates) */
-#define PA_NTRAFFIC 4
+/* The metrics of the MPI traffic rate and size (causes.c's traffic_rates)
+ * and of the disk rate (causes.c's disk_rates) */
+#define PA_NTRAFFIC 7
 static const char *const pa_traffic[PA_NTRAFFIC] = {"mpi_bytes_sent", "mpi_bytes_recv",
-                                                    "mpi_wall", "mpi_calls"};
+                                                    "mpi_wall",       "mpi_calls",
+                                                    "io_read_bytes",  "io_write_bytes",
+                                                    "io_time"};
 
 /* One pass over the local processes for causes.c's an_attributes: per
  * chosen attribute j, whether its metrics are usable (u[2j], u[2j+1]) and
@@ -2490,6 +2493,14 @@ static int attributes(pa *x)
             for (r = 0; r < R; r++)
                 c->traffic_size[r] = an_per(ts[r] + ts[R + r], ts[3 * R + r]);
         }
+    }
+    if ((u[2 * na + 4] > 0 || u[2 * na + 5] > 0) && u[2 * na + 6] > 0) {
+        if (!(c->disk_rate = calloc(R + 1, sizeof *c->disk_rate))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        for (r = 0; r < R; r++)
+            c->disk_rate[r] = an_per(ts[4 * R + r] + ts[5 * R + r], ts[6 * R + r]);
     }
     if (c->nattr > 64)
         c->nattr = 64;
@@ -3091,6 +3102,7 @@ static void pa_free(pa *x)
     free(x->dc.aval);
     free(x->dc.traffic_rate);
     free(x->dc.traffic_size);
+    free(x->dc.disk_rate);
 }
 
 /* The job's state over the local processes of src (options o, or the

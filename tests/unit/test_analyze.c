@@ -724,6 +724,75 @@ static void test_local_difference(void)
     aa_experiment_free(e);
 }
 
+/* "Heavy disk I/O" needs bytes in absolute terms (disk_min_rate): a
+ * region of every process spending 5 s in 100 I/O calls that move 5 GB is
+ * disk volume; the same 5 s moving 1 kB (the calls' latency: a slow file
+ * system's metadata, a flush of a few lines) is time inside I/O calls,
+ * not heavy disk I/O. */
+static void test_disk_absolute(void)
+{
+    static const double bytes_of[2] = {5e9, 1e3};
+    int kind;
+    for (kind = 0; kind < 2; kind++) {
+        aa_experiment *e = aa_experiment_new();
+        aa_analysis *a = NULL;
+        aa_analyze_options o;
+        aa_err err;
+        char *only[1] = {(char *)"disk_io_bytes"};
+        int r, j, named_bytes = 0, named_time = 0;
+        int mw = aa_experiment_add_metric(e, "wall", "s"), mc = aa_experiment_add_metric(e, "cpu", "s");
+        int it = aa_experiment_add_metric(e, "io_time", "s");
+        int ib = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
+        int ir = aa_experiment_add_metric(e, "io_read_bytes", "bytes");
+        int in = aa_experiment_add_metric(e, "io_calls", "count");
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        for (j = 0; j < 6; j++)
+            add_region(e, (uint32_t)(10 + j), 1, j ? "phase" : "save", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
+            long n;
+            double *v;
+            for (n = 0; n < 2; n++) {
+                v = aa_node_values(e, t, (size_t)(n ? m : root));
+                v[mw] = 8.5, v[mc] = 3.5 + 0.1, v[it] = 6.5, v[ib] = bytes_of[kind], v[in] = 150;
+                v[ir] = 0;
+            }
+            for (j = 0; j < 6; j++) {
+                n = aa_thread_add_node(e, t, (uint32_t)(10 + j), (int32_t)m);
+                v = aa_node_values(e, t, (size_t)n);
+                v[mw] = j ? 0.7 * (1 + 0.002 * r) : 5.0; /* 0.3 s of it in 10 metadata calls */
+                v[mc] = j ? 0.7 * (1 + 0.002 * r) : 0.1;
+                v[it] = j ? 0.3 : 5.0, v[ib] = j ? 0 : bytes_of[kind], v[in] = j ? 10 : 100;
+                v[ir] = 0;
+            }
+        }
+        e->nprocs = 4;
+        /* the bytes the only attribute asked for: io_time, as discriminating
+         * here, would otherwise be the one reduct the causes come from */
+        aa_analyze_options_init(&o);
+        o.attributes = only;
+        o.nattributes = 1;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "disk case %d analysed", kind);
+        for (k = 0; a && k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISPARITY && f->cccr && f->region == region_by_id(a, 10)) {
+                named_bytes |= has_str(f->causes, f->ncauses, "disk_io_bytes");
+                named_time |= has_str(f->causes, f->ncauses, "io_time");
+            }
+        }
+        if (kind == 0)
+            ok(named_bytes, "5 GB in 5 s of I/O calls: heavy disk I/O");
+        else
+            ok(!named_bytes && !named_time, "1 kB in 5 s of I/O calls: not heavy disk I/O");
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* "Much MPI traffic" needs traffic in absolute terms: a region waiting 5 s
  * in MPI for 1 kB of messages is MPI time, not message volume; the same
  * region moving 5 GB in 1,000 calls is message volume; 500 MB in 31
@@ -1157,13 +1226,15 @@ static void test_io_cpu_left_out(void)
  * the others' wait is named; mode 1, io_work 0: I/O is left out
  * altogether and nothing is found there; mode 2, all 8 ranks write the
  * same 24 calls whose time varies by 30% from rank to rank (the disk):
- * one cluster. */
+ * one cluster; mode 3, rank 0's calls moving 500 bytes (the calls'
+ * latency, 2.5 kB/s, below disk_min_rate): not "heavy disk I/O". */
 static void test_io_work(void)
 {
-    static const char *what[3] = {"rank 0 writes alone", "... io_work 0",
-                                  "every rank writes the same, its time varying 30%"};
+    static const char *what[4] = {"rank 0 writes alone", "... io_work 0",
+                                  "every rank writes the same, its time varying 30%",
+                                  "rank 0 writes 500 bytes alone in 0.2 s"};
     int mode;
-    for (mode = 0; mode < 3; mode++) {
+    for (mode = 0; mode < 4; mode++) {
         aa_experiment *e = new_exp(0);
         aa_analyze_options o;
         aa_analysis *a = NULL;
@@ -1174,7 +1245,8 @@ static void test_io_work(void)
         int ic = aa_experiment_add_metric(e, "io_cpu", "s");
         int in = aa_experiment_add_metric(e, "io_calls", "count");
         int ib = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
-        int r, j, found = 0, waits = 0;
+        int r, j, found = 0, waits = 0, disk = 0;
+        double bytes = mode == 3 ? 500 : 24 << 20;
         size_t k;
         add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
         add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
@@ -1199,7 +1271,7 @@ static void test_io_work(void)
                 long w = node(e, t, 8, loop, io + 0.002, NAN, NAN);
                 v = aa_node_values(e, t, (size_t)w);
                 v[M_CPU] = 0.012;
-                v[it] = io, v[ic] = 0.01, v[in] = 24, v[ib] = 24 << 20;
+                v[it] = io, v[ic] = 0.01, v[in] = 24, v[ib] = bytes;
                 cpu += 0.012;
             }
             wall = cpu + io + wait - (writes ? 0.012 : 0) + (writes ? 0.002 : 0);
@@ -1209,7 +1281,7 @@ static void test_io_work(void)
                 v[M_WALL] = wall, v[M_CPU] = cpu + 0.005;
                 v[mw] = wait, v[mc] = 0.005;
                 v[it] = writes ? io : 0, v[ic] = writes ? 0.01 : 0, v[in] = writes ? 24 : 0;
-                v[ib] = writes ? 24 << 20 : 0;
+                v[ib] = writes ? bytes : 0;
             }
         }
         e->nprocs = 8;
@@ -1225,14 +1297,17 @@ static void test_io_work(void)
             const aa_finding *f = &a->findings[k];
             if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr &&
                 f->region == region_by_id(a, 8)) {
+                size_t j2;
                 found = f->nslow == 1 && f->slow_ranks[0] == 0;
                 waits = f->wait_region == (long)region_by_id(a, 2) && f->nwait == 7;
+                for (j2 = 0; j2 < f->ncauses; j2++)
+                    disk |= strcmp(f->causes[j2], "disk_io_bytes") == 0;
             }
         }
-        if (mode == 0)
-            ok(found && waits && (a->io_call_cost != NULL),
+        if (mode == 0 || mode == 3)
+            ok(found && waits && (a->io_call_cost != NULL) && (mode == 0 || !disk),
                "%s: rank 0 the imbalance at the checkpoint function, the others waiting in "
-               "the time-step loop", what[mode]);
+               "the time-step loop%s", what[mode], mode == 3 ? ", not heavy disk I/O" : "");
         else if (mode == 1)
             ok(!found && !(a->io_call_cost != NULL), "%s: no imbalance at the checkpoint function",
                what[mode]);
@@ -2615,6 +2690,7 @@ int main(void)
     test_noise_floor();
     test_local_difference();
     test_traffic_absolute();
+    test_disk_absolute();
     test_spmd_rank0();
     test_wait_site();
     test_wait_in_main_loop();
