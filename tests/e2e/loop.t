@@ -23,6 +23,7 @@ expect_args() {
     hotspot)       echo "--kind disparity --unavailable instructions" ;;
     cache)         echo "--kind disparity --unavailable l1_miss_rate,l2_miss_rate" ;;
     io)            echo "--kind disparity --cause disk_io_bytes,io_time" ;;
+    serial_io)     echo "--kind dissimilarity --alone 0 --cause disk_io_bytes,io_time" ;;
     comm)          echo "--kind disparity --cause mpi_bytes,mpi_time" ;;
     *)             echo "--kind any" ;;
     esac

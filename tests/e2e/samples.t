@@ -39,7 +39,7 @@ check_sample() {
 mkdir -p "$T/tmp"
 export TMPDIR="$T/tmp"
 
-for name in balanced imbalance hotspot cache io comm master_worker; do
+for name in balanced imbalance hotspot cache io comm master_worker serial_io; do
     check_sample "$name" 4
 done
 check_sample imbalance 8
@@ -60,6 +60,15 @@ run io 4 "$T/io.n2" -n 2; is "$?" 0 "io -n 2 exits 0"
 is "$(value_of "$T/io.n2" 'bytes written per rank')" $((2 * 8 * 1048576)) "io -n 2: bytes written"
 is "$(value_of "$T/io.n2" 'bytes read per rank')" $((2 * 8 * 1048576)) "io -n 2: bytes read"
 is "$(find "$T/tmp" -mindepth 1 | wc -l)" 0 "io removes its temporary files"
+
+# serial_io: rank 0 writes 4 MiB (small) per checkpoint, 3 checkpoints by
+# default, -n N of them; it removes its checkpoint directory.
+is "$(value_of "$T/serial_io.4.1" 'checkpoint bytes written')" $((3 * 4 * 1048576)) \
+   "serial_io small: rank 0's checkpoint bytes"
+run serial_io 3 "$T/sio.n2" -n 2 -s large; is "$?" 0 "serial_io -np 3 -n 2 -s large exits 0"
+is "$(value_of "$T/sio.n2" 'checkpoint bytes written')" $((2 * 16 * 1048576)) \
+   "serial_io -n 2 -s large: rank 0's checkpoint bytes"
+is "$(find "$T/tmp" -mindepth 1 | wc -l)" 0 "serial_io removes its checkpoint directory"
 
 # comm: R*P*BLOCK + R*STEPS*MSG with R=10, BLOCK=131072, STEPS=100, MSG=8192.
 is "$(value_of "$T/comm.4.1" 'alltoall bytes sent per rank')" $((10 * 4 * 131072)) "comm small: alltoall bytes"
