@@ -444,6 +444,16 @@ void an_self_values(an_ctx *c, const double *M, double *self);
 /* an_self_values of one process' row (R values). */
 void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
+/* The I/O calls at their region's mean cost (metrics.c add_io_work, shared
+ * with parallel.c): sums (2R, zeroed by the caller) += the self io_time
+ * (first R) and self io_calls (next R) of n processes; then the first R
+ * become the cost a call; then one process's row of MM (mm, inclusive)
+ * gets its self calls x cost summed over each region's subtree (send: the
+ * subtree ends; ran: the regions it ran; pre: R + 1 scratch). */
+void an_io_work_sums(const double *sio, const double *scall, size_t n, size_t R, double *sums);
+void an_io_work_rates(double *sums, size_t R);
+void an_io_work_add(const double *scall, const double *cost, const size_t *send,
+                    const unsigned char *ran, size_t R, double *pre, double *mm);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
 /* dissim.c */

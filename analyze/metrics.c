@@ -459,9 +459,38 @@ static int subtract_io(an_ctx *c, int use_cpu)
  * any) gets its calls' worth.  MM is inclusive: each region's modeled time
  * is the sum over its subtree (preorder, ends c->send).  An experiment
  * without io_calls keeps MM as it is. */
+void an_io_work_sums(const double *sio, const double *scall, size_t n, size_t R, double *sums)
+{
+    size_t q, r;
+    for (q = 0; q < n; q++)
+        for (r = 0; r < R; r++) {
+            sums[r] += sio[q * R + r];
+            sums[R + r] += scall[q * R + r];
+        }
+}
+
+void an_io_work_rates(double *sums, size_t R)
+{
+    size_t r;
+    for (r = 0; r < R; r++)
+        sums[r] = sums[R + r] > 0 ? sums[r] / sums[R + r] : 0;
+}
+
+void an_io_work_add(const double *scall, const double *cost, const size_t *send,
+                    const unsigned char *ran, size_t R, double *pre, double *mm)
+{
+    size_t r;
+    pre[0] = 0;
+    for (r = 0; r < R; r++)
+        pre[r + 1] = pre[r] + scall[r] * cost[r];
+    for (r = 0; r < R; r++)
+        if (ran[r])
+            mm[r] += pre[send[r]] - pre[r];
+}
+
 static int add_io_work(an_ctx *c)
 {
-    size_t P = c->P, R = c->R, q, r;
+    size_t P = c->P, R = c->R, q;
     int mt = -1, mc = -1, rc = AA_OK;
     double *sio, *scall, *rate, *pre;
     if (!(c->o->io_work > 0) || !c->a->proc_metric_io || !an_metric_usable(c, "io_time", &mt) ||
@@ -479,21 +508,10 @@ static int add_io_work(an_ctx *c)
     an_gather(c, mc, c->T2);
     an_self_values(c, c->T1, sio);
     an_self_values(c, c->T2, scall);
+    an_io_work_sums(sio, scall, P, R, rate);
+    an_io_work_rates(rate, R);
     for (q = 0; q < P; q++)
-        for (r = 0; r < R; r++) {
-            rate[r] += sio[q * R + r];
-            rate[R + r] += scall[q * R + r];
-        }
-    for (r = 0; r < R; r++)
-        rate[r] = rate[R + r] > 0 ? rate[r] / rate[R + r] : 0;
-    for (q = 0; q < P; q++) {
-        pre[0] = 0;
-        for (r = 0; r < R; r++)
-            pre[r + 1] = pre[r] + scall[q * R + r] * rate[r];
-        for (r = 0; r < R; r++)
-            if (c->ran[q * R + r])
-                c->MM[q * R + r] += pre[c->send[r]] - pre[r];
-    }
+        an_io_work_add(scall + q * R, rate, c->send, c->ran + q * R, R, pre, c->MM + q * R);
     c->a->io_call_cost = rate; /* its first R entries */
     rate = NULL;
 out:

@@ -885,7 +885,7 @@ static void main_metric_io(pa *x, int use_cpu)
  * back into MM over each region's subtree */
 static int main_metric_io_work(pa *x)
 {
-    size_t L = x->L, R = x->R, q, r;
+    size_t L = x->L, R = x->R, q;
     double *sio, *scall, *rate, *pre;
     int rc = AA_OK;
     if (!(x->o->io_work > 0) || !x->a->proc_metric_io || !x->have[M_IO] || !x->have[M_IOCALLS])
@@ -900,23 +900,12 @@ static int main_metric_io_work(pa *x)
     }
     self_values(x, x->M[M_IO], sio, L);
     self_values(x, x->M[M_IOCALLS], scall, L);
-    for (q = 0; q < L; q++)
-        for (r = 0; r < R; r++) {
-            rate[r] += sio[q * R + r];
-            rate[R + r] += scall[q * R + r];
-        }
+    an_io_work_sums(sio, scall, L, R, rate);
     if ((rc = pa_sum(x, rate, 2 * R)))
         goto out;
-    for (r = 0; r < R; r++)
-        rate[r] = rate[R + r] > 0 ? rate[r] / rate[R + r] : 0;
-    for (q = 0; q < L; q++) {
-        pre[0] = 0;
-        for (r = 0; r < R; r++)
-            pre[r + 1] = pre[r] + scall[q * R + r] * rate[r];
-        for (r = 0; r < R; r++)
-            if (x->ran[q * R + r])
-                x->MM[q * R + r] += pre[x->send[r]] - pre[r];
-    }
+    an_io_work_rates(rate, R);
+    for (q = 0; q < L; q++)
+        an_io_work_add(scall + q * R, rate, x->send, x->ran + q * R, R, pre, x->MM + q * R);
     x->a->io_call_cost = rate; /* its first R entries */
     rate = NULL;
 out:
