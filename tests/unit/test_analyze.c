@@ -1304,6 +1304,16 @@ static void test_io_work(void)
                     disk |= strcmp(f->causes[j2], "disk_io_bytes") == 0;
             }
         }
+        if (mode <= 1) {
+            aa_buf j;
+            aa_buf_init(&j);
+            aa_analyze_format_json(a, &j);
+            ok(j.data && strstr(j.data, mode == 0 ? "\"io_calls_at_mean_cost\": true"
+                                                  : "\"io_calls_at_mean_cost\": false"),
+               "%s: JSON dissimilarity.io_calls_at_mean_cost %s", what[mode],
+               mode == 0 ? "true" : "false");
+            aa_buf_free(&j);
+        }
         if (mode == 0 || mode == 3)
             ok(found && waits && (a->io_call_cost != NULL) && (mode == 0 || !disk),
                "%s: rank 0 the imbalance at the checkpoint function, the others waiting in "
