@@ -96,6 +96,7 @@ typedef struct aa_analyze_options {
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
     double mpi_call_res_s;     /* ... and this times its mean MPI calls (s a call) */
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
+    double noise_max;          /* the spread between processes is noise up to this share */
     double noise_visit_cap;    /* ... at most this times the spread the processes' own visits
                                   give (0: no cap) */
     double one_visit_k;        /* a region some process visited once varies by at least this
@@ -251,6 +252,8 @@ typedef struct aa_analysis {
     double eps_used;
     double noise_rel;          /* measured relative noise of the process metric */
     double noise_between;      /* the spread between processes it was measured from */
+    double noise_between_measured; /* ... that spread as measured when above noise_max
+                                    * (noise_between is then noise_max); 0 otherwise */
     double noise_visits;       /* the spread of the processes' own visits (0: not measured) */
     double noise_one_visit;    /* how much one visit of a region varies (0: not measured): the
                                 * noise of a region visited once */

@@ -1077,8 +1077,10 @@ static int noise_model(an_ctx *c, size_t *nused)
         return an_nomem(c);
     }
     an_self_values(c, c->MM, self);
-    c->a->noise_between = an_noise_relative(self, c->ran, P, R, o->resolution_s,
-                                            o->noise_quantile, nused, between);
+    c->a->noise_between = an_noise_bounded(an_noise_relative(self, c->ran, P, R,
+                                                             o->resolution_s, o->noise_quantile,
+                                                             nused, between),
+                                           o->noise_max, &c->a->noise_between_measured);
     if ((rc = visit_relative(c, &rel, &one, &vis))) {
         free(self), free(between);
         return rc;
@@ -1127,7 +1129,16 @@ static int region_ranges(an_ctx *c)
 /* The note on the noise model, serial and MPI analysis alike. */
 int an_noise_note(an_ctx *c, const aa_analysis *a, size_t nused, double eps)
 {
-    int rc;
+    int rc = AA_OK;
+    if (a->noise_between_measured > 0)
+        rc = an_note(c, "noise: processes differ by %.2g%% in CPU time (median over %zu "
+                        "regions), more than processes doing the same work differ by "
+                        "(noise_max %.2g%%): they do different work, and the spread between "
+                        "them is taken as %.2g%%",
+                     100 * a->noise_between_measured, nused, 100 * c->o->noise_max,
+                     100 * a->noise_between);
+    if (rc)
+        return rc;
     if (a->noise_rel < a->noise_between)
         rc = an_note(c, "noise: processes differ by %.2g%% in CPU time (median over %zu "
                         "regions), more than %g times the %.2g%% their own visits vary by: "

@@ -276,6 +276,16 @@ double an_one_visit_noise(const double *self, const unsigned char *ran, const do
     return visit_median(self, ran, one, between, P, R, min_value, 0, nused);
 }
 
+double an_noise_bounded(double between, double max, double *measured)
+{
+    *measured = 0;
+    if (max > 0 && between > max) {
+        *measured = between;
+        return max;
+    }
+    return between;
+}
+
 double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, double cap)
 {
     if (cap > 0 && nvisit >= AN_VISIT_NOISE_MIN_REGIONS && visit_noise > 0 &&

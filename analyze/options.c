@@ -30,10 +30,18 @@ static const aa_analyze_tunable tunables[] = {
       "11 / 6; N9c 69 / 69, 4 / 4; N10 66 / 67, 2 / 1; innermost CCCRs the same; it finds "
       "miniamr-lb0's stencil_calc, 0.5 does not in that run (bench/diagnosis.md, "
       "sixteenth step)"),
+    T("noise_max", noise_max, 0.2, 0.0, 1e6, "of the metric",
+      "the spread between processes is the noise only up to this relative spread: beyond "
+      "it the processes do different work.  Measured on balanced work, over 1,535 suite "
+      "analyses (16-core VM, N8b-N22): median 0.3-1.8%, largest 10.3%; real applications' "
+      "balanced cases at most 9% (AMR, PIC, XSBench); above it: a program of one or two "
+      "regions whose work grows with the rank (54%: its own imbalance read as the noise), "
+      "miniAMR without load balancing 92-120%, pic-geometric 51% in one run "
+      "(bench/diagnosis.md, twenty-second step); 0: no bound"),
     T("noise_visit_cap", noise_visit_cap, 4.0, 0.0, 1e6, "x visit spread",
       "the spread between processes is the noise only up to this multiple of the spread the "
       "processes' own visits give (median over processes and regions of sqrt(cpu_sq - "
-      "cpu^2/visits) / cpu; 3 regions at least; 0: no cap): beyond it the processes do "
+      "cpu^2/visits) / cpu; one region at least; 0: no cap): beyond it the processes do "
       "different work.  Ratio between the two on 200 suite runs with cpu_sq (N8, N9c, N10): "
       "median 0.85, largest 3.18; real applications: AMR, XSBench 0.71-1.17, miniAMR with "
       "load balancing 7.3, without 51; the cap holds in regions every process visited twice "
@@ -42,7 +50,7 @@ static const aa_analyze_tunable tunables[] = {
     T("one_visit_k", one_visit_k, 1.0, 0.0, 1e6, "x one visit's spread",
       "a region some process visited once (a set-up loop) averages nothing: its noise is at "
       "least this times how much one visit of the program's regions varies (median over "
-      "processes and regions of sqrt(visits) x sqrt(cpu_sq - cpu^2/visits) / cpu, 3 regions "
+      "processes and regions of sqrt(visits) x sqrt(cpu_sq - cpu^2/visits) / cpu, one region "
       "at least), in each region at most its spread between processes times the square root "
       "of its median visits (work that changes from visit to visit alike on every process is "
       "no noise between them); 0 turns it off.  The suite's set-up loops (visited once, the same work on "

@@ -1742,7 +1742,8 @@ static int noise_model(pa *x, size_t *nused)
         all[n++] = mad[r] / med[qc[r]];
         between[qc[r]] = all[n - 1];
     }
-    x->a->noise_between = n ? an_quantile(all, n, x->o->noise_quantile) : 0;
+    x->a->noise_between = an_noise_bounded(n ? an_quantile(all, n, x->o->noise_quantile) : 0,
+                                           x->o->noise_max, &x->a->noise_between_measured);
     if ((rc = visit_noise(x, qc, nq, q1, n1, between, &x->a->noise_visits, &nvisit,
                           &x->a->noise_one_visit, &none, seen)))
         goto out;

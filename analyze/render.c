@@ -542,6 +542,9 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_num(&j, a->noise_rel);
     aa_json_key(&j, "between_processes");
     aa_json_num(&j, a->noise_between);
+    aa_json_key(&j, "between_measured");
+    aa_json_num(&j, a->noise_between_measured > 0 ? a->noise_between_measured
+                                                   : a->noise_between);
     aa_json_key(&j, "visits");
     aa_json_num(&j, a->noise_visits);
     aa_json_key(&j, "one_visit");

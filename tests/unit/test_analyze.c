@@ -1391,6 +1391,54 @@ static aa_experiment *all_differ_exp(void)
     return e;
 }
 
+/* A program of two regions whose second does work growing with the rank
+ * (particles 9 to 30 ms over 8 ranks, smooth the same 18 ms everywhere,
+ * 20 visits each varying by 0.3%): the spread between processes, a median
+ * over two regions, reads the gradient itself as noise (24%), but the
+ * processes' own visits (measured on the two regions; AN_VISIT_NOISE_MIN_
+ * REGIONS 1) cap it, and particles is the imbalance. */
+static void test_two_region_gradient(void)
+{
+    aa_experiment *e = new_exp(0);
+    int mv = aa_experiment_add_metric(e, "visits", "count");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r, found = 0;
+    size_t k;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+    add_region(e, 3, 2, "smooth", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "particles", AA_KIND_FUNCTION);
+    for (r = 0; r < 8; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double sm = 0.018 * (1 + 0.002 * sin(r * 3.0)), pa = 0.009 + 0.003 * r, tot = sm + pa;
+        long root = node(e, t, 0, -1, tot, NAN, NAN), m = node(e, t, 1, root, tot, NAN, NAN);
+        long loop = node(e, t, 2, m, tot, NAN, NAN);
+        long n3 = node(e, t, 3, loop, sm, NAN, NAN), n4 = node(e, t, 4, loop, pa, NAN, NAN);
+        long ids[5] = {root, m, loop, n3, n4};
+        size_t i;
+        for (i = 0; i < 5; i++) {
+            double *v = aa_node_values(e, t, (size_t)ids[i]), c = v[M_CPU], n = i < 2 ? 1 : 20;
+            v[mv] = n;
+            v[mq] = c * c / n + (n > 1 ? (0.003 * c) * (0.003 * c) : 0);
+        }
+    }
+    e->nprocs = 8;
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "two regions, one a gradient: analysed");
+    for (k = 0; a && k < a->nfindings; k++)
+        if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr &&
+            a->findings[k].region == region_by_id(a, 4))
+            found = 1;
+    ok(a && found && a->noise_rel < a->noise_between && has_note(a, "they do different work"),
+       "two regions, one a gradient: the visits cap the noise (%.3g of %.3g), particles the "
+       "imbalance", a ? a->noise_rel : 0, a ? a->noise_between : 0);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 static void test_all_processes_differ(void)
 {
     aa_experiment *e = all_differ_exp();
@@ -1401,7 +1449,10 @@ static void test_all_processes_differ(void)
     int found = 0;
     aa_analyze_options_init(&o);
     ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "processes all different: analysed");
-    ok(a && a->noise_between > 0.3, "the spread between processes reads %.3g", a ? a->noise_between : 0);
+    ok(a && a->noise_between_measured > 0.3 && a->noise_between == 0.2,
+       "the spread between processes reads %.3g, bounded at noise_max 0.2",
+       a ? a->noise_between_measured : 0);
+    ok(a && has_note(a, "(noise_max 20%): they do different work"), "a note says so");
     ok(a && fabs(a->noise_visits - 0.005) < 1e-4, "their own visits vary by %.4g (0.5%%)",
        a ? a->noise_visits : 0);
     ok(a && fabs(a->noise_rel - 4 * 0.005) < 4e-4, "the noise is capped at 4 x that: %.4g",
@@ -1418,16 +1469,26 @@ static void test_all_processes_differ(void)
         found |= a->findings[k].region == region_by_id(a, 13);
     ok(!found, "the allocation visited once keeps the spread between processes: no finding");
     o.noise_visit_cap = 0;
-    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "noise_visit_cap 0: analysed");
-    ok(b && a && b->noise_rel == a->noise_between && !has_note(b, "they do different work"),
-       "noise_visit_cap 0: the spread between processes is the noise (%.3g)",
+    o.noise_max = 0;
+    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "noise_visit_cap 0, noise_max 0: analysed");
+    ok(b && a && b->noise_rel == a->noise_between_measured && b->noise_between_measured == 0 &&
+           !has_note(b, "they do different work"),
+       "noise_visit_cap 0, noise_max 0: the spread between processes is the noise (%.3g)",
        b ? b->noise_rel : 0);
     found = 0;
     for (k = 0; b && k < b->nfindings; k++)
         if (b->findings[k].kind == AA_FINDING_DISSIMILARITY && b->findings[k].cccr &&
             b->findings[k].region == region_by_id(b, 5))
             found = 1;
-    ok(!found, "noise_visit_cap 0: the imbalance is not narrowed to the stencil's loop");
+    ok(!found, "noise_visit_cap 0, noise_max 0: the imbalance is not narrowed to the stencil's "
+               "loop");
+    aa_analyze_free(b);
+    b = NULL;
+    o.noise_max = 0.2;
+    ok(aa_analyze_run(e, &o, &b, &err) == AA_OK, "noise_visit_cap 0: analysed");
+    ok(b && b->noise_rel == 0.2,
+       "noise_visit_cap 0: the spread between processes bounded at noise_max is the noise (%.3g)",
+       b ? b->noise_rel : 0);
     aa_analyze_free(a);
     aa_analyze_free(b);
     aa_experiment_free(e);
@@ -2710,6 +2771,7 @@ int main(void)
     test_cpu_fix_floor();
     test_io_out_and_noise_quantile();
     test_all_processes_differ();
+    test_two_region_gradient();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();
