@@ -342,9 +342,7 @@ void an_self_values(an_ctx *c, const double *M, double *self)
  * of MPI_Init, MPI_Init_thread or MPI_Finalize (refinement makes them) */
 int an_is_mpi_setup(const aa_region *ri)
 {
-    return ri && ri->kind == AA_KIND_CALL && ri->name &&
-           (strncmp(ri->name, "MPI_Init@", 9) == 0 || strncmp(ri->name, "MPI_Init_thread@", 16) == 0 ||
-            strncmp(ri->name, "MPI_Finalize@", 13) == 0);
+    return aa_region_is_mpi_setup(ri);
 }
 
 /* Self wall time (P x R) of every region: its wall minus its children's;
@@ -522,6 +520,80 @@ out:
     return rc;
 }
 
+/* Time a process spends off the CPU outside MPI and I/O calls without
+ * being preempted -- sleeping, waiting for a lock, a device or a page --
+ * is its own time as I/O is: a rank that waits 20 ms for a device every
+ * step while the others wait for it in MPI is the late one, and its CPU
+ * time does not show it.  What the machine's load takes (the run delay,
+ * /proc schedstat: runnable, not running) is not: it accrues while the
+ * process wants the CPU, in proportion to its CPU time (busy-polling MPI
+ * included), so a region's share of the process's run delay is its CPU
+ * time outside the calls x run_delay / the process's CPU time.  What is
+ * left of its wall time outside the calls after its CPU time and that
+ * share is blocked time, added to MM over each region's subtree.  A
+ * process without a run delay measured (another OS, an import) gets
+ * nothing added: blocked and preempted time cannot be told apart there.
+ * On a dedicated node the run delay is ~0 and blocked time is the wall
+ * time outside the calls not on the CPU. */
+static int add_blocked(an_ctx *c)
+{
+    static const char *const names[6] = {"wall", "mpi_wall", "io_time", "cpu", "mpi_cpu",
+                                         "io_cpu"};
+    size_t P = c->P, R = c->R, q, r, k;
+    double *S[6] = {NULL}, *M = NULL, *b = NULL, *pre = NULL;
+    int mi[6], rc = AA_OK, any = 0;
+    if (!(c->o->blocked_work > 0) || strcmp(c->a->proc_metric, "cpu") != 0)
+        return AA_OK;
+    for (k = 0; k < 6; k++)
+        if (!an_metric_usable(c, names[k], &mi[k]))
+            mi[k] = -1;
+    if (mi[0] < 0 || mi[1] < 0 || mi[3] < 0) /* without MPI wall time waiting looks blocked */
+        return AA_OK;
+    M = malloc(P * R * sizeof *M);
+    b = malloc((R + 1) * sizeof *b);
+    pre = malloc((R + 1) * sizeof *pre);
+    for (k = 0; k < 6; k++)
+        S[k] = calloc(P * R + 1, sizeof *S[k]);
+    if (!M || !b || !pre || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] || !S[5]) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    for (k = 0; k < 6; k++)
+        if (mi[k] >= 0) {
+            an_gather(c, mi[k], M);
+            for (q = 0; q < P * R; q++)
+                if (isnan(M[q]))
+                    M[q] = 0;
+            an_self_values(c, M, S[k]);
+        }
+    for (q = 0; q < P; q++) {
+        double delay = aa_process_run_delay(&c->e->processes[c->proc[q]]);
+        double cpu = 0;
+        for (r = 0; r < R; r++)
+            cpu += S[3][q * R + r];
+        if (!(delay >= 0) || !(cpu > 0))
+            continue;
+        aa_blocked_row(S[0] + q * R, S[1] + q * R, S[2] + q * R, S[3] + q * R, S[4] + q * R,
+                       S[5] + q * R, R, delay, b);
+        for (r = 0; r < R; r++) /* MPI set-up regions stay out as their MPI time does */
+            if (an_is_mpi_setup(c->a->regions[r].info))
+                b[r] = 0;
+        pre[0] = 0;
+        for (r = 0; r < R; r++)
+            pre[r + 1] = pre[r] + b[r];
+        for (r = 0; r < R; r++)
+            if (c->ran[q * R + r])
+                c->MM[q * R + r] += pre[c->send[r]] - pre[r];
+        any = 1;
+    }
+    c->a->proc_metric_blocked = any;
+out:
+    for (k = 0; k < 6; k++)
+        free(S[k]);
+    free(M), free(b), free(pre);
+    return rc;
+}
+
 /* The mean of metric `name` of each region over the processes that ran it
  * into *out (left NULL when the experiment does not have it; c->T2 is the
  * scratch). */
@@ -579,7 +651,7 @@ int an_main_metric(an_ctx *c)
             double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
             c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
-        if ((rc = subtract_io(c, use_cpu)) || (rc = add_io_work(c)))
+        if ((rc = subtract_io(c, use_cpu)) || (rc = add_io_work(c)) || (rc = add_blocked(c)))
             return rc;
         return resolution_means(c, use_cpu, 1);
     }

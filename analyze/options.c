@@ -142,6 +142,12 @@ static const aa_analyze_tunable tunables[] = {
       "analysed both ways: the same totals (2 false CCCRs of I/O loops removed, 2 others "
       "added; bench/diagnosis.md, fifteenth step); with cpu_fix_k the I/O loops' "
       "remaining CPU outside the calls is judged against its resolution (sixteenth step)"),
+    T("blocked_work", blocked_work, 1.0, 0.0, 1.0, "switch",
+      "1: the wall time a process spends off the CPU outside MPI and I/O calls beyond its "
+      "run delay's share (sleeping, waiting for a device, a lock, a page) counts as its "
+      "work, as CPU time does: a rank that waits for a device while the others wait for it "
+      "in MPI is the late one; the run delay (time runnable but not running) is shared out "
+      "over the regions in proportion to their CPU time; 0: CPU time alone"),
     T("io_work", io_work, 1.0, 0.0, 1.0, "switch",
       "1: the I/O calls of each process, at their region's mean cost a call over all "
       "processes, are put back into the process metric (io_out 1): a process that writes "

@@ -916,6 +916,59 @@ out:
     return rc;
 }
 
+/* metrics.c's add_blocked: each local process's blocked time outside the
+ * calls beyond its run delay, put back into MM over each region's subtree
+ * (all local: a process's own values and run delay) */
+static int main_metric_blocked(pa *x)
+{
+    static const int mk[6] = {M_WALL, M_MPIW, M_IO, M_CPU, M_MPIC, M_IOC};
+    size_t L = x->L, R = x->R, q, r, k;
+    double *S[6] = {NULL}, *b = malloc((R + 1) * sizeof *b), *pre = malloc((R + 1) * sizeof *pre);
+    int rc = AA_OK, any = 0;
+    for (k = 0; k < 6; k++)
+        S[k] = calloc(R + 1, sizeof *S[k]);
+    if (!b || !pre || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] || !S[5]) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    for (q = 0; q < L; q++) {
+        double cpu = 0;
+        for (k = 0; k < 6; k++) {
+            if (!x->have[mk[k]]) {
+                memset(S[k], 0, R * sizeof *S[k]);
+                continue;
+            }
+            self_values(x, x->M[mk[k]] + q * R, S[k], 1);
+        }
+        for (r = 0; r < R; r++)
+            cpu += S[3][r];
+        if (!(x->run_delay[q] >= 0) || !(cpu > 0))
+            continue;
+        aa_blocked_row(S[0], S[1], S[2], S[3], S[4], S[5], R, x->run_delay[q], b);
+        for (r = 0; r < R; r++)
+            if (r_setup(x, r))
+                b[r] = 0;
+        pre[0] = 0;
+        for (r = 0; r < R; r++)
+            pre[r + 1] = pre[r] + b[r];
+        for (r = 0; r < R; r++)
+            if (x->ran[q * R + r])
+                x->MM[q * R + r] += pre[x->send[r]] - pre[r];
+        any = 1;
+    }
+    {
+        double u = any;
+        if ((rc = pa_max(x, &u, 1)))
+            goto out;
+        x->a->proc_metric_blocked = u > 0;
+    }
+out:
+    for (k = 0; k < 6; k++)
+        free(S[k]);
+    free(b), free(pre);
+    return rc;
+}
+
 /* metrics.c's cpu_fix_means: the mean cpu_fix of each region over the
  * processes that ran it, summed over the job (x->dc.fixm) */
 static int cpu_fix_means(pa *x)
@@ -965,7 +1018,9 @@ static int main_metric(pa *x)
             x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
         main_metric_io(x, use_cpu);
-        if ((rc = main_metric_io_work(x)))
+        if ((rc = main_metric_io_work(x)) ||
+            (use_cpu && x->o->blocked_work > 0 && x->have[M_WALL] && x->have[M_MPIW] &&
+             (rc = main_metric_blocked(x))))
             return rc;
         return use_cpu ? cpu_fix_means(x) : AA_OK;
     }
@@ -3252,7 +3307,7 @@ int aa_analyze_parallel_dist_source(const aa_pcomm *cm, const aa_psource *src,
     x.P = a->nprocesses;
     /* the phases the distributions need, as aa_analyze_parallel ran them */
     if (!(rc = build_tree(&x)) && !(rc = exclude_master(&x, a)) && !(rc = build_regions(&x)) &&
-        !(rc = gather_values(&x)) && !(rc = main_metric(&x))) {
+        !(rc = region_kinds(&x)) && !(rc = gather_values(&x)) && !(rc = main_metric(&x))) {
         if (x.R != a->nregions)
             rc = aa_err_set(err, AA_EUSAGE, "analyze: the distributions' processes are not the "
                             "analysis' (%zu regions, %zu)", x.R, a->nregions);

@@ -79,6 +79,18 @@ double aa_unexplained_share(double wall, double busy);
  * process attribute, aa_process_run_delay): on an oversubscribed node it
  * is mostly inside MPI waits, which busy time counts as waiting. */
 double aa_preempted_share(double wall, double busy, double run_delay);
+/* A process's blocked time by region: off the CPU outside MPI and I/O
+ * calls (self wall - MPI wall - I/O time - (CPU - MPI CPU - I/O CPU), >= 0)
+ * beyond its run delay (s; the scheduler's: runnable, not running),
+ * shared out in proportion to that time: sleeping, waiting for a device,
+ * a lock or a page.  sw, smw, sio, scpu, smc, sic: the process's self
+ * values by region (R each, 0 where not measured); blocked: R out. */
+void aa_blocked_row(const double *sw, const double *smw, const double *sio, const double *scpu,
+                    const double *smc, const double *sic, size_t R, double run_delay,
+                    double *blocked);
+/* 1 for a call-site region of MPI_Init, MPI_Init_thread or MPI_Finalize
+ * (refinement makes them): MPI set-up wherever it sits. */
+int aa_region_is_mpi_setup(const aa_region *ri);
 
 typedef struct aa_metric {
     char *name;

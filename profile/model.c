@@ -593,6 +593,30 @@ double aa_preempted_share(double wall, double busy, double run_delay)
     return d > u ? d : u;
 }
 
+void aa_blocked_row(const double *sw, const double *smw, const double *sio, const double *scpu,
+                    const double *smc, const double *sic, size_t R, double run_delay,
+                    double *blocked)
+{
+    size_t r;
+    double off = 0, share;
+    for (r = 0; r < R; r++) {
+        double wall = sw[r] - smw[r] - sio[r], cpu = scpu[r] - smc[r] - sic[r];
+        double b = wall - (cpu > 0 ? cpu : 0);
+        blocked[r] = isfinite(b) && b > 0 ? b : 0;
+        off += blocked[r];
+    }
+    share = off > run_delay && off > 0 ? (off - run_delay) / off : 0;
+    for (r = 0; r < R; r++)
+        blocked[r] *= share;
+}
+
+int aa_region_is_mpi_setup(const aa_region *ri)
+{
+    return ri && ri->kind == AA_KIND_CALL && ri->name &&
+           (strncmp(ri->name, "MPI_Init@", 9) == 0 || strncmp(ri->name, "MPI_Init_thread@", 16) == 0 ||
+            strncmp(ri->name, "MPI_Finalize@", 13) == 0);
+}
+
 int aa_process_metric_unavailable(const aa_process *p, const char *metric)
 {
     size_t i;

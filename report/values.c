@@ -66,6 +66,46 @@ static void add_io_calls(const aa_analysis *a, rp_values *out, double *calls)
     }
 }
 
+/* Inclusive by region (R) to self values, in place (preorder: a child's
+ * index is above its parent's). */
+static void self_of(const aa_analysis *a, double *v, size_t R)
+{
+    size_t i;
+    for (i = 1; i < R; i++)
+        if (a->regions[i].parent >= 0)
+            v[a->regions[i].parent] -= v[i];
+}
+
+/* The analysis's blocked time (analyze/metrics.c add_blocked, profile's
+ * aa_blocked_row) added to the main values: six (nproc x R) inclusive
+ * sums of wall, MPI wall, I/O time, CPU, MPI CPU, I/O CPU (overwritten);
+ * b, pre: R + 1 scratch. */
+static void add_blocked(const aa_analysis *a, const aa_experiment *e, rp_values *out,
+                        double *const six[6], double *b)
+{
+    size_t p, i, k, R = out->nreg;
+    for (p = 0; p < out->nproc; p++) {
+        double delay = aa_process_run_delay(&e->processes[p]), cpu = 0, *m = out->main + p * R;
+        for (k = 0; k < 6; k++)
+            self_of(a, six[k] + p * R, R);
+        for (i = 0; i < R; i++)
+            cpu += six[3][p * R + i];
+        if (!(delay >= 0) || !(cpu > 0))
+            continue;
+        aa_blocked_row(six[0] + p * R, six[1] + p * R, six[2] + p * R, six[3] + p * R,
+                       six[4] + p * R, six[5] + p * R, R, delay, b);
+        for (i = 0; i < R; i++)
+            if (aa_region_is_mpi_setup(a->regions[i].info))
+                b[i] = 0;
+        for (i = R; i-- > 1;) /* the subtree's blocked time, bottom-up */
+            if (a->regions[i].parent >= 0)
+                b[a->regions[i].parent] += b[i];
+        for (i = 0; i < R; i++)
+            if (!isnan(m[i]))
+                m[i] += b[i];
+    }
+}
+
 int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *out,
                       aa_err *err)
 {
@@ -73,8 +113,11 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     child_key *keys = NULL;
     long *map = NULL;
     size_t maxnodes = 0;
-    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, m_io_cpu, m_io_calls, use_wall;
-    double *calls = NULL;
+    int m_wall, m_cpu, m_mpi_cpu, m_mpi_wall, m_io_cpu, m_io_calls, use_wall, m6[6];
+    double *calls = NULL, *six[6] = {NULL}, *b = NULL;
+    static const char *const six_names[6] = {"wall", "mpi_wall", "io_time", "cpu", "mpi_cpu",
+                                             "io_cpu"};
+    size_t k6;
 
     memset(out, 0, sizeof *out);
     out->nreg = R;
@@ -88,9 +131,14 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     use_wall = a->proc_metric && strcmp(a->proc_metric, "wall") == 0;
     /* ... and each process's I/O calls at their region's mean cost put back */
     m_io_calls = a->io_call_cost ? aa_experiment_metric_index(e, "io_calls") : -1;
-    out->main_label = use_wall        ? "wall time"
+    out->main_label = use_wall ? "wall time"
+                      : m_io_calls >= 0 && a->proc_metric_blocked
+                          ? "CPU time outside MPI and I/O calls, the I/O calls at their mean "
+                            "cost, time blocked outside them"
                       : m_io_calls >= 0 ? "CPU time outside MPI and I/O calls, the I/O calls "
                                           "at their mean cost"
+                      : a->proc_metric_blocked ? "CPU time outside MPI and I/O calls, time "
+                                                 "blocked outside them"
                       : m_io_cpu >= 0   ? "CPU time outside MPI and I/O calls"
                                         : "CPU time outside MPI";
 
@@ -101,6 +149,15 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
     out->wall = malloc((out->nproc * R + 1) * sizeof(double));
     out->partial = calloc(R + 1, 1);
     if (m_io_calls >= 0 && !(calls = calloc(out->nproc * R + 1, sizeof *calls)))
+        goto nomem;
+    /* ... and the blocked time outside the calls (add_blocked) */
+    for (k6 = 0; k6 < 6; k6++) {
+        m6[k6] = aa_experiment_metric_index(e, six_names[k6]);
+        if (a->proc_metric_blocked && !use_wall &&
+            !(six[k6] = calloc(out->nproc * R + 1, sizeof *six[k6])))
+            goto nomem;
+    }
+    if (a->proc_metric_blocked && !use_wall && !(b = calloc(R + 1, sizeof *b)))
         goto nomem;
     if (!keys || !out->ranks || !out->excluded || !out->main || !out->wall || !out->partial)
         goto nomem;
@@ -169,17 +226,28 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
                     *cell = isnan(*cell) ? w : (w > *cell ? w : *cell);
                 if (calls && !use_wall && !isnan(val(e, th, n, m_io_calls)))
                     calls[p * R + hit->idx] += val(e, th, n, m_io_calls);
+                for (k6 = 0; b && k6 < 6; k6++)
+                    if (m6[k6] >= 0 && !isnan(val(e, th, n, m6[k6])))
+                        six[k6][p * R + hit->idx] += val(e, th, n, m6[k6]);
             }
         }
     }
     if (calls)
         add_io_calls(a, out, calls);
+    if (b)
+        add_blocked(a, e, out, six, b);
     free(calls);
+    for (k6 = 0; k6 < 6; k6++)
+        free(six[k6]);
+    free(b);
     free(keys);
     free(map);
     return AA_OK;
 nomem:
     free(calls);
+    for (k6 = 0; k6 < 6; k6++)
+        free(six[k6]);
+    free(b);
     free(keys);
     free(map);
     rp_values_free(out);

@@ -1391,6 +1391,83 @@ static aa_experiment *all_differ_exp(void)
     return e;
 }
 
+/* Time off the CPU outside the calls beyond the run delay is the
+ * process's own (metrics.c add_blocked): 8 ranks compute 0.2 s and meet in
+ * the time-step loop's MPI_Allreduce; rank 2 also waits 0.4 s for a device
+ * (wall 0.4 s, no CPU) while the others wait for it in MPI.  Mode 0: rank
+ * 2 the imbalance at the device wait, the others' wait named; mode 1,
+ * blocked_work 0: nothing found; mode 2: rank 2's 0.4 s are its run delay
+ * (preempted, not blocked): nothing; mode 3: no run delay recorded (blocked
+ * and preempted cannot be told apart): nothing. */
+static void test_blocked_work(void)
+{
+    static const char *what[4] = {"rank 2 waits for a device", "... blocked_work 0",
+                                  "... the time is rank 2's run delay",
+                                  "... no run delay recorded"};
+    int mode;
+    for (mode = 0; mode < 4; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+        int mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
+        int r, found = 0, waits = 0;
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+        add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
+        add_region(e, 4, 2, "wait_for_device", AA_KIND_FUNCTION);
+        for (r = 0; r < 8; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double comp = 0.2 * (1 + 0.002 * sin(r * 3.0)), dev = r == 2 ? 0.4 : 0;
+            double wait = r == 2 ? 0.001 : 0.401, wall = comp + dev + wait, *v;
+            long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN);
+            long loop = node(e, t, 2, m, 0, NAN, NAN), n;
+            long ids[3] = {root, m, loop};
+            size_t i;
+            node(e, t, 3, loop, comp, NAN, NAN);
+            n = node(e, t, 4, loop, dev, NAN, NAN);
+            aa_node_values(e, t, (size_t)n)[M_CPU] = 0;
+            for (i = 0; i < 3; i++) {
+                v = aa_node_values(e, t, (size_t)ids[i]);
+                v[M_WALL] = wall, v[M_CPU] = comp + 0.001;
+                v[mw] = wait, v[mc] = 0.001;
+            }
+            if (mode != 3)
+                aa_process_set_attr(p, "run_delay", mode == 2 && r == 2 ? "0.4" : "0");
+        }
+        e->nprocs = 8;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.blocked_work = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISSIMILARITY && f->cccr &&
+                f->region == region_by_id(a, 4)) {
+                found = f->nslow == 1 && f->slow_ranks[0] == 2;
+                waits = f->wait_region == (long)region_by_id(a, 2) && f->nwait == 7;
+            }
+        }
+        if (mode == 0)
+            ok(found && waits && a->proc_metric_blocked,
+               "%s: rank 2 the imbalance there, the others waiting in the time-step loop",
+               what[mode]);
+        else
+            ok(!found && a->nclusters == 1, "%s: no imbalance (%zu clusters)", what[mode],
+               a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* A program of two regions whose second does work growing with the rank
  * (particles 9 to 30 ms over 8 ranks, smooth the same 18 ms everywhere,
  * 20 visits each varying by 0.3%): the spread between processes, a median
@@ -2772,6 +2849,7 @@ int main(void)
     test_io_out_and_noise_quantile();
     test_all_processes_differ();
     test_two_region_gradient();
+    test_blocked_work();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();

@@ -489,9 +489,10 @@ static void master_case(int np)
  * the loop, as Fortran codes write it): 16 processes, 4 of them 1 s longer
  * in a loop inside it; the others' wait is the time-step loop's own MPI
  * time in both analyses (the loop is in the whole-program chain, its MPI
- * time is still no set-up).  With io: rank 0 instead writes alone (0.9 s
- * inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
- * imbalance is rank 0's writing in both. */
+ * time is still no set-up).  With io 1: rank 0 instead writes alone (0.9
+ * s inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
+ * imbalance is rank 0's writing in both; io 2: rank 0 instead waits 0.9 s
+ * for a device off the CPU, no run delay (metrics.c add_blocked). */
 static void wait_in_loop_case(int io)
 {
     aa_experiment *e = aa_experiment_new();
@@ -500,12 +501,15 @@ static void wait_in_loop_case(int io)
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
-    const char *what = io ? "rank 0 writing alone" : "waiting in main's loop";
+    const char *what = io == 2 ? "rank 0 waiting for a device"
+                       : io ? "rank 0 writing alone" : "waiting in main's loop";
     int r, mt = -1, mc = -1, mn = -1;
     aa_experiment_add_metric(e, "wall", "s");
     aa_experiment_add_metric(e, "cpu", "s");
     aa_experiment_add_metric(e, "mpi_wall", "s");
-    if (io) {
+    if (io == 2) /* blocked time counts where the time inside MPI is subtracted */
+        mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
+    if (io == 1) {
         mt = aa_experiment_add_metric(e, "io_time", "s");
         mc = aa_experiment_add_metric(e, "io_cpu", "s");
         mn = aa_experiment_add_metric(e, "io_calls", "count");
@@ -515,7 +519,7 @@ static void wait_in_loop_case(int io)
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
     add_region(e, 3, 2, "loop@12", AA_KIND_LOOP);
     if (io)
-        add_region(e, 4, 2, "write_checkpoint", AA_KIND_FUNCTION);
+        add_region(e, 4, 2, io == 2 ? "wait_for_device" : "write_checkpoint", AA_KIND_FUNCTION);
     for (r = 0; r < 16; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
         int slow = io ? r == 0 : r % 4 == 3;
@@ -536,7 +540,10 @@ static void wait_in_loop_case(int io)
             v = aa_node_values(e, t, (size_t)n4);
             v[0] = wio, v[1] = 0.01, v[2] = 0;
         }
-        for (n = 0; io && n < t->nnodes; n++) {
+        aa_process_set_attr(&e->processes[r], "run_delay", "0");
+        for (n = 0; io == 2 && n < t->nnodes; n++)
+            aa_node_values(e, t, n)[mc] = 0;
+        for (n = 0; io == 1 && n < t->nnodes; n++) {
             v = aa_node_values(e, t, n);
             v[mt] = n == 3 ? 0 : wio, v[mc] = n == 3 ? 0 : wio > 0 ? 0.01 : 0;
             v[mn] = n == 3 ? 0 : wio > 0 ? 24 : 0;
@@ -565,10 +572,14 @@ static void wait_in_loop_case(int io)
         ok(w >= 0 && p->regions[w].info && p->regions[w].info->name &&
                strcmp(p->regions[w].info->name, "loop@10") == 0,
            "%s: the others wait in the time-step loop (%ld)", what, w);
-        if (io)
+        if (io == 1)
             ok(at >= 0 && strcmp(p->regions[at].info->name, "write_checkpoint") == 0 &&
                    (p->io_call_cost != NULL) && (s->io_call_cost != NULL),
                "%s: the imbalance is the writing, in both", what);
+        if (io == 2)
+            ok(at >= 0 && strcmp(p->regions[at].info->name, "wait_for_device") == 0 &&
+                   p->proc_metric_blocked && s->proc_metric_blocked,
+               "%s: the imbalance is the device wait, in both", what);
     }
     aa_analyze_free(s);
     aa_analyze_free(p);
@@ -657,6 +668,7 @@ int main(void)
     master_case(68);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
+    wait_in_loop_case(2);
     /* no process at all: an input error, not a crash */
     memset(&err, 0, sizeof err);
     aa_pcomm_single(&cm);

@@ -303,6 +303,60 @@ static void io_calls_costed(void)
     aa_experiment_free(e);
 }
 
+/* One source of numbers with blocked time (the analysis's blocked_work):
+ * rank 0 waits 0.9 s for a device off the CPU (no run delay); the page
+ * shows 900 ms for rank 0 there, as the analysis compared it. */
+static void blocked_time_shown(void)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_analysis *a = NULL;
+    aa_buf b;
+    aa_err err;
+    int r, mw = aa_experiment_add_metric(e, "wall", "s"), mc = aa_experiment_add_metric(e, "cpu", "s");
+    int mm = aa_experiment_add_metric(e, "mpi_wall", "s"), mp = aa_experiment_add_metric(e, "mpi_cpu", "s");
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+    add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "wait_for_device", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_process *pr = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(pr, 0);
+        double comp = 2.0 * (1 + 0.001 * r), dev = r == 0 ? 0.9 : 0, wait = r == 0 ? 0.01 : 0.91;
+        long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
+        long n2 = aa_thread_add_node(e, t, 2, (int32_t)n1), n3 = aa_thread_add_node(e, t, 3, (int32_t)n2);
+        long k, nodes[3] = {n0, n1, n2};
+        for (k = 0; k < 3; k++) {
+            double *v = aa_node_values(e, t, (size_t)nodes[k]);
+            v[mw] = comp + dev + wait, v[mc] = comp, v[mm] = wait, v[mp] = 0;
+        }
+        {
+            double *v = aa_node_values(e, t, (size_t)n3);
+            v[mw] = v[mc] = comp, v[mm] = v[mp] = 0;
+        }
+        if (r == 0) {
+            double *v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 4, (int32_t)n2));
+            v[mw] = 0.9, v[mc] = v[mm] = v[mp] = 0;
+        }
+        aa_process_set_attr(pr, "run_delay", "0");
+    }
+    e->nprocs = 4;
+    is_int(aa_analyze_run(e, NULL, &a, &err), AA_OK, "blocked time: analysed");
+    if (!a) {
+        aa_experiment_free(e);
+        return;
+    }
+    ok(a->proc_metric_blocked, "the analysis counted the blocked time");
+    aa_buf_init(&b);
+    is_int(aa_report_html(a, e, NULL, &b, &err), AA_OK, "blocked time: html");
+    ok(b.data && strstr(b.data, "time blocked outside them"), "the page names the metric");
+    ok(b.data && strstr(b.data, "cluster 0 (rank 0) <b>900 ms</b>"),
+       "rank 0's device wait: 900 ms blocked, as the analysis compared it");
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     aa_experiment *clean = synth(AA_SYNTH_NONE, 3), *slow = synth(AA_SYNTH_SLOW_GROUP, 3);
@@ -477,5 +531,6 @@ int main(void)
     aa_experiment_free(slow);
     at_scale();
     io_calls_costed();
+    blocked_time_shown();
     return tap_done();
 }
