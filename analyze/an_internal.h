@@ -465,6 +465,9 @@ void an_io_work_add(const double *scall, const double *cost, const size_t *send,
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
 /* dissim.c */
+/* 1 when a kept finding (cccr, impact) is the processes' clustering before
+ * the best so far: a CCCR before a CCR, then the larger impact. */
+int an_reported_before(int cccr, double impact, int best_cccr, double best_impact);
 /* OPTICS on all columns of x (n x dim), through data bubbles when many */
 int an_cluster_all(an_ctx *c, const double *x, size_t n, size_t dim, const an_clust *cp,
                    int *labels, size_t *ncl);

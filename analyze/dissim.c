@@ -1198,14 +1198,25 @@ int an_dissim_levels(an_ctx *c)
 }
 
 /* The finding whose partition is the processes' clustering: the kept
- * dissimilarity CCR of the largest impact (an enclosing CCR before its
- * descendants at equal impact); NULL when there is none. */
+ * dissimilarity CCCR of the largest impact, the bottleneck the report
+ * leads with (an enclosing CCR can hold a larger difference of other
+ * processes: the time-step loop where rank 0 is slower overall, above the
+ * CCCR where ranks 0 and 2 carry the injected work); a CCR only when no
+ * CCCR was kept; an enclosing one before its descendants at equal impact;
+ * NULL when there is none. */
+int an_reported_before(int cccr, double impact, int best_cccr, double best_impact)
+{
+    return cccr != best_cccr ? cccr > best_cccr : impact > best_impact;
+}
+
 static const dis_found *reported_level(const dis_state *ds)
 {
     const dis_found *best = NULL;
     size_t i;
     for (i = 0; i < ds->nfound; i++)
-        if (!ds->found[i].dropped && (!best || ds->found[i].impact > best->impact))
+        if (!ds->found[i].dropped &&
+            (!best || an_reported_before(ds->found[i].cccr, ds->found[i].impact, best->cccr,
+                                         best->impact)))
             best = &ds->found[i];
     return best;
 }

@@ -2262,7 +2262,9 @@ static int dissim_clusters(pa *x)
     int *loc = calloc(x->L + 1, sizeof *loc), rc;
     double *s;
     for (j = 0; j < x->nfound; j++)
-        if (!x->found[j].dropped && (!rep || x->found[j].impact > rep->impact))
+        if (!x->found[j].dropped &&
+            (!rep || an_reported_before(x->found[j].cccr, x->found[j].impact, rep->cccr,
+                                        rep->impact)))
             rep = &x->found[j];
     if (!loc)
         return pa_nomem(x);

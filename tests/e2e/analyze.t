@@ -37,6 +37,16 @@ for sc in "slow-group dissimilarity" "l2 disparity" "disk-io disparity" "mpi-byt
     done
 done
 
+# The processes' clustering is the leading CCCR's partition: a suite run
+# (tests/diagnosis seed 1625: ranks 0 and 2 carry 1.45x the work in
+# edge_update's loop, rank 0 is also slower overall) where the enclosing
+# time-step loop, a CCR, holds a larger difference of rank 0 alone.
+"$AA" analyze -q --json "$T/enc.json" "$TOP/tests/data/profile/enclosing_ccr.xml"
+is "$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(" | ".join(",".join(map(str,c["ranks"])) for c in a["dissimilarity"]["clusters"]))' "$T/enc.json")" \
+   "0,2 | 1,3" "clusters: the leading CCCR's partition, not the enclosing CCR's"
+is "$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(";".join("%s %s %s" % (b["function"], b["name"], b["slow_ranks"]) for b in a["dissimilarity"]["bottlenecks"] if b["cccr"]))' "$T/enc.json")" \
+   "edge_update loop@50 [0, 2]" "its CCCR: edge_update's loop, ranks 0 and 2"
+
 # text report names the CCCR as file:line function and the cause with a suggestion
 "$SYNTH" --scenario l2 -o "$T/l2.xml" >/dev/null
 out=$("$AA" analyze "$T/l2.xml")

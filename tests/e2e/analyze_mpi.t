@@ -208,6 +208,12 @@ out.append('</experiment>')
 open(sys.argv[1], "w").write("\n".join(out) + "\n")
 EOF
 same_as_serial recursion "$T/rec.xml" 4
+
+# the clustering is the leading CCCR's partition, not an enclosing CCR's
+# (tests/data/profile/enclosing_ccr.xml, analyze.t)
+cp "$TOP/tests/data/profile/enclosing_ccr.xml" "$T/enc.xml"
+same_as_serial "the leading CCCR's partition" "$T/enc.xml" 4
+like "$(grep '^clusters' "$T/enc.xml.serial")" "\['0,2', '1,3'\]" "... ranks 0,2 | 1,3 in both"
 is "$(python3 -c '
 import json, sys
 a = json.load(open(sys.argv[1]))
