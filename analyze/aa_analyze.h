@@ -91,6 +91,8 @@ typedef struct aa_analyze_options {
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
                                   0: kept in */
     double disk_min_rate;      /* "heavy disk I/O" needs this many bytes per s of I/O time */
+    double speed_normalize;    /* 1: each process's CPU time divided by its speed before the
+                                  processes are compared (the noise measured before) */
     double blocked_work;       /* 1: time off the CPU outside MPI and I/O beyond the run
                                   delay's share (sleeping, waiting for a device) counts */
     double io_work;            /* 1: each process's I/O calls at the region's mean cost a
@@ -224,6 +226,10 @@ typedef struct aa_analysis {
     const char *proc_metric;  /* "cpu" or "wall" */
     int proc_metric_io;       /* time inside I/O calls left out too (io_cpu / io_time) */
     int proc_metric_blocked;  /* blocked time outside the calls counted (blocked_work) */
+    int speed_normalized;     /* the processes' speeds taken out (speed_normalize) */
+    double speed_lo, speed_hi; /* ... the fastest and slowest pace (time / mean time) */
+    double *speed_factor;      /* ... by analysed process (as ranks[]): 1 / its pace, what
+                                  its CPU time was multiplied by; NULL when not taken out */
     double *io_call_cost;     /* ... and, by region, the mean cost of an I/O call in its own
                                  code (s): each process's calls at that cost put back into
                                  the metric (io_work); NULL when not */

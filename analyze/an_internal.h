@@ -181,7 +181,7 @@ typedef struct an_speed_verdict {
 /* 1 when the imbalance is the processes' speed, 0 when not or not to be
  * told. */
 int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o,
-                   an_speed_verdict *out);
+                   int normalized, an_speed_verdict *out);
 /* Records on a the n imbalances the speed explains, with the largest one's
  * region, slow ranks (ns) and figures; -1 on no memory. */
 int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
@@ -387,6 +387,8 @@ struct an_ctx {
     double *traffic_rate;   /* by region: MPI bytes per second of MPI time, or NULL */
     double *traffic_size;   /* by region: MPI bytes per MPI call, or NULL */
     double *disk_rate;      /* by region: I/O bytes per second of I/O time, or NULL */
+    double *MMraw;          /* MM before the processes' speed was taken out (the noise
+                             * model's values), or NULL when it was not */
 };
 
 
@@ -458,6 +460,10 @@ int an_is_mpi_setup(const aa_region *ri);
  * become the cost a call; then one process's row of MM (mm, inclusive)
  * gets its self calls x cost summed over each region's subtree (send: the
  * subtree ends; ran: the regions it ran; pre: R + 1 scratch). */
+/* speed.c: the processes' speed taken out (speed_normalize) */
+double an_speed_factor(double u, size_t nregions, double speed_max);
+void an_speed_apply(double *mm, const double *c0, const double *f, size_t n, size_t R);
+int an_speed_normalized_note(an_ctx *c, const aa_analysis *a);
 void an_io_work_sums(const double *sio, const double *scall, size_t n, size_t R, double *sums);
 void an_io_work_rates(double *sums, size_t R);
 void an_io_work_add(const double *scall, const double *cost, const size_t *send,

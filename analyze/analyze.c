@@ -114,6 +114,7 @@ static void ctx_free(an_ctx *c)
     free(c->traffic_rate);
     free(c->traffic_size);
     free(c->disk_rate);
+    free(c->MMraw);
     free(c->adefs);
     free(c->anames);
     free(c->cand);
@@ -212,6 +213,7 @@ void aa_analyze_free(aa_analysis *a)
         return;
     free(a->regions);
     free(a->io_call_cost);
+    free(a->speed_factor);
     free(a->cluster_size);
     if (a->cluster_ranks)
         for (i = 0; i < a->nclusters; i++)

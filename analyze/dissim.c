@@ -1076,7 +1076,7 @@ static int noise_model(an_ctx *c, size_t *nused)
         free(self), free(between);
         return an_nomem(c);
     }
-    an_self_values(c, c->MM, self);
+    an_self_values(c, c->MMraw ? c->MMraw : c->MM, self); /* speeds and all */
     c->a->noise_between = an_noise_bounded(an_noise_relative(self, c->ran, P, R,
                                                              o->resolution_s, o->noise_quantile,
                                                              nused, between),
@@ -1546,7 +1546,7 @@ static int speed_explained(an_ctx *c, const double *sp, size_t k, dis_found *f, 
     for (q = 0; q < c->P; q++)
         an_speed_add(v, f->labels[q] == (int)slow, sp[q], sp[c->P + q],
                      c->MM[q * c->R + f->region]);
-    return an_speed_judge(v, k, c->o, &f->spd);
+    return an_speed_judge(v, k, c->o, c->a->speed_normalized, &f->spd);
 }
 
 static int speed_note(an_ctx *c, size_t n, const dis_found *f)

@@ -594,6 +594,86 @@ out:
     return rc;
 }
 
+/* The processes' speed taken out (speed_normalize; speed.c): a process
+ * whose CPU runs slower -- a busy virtual CPU's host, a lower clock, a
+ * core sharing its units -- is charged more CPU time for the same work in
+ * every region, and on the 16-core VM of bench/diagnosis.md processes
+ * doing the same work differed by up to 31%: a 1.25x imbalance on two
+ * ranks was lost among ranks 10% slower everywhere.  Each process's pace
+ * is its median excess over the processes' mean across the regions that
+ * could hold a finding by themselves (speed.c an_speed_process); its CPU
+ * part of MM (c0: before the I/O calls and blocked time, which its CPU
+ * does not pace, were added) is divided by it.  speed_begin measures the
+ * paces and keeps c0 and the factors; speed_end keeps MM as it was for
+ * the noise model (c->MMraw: how much processes doing the same work
+ * differ, speeds and all) and takes the speeds out of MM. */
+static int speed_begin(an_ctx *c, double **c0, double **f)
+{
+    size_t P = c->P, R = c->R, q, k = 0;
+    double *self, *rs, thr, u, spr, lo = INFINITY, hi = -INFINITY;
+    int rc = AA_OK, any = 0;
+    *c0 = *f = NULL;
+    if (!(c->o->speed_normalize > 0) || P < 2)
+        return AA_OK;
+    self = malloc(P * R * sizeof *self);
+    rs = calloc(2 * R + 1, sizeof *rs);
+    *f = malloc(P * sizeof **f);
+    if (!self || !rs || !*f) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    an_self_values(c, c->MM, self);
+    thr = c->o->finding_min_share * an_median_program_metric(c);
+    for (q = 0; q < P; q++)
+        an_speed_region_add(rs, R, self + q * R, c->ran + q * R, thr);
+    for (q = 0; q < P; q++) {
+        if (an_speed_process(rs, R, (double)P, self + q * R, c->ran + q * R, thr, &u, &spr, &k)) {
+            rc = an_nomem(c);
+            goto out;
+        }
+        (*f)[q] = an_speed_factor(u, k, c->o->speed_max);
+        any |= (*f)[q] != 1;
+        lo = fmin(lo, 1 / (*f)[q]);
+        hi = fmax(hi, 1 / (*f)[q]);
+    }
+    if (!any)
+        goto out;
+    if (!(*c0 = malloc(P * R * sizeof **c0))) {
+        rc = an_nomem(c);
+        goto out;
+    }
+    memcpy(*c0, c->MM, P * R * sizeof **c0);
+    c->a->speed_lo = lo;
+    c->a->speed_hi = hi;
+out:
+    free(self);
+    free(rs);
+    if (!*c0) {
+        free(*f);
+        *f = NULL;
+    }
+    return rc;
+}
+
+static int speed_end(an_ctx *c, double *c0, double *f)
+{
+    size_t n = c->P * c->R;
+    int rc = AA_OK;
+    if (c0 && !(c->MMraw = malloc(n * sizeof *c->MMraw)))
+        rc = an_nomem(c);
+    else if (c0) {
+        memcpy(c->MMraw, c->MM, n * sizeof *c->MMraw);
+        an_speed_apply(c->MM, c0, f, c->P, c->R);
+        c->a->speed_normalized = 1;
+        c->a->speed_factor = f;
+        f = NULL;
+        rc = an_speed_normalized_note(c, c->a);
+    }
+    free(c0);
+    free(f);
+    return rc;
+}
+
 /* The mean of metric `name` of each region over the processes that ran it
  * into *out (left NULL when the experiment does not have it; c->T2 is the
  * scratch). */
@@ -651,7 +731,14 @@ int an_main_metric(an_ctx *c)
             double v = c->MM[i] - (isnan(c->T1[i]) ? 0 : c->T1[i]);
             c->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
-        if ((rc = subtract_io(c, use_cpu)) || (rc = add_io_work(c)) || (rc = add_blocked(c)))
+        double *c0 = NULL, *f = NULL;
+        if ((rc = subtract_io(c, use_cpu)) || (use_cpu && (rc = speed_begin(c, &c0, &f))))
+            return rc;
+        if ((rc = add_io_work(c)) || (rc = add_blocked(c))) {
+            free(c0), free(f);
+            return rc;
+        }
+        if ((rc = speed_end(c, c0, f)))
             return rc;
         return resolution_means(c, use_cpu, 1);
     }

@@ -142,6 +142,14 @@ static const aa_analyze_tunable tunables[] = {
       "analysed both ways: the same totals (2 false CCCRs of I/O loops removed, 2 others "
       "added; bench/diagnosis.md, fifteenth step); with cpu_fix_k the I/O loops' "
       "remaining CPU outside the calls is judged against its resolution (sixteenth step)"),
+    T("speed_normalize", speed_normalize, 1.0, 0.0, 1.0, "switch",
+      "1: each process's CPU time outside the calls is divided by its speed (its median "
+      "excess over the processes' mean across the program's regions of finding_min_share "
+      "or more, 5 at least, within speed_max) before the processes are compared; the noise "
+      "is measured on the values as they were.  Re-analysis, 16-core VM 432 runs: right "
+      "partitions 411 -> 417, innermost CCCRs 119 -> 127 of 135, runs without a false CCCR "
+      "429 -> 428; 2-core VM 1,152 runs: 16 checks gained, 1 lost (bench/diagnosis.md, "
+      "twenty-second step); 0: off"),
     T("blocked_work", blocked_work, 1.0, 0.0, 1.0, "switch",
       "1: the wall time a process spends off the CPU outside MPI and I/O calls beyond its "
       "run delay's share (sleeping, waiting for a device, a lock, a page) counts as its "

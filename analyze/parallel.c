@@ -140,6 +140,7 @@ typedef struct pa {
     int usable[M_N];   /* in some process's experiment and measured by it */
     int have[M_N];     /* usable, with some finite value anywhere */
     double *MM, *SW;
+    double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
     unsigned char *whole, *preempted;
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
@@ -999,6 +1000,73 @@ static int cpu_fix_means(pa *x)
 }
 
 /* metrics.c's an_main_metric */
+static int speeds_local(pa *x, const double *S, double **sp, size_t *k);
+static int gather_rows(pa *x, const void *v, size_t w, void **all);
+
+/* metrics.c's speed_begin: the local processes' factors (all 1 on every
+ * rank: *f NULL) and their CPU part of MM (c0) */
+static int speed_begin(pa *x, double **c0, double **f)
+{
+    size_t L = x->L, R = x->R, q, k = 0;
+    double *S = NULL, *sp = NULL, ext[3] = {-INFINITY, -INFINITY, 0};
+    int rc;
+    *c0 = *f = NULL;
+    if (!(x->o->speed_normalize > 0) || x->P < 2)
+        return AA_OK;
+    if (!(S = malloc((L * R + 1) * sizeof *S)) || !(*f = malloc((L + 1) * sizeof **f))) {
+        free(S);
+        return pa_nomem(x);
+    }
+    self_values(x, x->MM, S, L);
+    if ((rc = median_positive(x, x->MM, R, &x->mmed)) || (rc = speeds_local(x, S, &sp, &k)))
+        goto out;
+    for (q = 0; q < L; q++) {
+        (*f)[q] = sp ? an_speed_factor(sp[q], k, x->o->speed_max) : 1;
+        ext[0] = fmax(ext[0], -1 / (*f)[q]); /* minus the fastest pace */
+        ext[1] = fmax(ext[1], 1 / (*f)[q]);
+        ext[2] = fmax(ext[2], (*f)[q] != 1);
+    }
+    if ((rc = pa_max(x, ext, 3)))
+        goto out;
+    if (ext[2] > 0) {
+        if (!(*c0 = malloc((L * R + 1) * sizeof **c0))) {
+            rc = pa_nomem(x);
+            goto out;
+        }
+        memcpy(*c0, x->MM, L * R * sizeof **c0);
+        x->a->speed_lo = -ext[0];
+        x->a->speed_hi = ext[1];
+    }
+out:
+    free(S);
+    free(sp);
+    if (!*c0) {
+        free(*f);
+        *f = NULL;
+    }
+    return rc;
+}
+
+/* metrics.c's speed_end, the factors gathered (a->speed_factor) */
+static int speed_end(pa *x, double *c0, double *f)
+{
+    size_t n = x->L * x->R;
+    void *all = NULL;
+    int rc = AA_OK;
+    if (c0 && !(x->MMraw = malloc((n + 1) * sizeof *x->MMraw)))
+        rc = pa_nomem(x);
+    else if (c0 && !(rc = gather_rows(x, f, sizeof *f, &all))) {
+        memcpy(x->MMraw, x->MM, n * sizeof *x->MMraw);
+        an_speed_apply(x->MM, c0, f, x->L, x->R);
+        x->a->speed_normalized = 1;
+        x->a->speed_factor = all;
+        rc = an_speed_normalized_note(&x->dc, x->a);
+    }
+    free(c0);
+    free(f);
+    return rc;
+}
+
 static int main_metric(pa *x)
 {
     size_t i, n = x->L * x->R;
@@ -1017,10 +1085,17 @@ static int main_metric(pa *x)
             double v = x->MM[i] - (isnan(S[i]) ? 0 : S[i]);
             x->MM[i] = isnan(v) ? 0 : v < 0 ? 0 : v;
         }
+        double *c0 = NULL, *f = NULL;
         main_metric_io(x, use_cpu);
+        if (use_cpu && (rc = speed_begin(x, &c0, &f)))
+            return rc;
         if ((rc = main_metric_io_work(x)) ||
             (use_cpu && x->o->blocked_work > 0 && x->have[M_WALL] && x->have[M_MPIW] &&
-             (rc = main_metric_blocked(x))))
+             (rc = main_metric_blocked(x)))) {
+            free(c0), free(f);
+            return rc;
+        }
+        if ((rc = speed_end(x, c0, f)))
             return rc;
         return use_cpu ? cpu_fix_means(x) : AA_OK;
     }
@@ -1768,7 +1843,7 @@ static int noise_model(pa *x, size_t *nused)
         rc = pa_nomem(x);
         goto out;
     }
-    self_values(x, x->MM, S, x->L);
+    self_values(x, x->MMraw ? x->MMraw : x->MM, S, x->L); /* speeds and all */
     for (r = 0; r < R; r++) {
         col[r] = r;
         for (q = 0; q < L; q++) {
@@ -2104,7 +2179,7 @@ static int speed_test(pa *x, const double *sp, size_t k)
         for (q = 0; q < x->L; q++)
             an_speed_add(v, f->lab[q] == (int)f->slow, sp[q], sp[x->L + q],
                          x->MM[q * x->R + f->region]);
-        if ((rc = pa_sum(x, v, AN_SPEED_SUMS)) || !an_speed_judge(v, k, x->o, &f->spd))
+        if ((rc = pa_sum(x, v, AN_SPEED_SUMS)) || !an_speed_judge(v, k, x->o, x->a->speed_normalized, &f->spd))
             continue;
         f->dropped = f->speed = 1;
         if (top == SIZE_MAX || f->impact > x->found[top].impact)
@@ -3125,6 +3200,7 @@ static void pa_free(pa *x)
     for (i = 0; i < M_N; i++)
         free(x->M[i]);
     free(x->MM);
+    free(x->MMraw);
     free(x->SW);
     free(x->wpwt);
     free(x->dwpwt);

@@ -193,8 +193,9 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
     if (n)
         aa_buf_putc(b, '\n');
 
-    aa_buf_printf(b, "Dissimilarity (processes; metric: %s time outside MPI%s%s%s)\n",
+    aa_buf_printf(b, "Dissimilarity (processes; metric: %s time outside MPI%s%s%s%s)\n",
                   a->proc_metric, a->proc_metric_io ? " and I/O calls" : "",
+                  a->speed_normalized ? " over each process's speed" : "",
                   a->io_call_cost ? ", the I/O calls at their mean cost" : "",
                   a->proc_metric_blocked ? ", time blocked outside them" : "");
     aa_buf_printf(b, "  %zu cluster%s", a->nclusters, a->nclusters == 1 ? "" : "s");
@@ -535,6 +536,8 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_bool(&j, a->io_call_cost != NULL);
     aa_json_key(&j, "blocked_time");
     aa_json_bool(&j, a->proc_metric_blocked);
+    aa_json_key(&j, "speed_normalized");
+    aa_json_bool(&j, a->speed_normalized);
     aa_json_key(&j, "min_pts");
     aa_json_int(&j, (long long)a->min_pts_used);
     aa_json_key(&j, "eps");

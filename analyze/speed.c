@@ -92,7 +92,7 @@ void an_speed_add(double *v, int slow, double speed, double spread, double value
 }
 
 int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o,
-                   an_speed_verdict *out)
+                   int normalized, an_speed_verdict *out)
 {
     double n0 = v[0], n1 = v[1], s;
     memset(out, 0, sizeof *out);
@@ -105,7 +105,11 @@ int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o
     out->spread = v[6] / (n0 + n1);
     s = out->spread * sqrt(1 / n0 + 1 / n1);
     out->z = s > 0 ? (out->diff - out->speed) / s : (out->diff > out->speed ? INFINITY : 0);
-    return out->speed > 0 && out->speed <= log(o->speed_max) && out->z <= o->speed_z;
+    /* with the speeds taken out (speed_normalize) U is about 0: what is left
+     * is judged against how much the processes' pace varies from region to
+     * region alone */
+    return (out->speed > 0 || normalized) && out->speed <= log(o->speed_max) &&
+           out->z <= o->speed_z;
 }
 
 int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
@@ -131,15 +135,25 @@ void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char
     const aa_region *ri = a->speed_region < a->nregions ? a->regions[a->speed_region].info
                                                         : NULL;
     size_t n = a->speed_dropped;
-    snprintf(buf, size,
-             "%zu process difference%s %s the processes' speed: ranks %s were %.1f%% slower in "
-             "%s, and %.1f%% slower in every one of the program's %zu regions of 1%% or more "
-             "alike (+-%.1f%% from region to region) -- a slower processor, not this region's "
-             "work; not reported as an imbalance (more work in every region alike, an uneven "
-             "decomposition of every loop, looks the same without instruction counts)",
-             n, n == 1 ? "" : "s", n == 1 ? "is" : "are", slow_set, 100 * a->speed_ratio,
-             ri && ri->name && *ri->name ? ri->name : "the region", 100 * a->speed_uniform,
-             a->speed_regions, 100 * a->speed_spread);
+    if (a->speed_normalized)
+        snprintf(buf, size,
+                 "%zu process difference%s %s the processes' pace varying from region to "
+                 "region: ranks %s were %.1f%% slower in %s once the processes' speed was taken "
+                 "out, within how much each process's pace varies over the program's %zu "
+                 "regions of 1%% or more (+-%.1f%%); not reported as an imbalance",
+                 n, n == 1 ? "" : "s", n == 1 ? "is" : "are", slow_set, 100 * a->speed_ratio,
+                 ri && ri->name && *ri->name ? ri->name : "the region", a->speed_regions,
+                 100 * a->speed_spread);
+    else
+        snprintf(buf, size,
+                 "%zu process difference%s %s the processes' speed: ranks %s were %.1f%% slower in "
+                 "%s, and %.1f%% slower in every one of the program's %zu regions of 1%% or more "
+                 "alike (+-%.1f%% from region to region) -- a slower processor, not this region's "
+                 "work; not reported as an imbalance (more work in every region alike, an uneven "
+                 "decomposition of every loop, looks the same without instruction counts)",
+                 n, n == 1 ? "" : "s", n == 1 ? "is" : "are", slow_set, 100 * a->speed_ratio,
+                 ri && ri->name && *ri->name ? ri->name : "the region", 100 * a->speed_uniform,
+                 a->speed_regions, 100 * a->speed_spread);
 }
 
 int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
@@ -156,6 +170,35 @@ int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t reg
     free(r);
     free(set);
     return rc ? rc : an_note(c, "%s", buf);
+}
+
+/* ---- the processes' speed taken out ------------------------------------------ */
+/* A process's factor: 1 / its pace (exp(-u)) when its speed was measured
+ * (nregions) and is within speed_max either way, else 1. */
+double an_speed_factor(double u, size_t nregions, double speed_max)
+{
+    if (nregions < AN_PLACE_MIN_REGIONS || !(fabs(u) <= log(speed_max)))
+        return 1;
+    return exp(-u);
+}
+
+/* MM (n rows of R, inclusive, its CPU part C0 before the I/O and blocked
+ * time were added) with each row's CPU part scaled by its factor f. */
+void an_speed_apply(double *mm, const double *c0, const double *f, size_t n, size_t R)
+{
+    size_t q, r;
+    for (q = 0; q < n; q++)
+        for (r = 0; r < R; r++)
+            mm[q * R + r] += c0[q * R + r] * (f[q] - 1);
+}
+
+int an_speed_normalized_note(an_ctx *c, const aa_analysis *a)
+{
+    return an_note(c, "the processes' speed taken out before comparing them: each process's CPU "
+                      "time outside the calls divided by its pace over the program's regions "
+                      "(from %.1f%% faster to %.1f%% slower than the mean); the noise is measured "
+                      "on the values as they were",
+                   100 * (1 - a->speed_lo), 100 * (a->speed_hi - 1));
 }
 
 /* ---- clusters apart only by their processes' speed --------------------------- */

@@ -66,6 +66,17 @@ static void add_io_calls(const aa_analysis *a, rp_values *out, double *calls)
     }
 }
 
+/* The factor the analysis multiplied the process's CPU time by (its speed
+ * taken out: speed_normalize), 1 when none or not analysed. */
+static double speed_factor_of(const aa_analysis *a, int rank)
+{
+    size_t i;
+    for (i = 0; a->speed_factor && i < a->nprocesses; i++)
+        if (a->ranks[i] == rank)
+            return a->speed_factor[i];
+    return 1;
+}
+
 /* Inclusive by region (R) to self values, in place (preorder: a child's
  * index is above its parent's). */
 static void self_of(const aa_analysis *a, double *v, size_t R)
@@ -172,6 +183,7 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
 
     for (p = 0; p < e->nprocesses; p++) {
         const aa_process *pr = &e->processes[p];
+        double speed = speed_factor_of(a, pr->rank);
         out->ranks[p] = pr->rank;
         out->excluded[p] = rank_excluded(a, pr->rank);
         for (t = 0; t < pr->nthreads; t++) {
@@ -211,6 +223,8 @@ int rp_values_compute(const aa_analysis *a, const aa_experiment *e, rp_values *o
                 else if (!isnan(c)) {
                     double ic = m_io_cpu >= 0 ? val(e, th, n, m_io_cpu) : NAN;
                     mainv = c - (isnan(mc) ? 0 : mc) - (isnan(ic) ? 0 : ic);
+                    if (mainv > 0) /* the process's speed taken out, as the analysis did */
+                        mainv *= speed;
                 }
                 else if (!isnan(w))
                     mainv = w - (isnan(mw) ? 0 : mw);

@@ -97,17 +97,25 @@ for f in sys.argv[1:]:
     t = re.sub(r'(<process [^>]*>)', r'\1<attr name="cpus">%d:1.000</attr>' % (r % 2), t, count=1)
     open(f, "w").write(t)
 EOF
-same_as_serial "the odd ranks 3% slower on the CPU they shared" "$T/cpus" 4
+# (the speeds left in: speed_normalize 0, so that the placement and speed
+# tests see them; by default they are taken out first, below)
+SERIAL_OPTS="--set speed_normalize=0" same_as_serial "the odd ranks 3% slower on the CPU they shared" "$T/cpus" 4 --set speed_normalize=0
 notes() { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(len(a["dissimilarity"]["clusters"]), sum("the CPUs the processes shared" in n for n in a["notes"]))' "$1"; }
 is "$(notes "$T/cpus.json") $(notes "$T/p.json")" "1 1 1 1" "... the CPUs' speed in both: one cluster, the note"
-"$AA" analyze -q --set placement_z=0 --set speed_z=0 --json "$T/cpus-off.json" "$T/cpus" >/dev/null 2>&1
+"$AA" analyze -q --set speed_normalize=0 --set placement_z=0 --set speed_z=0 --json "$T/cpus-off.json" "$T/cpus" >/dev/null 2>&1
 is "$(notes "$T/cpus-off.json")" "2 0" "... with placement_z 0 and speed_z 0: the CPUs split the processes"
 # ... without the placement, the processes' speed (analyze/speed.c): the odd
 # ranks slower in every region alike, the same in the MPI job
 cp -r "$T/cpus" "$T/cpus-speed"
-SERIAL_OPTS="--set placement_z=0" same_as_serial "the odd ranks 3% slower, placement_z 0" "$T/cpus-speed" 4 --set placement_z=0
+SERIAL_OPTS="--set speed_normalize=0 --set placement_z=0" same_as_serial "the odd ranks 3% slower, placement_z 0" "$T/cpus-speed" 4 --set speed_normalize=0 --set placement_z=0
 speed_notes() { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(len(a["dissimilarity"]["clusters"]), sum("the processes'"'"' speed" in n for n in a["notes"]), int(a["dissimilarity"]["speed"] is not None))' "$1"; }
 is "$(speed_notes "$T/cpus-speed.json") $(speed_notes "$T/p.json")" "1 1 1 1 1 1" "... the processes' speed in both: one cluster, the note, JSON dissimilarity.speed"
+# ... by default the speeds are taken out before the processes are compared
+# (speed_normalize): one cluster, the note, in both
+cp -r "$T/cpus" "$T/cpus-norm"
+same_as_serial "the odd ranks 3% slower, their speed taken out" "$T/cpus-norm" 4
+norm_notes() { python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); print(len(a["dissimilarity"]["clusters"]), sum("speed taken out" in n for n in a["notes"]), int(a["dissimilarity"]["speed_normalized"]))' "$1"; }
+is "$(norm_notes "$T/cpus-norm.json") $(norm_notes "$T/p.json")" "1 1 1 1 1 1" "... one cluster, the note, JSON dissimilarity.speed_normalized, in both"
 
 # per-region distributions (--regions-json of the 8-rank run above): exact
 # order statistics, checked against the sorted values of the same run

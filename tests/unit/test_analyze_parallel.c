@@ -280,6 +280,9 @@ static double root_wall(const aa_experiment *e, const aa_process *p)
     return 0;
 }
 
+/* the options of one_case's analyses (NULL: the defaults) */
+static const aa_analyze_options *g_o;
+
 static void one_case(aa_synth_scenario sc, const char *name, int np, double noise, unsigned seed,
                      int nslow, double factor, int spike, int blocks)
 {
@@ -350,13 +353,13 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
                             i >= e->nprocesses - (size_t)nslow ? "1:0.990,0:0.010" : "0:1.000");
     if (g_cpus)
         strcat(what, ", the slow ones on CPU 1");
-    if (aa_analyze_run(e, NULL, &s, &err)) {
+    if (aa_analyze_run(e, g_o, &s, &err)) {
         ok(0, "%s: serial analysis: %s", what, err.msg);
         return;
     }
     proc_arrays(e, &ex, &pr);
     aa_pcomm_single(&cm);
-    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, g_o, &p, &err))
         ok(0, "%s: parallel analysis: %s", what, err.msg);
     else {
         aa_region_dist *d = NULL;
@@ -367,17 +370,25 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         if (spike)
             ok(has_note(s, "carried by a few visits") && has_note(p, "carried by a few visits"),
                "%s: the imbalance is the spike's in both", what);
+        /* the speeds taken out before the processes are compared
+         * (speed_normalize), or else found as the CPUs' or the processes'
+         * speed afterwards: either way one cluster, the same in both */
         if (g_cpus)
-            ok(has_note(s, "the CPUs the processes shared") &&
-                   has_note(p, "the CPUs the processes shared") && s->nclusters == 1,
+            ok(((has_note(s, "the CPUs the processes shared") &&
+                 has_note(p, "the CPUs the processes shared")) ||
+                (s->speed_normalized && p->speed_normalized)) &&
+                   s->nclusters == 1,
                "%s: the CPUs' speed in both, one cluster", what);
         if (g_speed)
-            ok(has_note(s, "the processes' speed") && has_note(p, "the processes' speed") &&
-                   s->nclusters == 1 && s->speed_dropped > 0,
+            ok(((has_note(s, "the processes' speed") && has_note(p, "the processes' speed") &&
+                 s->speed_dropped > 0) ||
+                (s->speed_normalized && p->speed_normalized)) &&
+                   s->nclusters == 1,
                "%s: the processes' speed in both, one cluster", what);
         if (g_merge)
-            ok(has_note(s, "only by its processes' speed") &&
-                   has_note(p, "only by its processes' speed"),
+            ok((has_note(s, "only by its processes' speed") &&
+                has_note(p, "only by its processes' speed")) ||
+                   (s->speed_normalized && p->speed_normalized && p->nclusters == 2),
                "%s: the slow group one cluster in both (%zu clusters)", what, p->nclusters);
         if (g_visit_rel > 0)
             ok(s->noise_one_visit > s->noise_rel && has_note(s, "noise of a region visited once") &&
@@ -388,7 +399,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             ok(has_note(s, "they do different work") && has_note(p, "they do different work") &&
                    fabs(s->noise_rel - 4 * 0.005) < 1e-9,
                "%s: the noise capped at the visits' spread in both (%g)", what, p->noise_rel);
-        if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, NULL, &d, &err))
+        if (aa_analyze_parallel_dist(&cm, ex, pr, e->nprocesses, p, g_o, &d, &err))
             ok(0, "%s: distributions: %s", what, err.msg);
         else
             check_dist(what, e, p, d);
@@ -401,7 +412,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
         aa_analyze_free(p);
         p = NULL;
         strcat(what, ", 5 processes at a time");
-        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+        if (aa_analyze_parallel_source(&cm, &src, e, g_o, &pb, &err))
             ok(0, "%s: parallel analysis: %s", what, err.msg);
         else {
             ok(b.loads >= 3 * src.n / 5, "%s: %zu loads: the passes went over the blocks", what,
@@ -411,7 +422,7 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
             s = NULL;
             size_t all = e->nprocesses;
             e->nprocesses = src.n;
-            if (aa_analyze_run(e, NULL, &s, &err))
+            if (aa_analyze_run(e, g_o, &s, &err))
                 ok(0, "%s: serial analysis: %s", what, err.msg);
             else {
                 compare(what, s, pb);
@@ -605,6 +616,9 @@ int main(void)
     aa_err err;
     aa_pcomm cm;
     aa_analysis *a = NULL;
+    aa_analyze_options nonorm;
+    aa_analyze_options_init(&nonorm);
+    nonorm.speed_normalize = 0;
     for (i = 0; i < sizeof sc / sizeof sc[0]; i++) {
         one(sc[i].sc, sc[i].name, 16);
         one(sc[i].sc, sc[i].name, 64);
@@ -637,12 +651,22 @@ int main(void)
     g_cpus = 1;
     one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 8, 1.03, 0, 0);
     one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 10, 1.03, 0, 1);
+    /* ... and without the speeds taken out first (speed_normalize 0): the
+     * placement test, the speed test and the speed merge find them */
+    g_o = &nonorm;
+    one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 8, 1.03, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 10, 1.03, 0, 1);
+    g_o = NULL;
     g_cpus = 0;
     /* two processes 12% slower in every region alike, each on its own CPU:
      * the processes' speed (analyze/speed.c) in both, also 5 at a time */
     g_speed = 1;
     one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 2, 1.12, 0, 0);
     one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 2, 1.12, 0, 1);
+    g_o = &nonorm;
+    one_case(AA_SYNTH_NONE, "none", 16, 0.002, 1, 2, 1.12, 0, 0);
+    one_case(AA_SYNTH_NONE, "none", 20, 0.002, 1, 2, 1.12, 0, 1);
+    g_o = NULL;
     g_speed = 0;
     /* visits varying by more than the processes differ: the regions visited
      * once are judged on one visit's noise (noise.c) in both, also 5 at a
@@ -657,6 +681,10 @@ int main(void)
     g_merge = 1;
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 14, 0.002, 1, 1, 1.12, 0, 0);
     one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 22, 0.002, 1, 1, 1.12, 0, 1);
+    g_o = &nonorm;
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 14, 0.002, 1, 1, 1.12, 0, 0);
+    one_case(AA_SYNTH_SLOW_GROUP, "slow-group", 22, 0.002, 1, 1, 1.12, 0, 1);
+    g_o = NULL;
     g_merge = 0;
     /* 10,000 times the MPI calls (a million in the collective region): what
      * is left outside them is resolved alike in both, also 5 at a time */

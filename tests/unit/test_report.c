@@ -189,8 +189,13 @@ static void at_scale(void)
             for (k = 0; k < t->nnodes; k++)
                 if (!strcmp(aa_experiment_region(e, t->nodes[k].region)->name, "transpose")) {
                     const double *vv = aa_node_values(e, t, k);
-                    double y = vv[mc] - (mm >= 0 && !isnan(vv[mm]) ? vv[mm] : 0);
-                    x[n++] = y > 0 ? y : 0;
+                    double y = vv[mc] - (mm >= 0 && !isnan(vv[mm]) ? vv[mm] : 0), f = 1;
+                    size_t i;
+                    /* the process's speed taken out, as the analysis compared it */
+                    for (i = 0; a->speed_factor && i < a->nprocesses; i++)
+                        if (a->ranks[i] == e->processes[p].rank)
+                            f = a->speed_factor[i];
+                    x[n++] = y > 0 ? y * f : 0;
                 }
         }
         if (n) {
