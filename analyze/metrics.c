@@ -524,17 +524,17 @@ out:
  * being preempted -- sleeping, waiting for a lock, a device or a page --
  * is its own time as I/O is: a rank that waits 20 ms for a device every
  * step while the others wait for it in MPI is the late one, and its CPU
- * time does not show it.  What the machine's load takes (the run delay,
- * /proc schedstat: runnable, not running) is not: it accrues while the
- * process wants the CPU, in proportion to its CPU time (busy-polling MPI
- * included), so a region's share of the process's run delay is its CPU
- * time outside the calls x run_delay / the process's CPU time.  What is
- * left of its wall time outside the calls after its CPU time and that
- * share is blocked time, added to MM over each region's subtree.  A
- * process without a run delay measured (another OS, an import) gets
- * nothing added: blocked and preempted time cannot be told apart there.
- * On a dedicated node the run delay is ~0 and blocked time is the wall
- * time outside the calls not on the CPU. */
+ * time does not show it.  What the machine's load takes is not, and per
+ * region the two cannot be told apart (preemption is not spread over a
+ * process's regions by their CPU time: a set-up loop of the suite lost 48
+ * ms of 98 to it on two ranks of four).  Per process they can: the run
+ * delay (/proc schedstat: runnable, not running) is the preempted part, so
+ * its blocked time is its off-CPU time outside the calls beyond its run
+ * delay, shared out over its regions in proportion to their off-CPU time
+ * (profile's aa_blocked_row), and added to MM over each region's subtree.
+ * A process without a run delay measured (another OS, an import) gets
+ * nothing added; on a dedicated node the run delay is ~0 and blocked time
+ * is the off-CPU time outside the calls. */
 static int add_blocked(an_ctx *c)
 {
     static const char *const names[6] = {"wall", "mpi_wall", "io_time", "cpu", "mpi_cpu",
