@@ -11,10 +11,12 @@
 . "$(dirname "$0")/lib.sh"
 D="$TOP/tests/diagnosis"
 # Floor: see bench/diagnosis.md (baseline runs of the QUICK subset on the
-# loaded 2-core VM).  Raise it when the analysis improves.
+# loaded 2-core VM; raised in its twenty-second step: 87-91 of 91 and 38-42
+# finding checks in five runs, quiet and beside a build).  Raise it when the
+# analysis improves.
 QUICK_CHECKS=91
-QUICK_FLOOR=52
-FINDINGS_FLOOR=6
+QUICK_FLOOR=80
+FINDINGS_FLOOR=30
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 not installed"
 command -v mpicc >/dev/null 2>&1 || skip_all "mpicc not installed"
