@@ -179,6 +179,8 @@ typedef struct aa_finding {
                              * wait_region beyond the slow ones (measured MPI time; 0 when
                              * they do not wait, NAN when MPI time is not measured) */
     long wait_region;       /* dissimilarity: where they wait most (region index), else -1 */
+    const char *wait_kind;  /* ... in which kind of MPI call ("collective calls",
+                               "point-to-point calls", ...; the runtime's mpi_*_wall), or NULL */
     size_t nwait;           /* dissimilarity: the waiting processes (the others) */
     int *wait_ranks;        /* their ranks */
     double run_share;       /* impact / the median whole-program time */

@@ -471,6 +471,14 @@ void an_io_work_add(const double *scall, const double *cost, const size_t *send,
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
 /* dissim.c */
+/* The kinds of MPI call a wait can be in: the runtime's metric and the
+ * words of the report (AN_WAIT_KINDS of them); an_wait_kind: the kind the
+ * waiting processes exceed the slow ones by most in their own time in the
+ * wait region (sums: by kind, the waiting processes' then the slow ones'
+ * sums; nw, ns: how many), NULL when none does. */
+#define AN_WAIT_KINDS 5
+extern const char *const an_wait_metric[AN_WAIT_KINDS];
+const char *an_wait_kind(const double *sums, double nw, double ns);
 /* 1 when a kept finding (cccr, impact) is the processes' clustering before
  * the best so far: a CCCR before a CCR, then the larger impact. */
 int an_reported_before(int cccr, double impact, int best_cccr, double best_impact);

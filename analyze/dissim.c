@@ -1698,6 +1698,65 @@ static int self_mpi_wall(an_ctx *c)
     return AA_OK;
 }
 
+const char *const an_wait_metric[AN_WAIT_KINDS] = {"mpi_coll_wall", "mpi_p2p_wall",
+                                                   "mpi_wait_wall", "mpi_rma_wall",
+                                                   "mpi_io_wall"};
+static const char *const wait_words[AN_WAIT_KINDS] = {
+    "collective calls", "point-to-point calls", "MPI_Wait/MPI_Test", "one-sided calls",
+    "MPI I/O"};
+
+const char *an_wait_kind(const double *sums, double nw, double ns)
+{
+    size_t k, best = AN_WAIT_KINDS;
+    double most = 0;
+    if (!(nw > 0) || !(ns > 0))
+        return NULL;
+    for (k = 0; k < AN_WAIT_KINDS; k++) {
+        double d = sums[k] / nw - sums[AN_WAIT_KINDS + k] / ns;
+        if (d > most) {
+            most = d;
+            best = k;
+        }
+    }
+    return best < AN_WAIT_KINDS ? wait_words[best] : NULL;
+}
+
+/* The kind of MPI call the processes outside the slow cluster wait in at
+ * region r (an_wait_kind over the processes' own time there). */
+static int wait_kind_of(an_ctx *c, const int *labels, int slow, size_t r, aa_finding *f)
+{
+    size_t P = c->P, R = c->R, q, k, i;
+    double sums[2 * AN_WAIT_KINDS] = {0}, nw = 0, ns = 0;
+    double *row = malloc((R + 1) * sizeof *row);
+    unsigned char *fin = malloc(R + 1);
+    int mi;
+    if (!row || !fin) {
+        free(row), free(fin);
+        return an_nomem(c);
+    }
+    for (q = 0; q < P; q++) {
+        if (labels[q] == slow)
+            ns += 1;
+        else
+            nw += 1;
+    }
+    for (k = 0; k < AN_WAIT_KINDS; k++) {
+        if (!an_metric_usable(c, an_wait_metric[k], &mi))
+            continue;
+        for (q = 0; q < P; q++) {
+            double v;
+            an_gather_row(c, mi, q, row, fin);
+            v = isnan(row[r]) ? 0 : row[r];
+            for (i = c->cstart[r]; i < c->cstart[r + 1]; i++)
+                v -= isnan(row[c->clist[i]]) ? 0 : row[c->clist[i]];
+            sums[(labels[q] == slow ? AN_WAIT_KINDS : 0) + k] += v > 0 ? v : 0;
+        }
+    }
+    f->wait_kind = an_wait_kind(sums, nw, ns);
+    free(row), free(fin);
+    return AA_OK;
+}
+
 /* Where the processes outside the slow cluster wait for it (Scalasca's
  * wait states, from profiles): the region whose own MPI time they exceed
  * the slow processes' by most; f->wait_s is that excess over all of them.
@@ -1746,7 +1805,7 @@ static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
         if (labels[q] != slow)
             f->wait_ranks[f->nwait++] = c->a->ranks[q];
     f->wait_s = best * (double)f->nwait;
-    return AA_OK;
+    return wait_kind_of(c, labels, slow, (size_t)f->wait_region, f);
 }
 
 static int dis_finding(an_ctx *c, size_t i)

@@ -2405,6 +2405,38 @@ static int dissim_clusters(pa *x)
 
 /* dissim.c's wait_site over the ranks: sums of the self MPI wall time of
  * the slow processes and of the others by region. */
+/* dissim.c's wait_kind_of over the ranks: the waiting and the slow local
+ * processes' own time at region r by kind of MPI call, reduced */
+static int wait_kind_of(pa *x, const pa_found *df, size_t r, aa_finding *f)
+{
+    size_t q, k, i, R = x->R;
+    double s[2 * AN_WAIT_KINDS + 2] = {0}, *row = malloc((R + 1) * sizeof *row);
+    unsigned char *fin = malloc(R + 1);
+    int rc;
+    if (!row || !fin) {
+        free(row), free(fin);
+        return pa_nomem(x);
+    }
+    for (q = 0; q < x->L; q++) {
+        int slow = df->lab[q] == (int)df->slow;
+        s[2 * AN_WAIT_KINDS + slow] += 1;
+        for (k = 0; k < AN_WAIT_KINDS; k++) {
+            double v;
+            if (!gather_row(x, q, an_wait_metric[k], row, fin))
+                continue;
+            v = isnan(row[r]) ? 0 : row[r];
+            for (i = x->cstart[r]; i < x->cstart[r + 1]; i++)
+                v -= isnan(row[x->clist[i]]) ? 0 : row[x->clist[i]];
+            s[(slow ? AN_WAIT_KINDS : 0) + k] += v > 0 ? v : 0;
+        }
+    }
+    free(row), free(fin);
+    if ((rc = pa_sum(x, s, 2 * AN_WAIT_KINDS + 2)))
+        return rc;
+    f->wait_kind = an_wait_kind(s, s[2 * AN_WAIT_KINDS], s[2 * AN_WAIT_KINDS + 1]);
+    return AA_OK;
+}
+
 static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *f)
 {
     size_t L = x->L, R = x->R, P = x->P, q, r;
@@ -2456,7 +2488,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
         if (lab_all[q] != (int)df->slow)
             f->wait_ranks[f->nwait++] = x->a->ranks[q];
     f->wait_s = best * (double)f->nwait;
-    return AA_OK;
+    return wait_kind_of(x, df, (size_t)f->wait_region, f);
 }
 
 /* ---- root causes (causes.c) ------------------------------------------------------------ */

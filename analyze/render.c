@@ -105,7 +105,9 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
             put_ranks(b, f->wait_ranks, f->nwait);
             aa_buf_puts(b, f->nwait == 1 ? " waits " : " wait ");
             put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
-            aa_buf_printf(b, " s each in MPI in [%zu] ", a->regions[f->wait_region].index);
+            aa_buf_printf(b, " s each in MPI%s%s%s in [%zu] ", f->wait_kind ? " (" : "",
+                          f->wait_kind ? f->wait_kind : "", f->wait_kind ? ")" : "",
+                          a->regions[f->wait_region].index);
             put_location(b, a, (size_t)f->wait_region);
             aa_buf_printf(b, " because rank%s ", f->nslow == 1 ? "" : "s");
             put_ranks(b, f->slow_ranks, f->nslow);
@@ -408,6 +410,11 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
         } else {
             aa_json_null(j);
         }
+        aa_json_key(j, "wait_kind");
+        if (f->wait_kind)
+            aa_json_str(j, f->wait_kind);
+        else
+            aa_json_null(j);
         aa_json_key(j, "waiting_ranks");
         aa_json_arr_begin(j);
         for (i = 0; i < f->nwait; i++)

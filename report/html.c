@@ -295,6 +295,10 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
                           f->nwait == 1 ? "" : "s");
             put_time(o, f->wait_s / (double)f->nwait);
             aa_buf_printf(o, "</b> each for %s in ", f->nslow == 1 ? "it" : "them");
+            if (f->wait_kind) {
+                aa_report_escape(o, f->wait_kind);
+                aa_buf_puts(o, " in ");
+            }
             put_region(o, a, (size_t)f->wait_region);
         }
         aa_buf_puts(o, ". Balancing the work would save about that time on every process.</p>");
@@ -492,6 +496,10 @@ static void cell_impact(aa_buf *o, const aa_analysis *a, const aa_finding *f)
                       f->nwait == 1 ? "" : "s");
         put_time(o, f->wait_s / (double)f->nwait);
         aa_buf_puts(o, " each in ");
+        if (f->wait_kind) {
+            aa_report_escape(o, f->wait_kind);
+            aa_buf_puts(o, " in ");
+        }
         put_region(o, a, (size_t)f->wait_region);
         aa_buf_puts(o, "</span>");
     }

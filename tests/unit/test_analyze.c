@@ -1044,7 +1044,8 @@ static void test_wait_site(void)
  * MPI_Allreduce written directly in the time-step loop (its own MPI time,
  * as Fortran codes write it).  The loop holds the whole run (the
  * whole-program chain), yet its MPI time is waiting, not set-up: the
- * set-up is main's own MPI time (MPI_Init, 0.3 s, longer on ranks 0-1). */
+ * set-up is main's own MPI time (MPI_Init, 0.3 s, longer on ranks 0-1).
+ * The waits are collective calls (mpi_coll_wall): the finding says so. */
 static void test_wait_in_main_loop(void)
 {
     aa_experiment *e = aa_experiment_new();
@@ -1055,6 +1056,7 @@ static void test_wait_in_main_loop(void)
     aa_experiment_add_metric(e, "wall", "s");
     aa_experiment_add_metric(e, "cpu", "s");
     aa_experiment_add_metric(e, "mpi_wall", "s");
+    aa_experiment_add_metric(e, "mpi_coll_wall", "s");
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
@@ -1067,12 +1069,12 @@ static void test_wait_in_main_loop(void)
         long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
         long nl = aa_thread_add_node(e, t, 2, (int32_t)m), nc = aa_thread_add_node(e, t, 3, (int32_t)nl);
         double *v = aa_node_values(e, t, (size_t)root);
-        v[0] = tot, v[1] = comp + 0.02, v[2] = wait + init;
-        memcpy(aa_node_values(e, t, (size_t)m), v, 3 * sizeof *v);
+        v[0] = tot, v[1] = comp + 0.02, v[2] = wait + init, v[3] = wait;
+        memcpy(aa_node_values(e, t, (size_t)m), v, 4 * sizeof *v);
         v = aa_node_values(e, t, (size_t)nl);
-        v[0] = steps, v[1] = comp + 0.01, v[2] = wait;
+        v[0] = steps, v[1] = comp + 0.01, v[2] = wait, v[3] = wait;
         v = aa_node_values(e, t, (size_t)nc);
-        v[0] = v[1] = comp, v[2] = 0;
+        v[0] = v[1] = comp, v[2] = v[3] = 0;
     }
     e->nprocs = 4;
     ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "waiting in main's loop: analysed");
@@ -1084,6 +1086,16 @@ static void test_wait_in_main_loop(void)
         is_int(f->wait_region, (long)region_by_id(a, 2),
                "the others wait in the time-step loop's own MPI time, not in MPI_Init");
         is_double(f->wait_s, 2.0, 1e-9, "2 processes x 1 s");
+        ok(f->wait_kind && strcmp(f->wait_kind, "collective calls") == 0,
+           "... in collective calls (mpi_coll_wall)");
+        {
+            aa_buf b;
+            aa_buf_init(&b);
+            aa_analyze_format_text(a, &b);
+            ok(b.data && strstr(b.data, "wait 1 s each in MPI (collective calls) in"),
+               "the text says in which kind of MPI call they wait");
+            aa_buf_free(&b);
+        }
     }
     ok(found, "the inner loop is the imbalance's CCCR");
     aa_analyze_free(a);

@@ -90,6 +90,8 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
         const aa_finding *a = &s->findings[i], *b = &p->findings[i];
         if (a->kind != b->kind || a->region != b->region || a->cccr != b->cccr ||
             a->severity_class != b->severity_class || a->wait_region != b->wait_region ||
+            (a->wait_kind != b->wait_kind &&
+             (!a->wait_kind || !b->wait_kind || strcmp(a->wait_kind, b->wait_kind) != 0)) ||
             !same_ranks(a->slow_ranks, a->nslow, b->slow_ranks, b->nslow) ||
             !same_ranks(a->wait_ranks, a->nwait, b->wait_ranks, b->nwait) ||
             fabs(a->impact_s - b->impact_s) > 1e-9 * fabs(a->impact_s)) {
@@ -514,10 +516,12 @@ static void wait_in_loop_case(int io)
     const aa_process **pr;
     const char *what = io == 2 ? "rank 0 waiting for a device"
                        : io ? "rank 0 writing alone" : "waiting in main's loop";
-    int r, mt = -1, mc = -1, mn = -1;
+    int r, mt = -1, mc = -1, mn = -1, mk = -1;
     aa_experiment_add_metric(e, "wall", "s");
     aa_experiment_add_metric(e, "cpu", "s");
     aa_experiment_add_metric(e, "mpi_wall", "s");
+    if (io == 0) /* the waits are collective calls */
+        mk = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
     if (io == 2) /* blocked time counts where the time inside MPI is subtracted */
         mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
     if (io == 1) {
@@ -552,6 +556,8 @@ static void wait_in_loop_case(int io)
             v[0] = wio, v[1] = 0.01, v[2] = 0;
         }
         aa_process_set_attr(&e->processes[r], "run_delay", "0");
+        for (n = 0; mk >= 0 && n < t->nnodes; n++)
+            aa_node_values(e, t, n)[mk] = aa_node_values(e, t, n)[2];
         for (n = 0; io == 2 && n < t->nnodes; n++)
             aa_node_values(e, t, n)[mc] = 0;
         for (n = 0; io == 1 && n < t->nnodes; n++) {
@@ -574,15 +580,20 @@ static void wait_in_loop_case(int io)
     else {
         size_t i;
         long w = -2, at = -2;
+        const char *kind = NULL;
         compare(what, s, p);
         for (i = 0; i < p->nfindings; i++)
             if (p->findings[i].kind == AA_FINDING_DISSIMILARITY && p->findings[i].cccr) {
                 w = p->findings[i].wait_region;
                 at = (long)p->findings[i].region;
+                kind = p->findings[i].wait_kind;
             }
         ok(w >= 0 && p->regions[w].info && p->regions[w].info->name &&
                strcmp(p->regions[w].info->name, "loop@10") == 0,
            "%s: the others wait in the time-step loop (%ld)", what, w);
+        if (io == 0)
+            ok(kind && strcmp(kind, "collective calls") == 0,
+               "%s: in collective calls, in both", what);
         if (io == 1)
             ok(at >= 0 && strcmp(p->regions[at].info->name, "write_checkpoint") == 0 &&
                    (p->io_call_cost != NULL) && (s->io_call_cost != NULL),

@@ -319,6 +319,7 @@ static void blocked_time_shown(void)
     aa_err err;
     int r, mw = aa_experiment_add_metric(e, "wall", "s"), mc = aa_experiment_add_metric(e, "cpu", "s");
     int mm = aa_experiment_add_metric(e, "mpi_wall", "s"), mp = aa_experiment_add_metric(e, "mpi_cpu", "s");
+    int mk = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
@@ -333,15 +334,15 @@ static void blocked_time_shown(void)
         long k, nodes[3] = {n0, n1, n2};
         for (k = 0; k < 3; k++) {
             double *v = aa_node_values(e, t, (size_t)nodes[k]);
-            v[mw] = comp + dev + wait, v[mc] = comp, v[mm] = wait, v[mp] = 0;
+            v[mw] = comp + dev + wait, v[mc] = comp, v[mm] = v[mk] = wait, v[mp] = 0;
         }
         {
             double *v = aa_node_values(e, t, (size_t)n3);
-            v[mw] = v[mc] = comp, v[mm] = v[mp] = 0;
+            v[mw] = v[mc] = comp, v[mm] = v[mp] = v[mk] = 0;
         }
         if (r == 0) {
             double *v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 4, (int32_t)n2));
-            v[mw] = 0.9, v[mc] = v[mm] = v[mp] = 0;
+            v[mw] = 0.9, v[mc] = v[mm] = v[mp] = v[mk] = 0;
         }
         aa_process_set_attr(pr, "run_delay", "0");
     }
@@ -357,6 +358,8 @@ static void blocked_time_shown(void)
     ok(b.data && strstr(b.data, "time blocked outside them"), "the page names the metric");
     ok(b.data && strstr(b.data, "cluster 0 (rank 0) <b>900 ms</b>"),
        "rank 0's device wait: 900 ms blocked, as the analysis compared it");
+    ok(b.data && strstr(b.data, "each for it in collective calls in "),
+       "the others' wait: in collective calls (mpi_coll_wall)");
     aa_buf_free(&b);
     aa_analyze_free(a);
     aa_experiment_free(e);
