@@ -454,20 +454,26 @@ void an_self_values(an_ctx *c, const double *M, double *self);
 /* an_self_values of one process' row (R values). */
 void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
-/* The I/O calls at their region's mean cost (metrics.c add_io_work, shared
- * with parallel.c): sums (2R, zeroed by the caller) += the self io_time
- * (first R) and self io_calls (next R) of n processes; then the first R
- * become the cost a call; then one process's row of MM (mm, inclusive)
- * gets its self calls x cost summed over each region's subtree (send: the
- * subtree ends; ran: the regions it ran; pre: R + 1 scratch). */
 /* speed.c: the processes' speed taken out (speed_normalize) */
 double an_speed_factor(double u, size_t nregions, double speed_max);
 void an_speed_apply(double *mm, const double *c0, const double *f, size_t n, size_t R);
 int an_speed_normalized_note(an_ctx *c, const aa_analysis *a);
+/* Every analysed process's speed and spread over the regions of at least
+ * thr on every process (*sp: 2 x P, NULL when the program has too few
+ * regions to tell; *k the regions they come from). */
+int an_speeds(an_ctx *c, const double *self, double thr, double **sp, size_t *k);
+/* The I/O calls at their region's mean cost (metrics.c add_io_work, shared
+ * with parallel.c): sums (2R, zeroed by the caller) += the self io_time
+ * (first R) and self io_calls (next R) of n processes; then the first R
+ * become the cost a call. */
 void an_io_work_sums(const double *sio, const double *scall, size_t n, size_t R, double *sums);
 void an_io_work_rates(double *sums, size_t R);
-void an_io_work_add(const double *scall, const double *cost, const size_t *send,
-                    const unsigned char *ran, size_t R, double *pre, double *mm);
+/* One process's row of MM (mm, inclusive) += its self values (x scale by
+ * region, NULL: 1) summed over each region's subtree (send: the subtree
+ * ends; ran: the regions it ran; pre: R + 1 scratch): the I/O calls at
+ * their cost, the blocked time. */
+void an_add_over_subtrees(const double *self, const double *scale, const size_t *send,
+                          const unsigned char *ran, size_t R, double *pre, double *mm);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 
 /* dissim.c */

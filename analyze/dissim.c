@@ -1464,32 +1464,6 @@ static int place_note(an_ctx *c, size_t n, const dis_found *f)
 }
 
 /* ---- imbalances that are the processes' speed (speed.c) ------------------------- */
-/* Every analysed process's speed and spread (*sp: 2 x P, NULL when the
- * program has too few regions to tell; *k the regions they come from). */
-static int speed_of_processes(an_ctx *c, const double *self, double **sp, size_t *k)
-{
-    double *rs = calloc(2 * c->R + 1, sizeof *rs), *v = malloc((2 * c->P + 1) * sizeof *v);
-    double thr = c->o->finding_min_share * c->mmed;
-    size_t q;
-    int rc = 0;
-    *sp = NULL;
-    *k = 0;
-    if (!rs || !v)
-        rc = -1;
-    for (q = 0; !rc && q < c->P; q++)
-        an_speed_region_add(rs, c->R, self + q * c->R, c->ran + q * c->R, thr);
-    for (q = 0; !rc && q < c->P; q++)
-        rc = an_speed_process(rs, c->R, (double)c->P, self + q * c->R, c->ran + q * c->R, thr,
-                              &v[q], &v[c->P + q], k);
-    free(rs);
-    if (rc || *k == 0) {
-        free(v);
-        return rc ? an_nomem(c) : AA_OK;
-    }
-    *sp = v;
-    return AA_OK;
-}
-
 /* The clusters of f's partition apart only by their processes' speed made
  * one (speed.c), while three or more remain; *merged: the most merges in
  * one partition so far. */
@@ -1584,7 +1558,7 @@ int an_dissim_impact(an_ctx *c)
     c->mmed = an_median_program_metric(c);
     if (self)
         an_self_values(c, c->MM, self);
-    if (self && c->o->speed_z > 0 && (rc = speed_of_processes(c, self, &sp, &k))) {
+    if (self && c->o->speed_z > 0 && (rc = an_speeds(c, self, c->o->finding_min_share * c->mmed, &sp, &k))) {
         free(V), free(tmp), free(keys), free(self);
         return rc;
     }

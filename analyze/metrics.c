@@ -474,13 +474,13 @@ void an_io_work_rates(double *sums, size_t R)
         sums[r] = sums[R + r] > 0 ? sums[r] / sums[R + r] : 0;
 }
 
-void an_io_work_add(const double *scall, const double *cost, const size_t *send,
-                    const unsigned char *ran, size_t R, double *pre, double *mm)
+void an_add_over_subtrees(const double *self, const double *scale, const size_t *send,
+                          const unsigned char *ran, size_t R, double *pre, double *mm)
 {
     size_t r;
     pre[0] = 0;
     for (r = 0; r < R; r++)
-        pre[r + 1] = pre[r] + scall[r] * cost[r];
+        pre[r + 1] = pre[r] + self[r] * (scale ? scale[r] : 1);
     for (r = 0; r < R; r++)
         if (ran[r])
             mm[r] += pre[send[r]] - pre[r];
@@ -509,7 +509,7 @@ static int add_io_work(an_ctx *c)
     an_io_work_sums(sio, scall, P, R, rate);
     an_io_work_rates(rate, R);
     for (q = 0; q < P; q++)
-        an_io_work_add(scall + q * R, rate, c->send, c->ran + q * R, R, pre, c->MM + q * R);
+        an_add_over_subtrees(scall + q * R, rate, c->send, c->ran + q * R, R, pre, c->MM + q * R);
     c->a->io_call_cost = rate; /* its first R entries */
     rate = NULL;
 out:
@@ -578,12 +578,7 @@ static int add_blocked(an_ctx *c)
         for (r = 0; r < R; r++) /* MPI set-up regions stay out as their MPI time does */
             if (an_is_mpi_setup(c->a->regions[r].info))
                 b[r] = 0;
-        pre[0] = 0;
-        for (r = 0; r < R; r++)
-            pre[r + 1] = pre[r] + b[r];
-        for (r = 0; r < R; r++)
-            if (c->ran[q * R + r])
-                c->MM[q * R + r] += pre[c->send[r]] - pre[r];
+        an_add_over_subtrees(b, NULL, c->send, c->ran + q * R, R, pre, c->MM + q * R);
         any = 1;
     }
     c->a->proc_metric_blocked = any;
@@ -610,28 +605,23 @@ out:
 static int speed_begin(an_ctx *c, double **c0, double **f)
 {
     size_t P = c->P, R = c->R, q, k = 0;
-    double *self, *rs, thr, u, spr, lo = INFINITY, hi = -INFINITY;
+    double *self, *sp = NULL, lo = INFINITY, hi = -INFINITY;
     int rc = AA_OK, any = 0;
     *c0 = *f = NULL;
     if (!(c->o->speed_normalize > 0) || P < 2)
         return AA_OK;
     self = malloc(P * R * sizeof *self);
-    rs = calloc(2 * R + 1, sizeof *rs);
     *f = malloc(P * sizeof **f);
-    if (!self || !rs || !*f) {
+    if (!self || !*f) {
         rc = an_nomem(c);
         goto out;
     }
     an_self_values(c, c->MM, self);
-    thr = c->o->finding_min_share * an_median_program_metric(c);
-    for (q = 0; q < P; q++)
-        an_speed_region_add(rs, R, self + q * R, c->ran + q * R, thr);
+    if ((rc = an_speeds(c, self, c->o->finding_min_share * an_median_program_metric(c), &sp, &k)) ||
+        !sp)
+        goto out;
     for (q = 0; q < P; q++) {
-        if (an_speed_process(rs, R, (double)P, self + q * R, c->ran + q * R, thr, &u, &spr, &k)) {
-            rc = an_nomem(c);
-            goto out;
-        }
-        (*f)[q] = an_speed_factor(u, k, c->o->speed_max);
+        (*f)[q] = an_speed_factor(sp[q], k, c->o->speed_max);
         any |= (*f)[q] != 1;
         lo = fmin(lo, 1 / (*f)[q]);
         hi = fmax(hi, 1 / (*f)[q]);
@@ -647,7 +637,7 @@ static int speed_begin(an_ctx *c, double **c0, double **f)
     c->a->speed_hi = hi;
 out:
     free(self);
-    free(rs);
+    free(sp);
     if (!*c0) {
         free(*f);
         *f = NULL;

@@ -906,7 +906,7 @@ static int main_metric_io_work(pa *x)
         goto out;
     an_io_work_rates(rate, R);
     for (q = 0; q < L; q++)
-        an_io_work_add(scall + q * R, rate, x->send, x->ran + q * R, R, pre, x->MM + q * R);
+        an_add_over_subtrees(scall + q * R, rate, x->send, x->ran + q * R, R, pre, x->MM + q * R);
     x->a->io_call_cost = rate; /* its first R entries */
     rate = NULL;
 out:
@@ -949,12 +949,7 @@ static int main_metric_blocked(pa *x)
         for (r = 0; r < R; r++)
             if (r_setup(x, r))
                 b[r] = 0;
-        pre[0] = 0;
-        for (r = 0; r < R; r++)
-            pre[r + 1] = pre[r] + b[r];
-        for (r = 0; r < R; r++)
-            if (x->ran[q * R + r])
-                x->MM[q * R + r] += pre[x->send[r]] - pre[r];
+        an_add_over_subtrees(b, NULL, x->send, x->ran + q * R, R, pre, x->MM + q * R);
         any = 1;
     }
     {

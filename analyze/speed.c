@@ -79,6 +79,29 @@ int an_speed_process(const double *rs, size_t R, double P, const double *self,
     return 0;
 }
 
+int an_speeds(an_ctx *c, const double *self, double thr, double **sp, size_t *k)
+{
+    double *rs = calloc(2 * c->R + 1, sizeof *rs), *v = malloc((2 * c->P + 1) * sizeof *v);
+    size_t q;
+    int rc = 0;
+    *sp = NULL;
+    *k = 0;
+    if (!rs || !v)
+        rc = -1;
+    for (q = 0; !rc && q < c->P; q++)
+        an_speed_region_add(rs, c->R, self + q * c->R, c->ran + q * c->R, thr);
+    for (q = 0; !rc && q < c->P; q++)
+        rc = an_speed_process(rs, c->R, (double)c->P, self + q * c->R, c->ran + q * c->R, thr,
+                              &v[q], &v[c->P + q], k);
+    free(rs);
+    if (rc || *k == 0) {
+        free(v);
+        return rc ? an_nomem(c) : AA_OK;
+    }
+    *sp = v;
+    return AA_OK;
+}
+
 void an_speed_add(double *v, int slow, double speed, double spread, double value)
 {
     size_t g = slow ? 1 : 0;

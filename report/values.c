@@ -42,27 +42,42 @@ static int rank_excluded(const aa_analysis *a, int rank)
     return 0;
 }
 
+/* Inclusive by region (R) to self values, in place (preorder: a child's
+ * index is above its parent's). */
+static void self_of(const aa_analysis *a, double *v, size_t R)
+{
+    size_t i;
+    for (i = 1; i < R; i++)
+        if (a->regions[i].parent >= 0)
+            v[a->regions[i].parent] -= v[i];
+}
+
+/* Self values by region (R) added to a process's main values (m) summed
+ * over each region's subtree, bottom-up (v overwritten). */
+static void add_over_subtrees(const aa_analysis *a, double *v, double *m, size_t R)
+{
+    size_t i;
+    for (i = R; i-- > 1;)
+        if (a->regions[i].parent >= 0)
+            v[a->regions[i].parent] += v[i];
+    for (i = 0; i < R; i++)
+        if (!isnan(m[i]))
+            m[i] += v[i];
+}
+
 /* The analysis's io_work (analyze/metrics.c add_io_work): each process's
  * I/O calls in a region's own code (calls: inclusive, by process and
  * region, overwritten) at the region's mean cost a call, summed over the
- * subtree, added to its main values.  Regions are in preorder: a child's
- * index is above its parent's. */
+ * subtree, added to its main values. */
 static void add_io_calls(const aa_analysis *a, rp_values *out, double *calls)
 {
     size_t p, i, R = out->nreg;
     for (p = 0; p < out->nproc; p++) {
-        double *c = calls + p * R, *m = out->main + p * R;
-        for (i = 1; i < R; i++) /* self calls: the children's taken off their parent */
-            if (a->regions[i].parent >= 0)
-                c[a->regions[i].parent] -= c[i];
+        double *c = calls + p * R;
+        self_of(a, c, R);
         for (i = 0; i < R; i++)
             c[i] = (c[i] > 0 ? c[i] : 0) * a->io_call_cost[i];
-        for (i = R; i-- > 1;) /* the subtree's modeled time, bottom-up */
-            if (a->regions[i].parent >= 0)
-                c[a->regions[i].parent] += c[i];
-        for (i = 0; i < R; i++)
-            if (!isnan(m[i]))
-                m[i] += c[i];
+        add_over_subtrees(a, c, out->main + p * R, R);
     }
 }
 
@@ -75,16 +90,6 @@ static double speed_factor_of(const aa_analysis *a, int rank)
         if (a->ranks[i] == rank)
             return a->speed_factor[i];
     return 1;
-}
-
-/* Inclusive by region (R) to self values, in place (preorder: a child's
- * index is above its parent's). */
-static void self_of(const aa_analysis *a, double *v, size_t R)
-{
-    size_t i;
-    for (i = 1; i < R; i++)
-        if (a->regions[i].parent >= 0)
-            v[a->regions[i].parent] -= v[i];
 }
 
 /* The analysis's blocked time (analyze/metrics.c add_blocked, profile's
@@ -108,12 +113,7 @@ static void add_blocked(const aa_analysis *a, const aa_experiment *e, rp_values 
         for (i = 0; i < R; i++)
             if (aa_region_is_mpi_setup(a->regions[i].info))
                 b[i] = 0;
-        for (i = R; i-- > 1;) /* the subtree's blocked time, bottom-up */
-            if (a->regions[i].parent >= 0)
-                b[a->regions[i].parent] += b[i];
-        for (i = 0; i < R; i++)
-            if (!isnan(m[i]))
-                m[i] += b[i];
+        add_over_subtrees(a, b, m, R);
     }
 }
 
