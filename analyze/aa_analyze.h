@@ -112,6 +112,10 @@ typedef struct aa_analyze_options {
     double master_min_share;   /* master: share of rank 0's time in regions only it runs */
     double traffic_min_rate;   /* bytes/s of a region for "much MPI traffic" */
     double traffic_min_call;   /* ... and bytes per MPI call */
+    double dynamic_corr;       /* dynamic imbalance: the wait at a step's synchronization
+                                  correlates with the step's own work at most -this */
+    double dynamic_slope;      /* ... falls by at least this share of the work lacking */
+    double dynamic_z;          /* ... the correlation this many standard errors (Fisher z) */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
     size_t optics_keep;        /* the OPTICS ordering of the reported level is kept (for the
                                   report's reachability plot) up to this many processes:
@@ -154,7 +158,14 @@ typedef struct aa_an_region {
 typedef enum aa_finding_kind {
     AA_FINDING_DISSIMILARITY = 0,
     AA_FINDING_DISPARITY,
+    AA_FINDING_DYNAMIC,      /* imbalance moving between processes from step to step
+                                (analyze/dynamic.c): region = where the work varies,
+                                wait_region = the call site they wait at */
 } aa_finding_kind;
+
+/* "dissimilarity", "disparity" or "dynamic": the kind's name in the JSON
+ * and XML renderings, the Program Space and the reports. */
+const char *aa_finding_kind_name(aa_finding_kind k);
 
 typedef struct aa_cause_evidence {
     char *attribute;   /* attribute name, e.g. "disk_io_bytes" */
@@ -191,6 +202,11 @@ typedef struct aa_finding {
     char **causes;          /* root-cause attribute names */
     aa_cause_evidence *evidence; /* ncauses entries */
     char *suggestion;       /* one line */
+    double steps;           /* dynamic: steps per process paired at the wait region */
+    double step_work_sd;    /* dynamic: how much one step's work varies (s, standard
+                               deviation within a process); effect: the slope of the wait
+                               on it (negated), severity: the correlation (negated),
+                               confidence: the share of processes whose own steps agree */
     size_t history_runs;    /* history: earlier runs that found a bottleneck in this
                              * region (a priority), 0 none */
 } aa_finding;
@@ -244,6 +260,8 @@ typedef struct aa_analysis {
     const char *region_metric; /* "crnm", "cpi", "wall" */
     int *severity;             /* by region index: 0..4 */
     double *region_value;      /* by region index: the averaged metric */
+    int dynamic_measured;      /* the runtime paired steps at synchronizing calls (sync_*):
+                                  imbalance moving between processes looked for */
     /* findings, strongest first within each kind */
     size_t nfindings;
     aa_finding *findings;

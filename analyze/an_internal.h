@@ -418,6 +418,7 @@ int an_dissim_findings(an_ctx *c);    /* dissim.c: findings with root causes */
 int an_dissim_suspects(an_ctx *c);    /* dissim.c: a->suspects (an_suspects) */
 int an_disparity_findings(an_ctx *c); /* disparity.c: findings with root causes */
 int an_disparity_confidence(an_ctx *c); /* findings.c */
+int an_dynamic_findings(an_ctx *c);   /* dynamic.c: imbalance moving between processes */
 int an_rank_findings(an_ctx *c);      /* findings.c: the global order */
 int an_history_apply(an_ctx *c);      /* history.c: prunes, noise floor, priorities */
 
@@ -475,6 +476,43 @@ void an_io_work_rates(double *sums, size_t R);
 void an_add_over_subtrees(const double *self, const double *scale, const size_t *send,
                           const unsigned char *ran, size_t R, double *pre, double *mm);
 int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
+
+/* dynamic.c: imbalance that moves between processes from step to step.
+ * Sums by region (AN_DYN_SUMS doubles each), over the processes, that the
+ * parallel analysis reduces as they are: steps paired at the region's
+ * synchronizing call (of processes with AN_DYN_MIN_STEPS or more), their
+ * within-process sums of squares and cross products of work and wait, the
+ * wait, the processes, those whose own steps agree (their own correlation
+ * and slope pass), the visits' CPU variance (cpu_sq - cpu^2 / visits) and
+ * the own MPI wall time by wait kind (an_wait_metric's order).  The rows an
+ * process adds (AN_DYN_ROWS, an_dyn_metric's metrics; NULL: not measured). */
+enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_PROCS,
+       AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_KINDS,
+       AN_DYN_SUMS = AN_DYN_KINDS + 5 };
+#define AN_DYN_ROWS 14
+#define AN_DYN_MIN_STEPS 4
+extern const char *const an_dyn_metric[AN_DYN_ROWS];
+void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t *cstart,
+                    const size_t *clist, const aa_analyze_options *o);
+typedef struct an_dyn_verdict {
+    double procs, steps;  /* processes, steps per process */
+    double slope, corr;   /* of the wait on the step's own work, within processes */
+    double z;             /* Fisher's z of the correlation */
+    double sd_work;       /* the steps' work spread (s) */
+    double wait, impact;  /* per process: the wait there, the part the variation explains */
+    double agree;         /* share of processes whose own steps pass */
+} an_dyn_verdict;
+/* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance. */
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
+                     an_dyn_verdict *out);
+/* Where the varying work of the call site `site` is (isfn: by region, a
+ * function; send: subtree ends). */
+size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const size_t *send,
+                        const size_t *cstart, const size_t *clist, const double *s, size_t site);
+/* The findings from the summed values s (R x AN_DYN_SUMS). */
+int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *isfn,
+                             const size_t *send, const size_t *cstart, const size_t *clist,
+                             double wmed);
 
 /* dissim.c */
 /* The kinds of MPI call a wait can be in: the runtime's metric and the

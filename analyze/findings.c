@@ -11,6 +11,13 @@
 #include <string.h>
 
 /* ---- findings --------------------------------------------------------------- */
+const char *aa_finding_kind_name(aa_finding_kind k)
+{
+    return k == AA_FINDING_DISSIMILARITY ? "dissimilarity"
+           : k == AA_FINDING_DYNAMIC     ? "dynamic"
+                                         : "disparity";
+}
+
 aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region)
 {
     aa_analysis *a = c->a;

@@ -230,6 +230,19 @@ static const aa_analyze_tunable tunables[] = {
       "16 kB and more per call, its allreduce loops 16 B: at 2 ranks (0.4 us per allreduce) "
       "661,000 of them moved 12 MB/s and were named \"much MPI traffic\" (seed 812, three "
       "repetitions; bench/diagnosis.md, eighteenth step)"),
+    T("dynamic_corr", dynamic_corr, 0.5, 0.0, 1.0, "correlation",
+      "a dynamic imbalance (analyze/dynamic.c): within each process, from step to step, "
+      "the wait at the step's synchronizing call correlates with the step's own work "
+      "(CPU time outside MPI since the previous step) at most -this.  A bulk-synchronous "
+      "step gives -1 without noise (t = max w - w); DYNAMIC_FIGURES_CORR"),
+    T("dynamic_slope", dynamic_slope, 0.5, 0.0, 1e6, "of the work",
+      "... and the wait falls by at least this share of the work a process lacks (the "
+      "within-process regression slope of the wait on the work at most -this; 1 in "
+      "theory); DYNAMIC_FIGURES_SLOPE"),
+    T("dynamic_z", dynamic_z, 3.0, 0.0, 1e6, "standard errors",
+      "... and the correlation is this many standard errors from 0 (Fisher's z, "
+      "atanh(-rho) sqrt(steps - processes - 3)): a few steps prove nothing; "
+      "DYNAMIC_FIGURES_Z"),
 };
 
 #undef T

@@ -3174,6 +3174,46 @@ static int unsupported(pa *x)
     return AA_OK;
 }
 
+/* ---- dynamic imbalance ------------------------------------------------------ */
+/* dynamic.c's sums of the local processes (a pass over them), reduced; then
+ * its findings, the same on every rank. */
+static int dynamic_findings(pa *x)
+{
+    size_t R = x->R, q, k, r;
+    double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *use[AN_DYN_ROWS];
+    unsigned char *fin = malloc(R + 1), *isfn = calloc(R + 1, 1);
+    int rc = AA_OK, ok = fin && isfn;
+    s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
+    for (k = 0; k < AN_DYN_ROWS; k++)
+        ok &= (rows[k] = malloc((R + 1) * sizeof *rows[k])) != NULL;
+    if (!ok || !s)
+        rc = pa_nomem(x);
+    for (q = 0; !rc && q < x->L; q++) {
+        if ((rc = at_process(x, q)))
+            break;
+        for (k = 0; k < AN_DYN_ROWS; k++) {
+            use[k] = usable_here(x, q, an_dyn_metric[k]) &&
+                             gather_row(x, q, an_dyn_metric[k], rows[k], fin)
+                         ? rows[k]
+                         : NULL;
+            have[k] += use[k] != NULL;
+        }
+        if (use[0])
+            an_dynamic_add(s, R, (const double *const *)use, x->cstart, x->clist, x->o);
+    }
+    if (!rc && !(rc = pa_sum(x, have, AN_DYN_ROWS)) && x->P >= 2 && have[0] > 0 &&
+        !(rc = pa_sum(x, s, R * AN_DYN_SUMS))) {
+        x->a->dynamic_measured = 1;
+        for (r = 0; r < R; r++)
+            isfn[r] = r_function(x, r) != 0;
+        rc = an_dynamic_findings_from(&x->dc, s, isfn, x->send, x->cstart, x->clist, x->wmed);
+    }
+    for (k = 0; k < AN_DYN_ROWS; k++)
+        free(rows[k]);
+    free(s), free(fin), free(isfn);
+    return rc;
+}
+
 static int run(pa *x)
 {
     long *fof = NULL;
@@ -3204,6 +3244,8 @@ static int run(pa *x)
     if (!rc && x->P >= 2 && !x->fixed_eps &&
         an_suspects(x->a, x->range, x->pre, x->send, x->o->resolution_s))
         rc = pa_nomem(x);
+    if (!rc)
+        rc = dynamic_findings(x);
     if (!rc)
         rc = an_rank_findings(&x->dc);
     return rc;

@@ -113,10 +113,35 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
             put_ranks(b, f->slow_ranks, f->nslow);
             aa_buf_puts(b, f->nslow == 1 ? " is late from here\n" : " are late from here\n");
         }
+    } else if (f->kind == AA_FINDING_DYNAMIC) {
+        aa_buf_printf(b, " s per process (%.1f%% of the run) waited because the heaviest step "
+                      "moves between processes\n", 100 * f->run_share);
+        if (f->wait_region >= 0) {
+            aa_buf_puts(b, "      waiting: ranks ");
+            put_ranks(b, f->wait_ranks, f->nwait);
+            aa_buf_puts(b, " wait ");
+            put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
+            aa_buf_printf(b, " s each in MPI%s%s%s in [%zu] ", f->wait_kind ? " (" : "",
+                          f->wait_kind ? f->wait_kind : "", f->wait_kind ? ")" : "",
+                          a->regions[f->wait_region].index);
+            put_location(b, a, (size_t)f->wait_region);
+            aa_buf_puts(b, ", the longer the less work each had in that step: one step's "
+                           "work varies by ");
+            put_num(b, f->step_work_sd);
+            aa_buf_printf(b, " s over %.0f steps, every process's total alike\n", f->steps);
+        }
     } else {
         aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)\n",
                       100 * f->run_share);
     }
+}
+
+/* the word for a finding's kind in the ranked list */
+static const char *kind_word(const aa_finding *f)
+{
+    return f->kind == AA_FINDING_DISSIMILARITY ? "imbalance"
+           : f->kind == AA_FINDING_DYNAMIC     ? "dynamic  "
+                                               : "hotspot  ";
 }
 
 static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
@@ -127,6 +152,9 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     aa_buf_printf(b, "\n      %s", f->cccr ? "CCCR" : "CCR ");
     if (f->kind == AA_FINDING_DISSIMILARITY)
         aa_buf_printf(b, "  effect %.2f", f->effect);
+    else if (f->kind == AA_FINDING_DYNAMIC)
+        aa_buf_printf(b, "  slope %.2f, correlation %.2f of the wait on the step's work",
+                      -f->effect, -f->severity);
     else {
         aa_buf_printf(b, "  class %d, value ", f->severity_class);
         put_num(b, a->region_value[f->region]);
@@ -138,7 +166,10 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
                       f->history_runs, f->history_runs == 1 ? "" : "s");
     if (!f->cccr)
         return;
-    if (f->ncauses) {
+    if (f->kind == AA_FINDING_DYNAMIC)
+        aa_buf_puts(b, "      root cause: the work of one step differs between the processes, "
+                       "a different one the heaviest from step to step\n");
+    else if (f->ncauses) {
         aa_buf_puts(b, "      root causes:");
         for (i = 0; i < f->ncauses; i++) {
             aa_buf_printf(b, "%s %s (", i ? "," : "", f->causes[i]);
@@ -150,9 +181,8 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
                                                                : " in non-critical regions)");
         }
         aa_buf_putc(b, '\n');
-    } else {
+    } else
         aa_buf_puts(b, "      root causes: none of the measured attributes explains it\n");
-    }
     aa_buf_printf(b, "      suggestion: %s\n", f->suggestion ? f->suggestion : "");
 }
 
@@ -184,8 +214,7 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
             continue;
         if (!n++)
             aa_buf_puts(b, "Findings by impact:\n");
-        aa_buf_printf(b, "  %zu. %s ", n,
-                      f->kind == AA_FINDING_DISSIMILARITY ? "imbalance" : "hotspot  ");
+        aa_buf_printf(b, "  %zu. %s ", n, kind_word(f));
         put_num(b, f->impact_s);
         aa_buf_printf(b, " s (%.1f%% of the run) in [%zu] ", 100 * f->run_share,
                       a->regions[f->region].index);
@@ -233,6 +262,17 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
         }
     if (!n)
         aa_buf_puts(b, "  no critical code region\n");
+    if (a->dynamic_measured) {
+        aa_buf_puts(b, "\nDynamic imbalance (steps; the wait at each step's synchronization "
+                       "against the step's own work)\n");
+        for (i = n = 0; i < a->nfindings; i++)
+            if (a->findings[i].kind == AA_FINDING_DYNAMIC) {
+                n++;
+                text_finding(b, a, &a->findings[i]);
+            }
+        if (!n)
+            aa_buf_puts(b, "  none: no process waits longer in the steps it has less work in\n");
+    }
     aa_buf_puts(b, "\nRoot-cause attributes used:");
     for (i = 0; i < a->nattributes; i++)
         aa_buf_printf(b, " %s", a->attributes[i]);
@@ -399,7 +439,13 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     aa_json_num(j, f->impact_s);
     aa_json_key(j, "run_share");
     aa_json_num(j, f->run_share);
-    if (f->kind == AA_FINDING_DISSIMILARITY) {
+    if (f->kind == AA_FINDING_DYNAMIC) {
+        aa_json_key(j, "steps");
+        aa_json_num(j, f->steps);
+        aa_json_key(j, "step_work_sd");
+        aa_json_num(j, f->step_work_sd);
+    }
+    if (f->kind != AA_FINDING_DISPARITY) {
         aa_json_key(j, "wait_seconds");
         aa_json_num(j, f->wait_s);
         aa_json_key(j, "wait_region");
@@ -636,6 +682,18 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_arr_end(&j);
     aa_json_obj_end(&j);
 
+    aa_json_key(&j, "dynamic");
+    aa_json_obj_begin(&j);
+    aa_json_key(&j, "measured");
+    aa_json_bool(&j, a->dynamic_measured);
+    aa_json_key(&j, "bottlenecks");
+    aa_json_arr_begin(&j);
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DYNAMIC)
+            json_finding(&j, a, &a->findings[i]);
+    aa_json_arr_end(&j);
+    aa_json_obj_end(&j);
+
     json_strs(&j, "attributes", a->attributes, a->nattributes);
     json_strs(&j, "unavailable", a->unavailable, a->nunavailable);
     aa_json_key(&j, "inconsistent_pairs");
@@ -800,6 +858,11 @@ int aa_analyze_format_xml(const aa_analysis *a, aa_buf *b)
             xml_finding(b, a, &a->findings[i]);
     xml_list(b, "core", "attribute", a->core_disp, a->ncore_disp, "    ");
     aa_buf_puts(b, "  </disparity>\n");
+    aa_buf_printf(b, "  <dynamic measured=\"%s\">\n", a->dynamic_measured ? "true" : "false");
+    for (i = 0; i < a->nfindings; i++)
+        if (a->findings[i].kind == AA_FINDING_DYNAMIC)
+            xml_finding(b, a, &a->findings[i]);
+    aa_buf_puts(b, "  </dynamic>\n");
     xml_list(b, "attributes", "attribute", a->attributes, a->nattributes, "  ");
     xml_list(b, "unavailable", "attribute", a->unavailable, a->nunavailable, "  ");
     an_history_xml(b, a);

@@ -71,8 +71,7 @@ int aa_engine_gates(const aa_engine_result *r, const aa_engine_gate_options *o,
         for (k = 0; k < c->nnew; k++)
             if (push(out, n, "new-cccr", 1, c->new_cccrs[k].region,
                      fmt("new core bottleneck (%s): %s",
-                         c->new_cccrs[k].kind == AA_FINDING_DISSIMILARITY ? "dissimilarity"
-                                                                          : "disparity",
+                         aa_finding_kind_name(c->new_cccrs[k].kind),
                          c->new_cccrs[k].region)))
                 goto nomem;
         if (!c->nnew && push(out, n, "new-cccr", 0, NULL,

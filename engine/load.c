@@ -243,7 +243,7 @@ int aa_engine_findings(const aa_analysis *an, const aa_experiment *e, aa_space_f
         if (!r)
             continue;
         g = &(*out)[(*n)++];
-        g->kind = f->kind == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
+        g->kind = aa_finding_kind_name(f->kind);
         g->region = aa_strdup(paths[r - e->regions]);
         g->severity = f->severity;
         g->severity_class = f->severity_class;

@@ -436,12 +436,13 @@ static int refine_json_region(aa_instr_plan *p, const aa_jv *b, instr_origin o, 
     return plan_add(p, 's', id, o, NULL, err);
 }
 
-/* analyze --json: every "region" of dissimilarity.bottlenecks and
- * disparity.bottlenecks (SPEC §9), and of dissimilarity.suspects. */
+/* analyze --json: every "region" of dissimilarity.bottlenecks,
+ * disparity.bottlenecks (SPEC §9) and dynamic.bottlenecks (optional: older
+ * analyses have none), and of dissimilarity.suspects. */
 static int refine_json(aa_instr_plan *p, const char *data, size_t len, instr_origin o,
                        int *found, aa_err *err)
 {
-    static const char *const sections[] = {"dissimilarity", "disparity"};
+    static const char *const sections[] = {"dissimilarity", "disparity", "dynamic"};
     aa_jv *root;
     int rc = aa_json_parse(data, len, o.file, &root, err), seen = 0;
     if (rc)
@@ -451,7 +452,7 @@ static int refine_json(aa_instr_plan *p, const char *data, size_t len, instr_ori
                         o.file, root->line, aa_jv_type_name(root));
         goto out;
     }
-    for (size_t s = 0; s < 2 && !rc; s++) {
+    for (size_t s = 0; s < 3 && !rc; s++) {
         const aa_jv *sec = aa_jv_get(root, sections[s]), *bs;
         if (!sec)
             continue;

@@ -43,6 +43,12 @@ static const aa_metric_info known_metrics[] = {
     {"mpi_rma_bytes", "bytes", "bytes put plus got by one-sided MPI calls"},
     {"io_cpu", "s", "CPU time inside POSIX and stdio I/O calls (MPI-IO's is in mpi_cpu)"},
     {"cpu_fix", "s", "corrections of the interpolated CPU time by real clock reads (absolute)"},
+    {"sync_steps", "count", "steps paired at the region's synchronizing MPI call (its calls after the first)"},
+    {"sync_work", "s", "sum over those steps of the CPU time outside MPI since the previous call (w)"},
+    {"sync_wait", "s", "sum over those steps of the call's wall time (t)"},
+    {"sync_work_sq", "s2", "sum over those steps of w^2"},
+    {"sync_wait_sq", "s2", "sum over those steps of t^2"},
+    {"sync_cross", "s2", "sum over those steps of w*t (how the wait moves with the step's own work)"},
 };
 
 double aa_busy_time(double cpu, double mpi_wall, double mpi_cpu, double io_time)

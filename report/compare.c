@@ -170,8 +170,10 @@ int aa_report_compare(const aa_analysis *cur, const aa_analysis *base, const cha
     c->run_after = cur_root;
 
     /* Bottlenecks: new / changed from the current side, gone from the base. */
-    for (k = 0; k < 2; k++) {
-        aa_finding_kind kind = k ? AA_FINDING_DISPARITY : AA_FINDING_DISSIMILARITY;
+    for (k = 0; k < 3; k++) {
+        aa_finding_kind kind = k == 0 ? AA_FINDING_DISSIMILARITY
+                               : k == 1 ? AA_FINDING_DISPARITY
+                                        : AA_FINDING_DYNAMIC;
         for (i = 0; i < cur->nfindings; i++) {
             const aa_finding *f = &cur->findings[i], *g;
             long bi;

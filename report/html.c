@@ -104,7 +104,7 @@ static const char *short_name(const aa_analysis *a, size_t idx)
 
 static const char *kind_name(aa_finding_kind k)
 {
-    return k == AA_FINDING_DISSIMILARITY ? "dissimilarity" : "disparity";
+    return aa_finding_kind_name(k);
 }
 
 static const char css[] =
@@ -277,6 +277,27 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
                              const aa_finding *f)
 {
     double run = s->run_s;
+    if (f->kind == AA_FINDING_DYNAMIC) {
+        aa_buf_puts(o, "<p>Every process waits <b>");
+        put_time(o, f->impact_s);
+        aa_buf_puts(o, "</b> (");
+        rp_put_share(o, f->impact_s, run);
+        aa_buf_puts(o, ") at each step's synchronization");
+        if (f->wait_region >= 0) {
+            aa_buf_puts(o, " in ");
+            if (f->wait_kind) {
+                aa_report_escape(o, f->wait_kind);
+                aa_buf_puts(o, " in ");
+            }
+            put_region(o, a, (size_t)f->wait_region);
+        }
+        aa_buf_puts(o, " for whichever process had the most work in that step: their totals "
+                       "are alike, but one step's work varies by ");
+        put_time(o, f->step_work_sd);
+        aa_buf_printf(o, " (over %.0f steps), and each waits longer the less work it had.</p>",
+                      f->steps);
+        return;
+    }
     if (f->kind == AA_FINDING_DISSIMILARITY) {
         aa_buf_puts(o, "<p>");
         if (f->nslow) {
@@ -381,7 +402,7 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
             continue;
         if (!top || f->impact_s > top->impact_s)
             top = f;
-        if (f->kind == AA_FINDING_DISSIMILARITY)
+        if (f->kind != AA_FINDING_DISPARITY)
             ndis++;
         else
             ndisp++;
@@ -394,7 +415,10 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
     }
     if (top) {
         aa_buf_puts(o, "<p class=\"headline\">Largest finding: ");
-        aa_buf_puts(o, top->kind == AA_FINDING_DISSIMILARITY ? "an imbalance in " : "a hotspot in ");
+        aa_buf_puts(o, top->kind == AA_FINDING_DISSIMILARITY ? "an imbalance in "
+                       : top->kind == AA_FINDING_DYNAMIC     ? "an imbalance moving between "
+                                                               "processes in "
+                                                             : "a hotspot in ");
         put_region(o, a, top->region);
         aa_buf_puts(o, ", costing <b>");
         put_time(o, top->impact_s);
@@ -491,9 +515,9 @@ static void cell_impact(aa_buf *o, const aa_analysis *a, const aa_finding *f)
     aa_buf_printf(o, "<td class=\"num\" data-v=\"%.9g\">", f->impact_s);
     put_time(o, f->impact_s);
     aa_buf_printf(o, " (%.1f%%)", 100 * f->run_share);
-    if (f->kind == AA_FINDING_DISSIMILARITY && f->wait_region >= 0 && f->nwait) {
-        aa_buf_printf(o, "<br><span class=\"muted\">%zu other rank%s wait ", f->nwait,
-                      f->nwait == 1 ? "" : "s");
+    if (f->kind != AA_FINDING_DISPARITY && f->wait_region >= 0 && f->nwait) {
+        aa_buf_printf(o, "<br><span class=\"muted\">%zu %srank%s wait ", f->nwait,
+                      f->kind == AA_FINDING_DYNAMIC ? "" : "other ", f->nwait == 1 ? "" : "s");
         put_time(o, f->wait_s / (double)f->nwait);
         aa_buf_puts(o, " each in ");
         if (f->wait_kind) {
@@ -513,7 +537,9 @@ static void finding_card(aa_buf *o, const aa_analysis *a, const rp_values *v, co
 {
     size_t j;
     aa_buf_printf(o, "<div class=\"finding\"><h3>%zu. %s in ", nth,
-                  f->kind == AA_FINDING_DISSIMILARITY ? "Imbalance" : "Hotspot");
+                  f->kind == AA_FINDING_DISSIMILARITY ? "Imbalance"
+                  : f->kind == AA_FINDING_DYNAMIC     ? "Imbalance moving between processes"
+                                                      : "Hotspot");
     put_region(o, a, f->region);
     aa_buf_puts(o, ": ");
     put_time(o, f->impact_s);
@@ -551,6 +577,9 @@ static void finding_card(aa_buf *o, const aa_analysis *a, const rp_values *v, co
     if (f->kind == AA_FINDING_DISSIMILARITY) {
         aa_buf_puts(o, " &#183; effect ");
         put_num(o, f->effect);
+    } else if (f->kind == AA_FINDING_DYNAMIC) {
+        aa_buf_puts(o, " &#183; slope of the wait on the step's work ");
+        put_num(o, -f->effect);
     } else {
         aa_buf_printf(o, " (%s)", rp_severity_name(f->severity_class));
     }
@@ -599,7 +628,7 @@ static void section_findings(aa_buf *o, const aa_analysis *a, const rp_values *v
         aa_buf_puts(o, "</td><td class=\"num\">");
         put_num(o, f->confidence);
         aa_buf_puts(o, "</td><td class=\"num\">");
-        if (f->kind == AA_FINDING_DISSIMILARITY)
+        if (f->kind != AA_FINDING_DISPARITY)
             put_num(o, f->effect);
         else
             aa_buf_puts(o, "-");

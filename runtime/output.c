@@ -36,10 +36,12 @@ const char *const aa_rt_x_names[AA_RT_X_COUNT_] = {
     "mpi_wall", "mpi_cpu", "mpi_calls", "mpi_bytes_sent", "mpi_bytes_recv",
     "io_read_bytes", "io_write_bytes", "io_time", "io_calls",
     "mpi_p2p_wall", "mpi_coll_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
-    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes", "io_cpu", "cpu_fix"};
+    "mpi_p2p_bytes", "mpi_coll_bytes", "mpi_rma_bytes", "io_cpu", "cpu_fix",
+    "sync_steps", "sync_work", "sync_wait", "sync_work_sq", "sync_wait_sq", "sync_cross"};
 const char *const aa_rt_x_units[AA_RT_X_COUNT_] = {
     "s", "s", "count", "bytes", "bytes", "bytes", "bytes", "s", "count",
-    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes", "s", "s"};
+    "s", "s", "s", "s", "s", "bytes", "bytes", "bytes", "s", "s",
+    "count", "s", "s", "s2", "s2", "s2"};
 
 /* A node's CPU time above its wall time is the interpolation's overshoot
  * (rt_internal.h): cut to the wall time, and the visits' sum of squares

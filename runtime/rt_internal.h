@@ -76,6 +76,20 @@ enum {
      * absolute values: how far its split of CPU time inside/outside the
      * calls can be off */
     AA_RT_X_CPU_FIX,
+    /* steps at a synchronizing call site (rt_mpi.h aa_mpi_sync_step): the
+     * node's first blocking collective / wait / blocking point-to-point
+     * function, each call of it after the first one pair: w = the thread's
+     * CPU time outside MPI calls since that function's previous call here
+     * (one step's work), t = the call's wall time (its wait).  Sums of
+     * w, t, w^2, t^2 and w*t: per process, how the wait moves with the
+     * step's own work (a work that moves between processes from step to
+     * step shows as a wait falling as the own work rises) */
+    AA_RT_X_SYNC_STEPS,
+    AA_RT_X_SYNC_WORK,
+    AA_RT_X_SYNC_WAIT,
+    AA_RT_X_SYNC_WORK_SQ,
+    AA_RT_X_SYNC_WAIT_SQ,
+    AA_RT_X_SYNC_CROSS,
     AA_RT_X_COUNT_
 };
 
@@ -92,6 +106,9 @@ typedef struct aa_rt_node {
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
     double cpu_sq;        /* sum over visits of the squared CPU time of a visit, ns^2 */
+    int32_t sync_fn;      /* the synchronizing MPI function whose calls here pair
+                           * steps (its wrapper's number; 0: none yet) */
+    double sync_mark;     /* the thread's CPU ns outside MPI at its previous call */
     uint64_t untimed;     /* visits after throttling through the runtime (not timed) */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
@@ -125,6 +142,8 @@ typedef struct aa_rt_thread {
     int skip_ovf;              /* skipping because too deep: every enter is unrecorded */
     int in_rt;                 /* inside the runtime: its own I/O is not counted */
     int in_mpi;                /* inside an MPI wrapper (recursion guard) */
+    double mpi_cpu_ns;         /* CPU ns inside measured MPI calls so far (the CPU
+                                * time outside them: the steps' work, rt_mpi.h) */
     int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
                                 * writing through write()) count once */
     /* CPU time interpolation (see docs/runtime.md) */

@@ -48,9 +48,37 @@ static inline int aa_mpi_begin(aa_mpi_call *c)
     return 1;
 }
 
-/* cls: AA_MPI_P2P..AA_MPI_IO.  For the I/O kind, sent = bytes written and
- * recv = bytes read (io_* metrics). */
-static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
+/* One step at a synchronizing call site: the node pairs the calls of the
+ * first synchronizing function called in it (sync, the wrapper's number);
+ * each call after the first adds the work since that function's previous
+ * call here (CPU outside MPI, seconds) and the call's wall time (the
+ * AA_RT_X_SYNC_* sums). */
+static inline void aa_mpi_sync_step(aa_rt_thread *t, aa_rt_node *n, int sync, double c0,
+                                    double wall)
+{
+    double outside = c0 - t->mpi_cpu_ns, w;
+    if (n->sync_fn == 0)
+        n->sync_fn = sync;
+    else if (n->sync_fn == sync) {
+        w = (outside - n->sync_mark) / 1e9;
+        if (w < 0)
+            w = 0;
+        n->x[AA_RT_X_SYNC_STEPS] += 1;
+        n->x[AA_RT_X_SYNC_WORK] += w;
+        n->x[AA_RT_X_SYNC_WAIT] += wall;
+        n->x[AA_RT_X_SYNC_WORK_SQ] += w * w;
+        n->x[AA_RT_X_SYNC_WAIT_SQ] += wall * wall;
+        n->x[AA_RT_X_SYNC_CROSS] += w * wall;
+    } else
+        return;
+    n->sync_mark = outside;
+}
+
+/* cls: AA_MPI_P2P..AA_MPI_IO; sync: the wrapper's number for a call that
+ * can wait for other processes (blocking collectives, waits, blocking
+ * point-to-point: mpi_gen.pl), 0 for others.  For the I/O kind, sent =
+ * bytes written and recv = bytes read (io_* metrics). */
+static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, double sent, double recv)
 {
     aa_rt_thread *t = c->t;
     uint64_t now = aa_rt_now();
@@ -59,14 +87,19 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, double sent, double recv)
     aa_rt_node *n;
     t->in_mpi = 0;
     n = aa_rt_current_node(t);
-    if (!n)
-        return;
     cpu = (cpu - c->c0) / 1e9;
     fix = c->fix + aa_rt_fix_at(t, now);
     if (cpu < 0)
         cpu = 0;
     if (cpu > wall + fix)
         cpu = wall + fix; /* wall plus the misplaced correction: see io.c's io_end */
+    if (!n) {
+        t->mpi_cpu_ns += cpu * 1e9;
+        return;
+    }
+    if (sync)
+        aa_mpi_sync_step(t, n, sync, c->c0, wall);
+    t->mpi_cpu_ns += cpu * 1e9;
     n->x[AA_RT_X_MPI_WALL] += wall;
     n->x[AA_RT_X_MPI_CPU] += cpu;
     n->x[AA_RT_X_CPU_FIX] += fix;

@@ -45,7 +45,7 @@ int aa_space_migrate(aa_space *s, int *applied, aa_err *err);
 
 /* ---- import ----------------------------------------------------------------- */
 typedef struct aa_space_finding {
-    const char *kind;       /* "dissimilarity" / "disparity" */
+    const char *kind;       /* "dissimilarity" / "disparity" / "dynamic" */
     const char *region;     /* /Code/... path */
     double severity;        /* [0,1] */
     int severity_class;     /* 0..4, -1 */

@@ -1,0 +1,272 @@
+/*
+ * analyze/dynamic.c -- imbalance that moves between processes from step
+ * to step (a "dynamic" imbalance): every process's total work is alike,
+ * yet they wait at each step's synchronization for whichever one had the
+ * most work in that step.
+ *
+ * Profiles sum over the run, so the clustering of processes (dissim.c)
+ * cannot see it: the totals are equal.  The runtime therefore pairs, at
+ * each region's synchronizing MPI call (the first blocking collective,
+ * wait or blocking point-to-point function called there; rt_mpi.h
+ * aa_mpi_sync_step), one step's work w -- the CPU time outside MPI since
+ * that function's previous call there -- with the call's wall time t, and
+ * keeps the sums of w, t, w^2, t^2 and w*t (metrics sync_*).  In a
+ * bulk-synchronous step a process waits for the latest one:
+ * t = transfer + (max over processes of w) - w, so within one process, from
+ * step to step, the wait falls as its own work rises, with slope -1.  Work
+ * that varies alike on every process (every fourth step heavier for all)
+ * leaves t unrelated to w (slope 0), and so does the waiting that the
+ * preemption of an oversubscribed node causes (CPU time does not grow
+ * with it).  A static imbalance has no variation of w within a process.
+ *
+ * For each region with such pairs, over the processes with at least
+ * AN_DYN_MIN_STEPS own pairs (their steps less their own means: the
+ * within-process regression), the slope b = S_wt / S_ww and the
+ * correlation rho = S_wt / sqrt(S_ww S_tt) give a dynamic imbalance when
+ *  1. rho <= -dynamic_corr, significant: atanh(-rho) sqrt(dof - 3) >=
+ *     dynamic_z (Fisher's z; dof: the steps less one per process);
+ *  2. b <= -dynamic_slope (the wait falls by at least that share of the
+ *     work the process lacks);
+ *  3. its impact -- the wait per process the variation explains, steps x
+ *     (-b) x sd(w) x sqrt(P - 1) (what the latest of P processes exceeds
+ *     the mean by, at most, for a given spread), at most the wait measured
+ *     there -- is at least finding_min_share of the median run (wall time:
+ *     the wait is wall time) and at least the resolution.
+ * The finding names where the varying work is: below the nearest region
+ * around the call site that repeats per step (a loop or user region; the
+ * site's function calling it otherwise), the region whose visits' CPU time
+ * varies most (sum over processes of cpu_sq - cpu^2 / visits, within
+ * processes) and holds at least a quarter of the steps' work variation,
+ * descending while a child holds half of its variation; that region's own
+ * code when none does.  The serial and the parallel analysis (parallel.c)
+ * add each process with an_dynamic_add and decide on the summed values
+ * with an_dynamic_findings_from.
+ */
+#include "analyze/aa_analyze.h"
+#include "analyze/an_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const an_dyn_metric[AN_DYN_ROWS] = {
+    "sync_steps", "sync_work", "sync_wait", "sync_work_sq", "sync_wait_sq", "sync_cross",
+    "mpi_coll_wall", "mpi_p2p_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
+    "visits", "cpu", "cpu_sq"};
+
+/* row's value in region r's own code (inclusive less its children) */
+static double own_of(const double *row, size_t r, const size_t *cstart, const size_t *clist)
+{
+    double v;
+    size_t i;
+    if (!row)
+        return 0;
+    v = isnan(row[r]) ? 0 : row[r];
+    for (i = cstart[r]; i < cstart[r + 1]; i++)
+        v -= isnan(row[clist[i]]) ? 0 : row[clist[i]];
+    return v;
+}
+
+void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t *cstart,
+                    const size_t *clist, const aa_analyze_options *o)
+{
+    size_t r, k;
+    for (r = 0; r < R; r++) {
+        double *v = s + r * AN_DYN_SUMS;
+        double n = own_of(rows[0], r, cstart, clist), W, T, ww, tt, wt;
+        double vis = rows[11] ? rows[11][r] : 0, cpu = rows[12] ? rows[12][r] : 0;
+        double sq = rows[13] ? rows[13][r] : 0;
+        if (vis >= 2 && isfinite(cpu) && isfinite(sq) && sq - cpu * cpu / vis > 0)
+            v[AN_DYN_VISIT_VAR] += sq - cpu * cpu / vis;
+        n = floor(n + 0.5);
+        if (n < AN_DYN_MIN_STEPS)
+            continue;
+        W = own_of(rows[1], r, cstart, clist);
+        T = own_of(rows[2], r, cstart, clist);
+        ww = own_of(rows[3], r, cstart, clist) - W * W / n;
+        tt = own_of(rows[4], r, cstart, clist) - T * T / n;
+        wt = own_of(rows[5], r, cstart, clist) - W * T / n;
+        if (!(ww >= 0) || !(tt >= 0) || !isfinite(wt))
+            continue;
+        v[AN_DYN_STEPS] += n;
+        v[AN_DYN_SWW] += ww;
+        v[AN_DYN_STT] += tt;
+        v[AN_DYN_SWT] += wt;
+        v[AN_DYN_WAIT] += T;
+        v[AN_DYN_PROCS] += 1;
+        if (ww > 0 && tt > 0 && wt / sqrt(ww * tt) <= -o->dynamic_corr &&
+            wt / ww <= -o->dynamic_slope)
+            v[AN_DYN_AGREE] += 1;
+        for (k = 0; k < AN_WAIT_KINDS; k++)
+            v[AN_DYN_KINDS + k] += fmax(0, own_of(rows[6 + k], r, cstart, clist));
+    }
+}
+
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
+                     an_dyn_verdict *out)
+{
+    double procs = v[AN_DYN_PROCS], steps = v[AN_DYN_STEPS], dof = steps - procs;
+    double sww = v[AN_DYN_SWW], stt = v[AN_DYN_STT], swt = v[AN_DYN_SWT], wait;
+    memset(out, 0, sizeof *out);
+    if (procs < 2 || dof <= 3 || !(sww > 0) || !(stt > 0))
+        return 0;
+    out->procs = procs;
+    out->steps = steps / procs;
+    out->slope = swt / sww;
+    out->corr = swt / sqrt(sww * stt);
+    out->sd_work = sqrt(sww / dof);
+    out->z = out->corr < 0 ? atanh(fmin(-out->corr, 1 - 1e-12)) * sqrt(dof - 3) : 0;
+    wait = v[AN_DYN_WAIT] / procs;
+    out->wait = wait;
+    out->impact = fmin(wait, out->steps * -out->slope * out->sd_work * sqrt(procs - 1));
+    out->agree = v[AN_DYN_AGREE] / procs;
+    return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
+           out->slope <= -o->dynamic_slope && out->impact >= o->resolution_s &&
+           wmed > 0 && out->impact / wmed >= o->finding_min_share;
+}
+
+/* The region around the call site that repeats per step: the site itself
+ * or its nearest ancestor that is not a function; the site when every
+ * ancestor is one. */
+static size_t step_region(const aa_analysis *a, const unsigned char *isfn, size_t site)
+{
+    long r = (long)site;
+    while (r > 0 && isfn[r])
+        r = a->regions[r].parent;
+    return r > 0 ? (size_t)r : site;
+}
+
+size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const size_t *send,
+                        const size_t *cstart, const size_t *clist, const double *s, size_t site)
+{
+    size_t top = step_region(a, isfn, site), d, best = top, i;
+    double most = 0, need = 0.25 * s[site * AN_DYN_SUMS + AN_DYN_SWW];
+    for (d = top + 1; d < send[top]; d++) {
+        double vv = s[d * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
+        if (vv > most) {
+            most = vv;
+            best = d;
+        }
+    }
+    if (best == top || !(most >= need))
+        return top;
+    for (;;) {
+        size_t next = best;
+        double half = 0.5 * s[best * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
+        for (i = cstart[best]; i < cstart[best + 1]; i++)
+            if (s[clist[i] * AN_DYN_SUMS + AN_DYN_VISIT_VAR] >= half)
+                next = clist[i];
+        if (next == best)
+            return best;
+        best = next;
+    }
+}
+
+/* One finding: the varying work in `cause`, the wait at `site`. */
+static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdict *v,
+                       const double *s, double wmed)
+{
+    aa_analysis *a = c->a;
+    aa_finding *f = an_add_finding(c, AA_FINDING_DYNAMIC, cause);
+    double kinds[2 * AN_WAIT_KINDS] = {0};
+    size_t q, k;
+    if (!f)
+        return an_nomem(c);
+    f->ccr = f->cccr = 1;
+    f->effect = -v->slope;
+    f->severity = -v->corr;
+    f->confidence = v->agree;
+    f->impact_s = v->impact;
+    f->run_share = v->impact / wmed;
+    f->wait_region = (long)site;
+    f->wait_s = v->wait * v->procs;
+    for (k = 0; k < AN_WAIT_KINDS; k++)
+        kinds[k] = s[site * AN_DYN_SUMS + AN_DYN_KINDS + k];
+    f->wait_kind = an_wait_kind(kinds, 1, 1);
+    f->step_work_sd = v->sd_work;
+    f->steps = v->steps;
+    if (!(f->wait_ranks = malloc((a->nprocesses + 1) * sizeof *f->wait_ranks)))
+        return an_nomem(c);
+    for (q = 0; q < a->nprocesses; q++)
+        f->wait_ranks[f->nwait++] = a->ranks[q];
+    if (!(f->suggestion = aa_strdup(
+              "dynamic imbalance: the heaviest step moves between processes -- balance each "
+              "step's work (repartition more often, or assign work dynamically), not only the "
+              "run's totals")))
+        return an_nomem(c);
+    return AA_OK;
+}
+
+int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *isfn,
+                             const size_t *send, const size_t *cstart, const size_t *clist,
+                             double wmed)
+{
+    aa_analysis *a = c->a;
+    size_t r, j, nf = a->nfindings;
+    int rc;
+    for (r = 0; r < a->nregions; r++) {
+        an_dyn_verdict v;
+        size_t cause;
+        int dup = 0;
+        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, &v))
+            continue;
+        cause = an_dynamic_cause(a, isfn, send, cstart, clist, s, r);
+        /* one finding per varying region: the larger wait */
+        for (j = nf; j < a->nfindings; j++)
+            if (a->findings[j].region == cause) {
+                dup = 1;
+                if (v.impact > a->findings[j].impact_s) {
+                    an_finding_free(&a->findings[j]);
+                    memmove(&a->findings[j], &a->findings[j + 1],
+                            (a->nfindings - j - 1) * sizeof a->findings[j]);
+                    a->nfindings--;
+                    dup = 0;
+                }
+                break;
+            }
+        if (!dup && (rc = add_finding(c, r, cause, &v, s, wmed)))
+            return rc;
+    }
+    return AA_OK;
+}
+
+/* Phase (serial): the sums of every analysed process, then the findings. */
+int an_dynamic_findings(an_ctx *c)
+{
+    size_t R = c->R, P = c->P, q, k, r;
+    int mi[AN_DYN_ROWS], any = 1, rc;
+    double *rows[AN_DYN_ROWS] = {0}, *s;
+    unsigned char *fin, *isfn;
+    for (k = 0; k < 6; k++)
+        any &= an_metric_usable(c, an_dyn_metric[k], &mi[k]);
+    if (!any || P < 2)
+        return AA_OK;
+    c->a->dynamic_measured = 1;
+    s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
+    fin = malloc(R + 1);
+    isfn = calloc(R + 1, 1);
+    for (k = 0; k < AN_DYN_ROWS; k++)
+        rows[k] = malloc((R + 1) * sizeof *rows[k]);
+    for (k = 0, any = s && fin && isfn; k < AN_DYN_ROWS; k++)
+        any &= rows[k] != NULL;
+    rc = any ? AA_OK : an_nomem(c);
+    for (k = 6; !rc && k < AN_DYN_ROWS; k++)
+        if (!an_metric_usable(c, an_dyn_metric[k], &mi[k])) {
+            free(rows[k]);
+            rows[k] = NULL;
+        }
+    for (q = 0; !rc && q < P; q++) {
+        for (k = 0; k < AN_DYN_ROWS; k++)
+            if (rows[k])
+                an_gather_row(c, mi[k], q, rows[k], fin);
+        an_dynamic_add(s, R, (const double *const *)rows, c->cstart, c->clist, c->o);
+    }
+    for (r = 0; !rc && r < R; r++)
+        isfn[r] = c->a->regions[r].info && c->a->regions[r].info->kind == AA_KIND_FUNCTION;
+    if (!rc)
+        rc = an_dynamic_findings_from(c, s, isfn, c->send, c->cstart, c->clist, c->wmed);
+    for (k = 0; k < AN_DYN_ROWS; k++)
+        free(rows[k]);
+    free(s), free(fin), free(isfn);
+    return rc;
+}
