@@ -2836,6 +2836,84 @@ static void test_mpi_call_res(void)
     }
 }
 
+/* Imbalance that moves between processes (analyze/dynamic.c), simulated by
+ * test_dynamic_exp (test_analyze_util.h).  Mode 0: P processes, 40 steps,
+ * each step a different one does 3x the work -- found, in compute, waited
+ * at the loop, the whole wait its impact; mode 1: every fourth step
+ * heavier on every process (waits unrelated to the work, as the load's
+ * preemption makes them): nothing; mode 2: balanced work, large waits from
+ * elsewhere: nothing; mode 3: as 0 with only 3 steps: too few to tell;
+ * mode 4: as 0 with the allreduce in a function global_sum the loop calls:
+ * waited there, the work still compute's; mode 5: an experiment without
+ * the sync metrics: not looked for. */
+static void test_dynamic(void)
+{
+    static const char *what[6] = {"a different process the heaviest each step",
+                                  "every fourth step heavier on all",
+                                  "balanced work, waits from elsewhere", "3 steps",
+                                  "the wait in a function the loop calls",
+                                  "no sync metrics"};
+    int mode, P;
+    for (mode = 0; mode < 6; mode++)
+        for (P = 2; P <= 8; P += 6) {
+            aa_experiment *e = test_dynamic_exp(mode, P);
+            aa_analysis *a = NULL;
+            aa_err err;
+            size_t i, nd = 0;
+            const aa_finding *f = NULL;
+            int rc = aa_analyze_run(e, NULL, &a, &err);
+            ok(rc == AA_OK, "dynamic %s, %d ranks: analysed", what[mode], P);
+            if (rc) {
+                aa_experiment_free(e);
+                continue;
+            }
+            for (i = 0; i < a->nfindings; i++)
+                if (a->findings[i].kind == AA_FINDING_DYNAMIC) {
+                    nd++;
+                    f = &a->findings[i];
+                }
+            ok(a->dynamic_measured == (mode != 5), "... looked for: %d", a->dynamic_measured);
+            if (mode == 0 || mode == 4) {
+                /* per process: (P - 1) heavy steps of another, 39 steps paired */
+                double wait = 0.004 * (double)(40 / P * (P - 1) + (40 % P ? 40 % P - 1 : 0)) / 40.0;
+                ok(nd == 1 && f && f->cccr, "... one dynamic finding (%zu)", nd);
+                ok(f && f->region == region_by_id(a, 3), "... where the work varies: compute");
+                ok(f && f->wait_region == (long)region_by_id(a, mode == 4 ? 4 : 2),
+                   "... waited at %s", mode == 4 ? "global_sum" : "the loop");
+                ok(f && f->nwait == (size_t)P, "... every process waits");
+                ok(f && fabs(f->effect - 1) < 0.05 && f->severity > 0.99,
+                   "... slope -1, correlation -1 (%g, %g)", f ? -f->effect : NAN,
+                   f ? -f->severity : NAN);
+                ok(f && f->impact_s > 0.9 * wait * 40 && f->impact_s <= f->wait_s / P + 1e-12,
+                   "... impact the wait (%g of %g s)", f ? f->impact_s : NAN, wait * 40);
+                ok(f && f->wait_kind && strstr(f->wait_kind, "collective"),
+                   "... in collective calls");
+                ok(f && fabs(f->steps - 39) < 1e-9, "... 39 steps paired (%g)", f ? f->steps : NAN);
+            } else
+                ok(nd == 0, "... no dynamic finding (%zu)", nd);
+            if (mode == 0 && P == 8) {
+                aa_buf b;
+                aa_buf_init(&b);
+                rc = aa_analyze_format_text(a, &b);
+                if (getenv("AA_SHOW"))
+                    fputs(b.data, stderr);
+                ok(rc == AA_OK && b.data &&
+                       strstr(b.data, "1. dynamic   0.1369 s") &&
+                       strstr(b.data, "ranks 0-7 wait 0.1369 s each") &&
+                       strstr(b.data, "in MPI (collective calls) in [3] t.c:20 f loop@10"),
+                   "... text: the ranked finding and the wait");
+                aa_buf_free(&b);
+                aa_buf_init(&b);
+                ok(aa_analyze_format_json(a, &b) == AA_OK && b.data &&
+                       strstr(b.data, "\"dynamic\": {") && strstr(b.data, "\"step_work_sd\""),
+                   "... JSON: the dynamic section");
+                aa_buf_free(&b);
+            }
+            aa_analyze_free(a);
+            aa_experiment_free(e);
+        }
+}
+
 int main(void)
 {
     test_crnm();
@@ -2879,5 +2957,6 @@ int main(void)
     test_one_visit();
     test_speed_merge();
     test_mpi_call_res();
+    test_dynamic();
     return tap_done();
 }

@@ -610,6 +610,54 @@ static void wait_in_loop_case(int io)
     aa_experiment_free(e);
 }
 
+/* The heaviest step moving between processes (analyze/dynamic.c,
+ * test_dynamic_exp): the same dynamic finding in both, also 5 processes
+ * at a time; and none in both where the work varies alike on all. */
+static void dynamic_case(int mode, int P)
+{
+    aa_experiment *e = test_dynamic_exp(mode, P);
+    aa_analysis *s = NULL, *p = NULL, *pb = NULL;
+    aa_err err;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    char what[96];
+    size_t i, nd = 0;
+    snprintf(what, sizeof what, "dynamic imbalance mode %d, %d processes", mode, P);
+    memset(&err, 0, sizeof err);
+    if (aa_analyze_run(e, NULL, &s, &err)) {
+        ok(0, "%s: serial analysis: %s", what, err.msg);
+        aa_experiment_free(e);
+        return;
+    }
+    proc_arrays(e, &ex, &pr);
+    aa_pcomm_single(&cm);
+    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
+    else {
+        compare(what, s, p);
+        for (i = 0; i < p->nfindings; i++)
+            nd += p->findings[i].kind == AA_FINDING_DYNAMIC;
+        ok(nd == (mode == 0 ? 1u : 0u) && p->dynamic_measured && s->dynamic_measured,
+           "%s: %zu dynamic findings", what, nd);
+    }
+    {
+        block_src b = {ex, pr, e->nprocesses, 0};
+        aa_psource src = {b.n, &b, block_load};
+        strcat(what, ", 5 at a time");
+        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
+            ok(0, "%s: parallel analysis: %s", what, err.msg);
+        else
+            compare(what, s, pb);
+    }
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    aa_analyze_free(pb);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
     one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
@@ -705,6 +753,8 @@ int main(void)
     g_calls = 0;
     master_case(16);
     master_case(68);
+    dynamic_case(0, 12);
+    dynamic_case(1, 12);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);

@@ -1,12 +1,14 @@
 /*
  * tests/unit/test_analyze_util.h -- helpers shared by the analyze/ unit
- * tests: static regions of a hand-built experiment.
+ * tests: static regions of a hand-built experiment, and a simulated
+ * bulk-synchronous loop whose heaviest step moves between processes.
  */
 #ifndef AA_TEST_ANALYZE_UTIL_H
 #define AA_TEST_ANALYZE_UTIL_H
 
 #include "profile/aa_profile.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Region id with the given parent, kind and name, in function "f" of t.c
@@ -24,6 +26,82 @@ static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const cha
     r.file = (char *)(id ? "t.c" : "");
     r.line = (int)id * 10;
     aa_experiment_add_region(e, &r);
+}
+
+/* A bulk-synchronous loop as the runtime measures it (sync_* metrics:
+ * rt_mpi.h aa_mpi_sync_step): P processes, 40 steps (3 in mode 3), each
+ * step every process computes w (its visit of compute, region 3, in
+ * loop@10, region 2, in main), then waits in an MPI_Allreduce for the
+ * slowest, t = max w - w + 10 us.  Mode 0 and 4: a different process does
+ * 3x the work each step (4: the allreduce inside global_sum, region 4, that
+ * the loop calls); 1: every fourth step heavier on every process, waits
+ * unrelated to the work; 2: balanced work, waits from elsewhere; 3: as 0
+ * with 3 steps; 5: as 0 without the sync metrics. */
+static inline aa_experiment *test_dynamic_exp(int mode, int P)
+{
+    static const char *const sync[6] = {"sync_steps", "sync_work", "sync_wait",
+                                        "sync_work_sq", "sync_wait_sq", "sync_cross"};
+    const double L = 0.002, H = 0.006, tr = 1e-5;
+    int steps = mode == 3 ? 3 : 40, r, k, m;
+    aa_experiment *e = aa_experiment_new();
+    int mwl = aa_experiment_add_metric(e, "wall", "s");
+    int mcp = aa_experiment_add_metric(e, "cpu", "s");
+    int mv = aa_experiment_add_metric(e, "visits", "count");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+    int mc = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
+    int ms = mode == 5 ? -1 : aa_experiment_add_metric(e, sync[0], "count");
+    for (k = 1; k < 6 && ms >= 0; k++)
+        aa_experiment_add_metric(e, sync[k], k < 3 ? "s" : "s2");
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "global_sum", AA_KIND_FUNCTION);
+    for (r = 0; r < P; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        long path[5];
+        double W = 0, W2 = 0, T = 0, sw[6] = {0}, *v;
+        path[0] = aa_thread_add_node(e, t, 0, -1);
+        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+        path[3] = mode == 4 ? aa_thread_add_node(e, t, 4, (int32_t)path[2]) : -1;
+        path[4] = aa_thread_add_node(e, t, 3, (int32_t)path[2]);
+        for (k = 0; k < steps; k++) {
+            double w = 0, wt, most = 0;
+            for (m = 0; m < P; m++) {
+                double x = mode == 1 ? (k % 4 == 0 ? H : L)
+                         : mode == 2 ? L * (1 + 1e-3 * sin(k * 7.0 + m))
+                                     : (k % P == m ? H : L);
+                most = x > most ? x : most;
+                if (m == r)
+                    w = x;
+            }
+            wt = mode == 1 ? tr + 0.002 * (1 + sin(k * 3.7 + r * 1.3))
+               : mode == 2 ? tr + 0.003 * (1 + sin(k * 2.3 + r * 0.7))
+                           : most - w + tr;
+            W += w, W2 += w * w, T += wt;
+            if (k > 0) { /* the first call only marks the start */
+                sw[0] += 1, sw[1] += w, sw[2] += wt;
+                sw[3] += w * w, sw[4] += wt * wt, sw[5] += w * wt;
+            }
+        }
+        v = aa_node_values(e, t, (size_t)path[4]);
+        v[mwl] = v[mcp] = W, v[mv] = steps, v[mq] = W2;
+        for (k = 0; k < 4; k++) { /* inclusive: the pairs and the wait up the path */
+            if (path[k] < 0)
+                continue;
+            v = aa_node_values(e, t, (size_t)path[k]);
+            v[mwl] = v[mcp] = k == 3 ? T : W + T + (k < 2 ? 0.01 : 0);
+            v[mv] = k == 3 ? steps : 1;
+            v[mq] = v[mcp] * v[mcp] / v[mv];
+            v[mw] = v[mc] = T;
+            for (m = 0; m < 6 && ms >= 0; m++)
+                v[ms + m] = sw[m];
+        }
+    }
+    e->nprocs = P;
+    return e;
 }
 
 #endif
