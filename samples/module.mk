@@ -7,7 +7,7 @@
 # they stand for a user's application.  samples/Makefile builds the same
 # programs standalone (make -C samples CC=mpicc).
 
-SAMPLE_NAMES := balanced imbalance hotspot cache io comm master_worker serial_io
+SAMPLE_NAMES := balanced imbalance hotspot cache io comm master_worker serial_io rotating
 SAMPLE_BINS  := $(addprefix $(B)/samples/,$(SAMPLE_NAMES))
 SAMPLE_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g
 

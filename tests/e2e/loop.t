@@ -25,6 +25,7 @@ expect_args() {
     io)            echo "--kind disparity --cause disk_io_bytes,io_time" ;;
     serial_io)     echo "--kind dissimilarity --alone 0 --cause disk_io_bytes,io_time" ;;
     comm)          echo "--kind disparity --cause mpi_bytes,mpi_time" ;;
+    rotating)      echo "--kind dynamic --clusters 1" ;;
     *)             echo "--kind any" ;;
     esac
 }
@@ -59,6 +60,18 @@ for src in "$TOP"/samples/*.c; do
         done ;;
     esac
 done
+
+# rotating's control: the same per-step variation on every rank at once
+# (-m synchronous) is no dynamic imbalance; nor is the balanced sample one.
+if [ -x "$T/rotating" ]; then
+    (cd "$T" && timeout 150 "$AA" run --np 4 --no-store --out "$T/run-rotsync" -- "$T/rotating" \
+        -s large -m synchronous) >"$T/rotsync.run.log" 2>&1
+    is "$?" 0 "rotating -m synchronous: autoanalyzer run exits 0"
+    ok "rotating -m synchronous: no dynamic imbalance" "$EXPECT" "$T/run-rotsync/analysis.json" \
+        --none dynamic
+fi
+[ -s "$T/run-balanced/analysis.json" ] &&
+    ok "balanced: no dynamic imbalance" "$EXPECT" "$T/run-balanced/analysis.json" --none dynamic
 
 # A report from a real run renders in Chromium.
 if [ -s "$T/run-imbalance/report.html" ] && command -v chromium >/dev/null 2>&1; then

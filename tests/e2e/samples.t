@@ -39,7 +39,7 @@ check_sample() {
 mkdir -p "$T/tmp"
 export TMPDIR="$T/tmp"
 
-for name in balanced imbalance hotspot cache io comm master_worker serial_io; do
+for name in balanced imbalance hotspot cache io comm master_worker serial_io rotating; do
     check_sample "$name" 4
 done
 check_sample imbalance 8
@@ -69,6 +69,12 @@ run serial_io 3 "$T/sio.n2" -n 2 -s large; is "$?" 0 "serial_io -np 3 -n 2 -s la
 is "$(value_of "$T/sio.n2" 'checkpoint bytes written')" $((2 * 16 * 1048576)) \
    "serial_io -n 2 -s large: rank 0's checkpoint bytes"
 is "$(find "$T/tmp" -mindepth 1 | wc -l)" 0 "serial_io removes its checkpoint directory"
+
+# rotating: the same checksum in both modes' two runs; bad -m is a usage error.
+like "$(cat "$T/rotating.4.1")" "4 ranks, 48 steps, rotating" "rotating small: 48 steps, rotating"
+run rotating 3 "$T/rot.sync" -m synchronous -s large; is "$?" 0 "rotating -np 3 -m synchronous -s large exits 0"
+like "$(cat "$T/rot.sync")" "3 ranks, 96 steps, synchronous" "rotating -m synchronous -s large: 96 steps"
+run rotating 1 "$T/bad" -m sideways; is "$?" 2 "rotating -m sideways exits 2"
 
 # comm: R*P*BLOCK + R*STEPS*MSG with R=10, BLOCK=131072, STEPS=100, MSG=8192.
 is "$(value_of "$T/comm.4.1" 'alltoall bytes sent per rank')" $((10 * 4 * 131072)) "comm small: alltoall bytes"

@@ -2,7 +2,7 @@
 """tests/report/expect_analysis.py -- checks an analysis JSON (SPEC §9
 contract of `autoanalyzer analyze --json`) against what a sample documents.
 
-  expect_analysis.py ANALYSIS.json [--kind dissimilarity|disparity|any]
+  expect_analysis.py ANALYSIS.json [--kind dissimilarity|disparity|dynamic|any]
       [--function F1,F2]   some core bottleneck (CCCR) of that kind lies in one of
                            them: its region or a calling-context ancestor belongs
                            to one of these functions
@@ -17,6 +17,7 @@ contract of `autoanalyzer analyze --json`) against what a sample documents.
       [--clusters N]       exactly N process clusters
       [--alone RANK]       RANK forms a cluster of its own (or was excluded as a master)
       [--region-kind K]    that bottleneck's region has kind K (e.g. loop)
+      [--none KIND]        no core bottleneck of that kind (a control case)
 Prints what it found; exit status 0 when every expectation holds."""
 import json, sys
 
@@ -30,7 +31,8 @@ def main():
     with open(path) as f:
         a = json.load(f)
     bad = []
-    kinds = ['dissimilarity', 'disparity'] if opts.get('--kind', 'any') == 'any' else [opts['--kind']]
+    kinds = (['dissimilarity', 'disparity', 'dynamic'] if opts.get('--kind', 'any') == 'any'
+             else [opts['--kind']])
     found = []
     for kind in kinds:
         for b in a.get(kind, {}).get('bottlenecks', []):
@@ -106,6 +108,12 @@ def main():
         r = int(opts['--alone'])
         if not any(c.get('ranks') == [r] for c in clusters) and r not in a.get('excluded_ranks', []):
             bad.append('rank %d is neither alone in a cluster nor excluded as a master' % r)
+    if '--none' in opts:
+        nk = [b for b in a.get(opts['--none'], {}).get('bottlenecks', []) if b.get('cccr')]
+        for b in nk:
+            print('# CCCR %s: %s in %s' % (opts['--none'], b.get('name'), b.get('function')))
+        if nk:
+            bad.append('%d %s CCCR(s), want none' % (len(nk), opts['--none']))
     for b in bad:
         print('# FAIL: ' + b)
     return 1 if bad else 0
