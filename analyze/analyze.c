@@ -18,7 +18,8 @@
  * 5. Root causes (causes.c, §5.4): one dissimilarity decision table per
  *    dissimilarity CCCR and one disparity table, analysed with roughset/.
  * 6. Dynamic imbalance (dynamic.c): processes alike in total that wait at
- *    each step for whichever had the most work in it.
+ *    each step for whichever had the most work in it (before the
+ *    disparity findings: its waits are its cost, no hotspot).
  * 7. Findings (findings.c): confidence, and one ranking across kinds.
  * Values are inclusive (every metric except wall_excl is recorded inclusive);
  * see docs/analysis.md for the exact definitions.
@@ -83,9 +84,9 @@ static int (*const phases[])(an_ctx *) = {
     an_dissim_clusters,      /* the processes' clusters: the largest finding's level */
     an_dissim_findings,      /* with rough-set root causes */
     an_dissim_suspects,      /* where to look in round 2 */
+    an_dynamic_findings,     /* dynamic.c: imbalance moving between processes */
     an_disparity_findings,   /* disparity CCRs with root causes */
     an_disparity_confidence,
-    an_dynamic_findings,     /* dynamic.c: imbalance moving between processes */
     an_rank_findings,        /* all findings in one order */
     an_history_apply,        /* history.c: knowledge of earlier runs, when given */
 };

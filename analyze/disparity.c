@@ -373,7 +373,8 @@ static void disp_free(an_disp *d)
  * ones is the imbalance's cost (its wait state: aa_finding wait_region,
  * wait_s), not a hotspot of the region where they wait: a halo exchange
  * that the fast ranks sit in for 0.4 s because one rank does 6x the work
- * costs microseconds once the work is balanced.  Region r's own value
+ * costs microseconds once the work is balanced.  So is the wait of a
+ * dynamic imbalance (dynamic.c: every process waits, in turn).  Region r's own value
  * leaves out, for every waiting process not judged on CPU time (a
  * preempted process's MPI waits are out already), the largest per-process
  * wait that a reported imbalance names at r. */
@@ -384,7 +385,7 @@ static double wait_of(const an_ctx *c, size_t q, size_t r)
     size_t i, j;
     for (i = 0; i < a->nfindings; i++) {
         const aa_finding *f = &a->findings[i];
-        if (f->kind != AA_FINDING_DISSIMILARITY || f->wait_region != (long)r || !f->nwait ||
+        if (f->kind == AA_FINDING_DISPARITY || f->wait_region != (long)r || !f->nwait ||
             !(f->wait_s > 0))
             continue;
         for (j = 0; j < f->nwait; j++)

@@ -28,17 +28,23 @@
  *  2. b <= -dynamic_slope (the wait falls by at least that share of the
  *     work the process lacks);
  *  3. its impact -- the wait per process the variation explains, steps x
- *     (-b) x sd(w) x sqrt(P - 1) (what the latest of P processes exceeds
- *     the mean by, at most, for a given spread), at most the wait measured
- *     there -- is at least finding_min_share of the median run (wall time:
- *     the wait is wall time) and at least the resolution.
+ *     min(1, -b) x sd(w) x sqrt(P - 1), at most the wait measured there --
+ *     is at least finding_min_share of the median run (wall time: the wait
+ *     is wall time) and at least the resolution.  sqrt(P - 1) sd is what
+ *     the latest of P processes can exceed their mean by in a step
+ *     (Samuelson's inequality; exact when one process at a time is heavy);
+ *     the slope counts up to 1: a process cannot wait for more work than
+ *     it lacks, and a steeper slope is waiting from elsewhere (on a loaded
+ *     node a preempted process is late, and the interpolated CPU clock
+ *     charges it a little of the preemption as work).
  * The finding names where the varying work is: below the nearest region
  * around the call site that repeats per step (a loop or user region; the
  * site's function calling it otherwise), the region whose visits' CPU time
  * varies most (sum over processes of cpu_sq - cpu^2 / visits, within
  * processes) and holds at least a quarter of the steps' work variation,
- * descending while a child holds half of its variation; that region's own
- * code when none does.  The serial and the parallel analysis (parallel.c)
+ * descending while a child holds half of its variation -- leaving out the
+ * regions that hold synchronizing calls (their CPU time holds the waits:
+ * MPI polls on the CPU); that region's own code when none does.  The serial and the parallel analysis (parallel.c)
  * add each process with an_dynamic_add and decide on the summed values
  * with an_dynamic_findings_from.
  */
@@ -78,6 +84,8 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
         double sq = rows[13] ? rows[13][r] : 0;
         if (vis >= 2 && isfinite(cpu) && isfinite(sq) && sq - cpu * cpu / vis > 0)
             v[AN_DYN_VISIT_VAR] += sq - cpu * cpu / vis;
+        if (rows[0] && rows[0][r] > 0)
+            v[AN_DYN_SYNC_IN] += rows[0][r];
         n = floor(n + 0.5);
         if (n < AN_DYN_MIN_STEPS)
             continue;
@@ -118,7 +126,7 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
     out->z = out->corr < 0 ? atanh(fmin(-out->corr, 1 - 1e-12)) * sqrt(dof - 3) : 0;
     wait = v[AN_DYN_WAIT] / procs;
     out->wait = wait;
-    out->impact = fmin(wait, out->steps * -out->slope * out->sd_work * sqrt(procs - 1));
+    out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * out->sd_work * sqrt(procs - 1));
     out->agree = v[AN_DYN_AGREE] / procs;
     return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
            out->slope <= -o->dynamic_slope && out->impact >= o->resolution_s &&
@@ -136,6 +144,13 @@ static size_t step_region(const aa_analysis *a, const unsigned char *isfn, size_
     return r > 0 ? (size_t)r : site;
 }
 
+/* Region d holds synchronizing calls (paired steps in its subtree): its
+ * visits' CPU time holds waits (MPI polls on the CPU), not only work. */
+static int holds_waits(const double *s, size_t d)
+{
+    return s[d * AN_DYN_SUMS + AN_DYN_SYNC_IN] > 0;
+}
+
 size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const size_t *send,
                         const size_t *cstart, const size_t *clist, const double *s, size_t site)
 {
@@ -143,6 +158,8 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const s
     double most = 0, need = 0.25 * s[site * AN_DYN_SUMS + AN_DYN_SWW];
     for (d = top + 1; d < send[top]; d++) {
         double vv = s[d * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
+        if (holds_waits(s, d))
+            continue;
         if (vv > most) {
             most = vv;
             best = d;
@@ -154,7 +171,8 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const s
         size_t next = best;
         double half = 0.5 * s[best * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
         for (i = cstart[best]; i < cstart[best + 1]; i++)
-            if (s[clist[i] * AN_DYN_SUMS + AN_DYN_VISIT_VAR] >= half)
+            if (s[clist[i] * AN_DYN_SUMS + AN_DYN_VISIT_VAR] >= half &&
+                !holds_waits(s, clist[i]))
                 next = clist[i];
         if (next == best)
             return best;

@@ -2782,6 +2782,11 @@ static double wait_of(const pa *x, const long *fof, size_t q, size_t r)
     for (i = 0; i < a->nfindings; i++) {
         const aa_finding *f = &a->findings[i];
         const pa_found *df;
+        if (f->kind == AA_FINDING_DYNAMIC && f->wait_region == (long)r && f->nwait &&
+            f->wait_s > 0) { /* every process waits in turn */
+            w = fmax(w, f->wait_s / (double)f->nwait);
+            continue;
+        }
         if (f->kind != AA_FINDING_DISSIMILARITY || f->wait_region != (long)r || !f->nwait ||
             !(f->wait_s > 0) || fof[i] < 0)
             continue;
@@ -3238,14 +3243,12 @@ static int run(pa *x)
         return rc;
     if (!(fof = malloc((x->nfound + 1) * sizeof *fof)))
         return pa_nomem(x);
-    if (!(rc = dissim_findings(x, fof)))
+    if (!(rc = dissim_findings(x, fof)) && !(rc = dynamic_findings(x)))
         rc = disparity_findings(x, fof);
     free(fof);
     if (!rc && x->P >= 2 && !x->fixed_eps &&
         an_suspects(x->a, x->range, x->pre, x->send, x->o->resolution_s))
         rc = pa_nomem(x);
-    if (!rc)
-        rc = dynamic_findings(x);
     if (!rc)
         rc = an_rank_findings(&x->dc);
     return rc;

@@ -9,8 +9,10 @@ diagnosis the analysis should reach, expected.json.
   gen.py --list FILE          prints "seed kind nprocs" for the seeds in FILE
 
 Everything about a case -- kind, ranks, magnitude, noise, structure, names --
-follows from the seed (random.Random(seed)); the kind is KINDS[seed % 13], so
-a run of consecutive seeds covers every kind.  Programs look like real codes:
+follows from the seed (random.Random(seed)); the kind is KINDS[seed % 13]
+below seed 2000 (the seeds of bench/diagnosis.md's steps one to twenty-two
+keep their programs) and KINDS_2000[seed % 14] from 2000 on (the dynamic
+imbalance added), so a run of consecutive seeds covers every kind.  Programs look like real codes:
 a setup phase, a time-step loop over compute phases (some called through a
 function-pointer table), a helper called from several call sites, a
 recursive tree walk, a static inline helper, halo exchanges (MPI_Sendrecv
@@ -50,6 +52,9 @@ import sys
 KINDS = ['compute_imbalance', 'uneven_decomposition', 'groups', 'master_worker',
          'late_sender', 'comm_volume', 'collective_heavy', 'io_write', 'io_fwrite',
          'io_fprintf', 'io_metadata', 'hotspot', 'noise']
+# from seed 2000 on: the heaviest step moving between processes (each step
+# a different K of the P ranks does F x a phase's work; equal totals)
+KINDS_2000 = KINDS + ['dynamic_imbalance']
 DISSIMILAR = {'compute_imbalance', 'uneven_decomposition', 'groups', 'late_sender'}
 DISPARITY = {'comm_volume', 'collective_heavy', 'io_write', 'io_fwrite', 'io_fprintf',
              'io_metadata', 'hotspot'}
@@ -129,7 +134,7 @@ class Src:
 def plan(seed):
     """All random choices of a case."""
     rng = random.Random(seed)
-    kind = KINDS[seed % len(KINDS)]
+    kind = KINDS[seed % len(KINDS)] if seed < 2000 else KINDS_2000[seed % len(KINDS_2000)]
     p = {'seed': seed, 'kind': kind}
     nprocs = rng.choices([2, 3, 4, 5, 6, 8, 12, 16], [4, 4, 36, 6, 16, 24, 5, 5])[0]
     if kind == 'master_worker':
@@ -209,6 +214,23 @@ def plan(seed):
         p['culprit_ms'] = r * T        # the region's share of the run (nominal for non-compute)
         p['factor'] = None
         # the hotspot's own cost is taken out of the other phases
+    elif kind == 'dynamic_imbalance':
+        # per step K ranks (a different K each step) do F x the culprit's
+        # work; every step lasts as long as theirs, the others wait
+        # (F - 1) x its per-step work: a share r of the run per process
+        # waits, r = (F-1) C (P-K)/P / (T + (F-1) C), C the culprit's work
+        # over the run at factor 1.  Steps: a multiple of P (equal totals).
+        p['depth'] = rng.choices([0, 1, 2], [30, 50, 20])[0]
+        K = min(rng.choice([1, 1, 1, max(1, nprocs // 4)]), nprocs - 1)
+        f = loguniform(rng, 1.5, 6.0)
+        q = (nprocs - K) / nprocs
+        r = min(loguniform(rng, 0.01, 0.5), 0.5 * q)
+        C = min(r * T / ((f - 1) * (q - r)), 0.6 * loop_budget)
+        p['K'] = K
+        p['factor'] = f
+        p['culprit_ms'] = C
+        p['run_share'] = (f - 1) * C * q / (T + (f - 1) * C)
+        p['nsteps'] = nprocs * max(2, int(math.ceil(p['nsteps'] / nprocs)))
     elif kind == 'master_worker':
         p['run_share'] = 1.0
         p['factor'] = None
@@ -246,7 +268,7 @@ def generate(seed, costs=None):
         bg_ms = max(loop_ms - p['culprit_ms'], 0.15 * loop_ms)
         if kind != 'hotspot':   # nominal cost: keep compute background as planned
             pass
-    elif kind in DISSIMILAR:
+    elif kind in DISSIMILAR or kind == 'dynamic_imbalance':
         bg_ms = max(loop_ms - p['culprit_ms'], 0.1 * loop_ms)
     else:
         bg_ms = loop_ms
@@ -293,6 +315,7 @@ def generate(seed, costs=None):
     expect_cccr = None
     expect_r2 = None
     expect_disp = None
+    expect_dyn = None
     culprit_fn = None
     benign = []
 
@@ -385,6 +408,16 @@ def generate(seed, costs=None):
         expect_cccr, expect_r2 = cccr, r2
     elif kind == 'late_sender':
         load_init = '    if (%s)\n        load = %.6f;' % (' || '.join('rank == %d' % r for r in slow), p['factor'])
+    elif kind == 'dynamic_imbalance':
+        load_init = ''
+        cname = rng.choice([x for x in NAMES['phase'] if x not in n['phases']])
+        culprit_fn = cname
+        heavy = '((step_no + rank) %% nprocs < %d ? %.6f : 1.0)' % (p['K'], p['factor'])
+        cccr, r2 = emit_injected(cname, '%s(void)' % cname, heavy, p['culprit_ms'], p['depth'])
+        extra_phase = cname
+        expect_dyn = cccr
+        if p['culprit_ms'] * p['factor'] / T >= BENIGN_SHARE:
+            benign.append({'function': cname, 'kind': 'disparity'})
     else:
         load_init = ''
 
@@ -650,6 +683,11 @@ def generate(seed, costs=None):
     src.add('    MPI_Finalize();\n    return 0;\n}')
 
     dissimilar = kind in DISSIMILAR or kind == 'master_worker'
+    # the noise axis is itself a small dynamic imbalance: every step each
+    # rank's work is scaled by 1 + noise x U(-1, 1), independently, and
+    # all wait for the latest: E[max of P] - E[mean] = noise (P-1)/(P+1)
+    # of the step's work (the loop's share of the run, at most 1)
+    jitter_share = p['noise'] * (P - 1) / (P + 1) * min(1.0, loop_ms / T)
     if kind == 'master_worker':
         groups = [[0], list(range(1, P))]
         slow = [0]
@@ -669,6 +707,8 @@ def generate(seed, costs=None):
             'cause': cause,
             'disparity': expect_disp,
             'no_finding': kind == 'noise',
+            'dynamic': expect_dyn,
+            'dynamic_jitter_share': round(jitter_share, 4),
         },
         'benign': benign,
         'axes': {'seed': seed, 'nprocs': P, 'noise': p['noise'], 'setup_share': round(p['setup'], 3),

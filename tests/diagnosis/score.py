@@ -17,16 +17,26 @@ Checks (only those the expectation makes meaningful are emitted):
   cause      the CCCR matching the expectation (dissimilarity CCCR for a
              dissimilar case, disparity CCCR otherwise) names the cause
   disparity  some disparity CCCR is exactly the expected region
+  dynamic    some dynamic-imbalance CCCR is exactly the expected region
+             (where the work that moves between processes is)
   no_false   no CCCR lies where nothing was injected: none at all on a
              no-bottleneck program; otherwise each CCCR must be on the
              calling-context path of an expected region (itself, an
-             ancestor or a descendant) or inside a `benign` function
+             ancestor or a descendant) or inside a `benign` function.  A
+             dynamic imbalance is no false finding where the noise axis's
+             per-step jitter alone makes the ranks wait at least
+             JITTER_BENIGN of the run (expect.dynamic_jitter_share: the
+             jitter is a dynamic imbalance of that size)
   round2     (with --round2) some CCCR of round 2 is exactly the expected
              round-2 region
 Exit 0 (the checks carry the verdicts), 2 on bad usage or unreadable input.
 """
 import json
 import sys
+
+# half the analysis' finding_min_share (1%): a dynamic imbalance of the
+# noise axis's jitter that costs this much may be measured at 1%
+JITTER_BENIGN = 0.005
 
 
 def band(exp):
@@ -121,6 +131,7 @@ def score(exp, a, a2=None):
 
     dis = A.cccrs('dissimilarity')
     dsp = A.cccrs('disparity')
+    dyn = A.cccrs('dynamic')
 
     def desc(b):
         return '%s@%s:%s' % (b.get('name'), b.get('function'), b.get('line'))
@@ -134,6 +145,11 @@ def score(exp, a, a2=None):
         hit = [b for b in dsp if A.matches(b['index'], e['disparity'])]
         check('disparity', hit, 'disparity CCCRs: %s; want %s:%s' % (
             ', '.join(desc(b) for b in dsp) or 'none', e['disparity']['function'], e['disparity']['line']))
+    if e.get('dynamic'):
+        hit = [b for b in dyn if A.matches(b['index'], e['dynamic'])]
+        check('dynamic', hit, 'dynamic CCCRs: %s; want %s:%s' % (
+            ', '.join(desc(b) for b in dyn) or 'none', e['dynamic']['function'],
+            e['dynamic']['line']))
     if e.get('cause'):
         causes = e['cause'] if isinstance(e['cause'], list) else [e['cause']]
         if e.get('dissimilar') and e.get('cccr'):
@@ -147,14 +163,18 @@ def score(exp, a, a2=None):
     # false CCCRs
     benign = exp.get('benign', [])
     false = []
-    for kind, lst in (('dissimilarity', dis), ('disparity', dsp)):
+    jitter = (e.get('dynamic_jitter_share') or 0) >= JITTER_BENIGN
+    for kind, lst in (('dissimilarity', dis), ('disparity', dsp), ('dynamic', dyn)):
         for b in lst:
             i = b['index']
+            if kind == 'dynamic' and jitter:
+                continue
             if e.get('no_finding'):
                 false.append(kind[:5] + ' ' + desc(b))
                 continue
             ok = (A.related(i, e.get('cccr')) or A.related(i, e.get('cccr_round2'))
-                  or (kind == 'disparity' and A.related(i, e.get('disparity'))))
+                  or (kind == 'disparity' and A.related(i, e.get('disparity')))
+                  or (kind != 'dissimilarity' and A.related(i, e.get('dynamic'))))
             if kind == 'dissimilarity' and not e.get('dissimilar'):
                 ok = False
             if not ok:
@@ -179,7 +199,7 @@ def verdict(a):
     A = Analysis(a)
     parts = sorted(sorted(p) for p in partition(a, None))
     found = []
-    for kind in ('dissimilarity', 'disparity'):
+    for kind in ('dissimilarity', 'disparity', 'dynamic'):
         for b in A.cccrs(kind):
             found.append((kind, b.get('function'), b.get('line'),
                           tuple(x.get('function') for x in A.path(b['index'])),
