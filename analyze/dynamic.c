@@ -8,9 +8,11 @@
  * cannot see it: the totals are equal.  The runtime therefore pairs, at
  * each region's synchronizing MPI call (the first blocking collective,
  * wait or blocking point-to-point function called there; rt_mpi.h
- * aa_mpi_sync_step), one step's work w -- the CPU time outside MPI since
- * that function's previous call there -- with the call's wall time t, and
- * keeps the sums of w, t, w^2, t^2 and w*t (metrics sync_*).  In a
+ * aa_mpi_sync_step), one step's work w -- the CPU time outside MPI from
+ * one pairing point to the next: a region's first synchronizing call in
+ * each of its visits -- with the step's waits t, the wall time of the
+ * synchronizing calls in between, and keeps the sums of w, t, w^2, t^2
+ * and w*t (metrics sync_*).  In a
  * bulk-synchronous step a process waits for the latest one:
  * t = transfer + (max over processes of w) - w, so within one process, from
  * step to step, the wait falls as its own work rises, with slope -1.  Work
@@ -197,9 +199,10 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     f->impact_s = v->impact;
     f->run_share = v->impact / wmed;
     f->wait_region = (long)site;
-    f->wait_s = v->wait * v->procs;
-    for (k = 0; k < AN_WAIT_KINDS; k++)
+    for (k = 0; k < AN_WAIT_KINDS; k++) {
         kinds[k] = s[site * AN_DYN_SUMS + AN_DYN_KINDS + k];
+        f->wait_s += kinds[k]; /* the MPI time there (the steps' waits may be elsewhere too) */
+    }
     f->wait_kind = an_wait_kind(kinds, 1, 1);
     f->step_work_sd = v->sd_work;
     f->steps = v->steps;

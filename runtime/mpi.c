@@ -85,7 +85,7 @@ int MPI_Init(int *argc, char ***argv)
     if (rc == MPI_SUCCESS)
         after_init();
     if (m) /* collective over MPI_COMM_WORLD: the coll kind */
-        aa_mpi_end(&c, AA_MPI_COLL, 0, 0, 0);
+        aa_mpi_end(&c, AA_MPI_COLL, 0, NULL, 0, 0);
     return rc;
 }
 
@@ -96,7 +96,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (rc == MPI_SUCCESS) /* inside the call, as in MPI_Init */
         after_init();
     if (m)
-        aa_mpi_end(&c, AA_MPI_COLL, 0, 0, 0);
+        aa_mpi_end(&c, AA_MPI_COLL, 0, NULL, 0, 0);
     return rc;
 }
 

@@ -61,7 +61,8 @@ while (my $line = <$fh>) {
     print "    if (!aa_mpi_begin(&c_))\n        return $call;\n";
     print "    rc_ = $call;\n";
     my $sync = sync_id($cls, $name, $n);
-    print "    aa_mpi_end(&c_, $class{$cls}, $sync, rc_ == MPI_SUCCESS ? (double)($sent) : 0.0,\n";
+    print "    aa_mpi_end(&c_, $class{$cls}, $sync, __builtin_return_address(0),\n";
+    print "               rc_ == MPI_SUCCESS ? (double)($sent) : 0.0,\n";
     print "               rc_ == MPI_SUCCESS ? (double)($recv) : 0.0);\n";
     print "    return rc_;\n}\n\n";
     $n++;
@@ -225,8 +226,8 @@ sub f08_wrapper {
     $out .= "    $call;\n";
     $out .= "    if (e_ == MPI_SUCCESS) {\n";
     $out .= "        $_\n" for @views;
-    $out .= "        aa_mpi_end(&c_, $cls, $sync, (double)($sent), (double)($recv));\n";
-    $out .= "    } else {\n        aa_mpi_end(&c_, $cls, $sync, 0.0, 0.0);\n    }\n";
+    $out .= "        aa_mpi_end(&c_, $cls, $sync, __builtin_return_address(0), (double)($sent), (double)($recv));\n";
+    $out .= "    } else {\n        aa_mpi_end(&c_, $cls, $sync, __builtin_return_address(0), 0.0, 0.0);\n    }\n";
     $out .= "    if (ierror)\n        *ierror = e_;\n}\n\n";
     return $out;
 }

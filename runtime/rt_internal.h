@@ -76,14 +76,18 @@ enum {
      * absolute values: how far its split of CPU time inside/outside the
      * calls can be off */
     AA_RT_X_CPU_FIX,
-    /* steps at a synchronizing call site (rt_mpi.h aa_mpi_sync_step): the
-     * node's first blocking collective / wait / blocking point-to-point
-     * function, each call of it after the first one pair: w = the thread's
-     * CPU time outside MPI calls since that function's previous call here
-     * (one step's work), t = the call's wall time (its wait).  Sums of
-     * w, t, w^2, t^2 and w*t: per process, how the wait moves with the
-     * step's own work (a work that moves between processes from step to
-     * step shows as a wait falling as the own work rises) */
+    /* steps at a synchronizing call site (rt_mpi.h aa_mpi_sync_step): a
+     * node's pairing points are its first synchronizing MPI call (blocking
+     * collective, wait, blocking point-to-point) in each of its visits --
+     * or, while it has been entered once (a time-step loop calling MPI in
+     * its body), the calls from the same call site of the first one's
+     * function.  Each pairing point after the first adds one step: w = the
+     * thread's CPU time outside MPI calls since the previous point (the
+     * step's work), t = the wall time of all the thread's synchronizing
+     * calls since then, this one included (the step's waits).  Sums of w,
+     * t, w^2, t^2 and w*t: per process, how the wait moves with the step's
+     * own work (work that moves between processes from step to step shows
+     * as a wait falling as the own work rises) */
     AA_RT_X_SYNC_STEPS,
     AA_RT_X_SYNC_WORK,
     AA_RT_X_SYNC_WAIT,
@@ -106,9 +110,13 @@ typedef struct aa_rt_node {
     uint64_t wall;        /* inclusive, clock ticks */
     double cpu;           /* inclusive, ns */
     double cpu_sq;        /* sum over visits of the squared CPU time of a visit, ns^2 */
-    int32_t sync_fn;      /* the synchronizing MPI function whose calls here pair
-                           * steps (its wrapper's number; 0: none yet) */
-    double sync_mark;     /* the thread's CPU ns outside MPI at its previous call */
+    int32_t sync_fn;      /* the first synchronizing MPI function called here (its
+                           * wrapper's number; 0: none yet) ... */
+    const void *sync_site; /* ... and its call site (return address) */
+    uint64_t sync_visit;  /* the visit of the last pairing point (visits + untimed) */
+    int32_t sync_have;    /* a pairing point was marked */
+    double sync_mark;     /* the thread's CPU ns outside MPI at the last pairing point */
+    double sync_tmark;    /* the thread's synchronizing wall time (s) after it */
     uint64_t untimed;     /* visits after throttling through the runtime (not timed) */
     uint64_t ctr[AA_RT_MAX_CTR];
     double x[AA_RT_X_COUNT_];
@@ -144,6 +152,7 @@ typedef struct aa_rt_thread {
     int in_mpi;                /* inside an MPI wrapper (recursion guard) */
     double mpi_cpu_ns;         /* CPU ns inside measured MPI calls so far (the CPU
                                 * time outside them: the steps' work, rt_mpi.h) */
+    double sync_wall;          /* s in synchronizing MPI calls so far (the steps' waits) */
     int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
                                 * writing through write()) count once */
     /* CPU time interpolation (see docs/runtime.md) */

@@ -48,37 +48,51 @@ static inline int aa_mpi_begin(aa_mpi_call *c)
     return 1;
 }
 
-/* One step at a synchronizing call site: the node pairs the calls of the
- * first synchronizing function called in it (sync, the wrapper's number);
- * each call after the first adds the work since that function's previous
- * call here (CPU outside MPI, seconds) and the call's wall time (the
- * AA_RT_X_SYNC_* sums). */
-static inline void aa_mpi_sync_step(aa_rt_thread *t, aa_rt_node *n, int sync, double c0,
-                                    double wall)
+/* A synchronizing call (sync: its wrapper's number; site: its return
+ * address) at node n, entered at CPU time c0, taking wall seconds: the
+ * node's pairing points and steps (rt_internal.h, AA_RT_X_SYNC_*). */
+static inline void aa_mpi_sync_step(aa_rt_thread *t, aa_rt_node *n, int sync, const void *site,
+                                    double c0, double wall)
 {
-    double outside = c0 - t->mpi_cpu_ns, w;
-    if (n->sync_fn == 0)
+    double outside = c0 - t->mpi_cpu_ns, w, s;
+    uint64_t visit = n->visits + n->untimed;
+    int point;
+    t->sync_wall += wall;
+    if (visit > 1) /* a node entered per step: its first call in each visit */
+        point = n->sync_visit != visit;
+    else if (n->sync_fn == 0) { /* entered once: the first call's function and site */
         n->sync_fn = sync;
-    else if (n->sync_fn == sync) {
+        n->sync_site = site;
+        point = 1;
+    } else
+        point = n->sync_fn == sync && n->sync_site == site;
+    if (!point)
+        return;
+    if (n->sync_have) {
         w = (outside - n->sync_mark) / 1e9;
+        s = t->sync_wall - n->sync_tmark;
         if (w < 0)
             w = 0;
         n->x[AA_RT_X_SYNC_STEPS] += 1;
         n->x[AA_RT_X_SYNC_WORK] += w;
-        n->x[AA_RT_X_SYNC_WAIT] += wall;
+        n->x[AA_RT_X_SYNC_WAIT] += s;
         n->x[AA_RT_X_SYNC_WORK_SQ] += w * w;
-        n->x[AA_RT_X_SYNC_WAIT_SQ] += wall * wall;
-        n->x[AA_RT_X_SYNC_CROSS] += w * wall;
-    } else
-        return;
+        n->x[AA_RT_X_SYNC_WAIT_SQ] += s * s;
+        n->x[AA_RT_X_SYNC_CROSS] += w * s;
+    }
+    n->sync_have = 1;
+    n->sync_visit = visit;
     n->sync_mark = outside;
+    n->sync_tmark = t->sync_wall;
 }
 
 /* cls: AA_MPI_P2P..AA_MPI_IO; sync: the wrapper's number for a call that
  * can wait for other processes (blocking collectives, waits, blocking
- * point-to-point: mpi_gen.pl), 0 for others.  For the I/O kind, sent =
+ * point-to-point: mpi_gen.pl), 0 for others; site: where it was called
+ * from (the wrapper's return address).  For the I/O kind, sent =
  * bytes written and recv = bytes read (io_* metrics). */
-static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, double sent, double recv)
+static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, const void *site, double sent,
+                              double recv)
 {
     aa_rt_thread *t = c->t;
     uint64_t now = aa_rt_now();
@@ -98,7 +112,7 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, double sent, do
         return;
     }
     if (sync)
-        aa_mpi_sync_step(t, n, sync, c->c0, wall);
+        aa_mpi_sync_step(t, n, sync, site, c->c0, wall);
     t->mpi_cpu_ns += cpu * 1e9;
     n->x[AA_RT_X_MPI_WALL] += wall;
     n->x[AA_RT_X_MPI_CPU] += cpu;

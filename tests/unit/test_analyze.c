@@ -2899,7 +2899,7 @@ static void test_dynamic(void)
                     fputs(b.data, stderr);
                 ok(rc == AA_OK && b.data &&
                        strstr(b.data, "1. dynamic   0.1369 s") &&
-                       strstr(b.data, "ranks 0-7 wait 0.1369 s each") &&
+                       strstr(b.data, "ranks 0-7 wait 0.1404 s each") &&
                        strstr(b.data, "in MPI (collective calls) in [3] t.c:20 f loop@10"),
                    "... text: the ranked finding and the wait");
                 aa_buf_free(&b);
