@@ -8,8 +8,8 @@
  * cannot see it: the totals are equal.  The runtime therefore pairs, at
  * each region's synchronizing MPI call (the first blocking collective,
  * wait or blocking point-to-point function called there; rt_mpi.h
- * aa_mpi_sync_step), one step's work w -- the CPU time outside MPI from
- * one pairing point to the next: a region's first synchronizing call in
+ * aa_mpi_sync_step), one step's work w -- the CPU time outside MPI and I/O
+ * calls from one pairing point to the next: a region's first synchronizing call in
  * each of its visits -- with the step's waits t, the wall time of the
  * synchronizing calls in between, and keeps the sums of w, t, w^2, t^2
  * and w*t (metrics sync_*).  In a

@@ -112,6 +112,7 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
         cpu = 0;
     if (cpu > wall + fix)
         cpu = wall + fix;
+    t->io_cpu_ns += cpu * 1e9;
     aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
     n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
     n->x[AA_RT_X_IO_READ] += rbytes;

@@ -82,8 +82,8 @@ enum {
      * or, while it has been entered once (a time-step loop calling MPI in
      * its body), the calls from the same call site of the first one's
      * function.  Each pairing point after the first adds one step: w = the
-     * thread's CPU time outside MPI calls since the previous point (the
-     * step's work), t = the wall time of all the thread's synchronizing
+     * thread's CPU time outside MPI and I/O calls since the previous point
+     * (the step's work), t = the wall time of all the thread's synchronizing
      * calls since then, this one included (the step's waits).  Sums of w,
      * t, w^2, t^2 and w*t: per process, how the wait moves with the step's
      * own work (work that moves between processes from step to step shows
@@ -153,6 +153,9 @@ typedef struct aa_rt_thread {
     double mpi_cpu_ns;         /* CPU ns inside measured MPI calls so far (the CPU
                                 * time outside them: the steps' work, rt_mpi.h) */
     double sync_wall;          /* s in synchronizing MPI calls so far (the steps' waits) */
+    double io_cpu_ns;          /* CPU ns inside measured I/O calls so far (left out of
+                                * the steps' work with the MPI calls': the kernel's
+                                * page-cache work varies from call to call) */
     int in_io;                 /* inside an I/O wrapper: nested I/O calls (a stdio call
                                 * writing through write()) count once */
     /* CPU time interpolation (see docs/runtime.md) */

@@ -54,7 +54,7 @@ static inline int aa_mpi_begin(aa_mpi_call *c)
 static inline void aa_mpi_sync_step(aa_rt_thread *t, aa_rt_node *n, int sync, const void *site,
                                     double c0, double wall)
 {
-    double outside = c0 - t->mpi_cpu_ns, w, s;
+    double outside = c0 - t->mpi_cpu_ns - t->io_cpu_ns, w, s;
     uint64_t visit = n->visits + n->untimed;
     int point;
     t->sync_wall += wall;
