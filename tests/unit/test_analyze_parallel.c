@@ -443,13 +443,33 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     aa_experiment_free(e);
 }
 
+/* The parallel analysis of e through a source of 5 processes at a time
+ * (block_load) against the serial one s ("what, 5 at a time"). */
+static void compare_in_blocks(const char *what, const aa_pcomm *cm, const aa_experiment *e,
+                              const aa_experiment **ex, const aa_process **pr,
+                              const aa_analysis *s)
+{
+    block_src b = {ex, pr, e->nprocesses, 0};
+    aa_psource src = {b.n, &b, block_load};
+    aa_analysis *pb = NULL;
+    aa_err err;
+    char w[200];
+    snprintf(w, sizeof w, "%s, 5 at a time", what);
+    memset(&err, 0, sizeof err);
+    if (aa_analyze_parallel_source(cm, &src, e, NULL, &pb, &err))
+        ok(0, "%s: parallel analysis: %s", w, err.msg);
+    else
+        compare(w, s, pb);
+    aa_analyze_free(pb);
+}
+
 /* Rank 0 a master (synthetic --master): both analyses leave it out, and so
  * do the distributions; also through a source of 5 processes at a time. */
 static void master_case(int np)
 {
     aa_synth_options so;
     aa_experiment *e = NULL;
-    aa_analysis *s = NULL, *p = NULL, *pb = NULL;
+    aa_analysis *s = NULL, *p = NULL;
     aa_region_dist *d = NULL;
     aa_err err;
     aa_pcomm cm;
@@ -481,18 +501,9 @@ static void master_case(int np)
            "%s: the distributions leave it out too (%s)", what, err.msg);
         free(d);
     }
-    {
-        block_src b = {ex, pr, e->nprocesses, 0};
-        aa_psource src = {b.n, &b, block_load};
-        strcat(what, ", 5 at a time");
-        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
-            ok(0, "%s: parallel analysis: %s", what, err.msg);
-        else
-            compare(what, s, pb);
-    }
+    compare_in_blocks(what, &cm, e, ex, pr, s);
     aa_analyze_free(s);
     aa_analyze_free(p);
-    aa_analyze_free(pb);
     free(ex);
     free(pr);
     aa_experiment_free(e);
@@ -616,7 +627,7 @@ static void wait_in_loop_case(int io)
 static void dynamic_case(int mode, int P)
 {
     aa_experiment *e = test_dynamic_exp(mode, P);
-    aa_analysis *s = NULL, *p = NULL, *pb = NULL;
+    aa_analysis *s = NULL, *p = NULL;
     aa_err err;
     aa_pcomm cm;
     const aa_experiment **ex;
@@ -641,18 +652,9 @@ static void dynamic_case(int mode, int P)
         ok(nd == (mode == 0 ? 1u : 0u) && p->dynamic_measured && s->dynamic_measured,
            "%s: %zu dynamic findings", what, nd);
     }
-    {
-        block_src b = {ex, pr, e->nprocesses, 0};
-        aa_psource src = {b.n, &b, block_load};
-        strcat(what, ", 5 at a time");
-        if (aa_analyze_parallel_source(&cm, &src, e, NULL, &pb, &err))
-            ok(0, "%s: parallel analysis: %s", what, err.msg);
-        else
-            compare(what, s, pb);
-    }
+    compare_in_blocks(what, &cm, e, ex, pr, s);
     aa_analyze_free(s);
     aa_analyze_free(p);
-    aa_analyze_free(pb);
     free(ex);
     free(pr);
     aa_experiment_free(e);
