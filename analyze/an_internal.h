@@ -492,6 +492,10 @@ enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_PRO
        AN_DYN_SUMS = AN_DYN_KINDS + 5 };
 #define AN_DYN_ROWS 14
 #define AN_DYN_MIN_STEPS 4
+/* A load moving between processes makes every process wait longer in its
+ * lighter steps: more than this share of the processes must show it in
+ * their own steps (correlation and slope as the pooled ones'). */
+#define AN_DYN_MAJORITY 0.5
 extern const char *const an_dyn_metric[AN_DYN_ROWS];
 void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t *cstart,
                     const size_t *clist, const aa_analyze_options *o);

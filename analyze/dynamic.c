@@ -104,7 +104,7 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
         v[AN_DYN_SWT] += wt;
         v[AN_DYN_WAIT] += T;
         v[AN_DYN_PROCS] += 1;
-        if (ww > 0 && tt > 0 && wt / sqrt(ww * tt) <= -o->dynamic_corr &&
+        if (ww > 0 && tt > 0 && wt < 0 && wt / sqrt(ww * tt) <= -o->dynamic_corr &&
             wt / ww <= -o->dynamic_slope)
             v[AN_DYN_AGREE] += 1;
         for (k = 0; k < AN_WAIT_KINDS; k++)
@@ -131,8 +131,9 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
     out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * out->sd_work * sqrt(procs - 1));
     out->agree = v[AN_DYN_AGREE] / procs;
     return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
-           out->slope <= -o->dynamic_slope && out->impact >= o->resolution_s &&
-           wmed > 0 && out->impact / wmed >= o->finding_min_share;
+           out->slope <= -o->dynamic_slope && out->agree > AN_DYN_MAJORITY &&
+           out->impact >= o->resolution_s && wmed > 0 &&
+           out->impact / wmed >= o->finding_min_share;
 }
 
 /* The region around the call site that repeats per step: the site itself
