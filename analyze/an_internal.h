@@ -490,7 +490,9 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
 enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_PROCS,
        AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_SYNC_IN, AN_DYN_KINDS,
        AN_DYN_SUMS = AN_DYN_KINDS + 5 };
-#define AN_DYN_ROWS 14
+enum { AN_DYN_R_STEPS, AN_DYN_R_WORK, AN_DYN_R_WAIT, AN_DYN_R_WORK_SQ, AN_DYN_R_WAIT_SQ,
+       AN_DYN_R_CROSS, AN_DYN_R_KINDS, AN_DYN_R_VISITS = AN_DYN_R_KINDS + 5, AN_DYN_R_CPU,
+       AN_DYN_R_CPU_SQ, AN_DYN_ROWS };
 #define AN_DYN_MIN_STEPS 4
 /* A load moving between processes makes every process wait longer in its
  * lighter steps: more than this share of the processes must show it in

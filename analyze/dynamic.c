@@ -81,21 +81,22 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
     size_t r, k;
     for (r = 0; r < R; r++) {
         double *v = s + r * AN_DYN_SUMS;
-        double n = own_of(rows[0], r, cstart, clist), W, T, ww, tt, wt;
-        double vis = rows[11] ? rows[11][r] : 0, cpu = rows[12] ? rows[12][r] : 0;
-        double sq = rows[13] ? rows[13][r] : 0;
+        double n = own_of(rows[AN_DYN_R_STEPS], r, cstart, clist), W, T, ww, tt, wt;
+        const double *rv = rows[AN_DYN_R_VISITS], *rc = rows[AN_DYN_R_CPU];
+        const double *rq = rows[AN_DYN_R_CPU_SQ], *rs = rows[AN_DYN_R_STEPS];
+        double vis = rv ? rv[r] : 0, cpu = rc ? rc[r] : 0, sq = rq ? rq[r] : 0;
         if (vis >= 2 && isfinite(cpu) && isfinite(sq) && sq - cpu * cpu / vis > 0)
             v[AN_DYN_VISIT_VAR] += sq - cpu * cpu / vis;
-        if (rows[0] && rows[0][r] > 0)
-            v[AN_DYN_SYNC_IN] += rows[0][r];
+        if (rs && rs[r] > 0)
+            v[AN_DYN_SYNC_IN] += rs[r];
         n = floor(n + 0.5);
         if (n < AN_DYN_MIN_STEPS)
             continue;
-        W = own_of(rows[1], r, cstart, clist);
-        T = own_of(rows[2], r, cstart, clist);
-        ww = own_of(rows[3], r, cstart, clist) - W * W / n;
-        tt = own_of(rows[4], r, cstart, clist) - T * T / n;
-        wt = own_of(rows[5], r, cstart, clist) - W * T / n;
+        W = own_of(rows[AN_DYN_R_WORK], r, cstart, clist);
+        T = own_of(rows[AN_DYN_R_WAIT], r, cstart, clist);
+        ww = own_of(rows[AN_DYN_R_WORK_SQ], r, cstart, clist) - W * W / n;
+        tt = own_of(rows[AN_DYN_R_WAIT_SQ], r, cstart, clist) - T * T / n;
+        wt = own_of(rows[AN_DYN_R_CROSS], r, cstart, clist) - W * T / n;
         if (!(ww >= 0) || !(tt >= 0) || !isfinite(wt))
             continue;
         v[AN_DYN_STEPS] += n;
@@ -108,7 +109,7 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
             wt / ww <= -o->dynamic_slope)
             v[AN_DYN_AGREE] += 1;
         for (k = 0; k < AN_WAIT_KINDS; k++)
-            v[AN_DYN_KINDS + k] += fmax(0, own_of(rows[6 + k], r, cstart, clist));
+            v[AN_DYN_KINDS + k] += fmax(0, own_of(rows[AN_DYN_R_KINDS + k], r, cstart, clist));
     }
 }
 
@@ -259,7 +260,7 @@ int an_dynamic_findings(an_ctx *c)
     int mi[AN_DYN_ROWS], any = 1, rc;
     double *rows[AN_DYN_ROWS] = {0}, *s;
     unsigned char *fin, *isfn;
-    for (k = 0; k < 6; k++)
+    for (k = 0; k < AN_DYN_R_KINDS; k++) /* the six sync_* sums */
         any &= an_metric_usable(c, an_dyn_metric[k], &mi[k]);
     if (!any || P < 2)
         return AA_OK;
@@ -272,7 +273,7 @@ int an_dynamic_findings(an_ctx *c)
     for (k = 0, any = s && fin && isfn; k < AN_DYN_ROWS; k++)
         any &= rows[k] != NULL;
     rc = any ? AA_OK : an_nomem(c);
-    for (k = 6; !rc && k < AN_DYN_ROWS; k++)
+    for (k = AN_DYN_R_KINDS; !rc && k < AN_DYN_ROWS; k++)
         if (!an_metric_usable(c, an_dyn_metric[k], &mi[k])) {
             free(rows[k]);
             rows[k] = NULL;

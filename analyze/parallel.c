@@ -3203,10 +3203,10 @@ static int dynamic_findings(pa *x)
                          : NULL;
             have[k] += use[k] != NULL;
         }
-        if (use[0])
+        if (use[AN_DYN_R_STEPS])
             an_dynamic_add(s, R, (const double *const *)use, x->cstart, x->clist, x->o);
     }
-    if (!rc && !(rc = pa_sum(x, have, AN_DYN_ROWS)) && x->P >= 2 && have[0] > 0 &&
+    if (!rc && !(rc = pa_sum(x, have, AN_DYN_ROWS)) && x->P >= 2 && have[AN_DYN_R_STEPS] > 0 &&
         !(rc = pa_sum(x, s, R * AN_DYN_SUMS))) {
         x->a->dynamic_measured = 1;
         for (r = 0; r < R; r++)
