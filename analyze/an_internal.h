@@ -512,12 +512,13 @@ typedef struct an_dyn_verdict {
 /* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance. */
 int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
                      an_dyn_verdict *out);
-/* Where the varying work of the call site `site` is (isfn: by region, a
- * function; send: subtree ends). */
-size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const size_t *send,
+/* Where the varying work of the call site `site` is (inner: by region, a
+ * function or a call-site region -- what repeats per step is around them;
+ * send: subtree ends). */
+size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const size_t *send,
                         const size_t *cstart, const size_t *clist, const double *s, size_t site);
 /* The findings from the summed values s (R x AN_DYN_SUMS). */
-int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *isfn,
+int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *inner,
                              const size_t *send, const size_t *cstart, const size_t *clist,
                              double wmed);
 

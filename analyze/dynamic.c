@@ -40,8 +40,8 @@
  *     node a preempted process is late, and the interpolated CPU clock
  *     charges it a little of the preemption as work).
  * The finding names where the varying work is: below the nearest region
- * around the call site that repeats per step (a loop or user region; the
- * site's function calling it otherwise), the region whose visits' CPU time
+ * around the call site that repeats per step (a loop or user region: not a
+ * function or a call-site region such as MPI_Allreduce@61), the region whose visits' CPU time
  * varies most (sum over processes of cpu_sq - cpu^2 / visits, within
  * processes) and holds at least a quarter of the steps' work variation,
  * descending while a child holds half of its variation -- leaving out the
@@ -138,12 +138,12 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
 }
 
 /* The region around the call site that repeats per step: the site itself
- * or its nearest ancestor that is not a function; the site when every
- * ancestor is one. */
-static size_t step_region(const aa_analysis *a, const unsigned char *isfn, size_t site)
+ * or its nearest ancestor that is not a function or a call site (inner: by
+ * region, one of those); the site when every ancestor is one. */
+static size_t step_region(const aa_analysis *a, const unsigned char *inner, size_t site)
 {
     long r = (long)site;
-    while (r > 0 && isfn[r])
+    while (r > 0 && inner[r])
         r = a->regions[r].parent;
     return r > 0 ? (size_t)r : site;
 }
@@ -155,10 +155,10 @@ static int holds_waits(const double *s, size_t d)
     return s[d * AN_DYN_SUMS + AN_DYN_SYNC_IN] > 0;
 }
 
-size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *isfn, const size_t *send,
+size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const size_t *send,
                         const size_t *cstart, const size_t *clist, const double *s, size_t site)
 {
-    size_t top = step_region(a, isfn, site), d, best = top, i;
+    size_t top = step_region(a, inner, site), d, best = top, i;
     double most = 0, need = 0.25 * s[site * AN_DYN_SUMS + AN_DYN_SWW];
     for (d = top + 1; d < send[top]; d++) {
         double vv = s[d * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
@@ -220,7 +220,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     return AA_OK;
 }
 
-int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *isfn,
+int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *inner,
                              const size_t *send, const size_t *cstart, const size_t *clist,
                              double wmed)
 {
@@ -233,7 +233,7 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *is
         int dup = 0;
         if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, &v))
             continue;
-        cause = an_dynamic_cause(a, isfn, send, cstart, clist, s, r);
+        cause = an_dynamic_cause(a, inner, send, cstart, clist, s, r);
         /* one finding per varying region: the larger wait */
         for (j = nf; j < a->nfindings; j++)
             if (a->findings[j].region == cause) {
@@ -259,7 +259,7 @@ int an_dynamic_findings(an_ctx *c)
     size_t R = c->R, P = c->P, q, k, r;
     int mi[AN_DYN_ROWS], any = 1, rc;
     double *rows[AN_DYN_ROWS] = {0}, *s;
-    unsigned char *fin, *isfn;
+    unsigned char *fin, *inner;
     for (k = 0; k < AN_DYN_R_KINDS; k++) /* the six sync_* sums */
         any &= an_metric_usable(c, an_dyn_metric[k], &mi[k]);
     if (!any || P < 2)
@@ -267,10 +267,10 @@ int an_dynamic_findings(an_ctx *c)
     c->a->dynamic_measured = 1;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
     fin = malloc(R + 1);
-    isfn = calloc(R + 1, 1);
+    inner = calloc(R + 1, 1);
     for (k = 0; k < AN_DYN_ROWS; k++)
         rows[k] = malloc((R + 1) * sizeof *rows[k]);
-    for (k = 0, any = s && fin && isfn; k < AN_DYN_ROWS; k++)
+    for (k = 0, any = s && fin && inner; k < AN_DYN_ROWS; k++)
         any &= rows[k] != NULL;
     rc = any ? AA_OK : an_nomem(c);
     for (k = AN_DYN_R_KINDS; !rc && k < AN_DYN_ROWS; k++)
@@ -285,11 +285,12 @@ int an_dynamic_findings(an_ctx *c)
         an_dynamic_add(s, R, (const double *const *)rows, c->cstart, c->clist, c->o);
     }
     for (r = 0; !rc && r < R; r++)
-        isfn[r] = c->a->regions[r].info && c->a->regions[r].info->kind == AA_KIND_FUNCTION;
+        inner[r] = c->a->regions[r].info && (c->a->regions[r].info->kind == AA_KIND_FUNCTION ||
+                                             c->a->regions[r].info->kind == AA_KIND_CALL);
     if (!rc)
-        rc = an_dynamic_findings_from(c, s, isfn, c->send, c->cstart, c->clist, c->wmed);
+        rc = an_dynamic_findings_from(c, s, inner, c->send, c->cstart, c->clist, c->wmed);
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(fin), free(isfn);
+    free(s), free(fin), free(inner);
     return rc;
 }

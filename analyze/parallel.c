@@ -184,7 +184,7 @@ static int pa_max(pa *x, double *v, size_t n)
 /* What the phases ask of a region's static details, the same on every
  * rank (x->rkind: agreed by region_kinds): the rank files of a run need
  * not all list every region. */
-enum { RK_KNOWN = 1, RK_FUNCTION = 2, RK_SETUP = 4 };
+enum { RK_KNOWN = 1, RK_FUNCTION = 2, RK_SETUP = 4, RK_CALL = 8 };
 
 static int r_known(const pa *x, size_t r)
 {
@@ -428,7 +428,7 @@ out:
 static int region_kinds(pa *x)
 {
     size_t R = x->R, r, k;
-    double *f = calloc(3 * R + 1, sizeof *f);
+    double *f = calloc(4 * R + 1, sizeof *f);
     int rc;
     if (!f || !(x->rkind = calloc(R + 1, 1))) {
         free(f);
@@ -439,10 +439,11 @@ static int region_kinds(pa *x)
         f[r] = ri != NULL;
         f[R + r] = ri && ri->kind == AA_KIND_FUNCTION;
         f[2 * R + r] = an_is_mpi_setup(ri);
+        f[3 * R + r] = ri && ri->kind == AA_KIND_CALL;
     }
-    if (!(rc = pa_max(x, f, 3 * R)))
+    if (!(rc = pa_max(x, f, 4 * R)))
         for (r = 0; r < R; r++)
-            for (k = 0; k < 3; k++)
+            for (k = 0; k < 4; k++)
                 if (f[k * R + r] > 0)
                     x->rkind[r] |= (unsigned char)(1u << k);
     free(f);
@@ -3186,8 +3187,8 @@ static int dynamic_findings(pa *x)
 {
     size_t R = x->R, q, k, r;
     double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *use[AN_DYN_ROWS];
-    unsigned char *fin = malloc(R + 1), *isfn = calloc(R + 1, 1);
-    int rc = AA_OK, ok = fin && isfn;
+    unsigned char *fin = malloc(R + 1), *inner = calloc(R + 1, 1);
+    int rc = AA_OK, ok = fin && inner;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
     for (k = 0; k < AN_DYN_ROWS; k++)
         ok &= (rows[k] = malloc((R + 1) * sizeof *rows[k])) != NULL;
@@ -3210,12 +3211,12 @@ static int dynamic_findings(pa *x)
         !(rc = pa_sum(x, s, R * AN_DYN_SUMS))) {
         x->a->dynamic_measured = 1;
         for (r = 0; r < R; r++)
-            isfn[r] = r_function(x, r) != 0;
-        rc = an_dynamic_findings_from(&x->dc, s, isfn, x->send, x->cstart, x->clist, x->wmed);
+            inner[r] = (x->rkind[r] & (RK_FUNCTION | RK_CALL)) != 0;
+        rc = an_dynamic_findings_from(&x->dc, s, inner, x->send, x->cstart, x->clist, x->wmed);
     }
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(fin), free(isfn);
+    free(s), free(fin), free(inner);
     return rc;
 }
 

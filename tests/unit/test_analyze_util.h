@@ -36,7 +36,8 @@ static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const cha
  * 3x the work each step (4: the allreduce inside global_sum, region 4, that
  * the loop calls); 1: every fourth step heavier on every process, waits
  * unrelated to the work; 2: balanced work, waits from elsewhere; 3: as 0
- * with 3 steps; 5: as 0 without the sync metrics. */
+ * with 3 steps; 5: as 0 without the sync metrics; 6: as 4 with the
+ * allreduce a call-site region (MPI_Allreduce@12, round 2's refinement). */
 static inline aa_experiment *test_dynamic_exp(int mode, int P)
 {
     static const char *const sync[6] = {"sync_steps", "sync_work", "sync_wait",
@@ -57,7 +58,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
     add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
-    add_region(e, 4, 2, "global_sum", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, mode == 6 ? "MPI_Allreduce@12" : "global_sum",
+               mode == 6 ? AA_KIND_CALL : AA_KIND_FUNCTION);
     for (r = 0; r < P; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
         long path[5];
@@ -65,7 +67,7 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
         path[0] = aa_thread_add_node(e, t, 0, -1);
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
-        path[3] = mode == 4 ? aa_thread_add_node(e, t, 4, (int32_t)path[2]) : -1;
+        path[3] = mode == 4 || mode == 6 ? aa_thread_add_node(e, t, 4, (int32_t)path[2]) : -1;
         path[4] = aa_thread_add_node(e, t, 3, (int32_t)path[2]);
         for (k = 0; k < steps; k++) {
             double w = 0, wt, most = 0;
