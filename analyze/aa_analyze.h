@@ -356,6 +356,8 @@ typedef enum aa_synth_scenario {
     AA_SYNTH_L2,         /* the transpose loop has a high L2 miss rate (CPI 4) */
     AA_SYNTH_DISK_IO,    /* the write call moves many bytes and takes long */
     AA_SYNTH_MPI_BYTES,  /* the MPI_Alltoall call moves many bytes and takes long */
+    AA_SYNTH_DYNAMIC,    /* a different quarter of the ranks does 3x the inner loop's
+                            work each step, every total alike (dynamic imbalance) */
 } aa_synth_scenario;
 
 typedef struct aa_synth_options {

@@ -14,6 +14,9 @@
  * cache access rates and miss rates, bytes) with multiplicative noise; the
  * generator sums them up the tree so every metric is inclusive, like the
  * runtime records them.  Scenarios change one region (see aa_analyze.h).
+ * The solve loop calls MPI in its body: 100 steps, each step's work (the
+ * inner loop's) and wait paired as the runtime pairs them (sync_*,
+ * docs/runtime.md), unrelated to each other but in the dynamic scenario.
  */
 #include "analyze/aa_analyze.h"
 
@@ -46,7 +49,8 @@ void aa_synth_options_init(aa_synth_options *o)
 
 int aa_synth_scenario_parse(const char *s, aa_synth_scenario *out)
 {
-    static const char *const names[] = {"none", "slow-group", "l2", "disk-io", "mpi-bytes"};
+    static const char *const names[] = {"none",      "slow-group", "l2",
+                                        "disk-io",   "mpi-bytes",  "dynamic"};
     size_t i;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i]) == 0) {
@@ -80,6 +84,33 @@ typedef struct sregion {
 } sregion;
 
 /* Exclusive behaviour of one node on one process. */
+static const char *const sync_names[6] = {"sync_steps", "sync_work", "sync_wait",
+                                          "sync_work_sq", "sync_wait_sq", "sync_cross"};
+#define SYNTH_STEPS 100
+
+/* The sums of one process's steps in the solve loop (SYNTH_STEPS, the first
+ * a start only): work w of the inner loop (inner: its CPU time over the
+ * run), wait t in the allreduce (wait: its time over the run); in the
+ * dynamic scenario a different quarter of the processes does 3x the work
+ * each step (p: the process) and every process waits for them. */
+static void sync_sums(uint64_t *seed, int dynamic, int p, double inner, double wait,
+                      double noise, double out[6])
+{
+    int k;
+    double base = dynamic ? inner / (1.5 * SYNTH_STEPS) : inner / SYNTH_STEPS;
+    memset(out, 0, 6 * sizeof *out);
+    for (k = 0; k < SYNTH_STEPS; k++) {
+        int heavy = dynamic && (k + p) % 4 == 0;
+        double w = noisy(seed, base * (heavy ? 3 : 1), noise), t;
+        t = dynamic ? fmax(0, 3 * base - w) + wait / SYNTH_STEPS
+                    : noisy(seed, wait / SYNTH_STEPS, noise);
+        if (k == 0)
+            continue;
+        out[0] += 1, out[1] += w, out[2] += t;
+        out[3] += w * w, out[4] += t * t, out[5] += w * t;
+    }
+}
+
 typedef struct sexcl {
     double compute; /* CPU seconds of computation */
     double cpi;
@@ -99,7 +130,7 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
     size_t total = nreg + (o->master ? 2 : 0);
     sregion *rg = calloc(total + 1, sizeof *rg);
     char **names = calloc(total + 1, sizeof *names);
-    int mi[Q_N], vis, wex, p, t, nth = o->nthreads > 0 ? o->nthreads : 1;
+    int mi[Q_N], msync[6], vis, wex, p, t, nth = o->nthreads > 0 ? o->nthreads : 1;
     int np = o->nprocs > 0 ? o->nprocs : 1;
     uint64_t seed = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)o->seed * 0x2545f4914f6cdd1dULL);
     double *inc = NULL, *chw = NULL;
@@ -202,6 +233,10 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
         if (mi[i] < 0)
             goto oom;
     }
+    for (i = 0; i < 6; i++)
+        if ((msync[i] = aa_experiment_add_metric(e, sync_names[i], i == 0 ? "count"
+                                                                   : i < 3 ? "s" : "s2")) < 0)
+            goto oom;
     inc = malloc((total + 1) * Q_N * sizeof *inc);
     ex = malloc((total + 1) * sizeof *ex);
     chw = malloc((total + 1) * sizeof *chw);
@@ -292,6 +327,10 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
             ex[R_ALLTOALL].mpi_wait = 3.0;
             ex[R_ALLTOALL].bytes = 1e9;
             break;
+        case AA_SYNTH_DYNAMIC: /* 1.5x the work, a different quarter 3x each step */
+            ex[R_INNER].compute *= 1.5;
+            ex[R_ALLREDUCE].mpi_wait += 0.60 * 0.75;
+            break;
         default:
             break;
         }
@@ -369,6 +408,18 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
                 v[vis] = i == 0 ? 1 : (rg[i].kind == AA_KIND_LOOP ? 100 : 1);
                 v[wex] = fmax(0, inc[i * Q_N + Q_WALL] - ch);
             }
+            if (t == 0 && !master && nodes[R_OUTER] >= 0) {
+                double sums[6];
+                const size_t path[4] = {R_OUTER, R_SOLVE, R_MAIN, 0};
+                size_t k, j;
+                /* a stream of its own: the other metrics' draws stay as they were */
+                uint64_t sseed = 0x2545f4914f6cdd1dULL ^ ((uint64_t)o->seed << 20) ^ (uint64_t)p;
+                sync_sums(&sseed, o->scenario == AA_SYNTH_DYNAMIC, p, ex[R_INNER].compute,
+                          ex[R_ALLREDUCE].mpi_wait, o->noise, sums);
+                for (j = 0; j < 4; j++) /* inclusive, as the runtime's */
+                    for (k = 0; k < 6; k++)
+                        aa_node_values(e, th, (size_t)nodes[path[j]])[msync[k]] = sums[k];
+            }
             if (nodes != node_of)
                 free(nodes);
         }
@@ -398,6 +449,10 @@ int aa_synth_generate(const aa_synth_options *o, aa_experiment **out, uint32_t *
             *expect_region = R_ALLTOALL;
         if (expect_cause)
             *expect_cause = "mpi_bytes";
+        break;
+    case AA_SYNTH_DYNAMIC: /* no cpu_sq: the step region's own code */
+        if (expect_region)
+            *expect_region = R_OUTER;
         break;
     default:
         break;

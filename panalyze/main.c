@@ -36,7 +36,7 @@ static const char usage_text[] =
     "RANKDIR holds rank-N.xml or rank-N.aab files (each rank reads its block);\n"
     "an EXPERIMENT file is read by every rank.  --synth generates each rank's\n"
     "block of a synthetic run (scenarios of aa_synth: none, slow-group, l2,\n"
-    "disk-io, mpi-bytes).\n"
+    "disk-io, mpi-bytes, dynamic).\n"
     "\n"
     "options:\n"
     "  --json FILE     write the JSON report ('-' = stdout)\n"

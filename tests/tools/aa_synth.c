@@ -3,7 +3,7 @@
  * experiment with an injected bottleneck (analyze/synth.c) to a file, and
  * prints the injected region id and root-cause attribute.
  *
- *   aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] [--procs N]
+ *   aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes|dynamic] [--procs N]
  *            [--regions R] [--noise X] [--seed S] [--no-counters] [--master]
  *            [--threads T] [--drop-rank N] [--binary] [--whole]
  *            (-o FILE | --split DIR)
@@ -66,7 +66,7 @@ static int split(const aa_experiment *e, const char *dir, long drop, int binary,
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes] "
+    fprintf(stderr, "usage: aa_synth [--scenario none|slow-group|l2|disk-io|mpi-bytes|dynamic] "
                     "[--procs N] [--regions R] [--noise X] [--seed S] [--no-counters] "
                     "[--master] [--threads T] [--drop-rank N] [--binary] [--whole] "
                     "(-o FILE | --split DIR)\n");

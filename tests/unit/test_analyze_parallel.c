@@ -672,7 +672,7 @@ int main(void)
         const char *name;
     } sc[] = {{AA_SYNTH_SLOW_GROUP, "slow-group"}, {AA_SYNTH_L2, "l2"},
               {AA_SYNTH_DISK_IO, "disk-io"}, {AA_SYNTH_MPI_BYTES, "mpi-bytes"},
-              {AA_SYNTH_NONE, "none"}};
+              {AA_SYNTH_NONE, "none"}, {AA_SYNTH_DYNAMIC, "dynamic"}};
     size_t i;
     aa_err err;
     aa_pcomm cm;

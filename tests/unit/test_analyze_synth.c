@@ -60,7 +60,16 @@ static void check(aa_synth_scenario sc, int procs, unsigned seed, double noise, 
         aa_experiment_free(e);
         return;
     }
-    if (sc == AA_SYNTH_SLOW_GROUP) {
+    if (sc == AA_SYNTH_DYNAMIC) {
+        is_int(a->nclusters, 1, "one cluster: every total alike");
+        is_int(count_cccr(a, AA_FINDING_DISSIMILARITY, &f), 0, "no dissimilarity CCCR");
+        f = NULL;
+        if (ok(count_cccr(a, AA_FINDING_DYNAMIC, &f) == 1, "%s: one dynamic CCCR", tag) && f)
+            ok(a->regions[f->region].id == want && f->nwait == (size_t)procs &&
+                   fabs(f->effect - 1) < 0.2,
+               "%s: in the solve loop (region %u), every process waits, slope %.2f", tag,
+               a->regions[f->region].id, -f->effect);
+    } else if (sc == AA_SYNTH_SLOW_GROUP) {
         size_t i, k;
         int exact = a->nclusters == 2;
         is_int(a->nclusters, 2, "two clusters");
@@ -120,6 +129,8 @@ int main(void)
         check(AA_SYNTH_DISK_IO, 16, seed, 0.02, 0, 1);
         check(AA_SYNTH_MPI_BYTES, 16, seed, 0.02, 0, 1);
     }
+    check(AA_SYNTH_DYNAMIC, 16, 3, 0.02, 0, 1);
+    check(AA_SYNTH_DYNAMIC, 256, 5, 0.05, 1, 1);
     check(AA_SYNTH_SLOW_GROUP, 64, 7, 0.05, 0, 1);
     check(AA_SYNTH_L2, 64, 7, 0.05, 0, 1);
     check(AA_SYNTH_DISK_IO, 64, 7, 0.05, 0, 1);
