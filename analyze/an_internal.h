@@ -483,12 +483,13 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
  * synchronizing call (of processes with AN_DYN_MIN_STEPS or more), their
  * within-process sums of squares and cross products of work and wait, the
  * wait, the processes, those whose own steps agree (their own correlation
- * and slope pass), the visits' CPU variance (cpu_sq - cpu^2 / visits), the
+ * and slope pass), the visits' CPU variance (cpu_sq - cpu^2 / visits) and
+ * those visits, the
  * steps paired in the region's subtree (inclusive) and the own MPI wall
  * time by wait kind (an_wait_metric's order).  The rows an
  * process adds (AN_DYN_ROWS, an_dyn_metric's metrics; NULL: not measured). */
 enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_PROCS,
-       AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_SYNC_IN, AN_DYN_KINDS,
+       AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_VISITS, AN_DYN_SYNC_IN, AN_DYN_KINDS,
        AN_DYN_SUMS = AN_DYN_KINDS + 5 };
 enum { AN_DYN_R_STEPS, AN_DYN_R_WORK, AN_DYN_R_WAIT, AN_DYN_R_WORK_SQ, AN_DYN_R_WAIT_SQ,
        AN_DYN_R_CROSS, AN_DYN_R_KINDS, AN_DYN_R_VISITS = AN_DYN_R_KINDS + 5, AN_DYN_R_CPU,

@@ -43,12 +43,14 @@
  * around the call site that repeats per step (a loop or user region: not a
  * function or a call-site region such as MPI_Allreduce@61), the region whose visits' CPU time
  * varies most (sum over processes of cpu_sq - cpu^2 / visits, within
- * processes) and holds at least a quarter of the steps' work variation,
- * descending while a child holds half of its variation -- leaving out the
- * regions that hold synchronizing calls (their CPU time holds the waits:
- * MPI polls on the CPU); that region's own code when none does.  The serial and the parallel analysis (parallel.c)
- * add each process with an_dynamic_add and decide on the summed values
- * with an_dynamic_findings_from.
+ * processes, times its visits a step when more than one: an inner loop
+ * entered k times a step spreads the step's variation over k visits) and
+ * holds at least a quarter of the steps' work variation, descending while
+ * a child holds half of its variation -- leaving out the regions that hold
+ * synchronizing calls (their CPU time holds the waits: MPI polls on the
+ * CPU); that region's own code when none does.  The serial and the
+ * parallel analysis (parallel.c) add each process with an_dynamic_add and
+ * decide on the summed values with an_dynamic_findings_from.
  */
 #include "analyze/aa_analyze.h"
 #include "analyze/an_internal.h"
@@ -85,8 +87,10 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
         const double *rv = rows[AN_DYN_R_VISITS], *rc = rows[AN_DYN_R_CPU];
         const double *rq = rows[AN_DYN_R_CPU_SQ], *rs = rows[AN_DYN_R_STEPS];
         double vis = rv ? rv[r] : 0, cpu = rc ? rc[r] : 0, sq = rq ? rq[r] : 0;
-        if (vis >= 2 && isfinite(cpu) && isfinite(sq) && sq - cpu * cpu / vis > 0)
+        if (vis >= 2 && isfinite(cpu) && isfinite(sq) && sq - cpu * cpu / vis > 0) {
             v[AN_DYN_VISIT_VAR] += sq - cpu * cpu / vis;
+            v[AN_DYN_VISITS] += vis;
+        }
         if (rs && rs[r] > 0)
             v[AN_DYN_SYNC_IN] += rs[r];
         n = floor(n + 0.5);
@@ -155,13 +159,25 @@ static int holds_waits(const double *s, size_t d)
     return s[d * AN_DYN_SUMS + AN_DYN_SYNC_IN] > 0;
 }
 
+/* Region d's variation on the steps' scale: its visits' sum of squares
+ * times its visits a step when more than one (k visits that vary together
+ * within a step, as an inner loop of the varying work does, spread the
+ * step's variation over k; the sum of squares of k x the visit deviation
+ * over n steps is k times that of the n k visits). */
+static double step_var(const double *s, size_t d, double steps)
+{
+    double vis = s[d * AN_DYN_SUMS + AN_DYN_VISITS], k = steps > 0 ? vis / steps : 1;
+    return s[d * AN_DYN_SUMS + AN_DYN_VISIT_VAR] * (k > 1 ? k : 1);
+}
+
 size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const size_t *send,
                         const size_t *cstart, const size_t *clist, const double *s, size_t site)
 {
     size_t top = step_region(a, inner, site), d, best = top, i;
-    double most = 0, need = 0.25 * s[site * AN_DYN_SUMS + AN_DYN_SWW];
+    const double *v = s + site * AN_DYN_SUMS;
+    double most = 0, need = 0.25 * v[AN_DYN_SWW], steps = v[AN_DYN_STEPS] + v[AN_DYN_PROCS];
     for (d = top + 1; d < send[top]; d++) {
-        double vv = s[d * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
+        double vv = step_var(s, d, steps);
         if (holds_waits(s, d))
             continue;
         if (vv > most) {
@@ -173,10 +189,9 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const 
         return top;
     for (;;) {
         size_t next = best;
-        double half = 0.5 * s[best * AN_DYN_SUMS + AN_DYN_VISIT_VAR];
+        double half = 0.5 * step_var(s, best, steps);
         for (i = cstart[best]; i < cstart[best + 1]; i++)
-            if (s[clist[i] * AN_DYN_SUMS + AN_DYN_VISIT_VAR] >= half &&
-                !holds_waits(s, clist[i]))
+            if (step_var(s, clist[i], steps) >= half && !holds_waits(s, clist[i]))
                 next = clist[i];
         if (next == best)
             return best;

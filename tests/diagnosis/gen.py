@@ -416,6 +416,7 @@ def generate(seed, costs=None):
         cccr, r2 = emit_injected(cname, '%s(void)' % cname, heavy, p['culprit_ms'], p['depth'])
         extra_phase = cname
         expect_dyn = cccr
+        expect_r2 = r2   # depth 2: the inner loop round 2 measures
         if p['culprit_ms'] * p['factor'] / T >= BENIGN_SHARE:
             benign.append({'function': cname, 'kind': 'disparity'})
     else:

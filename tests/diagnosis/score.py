@@ -28,7 +28,8 @@ Checks (only those the expectation makes meaningful are emitted):
              JITTER_BENIGN of the run (expect.dynamic_jitter_share: the
              jitter is a dynamic imbalance of that size)
   round2     (with --round2) some CCCR of round 2 is exactly the expected
-             round-2 region
+             round-2 region (of the expected kind: dissimilarity, dynamic
+             or disparity)
 Exit 0 (the checks carry the verdicts), 2 on bad usage or unreadable input.
 """
 import json
@@ -185,7 +186,8 @@ def score(exp, a, a2=None):
 
     if a2 is not None and e.get('cccr_round2'):
         A2 = Analysis(a2)
-        kind = 'dissimilarity' if e.get('dissimilar') else 'disparity'
+        kind = ('dissimilarity' if e.get('dissimilar')
+                else 'dynamic' if e.get('dynamic') else 'disparity')
         lst = A2.cccrs(kind)
         hit = [b for b in lst if A2.matches(b['index'], e['cccr_round2'])]
         check('round2', hit, 'round-2 %s CCCRs: %s; want %s:%s' % (

@@ -2846,16 +2846,18 @@ static void test_mpi_call_res(void)
  * mode 4: as 0 with the allreduce in a function global_sum the loop calls:
  * waited there, the work still compute's; mode 5: an experiment without
  * the sync metrics: not looked for; mode 6: as 4 with the allreduce a
- * call-site region (round 2): the work still compute's. */
+ * call-site region (round 2): the work still compute's; mode 7: compute's
+ * work in an inner loop entered 4 times a step: the finding there. */
 static void test_dynamic(void)
 {
-    static const char *what[7] = {"a different process the heaviest each step",
+    static const char *what[8] = {"a different process the heaviest each step",
                                   "every fourth step heavier on all",
                                   "balanced work, waits from elsewhere", "3 steps",
                                   "the wait in a function the loop calls",
-                                  "no sync metrics", "the wait in a call-site region"};
+                                  "no sync metrics", "the wait in a call-site region",
+                                  "the work in an inner loop entered 4 times a step"};
     int mode, P;
-    for (mode = 0; mode < 7; mode++)
+    for (mode = 0; mode < 8; mode++)
         for (P = 2; P <= 8; P += 6) {
             aa_experiment *e = test_dynamic_exp(mode, P);
             aa_analysis *a = NULL;
@@ -2874,13 +2876,14 @@ static void test_dynamic(void)
                     f = &a->findings[i];
                 }
             ok(a->dynamic_measured == (mode != 5), "... looked for: %d", a->dynamic_measured);
-            if (mode == 0 || mode == 4 || mode == 6) {
+            if (mode == 0 || mode == 4 || mode >= 6) {
                 /* per process: (P - 1) heavy steps of another, 39 steps paired */
                 double wait = 0.004 * (double)(40 / P * (P - 1) + (40 % P ? 40 % P - 1 : 0)) / 40.0;
                 ok(nd == 1 && f && f->cccr, "... one dynamic finding (%zu)", nd);
-                ok(f && f->region == region_by_id(a, 3), "... where the work varies: compute");
-                ok(f && f->wait_region == (long)region_by_id(a, mode >= 4 ? 4 : 2),
-                   "... waited at %s", mode >= 4 ? "region 4" : "the loop");
+                ok(f && f->region == region_by_id(a, mode == 7 ? 5 : 3),
+                   "... where the work varies: %s", mode == 7 ? "its inner loop" : "compute");
+                ok(f && f->wait_region == (long)region_by_id(a, mode == 4 || mode == 6 ? 4 : 2),
+                   "... waited at %s", mode == 4 || mode == 6 ? "region 4" : "the loop");
                 ok(f && f->nwait == (size_t)P, "... every process waits");
                 ok(f && fabs(f->effect - 1) < 0.05 && f->severity > 0.99,
                    "... slope -1, correlation -1 (%g, %g)", f ? -f->effect : NAN,

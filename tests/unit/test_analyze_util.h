@@ -37,7 +37,9 @@ static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const cha
  * the loop calls); 1: every fourth step heavier on every process, waits
  * unrelated to the work; 2: balanced work, waits from elsewhere; 3: as 0
  * with 3 steps; 5: as 0 without the sync metrics; 6: as 4 with the
- * allreduce a call-site region (MPI_Allreduce@12, round 2's refinement). */
+ * allreduce a call-site region (MPI_Allreduce@12, round 2's refinement);
+ * 7: as 0 with compute's work in its inner loop (region 5), entered 4
+ * times a step (round 2's refinement of a loop nest). */
 static inline aa_experiment *test_dynamic_exp(int mode, int P)
 {
     static const char *const sync[6] = {"sync_steps", "sync_work", "sync_wait",
@@ -60,10 +62,11 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
     add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
     add_region(e, 4, 2, mode == 6 ? "MPI_Allreduce@12" : "global_sum",
                mode == 6 ? AA_KIND_CALL : AA_KIND_FUNCTION);
+    add_region(e, 5, 3, "loop@33", AA_KIND_LOOP);
     for (r = 0; r < P; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
         long path[5];
-        double W = 0, W2 = 0, T = 0, sw[6] = {0}, *v;
+        double W = 0, W2 = 0, I2 = 0, T = 0, sw[6] = {0}, *v;
         path[0] = aa_thread_add_node(e, t, 0, -1);
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
@@ -83,6 +86,7 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                : mode == 2 ? tr + 0.003 * (1 + sin(k * 2.3 + r * 0.7))
                            : most - w + tr;
             W += w, W2 += w * w, T += wt;
+            I2 += 4 * (0.245 * w) * (0.245 * w); /* mode 7: 4 visits of 0.98 w / 4 */
             if (k > 0) { /* the first call only marks the start */
                 sw[0] += 1, sw[1] += w, sw[2] += wt;
                 sw[3] += w * w, sw[4] += wt * wt, sw[5] += w * wt;
@@ -90,6 +94,10 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
         }
         v = aa_node_values(e, t, (size_t)path[4]);
         v[mwl] = v[mcp] = W, v[mv] = steps, v[mq] = W2;
+        if (mode == 7) {
+            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 5, (int32_t)path[4]));
+            v[mwl] = v[mcp] = 0.98 * W, v[mv] = 4.0 * steps, v[mq] = I2;
+        }
         for (k = 0; k < 4; k++) { /* inclusive: the pairs and the wait up the path */
             if (path[k] < 0)
                 continue;
