@@ -54,6 +54,17 @@ for r in 0 1 2 3; do
         rt_num "$bc - $truth < 0.0005 && $truth - $bc < 0.0005"
     is "$(rt_val $D ROOT/main/loop@80/leaf instructions $r)" 2500 "rank $r: fake counters exact"
 done
+# Steps at synchronizing calls (docs/runtime.md): the halo function's first
+# MPI_Sendrecv of each visit is its pairing point (its second one is not),
+# the loop entered once pairs its MPI_Allreduce from one call site: 10
+# steps, 9 pairs each; the loop's value is inclusive.
+for r in 0 1 2 3; do
+    is "$(rt_val $D ROOT/main/loop@160/halo sync_steps $r)" 9 "rank $r: the halo's 10 visits, 9 steps (two MPI_Sendrecv a visit)"
+    is "$(rt_val $D ROOT/main/loop@160 sync_steps $r)" 18 "rank $r: the loop's own 9 steps at its MPI_Allreduce, the halo's inside"
+    is "$(rt_val $D ROOT/main/comm_region sync_steps $r)" 0 "rank $r: no step where each call is another function's"
+    ok "rank $r: steps' work and waits non-negative, the cross sum bounded" rt_num \
+        "$(rt_val $D ROOT/main/loop@160/halo sync_work $r) >= 0 && $(rt_val $D ROOT/main/loop@160/halo sync_wait $r) > 0 && $(rt_val $D ROOT/main/loop@160/halo sync_cross $r)^2 <= $(rt_val $D ROOT/main/loop@160/halo sync_work_sq $r) * $(rt_val $D ROOT/main/loop@160/halo sync_wait_sq $r) * 1.000001 + 1e-30"
+done
 # MPI time and bytes by kind of call (mpi_prototypes.txt's kind column)
 for r in 0 1 2 3; do
     is "$(rt_val $D ROOT/main/comm_region mpi_p2p_bytes $r)" 9600 "rank $r: comm region p2p bytes (Sendrecv, Isend, Irecv; sent + received)"
@@ -76,7 +87,7 @@ ok "the kinds are in the experiment" grep -q 'mpi_rma_bytes' "$T/m/experiment.xm
 
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "MPI_Pcontrol(0): region not recorded"
 main_calls=$(rt_val $D ROOT/main mpi_calls 0)
-is "$main_calls" 26 "main: Init + 5 comm + 9 MPI-IO + 7 RMA + 3 coll + final Barrier (paused Barrier not counted)"
+is "$main_calls" 56 "main: Init + 5 comm + 9 MPI-IO + 7 RMA + 3 coll + 30 steps + final Barrier (paused Barrier not counted)"
 is "$(rt_val $D ROOT/main mpi_bytes_sent 0)" $((4880 + 800 + 88)) "MPI bytes inclusive up the tree"
 ok "mpi_cpu <= mpi_wall + cpu_fix (a real read's misplaced correction, docs/runtime.md)" \
     rt_num "$(rt_val $D ROOT/main mpi_cpu 0) <= $(rt_val $D ROOT/main mpi_wall 0) + $(rt_val $D ROOT/main cpu_fix 0) + 1e-9"

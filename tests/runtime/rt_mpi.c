@@ -5,7 +5,9 @@
  * communication region sending and receiving exactly 4,880 bytes per rank
  * (Sendrecv 4,000 + Allreduce 80 + Isend/Irecv 800), MPI-IO writing exactly
  * 256 bytes and reading 128 per rank, one-sided Put 800 / Get 200 bytes,
- * collectives (Bcast, Alltoallv, Gather) with known per-rank byte counts, a loop calling a leaf 5 times, recursion, the scope
+ * collectives (Bcast, Alltoallv, Gather) with known per-rank byte counts, a
+ * time-step loop of 10 steps (a halo function with two MPI_Sendrecv a visit,
+ * an MPI_Allreduce in the loop's body: 9 paired steps each, sync_*), a loop calling a leaf 5 times, recursion, the scope
  * form with an early return, a mismatched exit, MPI_Pcontrol pause/resume.
  * argv[1] = scratch directory (default ".").
  */
@@ -27,6 +29,8 @@ RT_REGION(r_never, 11, 1, 4, 120, "never_entered", "main");
 RT_REGION(r_paused, 12, 1, 4, 130, "paused_region", "main");
 RT_REGION(r_rma, 13, 1, 1, 140, "rma_region", "rma_region");
 RT_REGION(r_coll, 14, 1, 1, 150, "coll_region", "coll_region");
+RT_REGION(r_steps, 15, 1, 2, 160, "loop@160", "main");
+RT_REGION(r_halo, 16, 0, 1, 170, "halo", "halo");
 
 static volatile int sink;
 
@@ -153,6 +157,22 @@ int main(int argc, char **argv)
         sink += rb[0] + b[0] + all[0];
     }
     aa_runtime_exit(&r_coll);
+
+    /* steps: empty messages (no bytes), the pairing points of docs/runtime.md */
+    aa_runtime_enter(&r_steps);
+    for (int k = 0; k < 10; k++) {
+        int right = (rank + 1) % size, left = (rank + size - 1) % size;
+        double x = k;
+        aa_runtime_enter(&r_halo);
+        MPI_Sendrecv(NULL, 0, MPI_BYTE, right, 7, NULL, 0, MPI_BYTE, left, 7, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        MPI_Sendrecv(NULL, 0, MPI_BYTE, left, 8, NULL, 0, MPI_BYTE, right, 8, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        aa_runtime_exit(&r_halo);
+        MPI_Allreduce(MPI_IN_PLACE, &x, 0, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        sink += x;
+    }
+    aa_runtime_exit(&r_steps);
 
     aa_runtime_enter(&r_loop);
     for (int i = 0; i < 5; i++) {
