@@ -31,6 +31,10 @@ for b in d["bottlenecks"]:
 for b in p["bottlenecks"]:
     print("hotspot", b["index"], b["cccr"], b["severity_class"])
     print("  causes", b["root_causes"], "confidence %.9f" % b["confidence"], "--", b["suggestion"])
+y = a.get("dynamic", {})
+print("dynamic", y.get("measured"), [(b["index"], b["cccr"], b.get("waiting_rank_set"),
+      (b.get("wait_region") or {}).get("index"), "%.6f" % b["impact_seconds"])
+      for b in y.get("bottlenecks", [])])
 print("attributes", a["attributes"], a["unavailable"])
 EOF
 digest() { python3 "$T/digest.py" "$1"; }
@@ -242,6 +246,14 @@ ok "--synth slow-group on 4 ranks" mpirun -np 4 "$MPIA" -q --stats --json "$T/s.
     --synth slow-group --procs 1024 --regions 40
 like "$(cat "$T/.out")" 'stats: 4 ranks, 1024 processes: .*peak memory per rank' "--stats: time and memory per rank"
 like "$(digest "$T/s.json" | grep '^imbalance 7 True')" '1-1021:4' "--synth: the slow quarter found in the inner loop"
+
+# a load moving between processes each step (synth dynamic): the same
+# dynamic imbalance as the serial analysis, through an experiment file
+"$SYNTH" --scenario dynamic --procs 64 -o "$T/dyn.xml" >/dev/null
+ok "--synth dynamic: the experiment file" test -s "$T/dyn.xml"
+same_as_serial "dynamic imbalance" "$T/dyn.xml" 4
+like "$(digest "$T/p.json" | grep '^dynamic')" "^dynamic True \\[\\([0-9]+, True, '0-63'" \
+    "--synth dynamic: one dynamic CCCR, every process waiting"
 
 # bad input and usage errors
 mkdir -p "$T/bad"
