@@ -517,11 +517,34 @@ static void master_case(int np)
  * s inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
  * imbalance is rank 0's writing in both; io 2: rank 0 instead waits 0.9 s
  * for a device off the CPU, no run delay (metrics.c add_blocked). */
+/* The serial analysis of e (*s) and the parallel one on a single rank (*p,
+ * NULL when it failed), compared; 0 when the serial one failed (nothing
+ * else done). */
+static int serial_and_parallel(const char *what, aa_experiment *e, aa_analysis **s,
+                               aa_analysis **p, const aa_experiment ***ex,
+                               const aa_process ***pr, aa_pcomm *cm)
+{
+    aa_err err;
+    memset(&err, 0, sizeof err);
+    *s = *p = NULL;
+    if (aa_analyze_run(e, NULL, s, &err)) {
+        ok(0, "%s: serial analysis: %s", what, err.msg);
+        return 0;
+    }
+    proc_arrays(e, ex, pr);
+    aa_pcomm_single(cm);
+    if (aa_analyze_parallel(cm, *ex, *pr, e->nprocesses, e, NULL, p, &err)) {
+        ok(0, "%s: parallel analysis: %s", what, err.msg);
+        *p = NULL;
+    } else
+        compare(what, *s, *p);
+    return 1;
+}
+
 static void wait_in_loop_case(int io)
 {
     aa_experiment *e = aa_experiment_new();
     aa_analysis *s = NULL, *p = NULL;
-    aa_err err;
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
@@ -578,21 +601,14 @@ static void wait_in_loop_case(int io)
         }
     }
     e->nprocs = 16;
-    memset(&err, 0, sizeof err);
-    if (aa_analyze_run(e, NULL, &s, &err)) {
-        ok(0, "%s: serial analysis: %s", what, err.msg);
+    if (!serial_and_parallel(what, e, &s, &p, &ex, &pr, &cm)) {
         aa_experiment_free(e);
         return;
     }
-    proc_arrays(e, &ex, &pr);
-    aa_pcomm_single(&cm);
-    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
-        ok(0, "%s: parallel analysis: %s", what, err.msg);
-    else {
+    if (p) {
         size_t i;
         long w = -2, at = -2;
         const char *kind = NULL;
-        compare(what, s, p);
         for (i = 0; i < p->nfindings; i++)
             if (p->findings[i].kind == AA_FINDING_DISSIMILARITY && p->findings[i].cccr) {
                 w = p->findings[i].wait_region;
@@ -628,25 +644,17 @@ static void dynamic_case(int mode, int P)
 {
     aa_experiment *e = test_dynamic_exp(mode, P);
     aa_analysis *s = NULL, *p = NULL;
-    aa_err err;
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
     char what[96];
     size_t i, nd = 0;
     snprintf(what, sizeof what, "dynamic imbalance mode %d, %d processes", mode, P);
-    memset(&err, 0, sizeof err);
-    if (aa_analyze_run(e, NULL, &s, &err)) {
-        ok(0, "%s: serial analysis: %s", what, err.msg);
+    if (!serial_and_parallel(what, e, &s, &p, &ex, &pr, &cm)) {
         aa_experiment_free(e);
         return;
     }
-    proc_arrays(e, &ex, &pr);
-    aa_pcomm_single(&cm);
-    if (aa_analyze_parallel(&cm, ex, pr, e->nprocesses, e, NULL, &p, &err))
-        ok(0, "%s: parallel analysis: %s", what, err.msg);
-    else {
-        compare(what, s, p);
+    if (p) {
         for (i = 0; i < p->nfindings; i++)
             nd += p->findings[i].kind == AA_FINDING_DYNAMIC;
         ok(nd == (mode == 0 ? 1u : 0u) && p->dynamic_measured && s->dynamic_measured,
