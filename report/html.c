@@ -394,7 +394,7 @@ static void summary_compare(aa_buf *o, const aa_report_comparison *c)
 static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment *e,
                             const rp_stats *s, const aa_report_comparison *cmp)
 {
-    size_t i, ndis = 0, ndisp = 0;
+    size_t i, ndis = 0, ndisp = 0, ndyn = 0;
     const aa_finding *top = NULL;
     for (i = 0; i < a->nfindings; i++) {
         const aa_finding *f = &a->findings[i];
@@ -402,8 +402,10 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
             continue;
         if (!top || f->impact_s > top->impact_s)
             top = f;
-        if (f->kind != AA_FINDING_DISPARITY)
+        if (f->kind == AA_FINDING_DISSIMILARITY)
             ndis++;
+        else if (f->kind == AA_FINDING_DYNAMIC)
+            ndyn++;
         else
             ndisp++;
     }
@@ -440,9 +442,11 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
     aa_buf_printf(o, "<tr><th>process clusters</th><td>%zu (%s)</td></tr>", a->nclusters,
                   a->nclusters > 1 ? "load imbalance: processes behave differently"
                                    : "all processes alike");
-    aa_buf_printf(o, "<tr><th>core bottlenecks</th><td>%zu imbalance%s (dissimilarity), "
-                     "%zu hotspot%s (disparity)</td></tr>",
-                  ndis, ndis == 1 ? "" : "s", ndisp, ndisp == 1 ? "" : "s");
+    aa_buf_printf(o, "<tr><th>core bottlenecks</th><td>%zu imbalance%s (dissimilarity), ",
+                  ndis, ndis == 1 ? "" : "s");
+    if (a->dynamic_measured)
+        aa_buf_printf(o, "%zu moving between processes (dynamic), ", ndyn);
+    aa_buf_printf(o, "%zu hotspot%s (disparity)</td></tr>", ndisp, ndisp == 1 ? "" : "s");
     summary_compare(o, cmp);
     aa_buf_puts(o, "<tr><th>metrics</th><td>processes: ");
     ESC(a->proc_metric ? a->proc_metric : "cpu");

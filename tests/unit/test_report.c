@@ -365,6 +365,32 @@ static void blocked_time_shown(void)
     aa_experiment_free(e);
 }
 
+/* A load moving between processes each step (test_dynamic_exp): the
+ * finding's card, the summary's count, the table's kind. */
+static void dynamic_shown(void)
+{
+    aa_experiment *e = test_dynamic_exp(0, 4);
+    aa_analysis *a = NULL;
+    aa_buf b;
+    aa_err err;
+    is_int(aa_analyze_run(e, NULL, &a, &err), AA_OK, "dynamic imbalance: analysed");
+    if (!a) {
+        aa_experiment_free(e);
+        return;
+    }
+    aa_buf_init(&b);
+    is_int(aa_report_html(a, e, NULL, &b, &err), AA_OK, "dynamic imbalance: html");
+    ok(b.data && strstr(b.data, "Imbalance moving between processes in "),
+       "the finding's card names the kind");
+    ok(b.data && strstr(b.data, "1 moving between processes (dynamic)"), "the summary counts it");
+    ok(b.data && strstr(b.data, "for whichever process had the most work in that step") &&
+           strstr(b.data, "<td>dynamic</td>"),
+       "the plain sentence and the table's kind");
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     aa_experiment *clean = synth(AA_SYNTH_NONE, 3), *slow = synth(AA_SYNTH_SLOW_GROUP, 3);
@@ -540,5 +566,6 @@ int main(void)
     at_scale();
     io_calls_costed();
     blocked_time_shown();
+    dynamic_shown();
     return tap_done();
 }
