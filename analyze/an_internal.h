@@ -499,7 +499,9 @@ enum { AN_DYN_R_STEPS, AN_DYN_R_WORK, AN_DYN_R_WAIT, AN_DYN_R_WORK_SQ, AN_DYN_R_
  * lighter steps: more than this share of the processes must show it in
  * their own steps (correlation and slope as the pooled ones'). */
 #define AN_DYN_MAJORITY 0.5
-extern const char *const an_dyn_metric[AN_DYN_ROWS];
+/* The metric of row k (< AN_DYN_ROWS): the sync_* sums, an_wait_metric's
+ * kinds, visits, cpu, cpu_sq. */
+const char *an_dyn_metric(size_t k);
 void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t *cstart,
                     const size_t *clist, const aa_analyze_options *o);
 typedef struct an_dyn_verdict {

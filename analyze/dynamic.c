@@ -59,10 +59,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const an_dyn_metric[AN_DYN_ROWS] = {
-    "sync_steps", "sync_work", "sync_wait", "sync_work_sq", "sync_wait_sq", "sync_cross",
-    "mpi_coll_wall", "mpi_p2p_wall", "mpi_wait_wall", "mpi_rma_wall", "mpi_io_wall",
-    "visits", "cpu", "cpu_sq"};
+_Static_assert(AN_DYN_R_VISITS - AN_DYN_R_KINDS == AN_WAIT_KINDS &&
+                   AN_DYN_SUMS - AN_DYN_KINDS == AN_WAIT_KINDS,
+               "a row and a sum for each wait kind");
+
+const char *an_dyn_metric(size_t k)
+{
+    static const char *const sync[AN_DYN_R_KINDS] = {"sync_steps",   "sync_work",
+                                                     "sync_wait",    "sync_work_sq",
+                                                     "sync_wait_sq", "sync_cross"};
+    static const char *const visits[3] = {"visits", "cpu", "cpu_sq"};
+    if (k < AN_DYN_R_KINDS)
+        return sync[k];
+    if (k < AN_DYN_R_VISITS) /* the wait kinds, in an_wait_kind's order */
+        return an_wait_metric[k - AN_DYN_R_KINDS];
+    return visits[k - AN_DYN_R_VISITS];
+}
 
 /* row's value in region r's own code (inclusive less its children) */
 static double own_of(const double *row, size_t r, const size_t *cstart, const size_t *clist)
@@ -276,7 +288,7 @@ int an_dynamic_findings(an_ctx *c)
     double *rows[AN_DYN_ROWS] = {0}, *s;
     unsigned char *fin, *inner;
     for (k = 0; k < AN_DYN_R_KINDS; k++) /* the six sync_* sums */
-        any &= an_metric_usable(c, an_dyn_metric[k], &mi[k]);
+        any &= an_metric_usable(c, an_dyn_metric(k), &mi[k]);
     if (!any || P < 2)
         return AA_OK;
     c->a->dynamic_measured = 1;
@@ -289,7 +301,7 @@ int an_dynamic_findings(an_ctx *c)
         any &= rows[k] != NULL;
     rc = any ? AA_OK : an_nomem(c);
     for (k = AN_DYN_R_KINDS; !rc && k < AN_DYN_ROWS; k++)
-        if (!an_metric_usable(c, an_dyn_metric[k], &mi[k])) {
+        if (!an_metric_usable(c, an_dyn_metric(k), &mi[k])) {
             free(rows[k]);
             rows[k] = NULL;
         }

@@ -3198,8 +3198,8 @@ static int dynamic_findings(pa *x)
         if ((rc = at_process(x, q)))
             break;
         for (k = 0; k < AN_DYN_ROWS; k++) {
-            use[k] = usable_here(x, q, an_dyn_metric[k]) &&
-                             gather_row(x, q, an_dyn_metric[k], rows[k], fin)
+            use[k] = usable_here(x, q, an_dyn_metric(k)) &&
+                             gather_row(x, q, an_dyn_metric(k), rows[k], fin)
                          ? rows[k]
                          : NULL;
             have[k] += use[k] != NULL;

@@ -89,6 +89,20 @@ static void put_num(aa_buf *b, double v)
         aa_buf_printf(b, "%.4g", v);
 }
 
+/* "waiting: ranks R wait X s each in MPI (kind) in [n] location" of a
+ * finding with a wait region (no line end: the caller says why). */
+static void text_waiting(aa_buf *b, const aa_analysis *a, const aa_finding *f)
+{
+    aa_buf_printf(b, "      waiting: rank%s ", f->nwait == 1 ? "" : "s");
+    put_ranks(b, f->wait_ranks, f->nwait);
+    aa_buf_puts(b, f->nwait == 1 ? " waits " : " wait ");
+    put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
+    aa_buf_printf(b, " s each in MPI%s%s%s in [%zu] ", f->wait_kind ? " (" : "",
+                  f->wait_kind ? f->wait_kind : "", f->wait_kind ? ")" : "",
+                  a->regions[f->wait_region].index);
+    put_location(b, a, (size_t)f->wait_region);
+}
+
 /* "impact ..." line of a finding: what it costs, in seconds and share */
 static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
@@ -101,14 +115,7 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
         aa_buf_puts(b, f->nslow == 1 ? " spends it beyond the others\n"
                                      : " spend it beyond the others\n");
         if (f->wait_region >= 0) {
-            aa_buf_printf(b, "      waiting: rank%s ", f->nwait == 1 ? "" : "s");
-            put_ranks(b, f->wait_ranks, f->nwait);
-            aa_buf_puts(b, f->nwait == 1 ? " waits " : " wait ");
-            put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
-            aa_buf_printf(b, " s each in MPI%s%s%s in [%zu] ", f->wait_kind ? " (" : "",
-                          f->wait_kind ? f->wait_kind : "", f->wait_kind ? ")" : "",
-                          a->regions[f->wait_region].index);
-            put_location(b, a, (size_t)f->wait_region);
+            text_waiting(b, a, f);
             aa_buf_printf(b, " because rank%s ", f->nslow == 1 ? "" : "s");
             put_ranks(b, f->slow_ranks, f->nslow);
             aa_buf_puts(b, f->nslow == 1 ? " is late from here\n" : " are late from here\n");
@@ -117,14 +124,7 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
         aa_buf_printf(b, " s per process (%.1f%% of the run) waited because the heaviest step "
                       "moves between processes\n", 100 * f->run_share);
         if (f->wait_region >= 0) {
-            aa_buf_puts(b, "      waiting: ranks ");
-            put_ranks(b, f->wait_ranks, f->nwait);
-            aa_buf_puts(b, " wait ");
-            put_num(b, f->nwait ? f->wait_s / (double)f->nwait : 0);
-            aa_buf_printf(b, " s each in MPI%s%s%s in [%zu] ", f->wait_kind ? " (" : "",
-                          f->wait_kind ? f->wait_kind : "", f->wait_kind ? ")" : "",
-                          a->regions[f->wait_region].index);
-            put_location(b, a, (size_t)f->wait_region);
+            text_waiting(b, a, f);
             aa_buf_puts(b, ", the longer the less work each had in that step: one step's "
                            "work varies by ");
             put_num(b, f->step_work_sd);
