@@ -511,19 +511,44 @@ typedef struct an_dyn_verdict {
     double sd_work;       /* the steps' work spread (s) */
     double wait, impact;  /* per process: the wait there, the part the variation explains */
     double agree;         /* share of processes whose own steps pass */
+    double moving;        /* the share of the variation's cost a changing latest process has */
 } an_dyn_verdict;
-/* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance. */
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
+/* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance; moving:
+ * the region's moving share (1 before it is known). */
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double moving,
                      an_dyn_verdict *out);
+/* The moving share of the candidates (the regions judged with it 1): one
+ * process's mean, spread and steps at region r (0: too few steps); a pass
+ * over the processes for the span (sums, AN_DYN_SPAN_SUMS a candidate,
+ * summed over the processes; most, 2 a candidate, their maximum) after
+ * an_dyn_span_init; the shape (AN_DYN_SHAPE a candidate) from both; a pass
+ * for the grid sums (g, 2 x AN_DYN_GRID a candidate, zeroed, then summed
+ * over the processes); the shares (moving[cand[i]]). */
+#define AN_DYN_GRID 256
+#define AN_DYN_GRID_SDS 8.0
+#define AN_DYN_SPAN_SUMS 4
+#define AN_DYN_SHAPE 4
+int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
+                     const size_t *clist, double *mu, double *sd, double *n);
+size_t an_dyn_candidates(const double *s, size_t R, const aa_analyze_options *o, double wmed,
+                         size_t *cand);
+void an_dyn_span_init(double *sums, double *most, size_t nc);
+void an_dyn_span_add(double *sums, double *most, const size_t *cand, size_t nc,
+                     const double *const *rows, const size_t *cstart, const size_t *clist);
+void an_dyn_shape(double *shape, const double *sums, const double *most, size_t nc);
+void an_dyn_grid_add(double *g, const double *shape, const size_t *cand, size_t nc,
+                     const double *const *rows, const size_t *cstart, const size_t *clist);
+void an_dyn_moving(double *moving, const double *g, const double *shape, const size_t *cand,
+                   size_t nc);
 /* Where the varying work of the call site `site` is (inner: by region, a
  * function or a call-site region -- what repeats per step is around them;
  * send: subtree ends). */
 size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const size_t *send,
                         const size_t *cstart, const size_t *clist, const double *s, size_t site);
 /* The findings from the summed values s (R x AN_DYN_SUMS). */
-int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *inner,
-                             const size_t *send, const size_t *cstart, const size_t *clist,
-                             double wmed);
+int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
+                             const unsigned char *inner, const size_t *send, const size_t *cstart,
+                             const size_t *clist, double wmed);
 
 /* dissim.c */
 /* The kinds of MPI call a wait can be in: the runtime's metric and the

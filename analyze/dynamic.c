@@ -129,7 +129,7 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
     }
 }
 
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double moving,
                      an_dyn_verdict *out)
 {
     double procs = v[AN_DYN_PROCS], steps = v[AN_DYN_STEPS], dof = steps - procs;
@@ -145,12 +145,162 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed,
     out->z = out->corr < 0 ? atanh(fmin(-out->corr, 1 - 1e-12)) * sqrt(dof - 3) : 0;
     wait = v[AN_DYN_WAIT] / procs;
     out->wait = wait;
-    out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * out->sd_work * sqrt(procs - 1));
+    out->moving = moving;
+    out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * out->sd_work * sqrt(procs - 1) *
+                                 moving);
     out->agree = v[AN_DYN_AGREE] / procs;
     return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
            out->slope <= -o->dynamic_slope && out->agree > AN_DYN_MAJORITY &&
            out->impact >= o->resolution_s && wmed > 0 &&
            out->impact / wmed >= o->finding_min_share;
+}
+
+/* ---- whether the latest process changes from step to step ----
+ * The variation costs waits only where it changes which process is the
+ * latest: with one process far heavier in every step (a static imbalance,
+ * found by the clustering) the others' own jitter makes their waits vary
+ * with slope -1 too, but no one waits for it (a probe of 300 steps of
+ * 0.25 ms, rank 3 twice the work: found as a 1.6-2.6% "dynamic" imbalance
+ * in 3 of 4 runs).  The cost of the variation is E[max_p w_p] - max_p
+ * E[w_p]; with each process's steps independent normals (its own mean and
+ * spread) it is taken on a grid and divided by the same with the means
+ * alike, where the Samuelson bound of the impact stands: the moving share,
+ * 1 for a load that visits every process alike, 0 for one process always
+ * the latest by many spreads.  The processes' means differ by chance too
+ * (a load that visits rank 0 six times in 11 steps, rank 1 five times):
+ * they are shrunk towards their mean by the share of their variance that
+ * chance (sd^2 / steps) does not explain. */
+
+int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
+                     const size_t *clist, double *mu, double *sd, double *n)
+{
+    double W, ww;
+    *n = floor(own_of(rows[AN_DYN_R_STEPS], r, cstart, clist) + 0.5);
+    if (*n < AN_DYN_MIN_STEPS)
+        return 0;
+    W = own_of(rows[AN_DYN_R_WORK], r, cstart, clist);
+    ww = own_of(rows[AN_DYN_R_WORK_SQ], r, cstart, clist) - W * W / *n;
+    if (!isfinite(W) || !(ww >= 0) || !isfinite(ww))
+        return 0;
+    *mu = W / *n;
+    *sd = sqrt(ww / (*n - 1));
+    return 1;
+}
+
+size_t an_dyn_candidates(const double *s, size_t R, const aa_analyze_options *o, double wmed,
+                         size_t *cand)
+{
+    size_t r, n = 0;
+    for (r = 0; r < R; r++) {
+        an_dyn_verdict v;
+        if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, wmed, 1, &v))
+            cand[n++] = r;
+    }
+    return n;
+}
+
+void an_dyn_span_init(double *sums, double *most, size_t nc)
+{
+    size_t i;
+    memset(sums, 0, AN_DYN_SPAN_SUMS * nc * sizeof *sums);
+    for (i = 0; i < nc; i++) {
+        most[2 * i] = -HUGE_VAL; /* the largest mean */
+        most[2 * i + 1] = 0;     /* the largest spread */
+    }
+}
+
+void an_dyn_span_add(double *sums, double *most, const size_t *cand, size_t nc,
+                     const double *const *rows, const size_t *cstart, const size_t *clist)
+{
+    size_t i;
+    double mu, sd, n;
+    for (i = 0; i < nc; i++)
+        if (an_dyn_step_work(rows, cand[i], cstart, clist, &mu, &sd, &n)) {
+            double *u = sums + AN_DYN_SPAN_SUMS * i;
+            u[0] += 1;
+            u[1] += mu;
+            u[2] += mu * mu;
+            u[3] += sd * sd / n;
+            most[2 * i] = fmax(most[2 * i], mu);
+            most[2 * i + 1] = fmax(most[2 * i + 1], sd);
+        }
+}
+
+void an_dyn_shape(double *shape, const double *sums, const double *most, size_t nc)
+{
+    size_t i;
+    for (i = 0; i < nc; i++) {
+        const double *u = sums + AN_DYN_SPAN_SUMS * i;
+        double *h = shape + AN_DYN_SHAPE * i, n = u[0], grand = n > 0 ? u[1] / n : 0;
+        double between = n > 1 ? (u[2] - u[1] * u[1] / n) / (n - 1) : 0;
+        double chance = n > 0 ? u[3] / n : 0;
+        h[0] = grand;
+        h[1] = between > 0 ? fmax(0, 1 - chance / between) : 0; /* the shrinkage */
+        h[2] = grand + h[1] * (most[2 * i] - grand);              /* the largest mean */
+        h[3] = most[2 * i + 1];                                   /* the largest spread */
+    }
+}
+
+/* log P(Z <= z) of a standard normal; z = +-inf for a spread of 0 */
+static double log_phi(double z)
+{
+    return z == HUGE_VAL ? 0 : z == -HUGE_VAL ? -HUGE_VAL : log(0.5 * erfc(-z / sqrt(2.0)));
+}
+
+/* the grid's offsets from the largest mean: +-AN_DYN_GRID_SDS spreads */
+static double grid_at(double sdmax, size_t i)
+{
+    return sdmax * AN_DYN_GRID_SDS * (2.0 * (double)i / (AN_DYN_GRID - 1) - 1);
+}
+
+static double z_of(double x, double mu, double sd)
+{
+    return sd > 0 ? (x - mu) / sd : x >= mu ? HUGE_VAL : -HUGE_VAL;
+}
+
+void an_dyn_grid_add(double *g, const double *shape, const size_t *cand, size_t nc,
+                     const double *const *rows, const size_t *cstart, const size_t *clist)
+{
+    size_t i, j;
+    double mu, sd, n;
+    for (i = 0; i < nc; i++) {
+        const double *h = shape + AN_DYN_SHAPE * i;
+        double *gi = g + i * 2 * AN_DYN_GRID;
+        if (!(h[3] > 0) || !an_dyn_step_work(rows, cand[i], cstart, clist, &mu, &sd, &n))
+            continue;
+        mu = h[0] + h[1] * (mu - h[0]);
+        for (j = 0; j < AN_DYN_GRID; j++) {
+            double u = grid_at(h[3], j);
+            gi[j] += log_phi(z_of(h[2] + u, mu, sd));       /* the means as measured */
+            gi[AN_DYN_GRID + j] += log_phi(z_of(u, 0, sd)); /* the means alike */
+        }
+    }
+}
+
+/* E[max] less the grid's centre from the sums of log P(X_p <= x):
+ * lo + the integral of 1 - F (trapezoid), F(lo) ~ 0 and F(hi) ~ 1. */
+static double max_excess(const double *lg, double sdmax)
+{
+    double h = grid_at(sdmax, 1) - grid_at(sdmax, 0), sum = 0;
+    size_t j;
+    for (j = 0; j < AN_DYN_GRID; j++)
+        sum += (j == 0 || j == AN_DYN_GRID - 1 ? 0.5 : 1) * h * (1 - exp(lg[j]));
+    return grid_at(sdmax, 0) + sum;
+}
+
+void an_dyn_moving(double *moving, const double *g, const double *shape, const size_t *cand,
+                   size_t nc)
+{
+    size_t i;
+    for (i = 0; i < nc; i++) {
+        const double *gi = g + i * 2 * AN_DYN_GRID;
+        double sdmax = shape[AN_DYN_SHAPE * i + 3], e, e0;
+        if (!(sdmax > 0))
+            continue;
+        e = max_excess(gi, sdmax);
+        e0 = max_excess(gi + AN_DYN_GRID, sdmax);
+        moving[cand[i]] = e0 > 0 ? fmin(1, fmax(0, e / e0)) : 1;
+    }
 }
 
 /* The region around the call site that repeats per step: the site itself
@@ -247,9 +397,9 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     return AA_OK;
 }
 
-int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *inner,
-                             const size_t *send, const size_t *cstart, const size_t *clist,
-                             double wmed)
+int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
+                             const unsigned char *inner, const size_t *send, const size_t *cstart,
+                             const size_t *clist, double wmed)
 {
     aa_analysis *a = c->a;
     size_t r, j, nf = a->nfindings;
@@ -258,7 +408,7 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *in
         an_dyn_verdict v;
         size_t cause;
         int dup = 0;
-        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, &v))
+        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, moving ? moving[r] : 1, &v))
             continue;
         cause = an_dynamic_cause(a, inner, send, cstart, clist, s, r);
         /* one finding per varying region: the larger wait */
@@ -280,12 +430,58 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const unsigned char *in
     return AA_OK;
 }
 
+/* One process's rows (NULL where not measured). */
+static void gather_rows(an_ctx *c, const int *mi, size_t q, double **rows, unsigned char *fin)
+{
+    size_t k;
+    for (k = 0; k < AN_DYN_ROWS; k++)
+        if (rows[k])
+            an_gather_row(c, mi[k], q, rows[k], fin);
+}
+
+/* The moving share of every candidate region (moving: R, 1 elsewhere):
+ * a pass for the means and spreads, one for the grid. */
+static int moving_shares(an_ctx *c, const double *s, const int *mi, double **rows,
+                         unsigned char *fin, double *moving)
+{
+    size_t R = c->R, q, r, nc;
+    size_t *cand = malloc((R + 1) * sizeof *cand);
+    double *sums = NULL, *most = NULL, *shape = NULL, *g = NULL;
+    for (r = 0; r < R; r++)
+        moving[r] = 1;
+    if (!cand)
+        return an_nomem(c);
+    nc = an_dyn_candidates(s, R, c->o, c->wmed, cand);
+    if (nc && (!(sums = malloc(AN_DYN_SPAN_SUMS * nc * sizeof *sums)) ||
+               !(most = malloc(2 * nc * sizeof *most)) ||
+               !(shape = malloc(AN_DYN_SHAPE * nc * sizeof *shape)) ||
+               !(g = calloc(2 * AN_DYN_GRID * nc, sizeof *g)))) {
+        free(cand), free(sums), free(most), free(shape);
+        return an_nomem(c);
+    }
+    if (nc)
+        an_dyn_span_init(sums, most, nc);
+    for (q = 0; nc && q < c->P; q++) {
+        gather_rows(c, mi, q, rows, fin);
+        an_dyn_span_add(sums, most, cand, nc, (const double *const *)rows, c->cstart, c->clist);
+    }
+    if (nc)
+        an_dyn_shape(shape, sums, most, nc);
+    for (q = 0; nc && q < c->P; q++) {
+        gather_rows(c, mi, q, rows, fin);
+        an_dyn_grid_add(g, shape, cand, nc, (const double *const *)rows, c->cstart, c->clist);
+    }
+    an_dyn_moving(moving, g, shape, cand, nc);
+    free(cand), free(sums), free(most), free(shape), free(g);
+    return AA_OK;
+}
+
 /* Phase (serial): the sums of every analysed process, then the findings. */
 int an_dynamic_findings(an_ctx *c)
 {
     size_t R = c->R, P = c->P, q, k, r;
     int mi[AN_DYN_ROWS], any = 1, rc;
-    double *rows[AN_DYN_ROWS] = {0}, *s;
+    double *rows[AN_DYN_ROWS] = {0}, *s, *moving;
     unsigned char *fin, *inner;
     for (k = 0; k < AN_DYN_R_KINDS; k++) /* the six sync_* sums */
         any &= an_metric_usable(c, an_dyn_metric(k), &mi[k]);
@@ -293,11 +489,12 @@ int an_dynamic_findings(an_ctx *c)
         return AA_OK;
     c->a->dynamic_measured = 1;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
+    moving = malloc((R + 1) * sizeof *moving);
     fin = malloc(R + 1);
     inner = calloc(R + 1, 1);
     for (k = 0; k < AN_DYN_ROWS; k++)
         rows[k] = malloc((R + 1) * sizeof *rows[k]);
-    for (k = 0, any = s && fin && inner; k < AN_DYN_ROWS; k++)
+    for (k = 0, any = s && moving && fin && inner; k < AN_DYN_ROWS; k++)
         any &= rows[k] != NULL;
     rc = any ? AA_OK : an_nomem(c);
     for (k = AN_DYN_R_KINDS; !rc && k < AN_DYN_ROWS; k++)
@@ -306,18 +503,19 @@ int an_dynamic_findings(an_ctx *c)
             rows[k] = NULL;
         }
     for (q = 0; !rc && q < P; q++) {
-        for (k = 0; k < AN_DYN_ROWS; k++)
-            if (rows[k])
-                an_gather_row(c, mi[k], q, rows[k], fin);
+        gather_rows(c, mi, q, rows, fin);
         an_dynamic_add(s, R, (const double *const *)rows, c->cstart, c->clist, c->o);
     }
     for (r = 0; !rc && r < R; r++)
         inner[r] = c->a->regions[r].info && (c->a->regions[r].info->kind == AA_KIND_FUNCTION ||
                                              c->a->regions[r].info->kind == AA_KIND_CALL);
     if (!rc)
-        rc = an_dynamic_findings_from(c, s, inner, c->send, c->cstart, c->clist, c->wmed);
+        rc = moving_shares(c, s, mi, rows, fin, moving);
+    if (!rc)
+        rc = an_dynamic_findings_from(c, s, moving, inner, c->send, c->cstart, c->clist,
+                                      c->wmed);
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(fin), free(inner);
+    free(s), free(moving), free(fin), free(inner);
     return rc;
 }

@@ -3181,42 +3181,92 @@ static int unsupported(pa *x)
 }
 
 /* ---- dynamic imbalance ------------------------------------------------------ */
+/* One local process's rows of dynamic.c (use[k]: NULL where not measured);
+ * have: counts the measured rows. */
+static int dynamic_rows(pa *x, size_t q, double **rows, double **use, unsigned char *fin,
+                        double *have)
+{
+    size_t k;
+    int rc = at_process(x, q);
+    for (k = 0; !rc && k < AN_DYN_ROWS; k++) {
+        use[k] = usable_here(x, q, an_dyn_metric(k)) &&
+                         gather_row(x, q, an_dyn_metric(k), rows[k], fin)
+                     ? rows[k]
+                     : NULL;
+        if (have)
+            have[k] += use[k] != NULL;
+    }
+    return rc;
+}
+
+/* dynamic.c's moving shares of the candidates: the span (summed and the
+ * maximum over the ranks' processes) and the grid (summed), as the serial
+ * phase does. */
+static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *fin,
+                          double *moving)
+{
+    size_t R = x->R, q, r, nc;
+    size_t *cand = malloc((R + 1) * sizeof *cand);
+    double *sums = NULL, *most = NULL, *shape = NULL, *g = NULL, *use[AN_DYN_ROWS];
+    int rc = AA_OK;
+    for (r = 0; r < R; r++)
+        moving[r] = 1;
+    if (!cand)
+        return pa_nomem(x);
+    nc = an_dyn_candidates(s, R, x->o, x->wmed, cand);
+    if (nc && (!(sums = malloc(AN_DYN_SPAN_SUMS * nc * sizeof *sums)) ||
+               !(most = malloc(2 * nc * sizeof *most)) ||
+               !(shape = malloc(AN_DYN_SHAPE * nc * sizeof *shape)) ||
+               !(g = calloc(2 * AN_DYN_GRID * nc, sizeof *g))))
+        rc = pa_nomem(x);
+    if (nc && !rc) {
+        an_dyn_span_init(sums, most, nc);
+        for (q = 0; !rc && q < x->L; q++)
+            if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
+                an_dyn_span_add(sums, most, cand, nc, (const double *const *)use, x->cstart,
+                                x->clist);
+        if (!rc && !(rc = pa_sum(x, sums, AN_DYN_SPAN_SUMS * nc)) &&
+            !(rc = pa_max(x, most, 2 * nc)))
+            an_dyn_shape(shape, sums, most, nc);
+        for (q = 0; !rc && q < x->L; q++)
+            if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
+                an_dyn_grid_add(g, shape, cand, nc, (const double *const *)use, x->cstart,
+                                x->clist);
+        if (!rc && !(rc = pa_sum(x, g, 2 * AN_DYN_GRID * nc)))
+            an_dyn_moving(moving, g, shape, cand, nc);
+    }
+    free(cand), free(sums), free(most), free(shape), free(g);
+    return rc;
+}
+
 /* dynamic.c's sums of the local processes (a pass over them), reduced; then
- * its findings, the same on every rank. */
+ * the moving shares and its findings, the same on every rank. */
 static int dynamic_findings(pa *x)
 {
     size_t R = x->R, q, k, r;
-    double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *use[AN_DYN_ROWS];
+    double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *moving, *use[AN_DYN_ROWS];
     unsigned char *fin = malloc(R + 1), *inner = calloc(R + 1, 1);
     int rc = AA_OK, ok = fin && inner;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
+    moving = malloc((R + 1) * sizeof *moving);
     for (k = 0; k < AN_DYN_ROWS; k++)
         ok &= (rows[k] = malloc((R + 1) * sizeof *rows[k])) != NULL;
-    if (!ok || !s)
+    if (!ok || !s || !moving)
         rc = pa_nomem(x);
-    for (q = 0; !rc && q < x->L; q++) {
-        if ((rc = at_process(x, q)))
-            break;
-        for (k = 0; k < AN_DYN_ROWS; k++) {
-            use[k] = usable_here(x, q, an_dyn_metric(k)) &&
-                             gather_row(x, q, an_dyn_metric(k), rows[k], fin)
-                         ? rows[k]
-                         : NULL;
-            have[k] += use[k] != NULL;
-        }
-        if (use[AN_DYN_R_STEPS])
+    for (q = 0; !rc && q < x->L; q++)
+        if (!(rc = dynamic_rows(x, q, rows, use, fin, have)) && use[AN_DYN_R_STEPS])
             an_dynamic_add(s, R, (const double *const *)use, x->cstart, x->clist, x->o);
-    }
     if (!rc && !(rc = pa_sum(x, have, AN_DYN_ROWS)) && x->P >= 2 && have[AN_DYN_R_STEPS] > 0 &&
-        !(rc = pa_sum(x, s, R * AN_DYN_SUMS))) {
+        !(rc = pa_sum(x, s, R * AN_DYN_SUMS)) && !(rc = dynamic_moving(x, s, rows, fin, moving))) {
         x->a->dynamic_measured = 1;
         for (r = 0; r < R; r++)
             inner[r] = (x->rkind[r] & (RK_FUNCTION | RK_CALL)) != 0;
-        rc = an_dynamic_findings_from(&x->dc, s, inner, x->send, x->cstart, x->clist, x->wmed);
+        rc = an_dynamic_findings_from(&x->dc, s, moving, inner, x->send, x->cstart, x->clist,
+                                      x->wmed);
     }
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(fin), free(inner);
+    free(s), free(moving), free(fin), free(inner);
     return rc;
 }
 

@@ -2847,17 +2847,25 @@ static void test_mpi_call_res(void)
  * waited there, the work still compute's; mode 5: an experiment without
  * the sync metrics: not looked for; mode 6: as 4 with the allreduce a
  * call-site region (round 2): the work still compute's; mode 7: compute's
- * work in an inner loop entered 4 times a step: the finding there. */
+ * work in an inner loop entered 4 times a step: the finding there; mode 8:
+ * the last process 3x the work in every step, every process's work jitters
+ * by 5% -- the light ones' waits fall with their own work (slope -1), but
+ * the latest is always the same: no dynamic finding (the moving share);
+ * mode 9: as 0 with the last process 0.3 x (H - L) more in every step --
+ * found, its impact less than mode 0's (a part of the steps' spread is the
+ * static difference, which the clustering reports). */
 static void test_dynamic(void)
 {
-    static const char *what[8] = {"a different process the heaviest each step",
+    static const char *what[10] = {"a different process the heaviest each step",
                                   "every fourth step heavier on all",
                                   "balanced work, waits from elsewhere", "3 steps",
                                   "the wait in a function the loop calls",
                                   "no sync metrics", "the wait in a call-site region",
-                                  "the work in an inner loop entered 4 times a step"};
+                                  "the work in an inner loop entered 4 times a step",
+                                  "a static imbalance, the work jittering",
+                                  "a moving load beside a static one"};
     int mode, P;
-    for (mode = 0; mode < 8; mode++)
+    for (mode = 0; mode < 10; mode++)
         for (P = 2; P <= 8; P += 6) {
             aa_experiment *e = test_dynamic_exp(mode, P);
             aa_analysis *a = NULL;
@@ -2876,7 +2884,7 @@ static void test_dynamic(void)
                     f = &a->findings[i];
                 }
             ok(a->dynamic_measured == (mode != 5), "... looked for: %d", a->dynamic_measured);
-            if (mode == 0 || mode == 4 || mode >= 6) {
+            if (mode == 0 || mode == 4 || mode == 6 || mode == 7) {
                 /* per process: (P - 1) heavy steps of another, 39 steps paired */
                 double wait = 0.004 * (double)(40 / P * (P - 1) + (40 % P ? 40 % P - 1 : 0)) / 40.0;
                 ok(nd == 1 && f && f->cccr, "... one dynamic finding (%zu)", nd);
@@ -2893,6 +2901,12 @@ static void test_dynamic(void)
                 ok(f && f->wait_kind && strstr(f->wait_kind, "collective"),
                    "... in collective calls");
                 ok(f && fabs(f->steps - 39) < 1e-9, "... 39 steps paired (%g)", f ? f->steps : NAN);
+            } else if (mode == 9) {
+                double wait = 0.004 * (double)(40 / P * (P - 1) + (40 % P ? 40 % P - 1 : 0)) / 40.0;
+                ok(nd == 1 && f && f->region == region_by_id(a, 3), "... one dynamic finding (%zu)",
+                   nd);
+                ok(f && f->impact_s < 0.9 * wait * 40 && f->impact_s > 0.3 * wait * 40,
+                   "... impact a part of the wait (%g of %g s)", f ? f->impact_s : NAN, wait * 40);
             } else
                 ok(nd == 0, "... no dynamic finding (%zu)", nd);
             if (mode == 0 && P == 8) {

@@ -77,7 +77,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
             for (m = 0; m < P; m++) {
                 double x = mode == 1 ? (k % 4 == 0 ? H : L)
                          : mode == 2 ? L * (1 + 1e-3 * sin(k * 7.0 + m))
-                                     : (k % P == m ? H : L);
+                         : mode == 8 ? (m == P - 1 ? H : L) * (1 + 0.05 * sin(k * 7.0 + m * 2.1))
+                                     : (k % P == m ? H : L) + (mode == 9 && m == P - 1 ? 0.3 * (H - L) : 0);
                 most = x > most ? x : most;
                 if (m == r)
                     w = x;
