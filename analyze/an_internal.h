@@ -435,6 +435,20 @@ void an_xml_escape(aa_buf *b, const char *s);
 /* tree.c */
 size_t an_nchildren(const an_ctx *c, size_t r);
 int an_own_difference(const aa_analyze_options *o, double impact, double own, double mmed);
+/* dissim.c: a branch only the slow processes take (an imbalance's impact
+ * less the alternative the others take instead).  set (R + 1): r, its
+ * ancestors and their children (an_branch_set, the count); sums (4 a set
+ * entry: the slow processes that ran it, the others that did, the slow
+ * ones' and the others' main metric there) of each process
+ * (an_branch_add; ran, mm: its row); the share of r's impact kept (1 when
+ * another process ran r or no alternative exists; ns, no: the slow and
+ * the other processes). */
+size_t an_branch_set(const aa_analysis *a, const size_t *cstart, const size_t *clist, size_t r,
+                     size_t *set);
+void an_branch_add(double *sums, const size_t *set, size_t n, const unsigned char *ran,
+                   const double *mm, int slow);
+double an_branch_share(const aa_analysis *a, const size_t *cstart, const size_t *clist,
+                       const size_t *set, size_t n, const double *sums, double ns, double no);
 
 /* metrics.c */
 double an_median_wpwt(const an_ctx *c);

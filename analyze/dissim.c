@@ -1413,6 +1413,107 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
            own / mmed >= o->finding_min_share;
 }
 
+/* ---- a branch only the slow processes take ---------------------------------------- *
+ * Processes with different roles (a coupled model's ocean and atmosphere
+ * ranks, I/O server ranks, PME ranks beside the particle ranks) take
+ * different branches of one `if` between the same synchronizations: ranks
+ * 0-1 spend 60 ms in ocean(), ranks 2-5 30 ms in atmos() instead.  Compared
+ * region by region, ocean() is 60 ms "beyond the others" and atmos() an
+ * imbalance of ranks 2-5, who are the ones waiting.  What the slow
+ * processes spend beyond the others is the branch less the alternative:
+ * for a region r no other process ran, b its topmost such ancestor (r
+ * itself included) and p b's parent, the alternatives are p's children no
+ * slow process ran and some other did; r's impact is scaled by (mean_S(b) -
+ * mean_O(alternatives)) / mean_S(b), in [0, 1] -- ocean() 30 ms, atmos() 0
+ * (no finding).  Regions every process runs are as before. */
+
+size_t an_branch_set(const aa_analysis *a, const size_t *cstart, const size_t *clist, size_t r,
+                     size_t *set)
+{
+    size_t n = 0, i;
+    long u, below = -1; /* the chain's previous region: in the set already */
+    for (u = (long)r; u >= 0; below = u, u = a->regions[u].parent) {
+        set[n++] = (size_t)u;
+        for (i = cstart[u]; i < cstart[u + 1]; i++)
+            if ((long)clist[i] != below)
+                set[n++] = clist[i];
+    }
+    return n;
+}
+
+void an_branch_add(double *sums, const size_t *set, size_t n, const unsigned char *ran,
+                   const double *mm, int slow)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (ran[set[i]]) {
+            sums[4 * i + (slow ? 0 : 1)] += 1;
+            sums[4 * i + (slow ? 2 : 3)] += isfinite(mm[set[i]]) ? mm[set[i]] : 0;
+        }
+}
+
+/* the index of region r in set (n when absent) */
+static size_t set_index(const size_t *set, size_t n, size_t r)
+{
+    size_t i;
+    for (i = 0; i < n && set[i] != r; i++)
+        ;
+    return i;
+}
+
+double an_branch_share(const aa_analysis *a, const size_t *cstart, const size_t *clist,
+                       const size_t *set, size_t n, const double *sums, double ns, double no)
+{
+    size_t b = set[0], i, j;
+    double alt = 0, mine;
+    int any = 0;
+    if (!(ns > 0) || !(no > 0) || sums[1] > 0)
+        return 1;
+    while (a->regions[b].parent >= 0) {
+        size_t p = (size_t)a->regions[b].parent;
+        if ((j = set_index(set, n, p)) == n || sums[4 * j + 1] > 0)
+            break;
+        b = p;
+    }
+    if (a->regions[b].parent < 0)
+        return 1;
+    for (i = cstart[a->regions[b].parent]; i < cstart[a->regions[b].parent + 1]; i++)
+        if ((j = set_index(set, n, clist[i])) < n && sums[4 * j] == 0 && sums[4 * j + 1] > 0) {
+            alt += sums[4 * j + 3];
+            any = 1;
+        }
+    j = set_index(set, n, b);
+    mine = j < n ? sums[4 * j + 2] / ns : 0;
+    if (!any || !(mine > 0))
+        return 1;
+    return fmin(1, fmax(0, (mine - alt / no) / mine));
+}
+
+/* The serial analysis's share of found region r (slow: its slow cluster). */
+static double branch_share(an_ctx *c, const int *labels, size_t slow, size_t r)
+{
+    size_t q, n, ns = 0, no = 0, *set;
+    double *sums, share = 1;
+    for (q = 0; q < c->P; q++)
+        if (labels[q] != (int)slow && c->ran[q * c->R + r])
+            return 1; /* another process ran it: as before */
+    set = malloc((c->R + 1) * sizeof *set);
+    sums = calloc(4 * (c->R + 1), sizeof *sums);
+    if (set && sums) {
+        n = an_branch_set(c->a, c->cstart, c->clist, r, set);
+        for (q = 0; q < c->P; q++) {
+            int s = labels[q] == (int)slow;
+            an_branch_add(sums, set, n, c->ran + q * c->R, c->MM + q * c->R, s);
+            ns += s != 0;
+            no += s == 0;
+        }
+        share = an_branch_share(c->a, c->cstart, c->clist, set, n, sums, (double)ns, (double)no);
+    }
+    free(set);
+    free(sums);
+    return share;
+}
+
 /* ---- imbalances that follow the shared CPUs (placement.c) -------------------------- */
 /* The placement keys of the analysed processes, or NULL (*keys) when no
  * process shares its CPU with another (nothing to test). */
@@ -1569,7 +1670,7 @@ int an_dissim_impact(an_ctx *c)
         if ((rc = speed_merge(c, sp, k, f, &nmerged)))
             break;
         slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
-        f->impact = imp;
+        f->impact = imp *= branch_share(c, f->labels, slow, f->region);
         /* judged on the metric's own scale: on a loaded node the wall time of
          * a run is many times its CPU time */
         f->dropped = c->mmed > 0 && imp / c->mmed < c->o->finding_min_share;
@@ -1800,7 +1901,8 @@ static int dis_finding(an_ctx *c, size_t i)
     f->effect = df->effect;
     f->severity = df->severity;
     f->confidence = df->confidence;
-    slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &f->impact_s);
+    slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &(double){0});
+    f->impact_s = df->impact; /* an_dissim_impact's: a branch less its alternative */
     /* the cluster id where the finding's level has the reported partition */
     f->slow_cluster = aa_cluster_same_partition(df->labels, c->a->cluster_of, P) ? (int)slow : -1;
     f->slow_ranks = malloc(P * sizeof *f->slow_ranks);

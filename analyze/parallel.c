@@ -1937,13 +1937,35 @@ static int search_levels(pa *x)
     return dis_level(x, 0, set, m, 1, &any);
 }
 
+/* dissim.c's branch share of found f when no other process than the slow
+ * ones ran its region (a reduction of the branch's sums). */
+static int branch_share(pa *x, pa_found *f, double ns, double no, double *share)
+{
+    size_t *set = malloc((x->R + 1) * sizeof *set), n, q;
+    double *sums = calloc(4 * (x->R + 1), sizeof *sums);
+    int rc;
+    *share = 1;
+    if (!set || !sums) {
+        free(set), free(sums);
+        return pa_nomem(x);
+    }
+    n = an_branch_set(x->a, x->cstart, x->clist, f->region, set);
+    for (q = 0; q < x->L; q++)
+        an_branch_add(sums, set, n, x->ran + q * x->R, x->MM + q * x->R, f->lab[q] == (int)f->slow);
+    if (!(rc = pa_sum(x, sums, 4 * n)))
+        *share = an_branch_share(x->a, x->cstart, x->clist, set, n, sums, ns, no);
+    free(set), free(sums);
+    return rc;
+}
+
 /* The slow cluster of found f (largest mean main metric in its region) and
- * the time its processes spend there beyond the others' mean. */
+ * the time its processes spend there beyond the others' mean (a branch
+ * only they take: less the alternative, branch_share). */
 static int slow_cluster(pa *x, pa_found *f)
 {
     size_t k = f->k, q, j, R = x->R;
-    double *s = calloc(3 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
-    double os = 0, oo = 0;
+    double *s = calloc(4 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    double os = 0, oo = 0, ran_other = 0, share = 1;
     int rc;
     if (!s)
         return pa_nomem(x);
@@ -1955,8 +1977,9 @@ static int slow_cluster(pa *x, pa_found *f)
         s[f->lab[q]] += x->MM[q * R + f->region];
         s[k + f->lab[q]] += 1;
         s[2 * k + f->lab[q]] += own;
+        s[3 * k + f->lab[q]] += x->ran[q * R + f->region];
     }
-    if ((rc = pa_sum(x, s, 3 * k))) {
+    if ((rc = pa_sum(x, s, 4 * k))) {
         free(s);
         return rc;
     }
@@ -1975,11 +1998,14 @@ static int slow_cluster(pa *x, pa_found *f)
             so += s[j];
             no += s[k + j];
             oo += s[2 * k + j];
+            ran_other += s[3 * k + j];
         }
     }
-    f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) : 0;
-    f->own_impact = ns > 0 && no > 0 ? os / ns - oo / no : 0;
     free(s);
+    if (ns > 0 && no > 0 && ran_other == 0 && (rc = branch_share(x, f, ns, no, &share)))
+        return rc;
+    f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) * share : 0;
+    f->own_impact = ns > 0 && no > 0 ? os / ns - oo / no : 0;
     return AA_OK;
 }
 
@@ -2415,6 +2441,10 @@ static int wait_kind_of(pa *x, const pa_found *df, size_t r, aa_finding *f)
     }
     for (q = 0; q < x->L; q++) {
         int slow = df->lab[q] == (int)df->slow;
+        if ((rc = at_process(x, q))) { /* the block holding q: a pass of its own */
+            free(row), free(fin);
+            return rc;
+        }
         s[2 * AN_WAIT_KINDS + slow] += 1;
         for (k = 0; k < AN_WAIT_KINDS; k++) {
             double v;

@@ -2836,6 +2836,54 @@ static void test_mpi_call_res(void)
     }
 }
 
+/* Processes with different roles (dissim.c, a branch only the slow
+ * processes take; test_branch_exp): ranks 0-1 60 ms in ocean where ranks
+ * 2-5 spend 30 ms in atmos -- one imbalance, ocean's, of the 30 ms the
+ * others wait, and none of atmos (its processes are the waiting ones);
+ * a region only rank 0 runs beside work all do is the whole difference. */
+static void test_role_branches(void)
+{
+    int mode;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = test_branch_exp(mode, 6);
+        aa_analysis *a = NULL;
+        aa_err err;
+        const aa_finding *f3 = NULL, *f4 = NULL;
+        size_t i;
+        int rc = aa_analyze_run(e, NULL, &a, &err);
+        ok(rc == AA_OK, "roles %d: analysed", mode);
+        if (rc) {
+            aa_experiment_free(e);
+            continue;
+        }
+        for (i = 0; i < a->nfindings; i++) {
+            const aa_finding *f = &a->findings[i];
+            if (f->kind != AA_FINDING_DISSIMILARITY)
+                continue;
+            if (f->region == region_by_id(a, 3))
+                f3 = f;
+            if (f->region == region_by_id(a, 4))
+                f4 = f;
+        }
+        if (mode == 0) {
+            ok(f3 && f3->cccr && f3->nslow == 2 && f3->slow_ranks[0] == 0 && f3->slow_ranks[1] == 1,
+               "... ocean: ranks 0-1 the imbalance");
+            ok(f3 && fabs(f3->impact_s - 0.030) < 0.002,
+               "... ocean: 30 ms beyond the others' atmos, not its 60 ms (%g)",
+               f3 ? f3->impact_s : NAN);
+            ok(!f4, "... atmos, the waiting ranks' branch, no imbalance");
+        } else {
+            ok(f4 && f4->cccr && f4->nslow == 1 && f4->slow_ranks[0] == 0,
+               "... extra: rank 0 the imbalance");
+            ok(f4 && fabs(f4->impact_s - 0.020) < 0.002, "... extra: its whole 20 ms (%g)",
+               f4 ? f4->impact_s : NAN);
+            ok(!f3, "... compute, the same everywhere, no imbalance");
+        }
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Imbalance that moves between processes (analyze/dynamic.c), simulated by
  * test_dynamic_exp (test_analyze_util.h).  Mode 0: P processes, 40 steps,
  * each step a different one does 3x the work -- found, in compute, waited
@@ -2976,5 +3024,6 @@ int main(void)
     test_speed_merge();
     test_mpi_call_res();
     test_dynamic();
+    test_role_branches();
     return tap_done();
 }

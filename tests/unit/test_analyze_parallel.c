@@ -670,6 +670,29 @@ static void dynamic_case(int mode, int P)
     aa_experiment_free(e);
 }
 
+/* Processes with different roles (test_branch_exp): the branch less its
+ * alternative in both, also 5 processes at a time. */
+static void role_case(int mode, int P)
+{
+    aa_experiment *e = test_branch_exp(mode, P);
+    aa_analysis *s = NULL, *p = NULL;
+    aa_pcomm cm;
+    const aa_experiment **ex;
+    const aa_process **pr;
+    char what[96];
+    snprintf(what, sizeof what, "roles mode %d, %d processes", mode, P);
+    if (!serial_and_parallel(what, e, &s, &p, &ex, &pr, &cm)) {
+        aa_experiment_free(e);
+        return;
+    }
+    compare_in_blocks(what, &cm, e, ex, pr, s);
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
     one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
@@ -769,6 +792,8 @@ int main(void)
     dynamic_case(1, 12);
     dynamic_case(8, 12);
     dynamic_case(9, 12);
+    role_case(0, 12);
+    role_case(1, 12);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);

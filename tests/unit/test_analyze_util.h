@@ -115,4 +115,56 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
     return e;
 }
 
+/* Processes with different roles (dissim.c, a branch only the slow
+ * processes take): P processes, a time-step loop (region 2 in main) of 40
+ * steps ending in an allreduce.  Mode 0: ranks 0..P/3-1 run ocean (region
+ * 3, 60 ms), the others atmos (region 4, 30 ms) instead; mode 1: every
+ * process runs compute (region 3, 30 ms) and rank 0 also extra (region 4,
+ * 20 ms).  Each process waits in the loop for the latest. */
+static inline aa_experiment *test_branch_exp(int mode, int P)
+{
+    aa_experiment *e = aa_experiment_new();
+    int mwl = aa_experiment_add_metric(e, "wall", "s");
+    int mcp = aa_experiment_add_metric(e, "cpu", "s");
+    int mv = aa_experiment_add_metric(e, "visits", "count");
+    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
+    int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+    int mc = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
+    int r, k;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, mode == 0 ? "ocean" : "compute", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, mode == 0 ? "atmos" : "extra", AA_KIND_FUNCTION);
+    for (r = 0; r < P; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double jit = 1 + 0.002 * sin(r * 1.7), latest = mode == 0 ? 0.060 : 0.050;
+        double a3 = mode == 0 ? (r < P / 3 ? 0.060 : 0) : 0.030;
+        double a4 = mode == 0 ? (r < P / 3 ? 0 : 0.030) : (r == 0 ? 0.020 : 0);
+        double work = (a3 + a4) * jit, wait = latest - a3 - a4 + 1e-4, *v;
+        long path[3];
+        path[0] = aa_thread_add_node(e, t, 0, -1);
+        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+        if (a3 > 0) {
+            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 3, (int32_t)path[2]));
+            v[mwl] = v[mcp] = a3 * jit, v[mv] = 40, v[mq] = a3 * jit * a3 * jit / 40;
+        }
+        if (a4 > 0) {
+            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 4, (int32_t)path[2]));
+            v[mwl] = v[mcp] = a4 * jit, v[mv] = 40, v[mq] = a4 * jit * a4 * jit / 40;
+        }
+        for (k = 0; k < 3; k++) {
+            v = aa_node_values(e, t, (size_t)path[k]);
+            v[mcp] = work + (k < 2 ? 0.01 : 0);
+            v[mwl] = v[mcp] + wait;
+            v[mv] = 1;
+            v[mq] = v[mcp] * v[mcp];
+            v[mw] = v[mc] = wait;
+        }
+    }
+    e->nprocs = P;
+    return e;
+}
+
 #endif
