@@ -435,6 +435,10 @@ void an_xml_escape(aa_buf *b, const char *s);
 /* tree.c */
 size_t an_nchildren(const an_ctx *c, size_t r);
 int an_own_difference(const aa_analyze_options *o, double impact, double own, double mmed);
+/* dissim.c: the visits' spread (s^2) of a process in a region that its
+ * work outside the calls must carry (the spike test's; inside: its CPU
+ * time inside MPI and I/O calls there). */
+double an_visit_spread(double visits, double cpu, double cpu_sq, double inside);
 /* dissim.c: a branch only the slow processes take (an imbalance's impact
  * less the alternative the others take instead).  set (R + 1): r, its
  * ancestors and their children (an_branch_set, the count); sums (4 a set

@@ -2025,7 +2025,7 @@ static int spike_test(pa *x, size_t *nspike)
     *nspike = 0;
     if ((rc = visit_metrics_measured(x, nf > 0, &all)) || !all || !nf)
         return rc;
-    row = malloc((3 * R + 1) * sizeof *row);
+    row = malloc((5 * R + 1) * sizeof *row);
     anyfin = malloc(R + 1);
     V = malloc((L * nf + 1) * sizeof *V);
     ran = malloc(L * nf + 1);
@@ -2041,10 +2041,17 @@ static int spike_test(pa *x, size_t *nspike)
             goto out;
         for (m = 0; m < 3; m++)
             gather_row(x, q, pa_visit[m], row + m * R, anyfin);
+        for (m = 0; m < 2; m++) { /* the CPU time inside MPI and I/O calls */
+            const char *in = m ? "io_cpu" : "mpi_cpu";
+            if (!usable_here(x, q, in) || !gather_row(x, q, in, row + (3 + m) * R, anyfin))
+                memset(row + (3 + m) * R, 0, R * sizeof *row);
+        }
         for (i = 0; i < nf; i++) {
             size_t r = x->found[i].region;
-            double N = row[r], C = row[R + r], Q = row[2 * R + r];
-            V[q * nf + i] = N >= 2 && !isnan(Q) && !isnan(C) ? fmax(0, Q - C * C / N) : 0;
+            double in = 0;
+            for (m = 3; m < 5; m++)
+                in += isfinite(row[m * R + r]) && row[m * R + r] > 0 ? row[m * R + r] : 0;
+            V[q * nf + i] = an_visit_spread(row[r], row[R + r], row[2 * R + r], in);
             ran[q * nf + i] = x->ran[q * R + r];
         }
     }
