@@ -637,29 +637,23 @@ static void wait_in_loop_case(int io)
     aa_experiment_free(e);
 }
 
-/* The heaviest step moving between processes (analyze/dynamic.c,
- * test_dynamic_exp): the same dynamic finding in both, also 5 processes
- * at a time, beside a static difference too (its moving share: sums and
- * maxima over the ranks); and none in both where the work varies alike on
- * all or one process is always the latest. */
-static void dynamic_case(int mode, int P)
+/* Experiment e analysed serially and in parallel, compared whole and 5
+ * processes at a time; dynamic >= 0: so many dynamic findings wanted. */
+static void parity_case(const char *what, aa_experiment *e, long dynamic)
 {
-    aa_experiment *e = test_dynamic_exp(mode, P);
     aa_analysis *s = NULL, *p = NULL;
     aa_pcomm cm;
     const aa_experiment **ex;
     const aa_process **pr;
-    char what[96];
     size_t i, nd = 0;
-    snprintf(what, sizeof what, "dynamic imbalance mode %d, %d processes", mode, P);
     if (!serial_and_parallel(what, e, &s, &p, &ex, &pr, &cm)) {
         aa_experiment_free(e);
         return;
     }
-    if (p) {
+    if (p && dynamic >= 0) {
         for (i = 0; i < p->nfindings; i++)
             nd += p->findings[i].kind == AA_FINDING_DYNAMIC;
-        ok(nd == (mode == 0 || mode == 9 ? 1u : 0u) && p->dynamic_measured && s->dynamic_measured,
+        ok(nd == (size_t)dynamic && p->dynamic_measured && s->dynamic_measured,
            "%s: %zu dynamic findings", what, nd);
     }
     compare_in_blocks(what, &cm, e, ex, pr, s);
@@ -670,27 +664,25 @@ static void dynamic_case(int mode, int P)
     aa_experiment_free(e);
 }
 
+/* The heaviest step moving between processes (analyze/dynamic.c,
+ * test_dynamic_exp): the same dynamic finding in both, beside a static
+ * difference too (its moving share: sums and maxima over the ranks); and
+ * none in both where the work varies alike on all or one process is
+ * always the latest. */
+static void dynamic_case(int mode, int P)
+{
+    char what[96];
+    snprintf(what, sizeof what, "dynamic imbalance mode %d, %d processes", mode, P);
+    parity_case(what, test_dynamic_exp(mode, P), mode == 0 || mode == 9 ? 1 : 0);
+}
+
 /* Processes with different roles (test_branch_exp): the branch less its
- * alternative in both, also 5 processes at a time. */
+ * alternative in both. */
 static void role_case(int mode, int P)
 {
-    aa_experiment *e = test_branch_exp(mode, P);
-    aa_analysis *s = NULL, *p = NULL;
-    aa_pcomm cm;
-    const aa_experiment **ex;
-    const aa_process **pr;
     char what[96];
     snprintf(what, sizeof what, "roles mode %d, %d processes", mode, P);
-    if (!serial_and_parallel(what, e, &s, &p, &ex, &pr, &cm)) {
-        aa_experiment_free(e);
-        return;
-    }
-    compare_in_blocks(what, &cm, e, ex, pr, s);
-    aa_analyze_free(s);
-    aa_analyze_free(p);
-    free(ex);
-    free(pr);
-    aa_experiment_free(e);
+    parity_case(what, test_branch_exp(mode, P), -1);
 }
 
 static void one(aa_synth_scenario sc, const char *name, int np)

@@ -28,6 +28,21 @@ static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const cha
     aa_experiment_add_region(e, &r);
 }
 
+/* The metrics of a simulated bulk-synchronous loop, in this order: wall,
+ * cpu, visits, cpu_sq, mpi_wall, mpi_coll_wall (their indices 0-5). */
+enum { TL_WALL, TL_CPU, TL_VISITS, TL_CPU_SQ, TL_MPI_WALL, TL_MPI_COLL, TL_N };
+static inline aa_experiment *test_loop_exp_new(void)
+{
+    static const char *const name[TL_N] = {"wall", "cpu", "visits", "cpu_sq", "mpi_wall",
+                                           "mpi_coll_wall"};
+    static const char *const unit[TL_N] = {"s", "s", "count", "s2", "s", "s"};
+    aa_experiment *e = aa_experiment_new();
+    int k;
+    for (k = 0; k < TL_N; k++)
+        aa_experiment_add_metric(e, name[k], unit[k]);
+    return e;
+}
+
 /* A bulk-synchronous loop as the runtime measures it (sync_* metrics:
  * rt_mpi.h aa_mpi_sync_step): P processes, 40 steps (3 in mode 3), each
  * step every process computes w (its visit of compute, region 3, in
@@ -46,13 +61,9 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                                         "sync_work_sq", "sync_wait_sq", "sync_cross"};
     const double L = 0.002, H = 0.006, tr = 1e-5;
     int steps = mode == 3 ? 3 : 40, r, k, m;
-    aa_experiment *e = aa_experiment_new();
-    int mwl = aa_experiment_add_metric(e, "wall", "s");
-    int mcp = aa_experiment_add_metric(e, "cpu", "s");
-    int mv = aa_experiment_add_metric(e, "visits", "count");
-    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
-    int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
-    int mc = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
+    aa_experiment *e = test_loop_exp_new();
+    const int mwl = TL_WALL, mcp = TL_CPU, mv = TL_VISITS, mq = TL_CPU_SQ, mw = TL_MPI_WALL,
+              mc = TL_MPI_COLL;
     int ms = mode == 5 ? -1 : aa_experiment_add_metric(e, sync[0], "count");
     for (k = 1; k < 6 && ms >= 0; k++)
         aa_experiment_add_metric(e, sync[k], k < 3 ? "s" : "s2");
@@ -123,13 +134,9 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
  * 20 ms).  Each process waits in the loop for the latest. */
 static inline aa_experiment *test_branch_exp(int mode, int P)
 {
-    aa_experiment *e = aa_experiment_new();
-    int mwl = aa_experiment_add_metric(e, "wall", "s");
-    int mcp = aa_experiment_add_metric(e, "cpu", "s");
-    int mv = aa_experiment_add_metric(e, "visits", "count");
-    int mq = aa_experiment_add_metric(e, "cpu_sq", "s2");
-    int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
-    int mc = aa_experiment_add_metric(e, "mpi_coll_wall", "s");
+    aa_experiment *e = test_loop_exp_new();
+    const int mwl = TL_WALL, mcp = TL_CPU, mv = TL_VISITS, mq = TL_CPU_SQ, mw = TL_MPI_WALL,
+              mc = TL_MPI_COLL;
     int r, k;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
