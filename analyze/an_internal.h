@@ -536,28 +536,32 @@ typedef struct an_dyn_verdict {
 int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double moving,
                      an_dyn_verdict *out);
 /* The moving share of the candidates (the regions judged with it 1): one
- * process's mean, spread and steps at region r (0: too few steps); a pass
- * over the processes for the span (sums, AN_DYN_SPAN_SUMS a candidate,
- * summed over the processes; most, 2 a candidate, their maximum) after
- * an_dyn_span_init; the shape (AN_DYN_SHAPE a candidate) from both; a pass
- * for the grid sums (g, 2 x AN_DYN_GRID a candidate, zeroed, then summed
- * over the processes); the shares (moving[cand[i]]). */
+ * process's mean, spread and steps at region r (0: too few steps).
+ * an_dyn_begin (moving: R, set to 1; -1 on no memory) finds the candidates
+ * and their buffers; a pass over the processes for the span (sums,
+ * AN_DYN_SPAN_SUMS a candidate, summed over the processes; most, 2 a
+ * candidate, their maximum); the shape from both; a pass for the grid sums
+ * (g, 2 x AN_DYN_GRID a candidate, summed over the processes);
+ * an_dyn_end: the shares into moving[cand[i]] (NULL: none) and the
+ * buffers freed. */
 #define AN_DYN_GRID 256
 #define AN_DYN_GRID_SDS 8.0
 #define AN_DYN_SPAN_SUMS 4
 #define AN_DYN_SHAPE 4
+typedef struct an_dyn_state {
+    size_t nc, *cand;
+    double *sums, *most, *shape, *g;
+} an_dyn_state;
 int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
                      const size_t *clist, double *mu, double *sd, double *n);
-size_t an_dyn_candidates(const double *s, size_t R, const aa_analyze_options *o, double wmed,
-                         size_t *cand);
-void an_dyn_span_init(double *sums, double *most, size_t nc);
-void an_dyn_span_add(double *sums, double *most, const size_t *cand, size_t nc,
-                     const double *const *rows, const size_t *cstart, const size_t *clist);
-void an_dyn_shape(double *shape, const double *sums, const double *most, size_t nc);
-void an_dyn_grid_add(double *g, const double *shape, const size_t *cand, size_t nc,
-                     const double *const *rows, const size_t *cstart, const size_t *clist);
-void an_dyn_moving(double *moving, const double *g, const double *shape, const size_t *cand,
-                   size_t nc);
+int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
+                 double wmed, double *moving);
+void an_dyn_span_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                     const size_t *clist);
+void an_dyn_shape(an_dyn_state *st);
+void an_dyn_grid_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                     const size_t *clist);
+void an_dyn_end(an_dyn_state *st, double *moving);
 /* Where the varying work of the call site `site` is (inner: by region, a
  * function or a call-site region -- what repeats per step is around them;
  * send: subtree ends). */

@@ -187,57 +187,64 @@ int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
     return 1;
 }
 
-size_t an_dyn_candidates(const double *s, size_t R, const aa_analyze_options *o, double wmed,
-                         size_t *cand)
+int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
+                 double wmed, double *moving)
 {
-    size_t r, n = 0;
+    size_t r, i, nc = 0;
+    memset(st, 0, sizeof *st);
+    for (r = 0; r < R; r++)
+        moving[r] = 1;
+    if (!(st->cand = malloc((R + 1) * sizeof *st->cand)))
+        return -1;
     for (r = 0; r < R; r++) {
         an_dyn_verdict v;
         if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, wmed, 1, &v))
-            cand[n++] = r;
+            st->cand[nc++] = r;
     }
-    return n;
-}
-
-void an_dyn_span_init(double *sums, double *most, size_t nc)
-{
-    size_t i;
-    memset(sums, 0, AN_DYN_SPAN_SUMS * nc * sizeof *sums);
+    if (nc && (!(st->sums = calloc(AN_DYN_SPAN_SUMS * nc, sizeof *st->sums)) ||
+               !(st->most = malloc(2 * nc * sizeof *st->most)) ||
+               !(st->shape = malloc(AN_DYN_SHAPE * nc * sizeof *st->shape)) ||
+               !(st->g = calloc(2 * AN_DYN_GRID * nc, sizeof *st->g)))) {
+        an_dyn_end(st, NULL);
+        return -1;
+    }
     for (i = 0; i < nc; i++) {
-        most[2 * i] = -HUGE_VAL; /* the largest mean */
-        most[2 * i + 1] = 0;     /* the largest spread */
+        st->most[2 * i] = -HUGE_VAL; /* the largest mean */
+        st->most[2 * i + 1] = 0;     /* the largest spread */
     }
+    st->nc = nc;
+    return 0;
 }
 
-void an_dyn_span_add(double *sums, double *most, const size_t *cand, size_t nc,
-                     const double *const *rows, const size_t *cstart, const size_t *clist)
+void an_dyn_span_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                     const size_t *clist)
 {
     size_t i;
     double mu, sd, n;
-    for (i = 0; i < nc; i++)
-        if (an_dyn_step_work(rows, cand[i], cstart, clist, &mu, &sd, &n)) {
-            double *u = sums + AN_DYN_SPAN_SUMS * i;
+    for (i = 0; i < st->nc; i++)
+        if (an_dyn_step_work(rows, st->cand[i], cstart, clist, &mu, &sd, &n)) {
+            double *u = st->sums + AN_DYN_SPAN_SUMS * i, *m = st->most + 2 * i;
             u[0] += 1;
             u[1] += mu;
             u[2] += mu * mu;
             u[3] += sd * sd / n;
-            most[2 * i] = fmax(most[2 * i], mu);
-            most[2 * i + 1] = fmax(most[2 * i + 1], sd);
+            m[0] = fmax(m[0], mu);
+            m[1] = fmax(m[1], sd);
         }
 }
 
-void an_dyn_shape(double *shape, const double *sums, const double *most, size_t nc)
+void an_dyn_shape(an_dyn_state *st)
 {
     size_t i;
-    for (i = 0; i < nc; i++) {
-        const double *u = sums + AN_DYN_SPAN_SUMS * i;
-        double *h = shape + AN_DYN_SHAPE * i, n = u[0], grand = n > 0 ? u[1] / n : 0;
+    for (i = 0; i < st->nc; i++) {
+        const double *u = st->sums + AN_DYN_SPAN_SUMS * i, *m = st->most + 2 * i;
+        double *h = st->shape + AN_DYN_SHAPE * i, n = u[0], grand = n > 0 ? u[1] / n : 0;
         double between = n > 1 ? (u[2] - u[1] * u[1] / n) / (n - 1) : 0;
         double chance = n > 0 ? u[3] / n : 0;
         h[0] = grand;
         h[1] = between > 0 ? fmax(0, 1 - chance / between) : 0; /* the shrinkage */
-        h[2] = grand + h[1] * (most[2 * i] - grand);              /* the largest mean */
-        h[3] = most[2 * i + 1];                                   /* the largest spread */
+        h[2] = grand + h[1] * (m[0] - grand);                    /* the largest mean */
+        h[3] = m[1];                                             /* the largest spread */
     }
 }
 
@@ -258,15 +265,15 @@ static double z_of(double x, double mu, double sd)
     return sd > 0 ? (x - mu) / sd : x >= mu ? HUGE_VAL : -HUGE_VAL;
 }
 
-void an_dyn_grid_add(double *g, const double *shape, const size_t *cand, size_t nc,
-                     const double *const *rows, const size_t *cstart, const size_t *clist)
+void an_dyn_grid_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                     const size_t *clist)
 {
     size_t i, j;
     double mu, sd, n;
-    for (i = 0; i < nc; i++) {
-        const double *h = shape + AN_DYN_SHAPE * i;
-        double *gi = g + i * 2 * AN_DYN_GRID;
-        if (!(h[3] > 0) || !an_dyn_step_work(rows, cand[i], cstart, clist, &mu, &sd, &n))
+    for (i = 0; i < st->nc; i++) {
+        const double *h = st->shape + AN_DYN_SHAPE * i;
+        double *gi = st->g + i * 2 * AN_DYN_GRID;
+        if (!(h[3] > 0) || !an_dyn_step_work(rows, st->cand[i], cstart, clist, &mu, &sd, &n))
             continue;
         mu = h[0] + h[1] * (mu - h[0]);
         for (j = 0; j < AN_DYN_GRID; j++) {
@@ -288,19 +295,20 @@ static double max_excess(const double *lg, double sdmax)
     return grid_at(sdmax, 0) + sum;
 }
 
-void an_dyn_moving(double *moving, const double *g, const double *shape, const size_t *cand,
-                   size_t nc)
+void an_dyn_end(an_dyn_state *st, double *moving)
 {
     size_t i;
-    for (i = 0; i < nc; i++) {
-        const double *gi = g + i * 2 * AN_DYN_GRID;
-        double sdmax = shape[AN_DYN_SHAPE * i + 3], e, e0;
+    for (i = 0; moving && i < st->nc; i++) {
+        const double *gi = st->g + i * 2 * AN_DYN_GRID;
+        double sdmax = st->shape[AN_DYN_SHAPE * i + 3], e, e0;
         if (!(sdmax > 0))
             continue;
         e = max_excess(gi, sdmax);
         e0 = max_excess(gi + AN_DYN_GRID, sdmax);
-        moving[cand[i]] = e0 > 0 ? fmin(1, fmax(0, e / e0)) : 1;
+        moving[st->cand[i]] = e0 > 0 ? fmin(1, fmax(0, e / e0)) : 1;
     }
+    free(st->cand), free(st->sums), free(st->most), free(st->shape), free(st->g);
+    memset(st, 0, sizeof *st);
 }
 
 /* The region around the call site that repeats per step: the site itself
@@ -444,35 +452,20 @@ static void gather_rows(an_ctx *c, const int *mi, size_t q, double **rows, unsig
 static int moving_shares(an_ctx *c, const double *s, const int *mi, double **rows,
                          unsigned char *fin, double *moving)
 {
-    size_t R = c->R, q, r, nc;
-    size_t *cand = malloc((R + 1) * sizeof *cand);
-    double *sums = NULL, *most = NULL, *shape = NULL, *g = NULL;
-    for (r = 0; r < R; r++)
-        moving[r] = 1;
-    if (!cand)
+    an_dyn_state st;
+    size_t q;
+    if (an_dyn_begin(&st, s, c->R, c->o, c->wmed, moving))
         return an_nomem(c);
-    nc = an_dyn_candidates(s, R, c->o, c->wmed, cand);
-    if (nc && (!(sums = malloc(AN_DYN_SPAN_SUMS * nc * sizeof *sums)) ||
-               !(most = malloc(2 * nc * sizeof *most)) ||
-               !(shape = malloc(AN_DYN_SHAPE * nc * sizeof *shape)) ||
-               !(g = calloc(2 * AN_DYN_GRID * nc, sizeof *g)))) {
-        free(cand), free(sums), free(most), free(shape);
-        return an_nomem(c);
-    }
-    if (nc)
-        an_dyn_span_init(sums, most, nc);
-    for (q = 0; nc && q < c->P; q++) {
+    for (q = 0; st.nc && q < c->P; q++) {
         gather_rows(c, mi, q, rows, fin);
-        an_dyn_span_add(sums, most, cand, nc, (const double *const *)rows, c->cstart, c->clist);
+        an_dyn_span_add(&st, (const double *const *)rows, c->cstart, c->clist);
     }
-    if (nc)
-        an_dyn_shape(shape, sums, most, nc);
-    for (q = 0; nc && q < c->P; q++) {
+    an_dyn_shape(&st);
+    for (q = 0; st.nc && q < c->P; q++) {
         gather_rows(c, mi, q, rows, fin);
-        an_dyn_grid_add(g, shape, cand, nc, (const double *const *)rows, c->cstart, c->clist);
+        an_dyn_grid_add(&st, (const double *const *)rows, c->cstart, c->clist);
     }
-    an_dyn_moving(moving, g, shape, cand, nc);
-    free(cand), free(sums), free(most), free(shape), free(g);
+    an_dyn_end(&st, moving);
     return AA_OK;
 }
 

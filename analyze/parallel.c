@@ -3242,37 +3242,24 @@ static int dynamic_rows(pa *x, size_t q, double **rows, double **use, unsigned c
 static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *fin,
                           double *moving)
 {
-    size_t R = x->R, q, r, nc;
-    size_t *cand = malloc((R + 1) * sizeof *cand);
-    double *sums = NULL, *most = NULL, *shape = NULL, *g = NULL, *use[AN_DYN_ROWS];
+    an_dyn_state st;
+    double *use[AN_DYN_ROWS];
+    size_t q;
     int rc = AA_OK;
-    for (r = 0; r < R; r++)
-        moving[r] = 1;
-    if (!cand)
+    if (an_dyn_begin(&st, s, x->R, x->o, x->wmed, moving))
         return pa_nomem(x);
-    nc = an_dyn_candidates(s, R, x->o, x->wmed, cand);
-    if (nc && (!(sums = malloc(AN_DYN_SPAN_SUMS * nc * sizeof *sums)) ||
-               !(most = malloc(2 * nc * sizeof *most)) ||
-               !(shape = malloc(AN_DYN_SHAPE * nc * sizeof *shape)) ||
-               !(g = calloc(2 * AN_DYN_GRID * nc, sizeof *g))))
-        rc = pa_nomem(x);
-    if (nc && !rc) {
-        an_dyn_span_init(sums, most, nc);
-        for (q = 0; !rc && q < x->L; q++)
-            if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
-                an_dyn_span_add(sums, most, cand, nc, (const double *const *)use, x->cstart,
-                                x->clist);
-        if (!rc && !(rc = pa_sum(x, sums, AN_DYN_SPAN_SUMS * nc)) &&
-            !(rc = pa_max(x, most, 2 * nc)))
-            an_dyn_shape(shape, sums, most, nc);
-        for (q = 0; !rc && q < x->L; q++)
-            if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
-                an_dyn_grid_add(g, shape, cand, nc, (const double *const *)use, x->cstart,
-                                x->clist);
-        if (!rc && !(rc = pa_sum(x, g, 2 * AN_DYN_GRID * nc)))
-            an_dyn_moving(moving, g, shape, cand, nc);
-    }
-    free(cand), free(sums), free(most), free(shape), free(g);
+    for (q = 0; st.nc && !rc && q < x->L; q++)
+        if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
+            an_dyn_span_add(&st, (const double *const *)use, x->cstart, x->clist);
+    if (st.nc && !rc && !(rc = pa_sum(x, st.sums, AN_DYN_SPAN_SUMS * st.nc)) &&
+        !(rc = pa_max(x, st.most, 2 * st.nc)))
+        an_dyn_shape(&st);
+    for (q = 0; st.nc && !rc && q < x->L; q++)
+        if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
+            an_dyn_grid_add(&st, (const double *const *)use, x->cstart, x->clist);
+    if (st.nc && !rc)
+        rc = pa_sum(x, st.g, 2 * AN_DYN_GRID * st.nc);
+    an_dyn_end(&st, rc ? NULL : moving);
     return rc;
 }
 

@@ -443,6 +443,17 @@ static void one_case(aa_synth_scenario sc, const char *name, int np, double nois
     aa_experiment_free(e);
 }
 
+/* The end of a case of serial_and_parallel: everything freed. */
+static void end_case(aa_experiment *e, const aa_experiment **ex, const aa_process **pr,
+                     aa_analysis *s, aa_analysis *p)
+{
+    aa_analyze_free(s);
+    aa_analyze_free(p);
+    free(ex);
+    free(pr);
+    aa_experiment_free(e);
+}
+
 /* The parallel analysis of e through a source of 5 processes at a time
  * (block_load) against the serial one s ("what, 5 at a time"). */
 static void compare_in_blocks(const char *what, const aa_pcomm *cm, const aa_experiment *e,
@@ -502,21 +513,9 @@ static void master_case(int np)
         free(d);
     }
     compare_in_blocks(what, &cm, e, ex, pr, s);
-    aa_analyze_free(s);
-    aa_analyze_free(p);
-    free(ex);
-    free(pr);
-    aa_experiment_free(e);
+    end_case(e, ex, pr, s, p);
 }
 
-/* Waiting in main's time-step loop itself (an MPI_Allreduce written in
- * the loop, as Fortran codes write it): 16 processes, 4 of them 1 s longer
- * in a loop inside it; the others' wait is the time-step loop's own MPI
- * time in both analyses (the loop is in the whole-program chain, its MPI
- * time is still no set-up).  With io 1: rank 0 instead writes alone (0.9
- * s inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
- * imbalance is rank 0's writing in both; io 2: rank 0 instead waits 0.9 s
- * for a device off the CPU, no run delay (metrics.c add_blocked). */
 /* The serial analysis of e (*s) and the parallel one on a single rank (*p,
  * NULL when it failed), compared; 0 when the serial one failed (nothing
  * else done). */
@@ -541,6 +540,14 @@ static int serial_and_parallel(const char *what, aa_experiment *e, aa_analysis *
     return 1;
 }
 
+/* Waiting in main's time-step loop itself (an MPI_Allreduce written in
+ * the loop, as Fortran codes write it): 16 processes, 4 of them 1 s longer
+ * in a loop inside it; the others' wait is the time-step loop's own MPI
+ * time in both analyses (the loop is in the whole-program chain, its MPI
+ * time is still no set-up).  With io 1: rank 0 instead writes alone (0.9
+ * s inside 24 I/O calls, metrics.c add_io_work) while the others wait: the
+ * imbalance is rank 0's writing in both; io 2: rank 0 instead waits 0.9 s
+ * for a device off the CPU, no run delay (metrics.c add_blocked). */
 static void wait_in_loop_case(int io)
 {
     aa_experiment *e = aa_experiment_new();
@@ -630,11 +637,7 @@ static void wait_in_loop_case(int io)
                    p->proc_metric_blocked && s->proc_metric_blocked,
                "%s: the imbalance is the device wait, in both", what);
     }
-    aa_analyze_free(s);
-    aa_analyze_free(p);
-    free(ex);
-    free(pr);
-    aa_experiment_free(e);
+    end_case(e, ex, pr, s, p);
 }
 
 /* Experiment e analysed serially and in parallel, compared whole and 5
@@ -657,11 +660,7 @@ static void parity_case(const char *what, aa_experiment *e, long dynamic)
            "%s: %zu dynamic findings", what, nd);
     }
     compare_in_blocks(what, &cm, e, ex, pr, s);
-    aa_analyze_free(s);
-    aa_analyze_free(p);
-    free(ex);
-    free(pr);
-    aa_experiment_free(e);
+    end_case(e, ex, pr, s, p);
 }
 
 /* The heaviest step moving between processes (analyze/dynamic.c,
