@@ -97,6 +97,9 @@ typedef struct aa_analyze_options {
                                   delay's share (sleeping, waiting for a device) counts */
     double io_work;            /* 1: each process's I/O calls at the region's mean cost a
                                   call put back into it (io_out 1); 0: not */
+    double idle_bound;         /* 1: an imbalance costs at most what the other processes are
+                                  idle (its difference made up elsewhere before they
+                                  synchronize costs nothing); 0: not bounded */
     double cpu_fix_k;          /* a region's noise floor: this times its mean cpu_fix */
     double mpi_call_res_s;     /* ... and this times its mean MPI calls (s a call) */
     double noise_quantile;     /* the run's relative noise: this quantile over its regions */
@@ -186,6 +189,11 @@ typedef struct aa_finding {
      * in the region beyond the others' mean; disparity: the region's own
      * (self) wall time per process */
     double impact_s;
+    double excess_s;        /* dissimilarity: the time each slow process spends in the region
+                             * beyond the others' mean; impact_s is less when the others are
+                             * idle less than that in all (the difference is made up in other
+                             * regions before the processes synchronize), else the same;
+                             * other kinds: impact_s */
     double wait_s;          /* dissimilarity: the time the other processes wait, in all, in
                              * wait_region beyond the slow ones (measured MPI time; 0 when
                              * they do not wait, NAN when MPI time is not measured) */

@@ -253,8 +253,11 @@ typedef struct an_bub {
 typedef struct dis_found {
     size_t region;
     double effect, severity, confidence;
-    double impact; /* s per slow process beyond the others */
+    double impact; /* s per slow process beyond the others, at most what the others
+                      are idle (an_idle_bound) */
+    double excess; /* s per slow process beyond the others */
     int dropped;   /* impact below finding_min_share, or carried by a few visits */
+    int made_up;   /* dropped: its excess is made up elsewhere (an_idle_bound) */
     int spike;     /* dropped: carried by a few visits */
     int placement; /* dropped: follows the CPUs the processes shared (placement.c) */
     an_place_verdict place; /* ... its figures */
@@ -439,6 +442,17 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
  * work outside the calls must carry (the spike test's; inside: its CPU
  * time inside MPI and I/O calls there). */
 double an_visit_spread(double visits, double cpu, double cpu_sq, double inside);
+/* dissim.c: what an imbalance costs the run, at most -- the impact of an
+ * imbalance whose slow processes spend `excess` (s each) in its region
+ * beyond the others: the larger of what the others are idle, tmax (the
+ * latest process's whole-program time) less work_o (their mean work over
+ * the whole program, the process metric before the speeds were taken out),
+ * and diff_root (the slow processes' excess on the whole program), when
+ * that is less than excess by more than eps (the whole program's noise);
+ * else excess.  Non-finite inputs: excess. */
+double an_idle_bound(double excess, double tmax, double work_o, double diff_root, double eps);
+/* dissim.c: the note on n imbalances an_idle_bound dropped. */
+int an_made_up_note(an_ctx *c, size_t n);
 /* dissim.c: a branch only the slow processes take (an imbalance's impact
  * less the alternative the others take instead).  set (R + 1): r, its
  * ancestors and their children (an_branch_set, the count); sums (4 a set

@@ -499,7 +499,7 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
         sw += isnan(v) ? 0 : v;
         sh += (c->dwpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->dwpwt[q]) : 0;
     }
-    f->impact_s = sw / (double)P;
+    f->impact_s = f->excess_s = sw / (double)P;
     f->run_share = sh / (double)P;
     f->severity = d->maxv > 0 ? a->region_value[rr] / d->maxv : 0;
     f->effect = a->region_value[rr];

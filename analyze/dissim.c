@@ -1466,6 +1466,73 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
            own / mmed >= o->finding_min_share;
 }
 
+/* ---- what the others are idle: an imbalance's cost, at most ----------------------- *
+ * An imbalance costs the run the time the other processes wait for its slow
+ * ones.  Two phases heavy on opposite ranks (phase_a 2x on rank 0, phase_b
+ * 2x on rank 1) with no synchronization between them are each an imbalance
+ * region by region, yet every process does the same work between two
+ * synchronizations and nobody waits: balancing one of them alone makes the
+ * run slower.  The others' idle time bounds what any imbalance of theirs
+ * costs: the latest process's whole-program time (setup MPI out) less
+ * their work there (the process metric before the speeds were taken out).
+ * On a loaded node the idle time holds every time slice the machine gave
+ * to others and the bound seldom bites; where the processes run at
+ * different speeds (speed_normalize), their net excess on the whole
+ * program, the speeds taken out, counts as cost as well.  The bound applies
+ * only when it is below the excess by more than the whole program's noise
+ * (eps): an imbalance the others wait for keeps its excess as its impact. */
+double an_idle_bound(double excess, double tmax, double work_o, double diff_root, double eps)
+{
+    double bound;
+    if (!(excess > 0) || !isfinite(tmax) || !isfinite(work_o) || !isfinite(diff_root))
+        return excess;
+    bound = fmax(0, fmax(tmax - work_o, diff_root));
+    return bound < excess - fmax(0, eps) ? bound : excess;
+}
+
+int an_made_up_note(an_ctx *c, size_t n)
+{
+    return an_note(c, "%zu process difference%s made up in other regions before the processes "
+                      "synchronize (the others are idle less than the difference: it costs "
+                      "nothing) %s not reported (idle_bound)",
+                   n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+}
+
+/* The latest analysed process's whole-program time (NAN: none known). */
+static double latest_wpwt(const an_ctx *c)
+{
+    double t = NAN;
+    size_t q;
+    for (q = 0; q < c->P; q++)
+        if (isfinite(c->wpwt[q]) && !(c->wpwt[q] <= t))
+            t = c->wpwt[q];
+    return t;
+}
+
+/* an_idle_bound of the slow cluster of the partition labels, whose
+ * processes spend `excess` beyond the others. */
+static double idle_bound(const an_ctx *c, const int *labels, size_t slow, double tmax,
+                         double excess)
+{
+    const double *raw = c->MMraw ? c->MMraw : c->MM;
+    double wo = 0, ms = 0, mo = 0, ns = 0, no = 0;
+    size_t q;
+    if (!(c->o->idle_bound > 0))
+        return excess;
+    for (q = 0; q < c->P; q++)
+        if (labels[q] == (int)slow) {
+            ms += c->MM[q * c->R];
+            ns++;
+        } else {
+            wo += raw[q * c->R];
+            mo += c->MM[q * c->R];
+            no++;
+        }
+    if (!ns || !no)
+        return excess;
+    return an_idle_bound(excess, tmax, wo / no, ms / ns - mo / no, c->a->eps_used);
+}
+
 /* ---- a branch only the slow processes take ---------------------------------------- *
  * Processes with different roles (a coupled model's ocean and atmosphere
  * ranks, I/O server ranks, PME ranks beside the particle ranks) take
@@ -1693,8 +1760,8 @@ int an_dissim_impact(an_ctx *c)
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
     size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
-    size_t nmerged = 0;
-    double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL;
+    size_t nmerged = 0, nmade = 0;
+    double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, tmax;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
     if (rc || (rc = place_keys(c, &keys))) {
@@ -1710,6 +1777,7 @@ int an_dissim_impact(an_ctx *c)
     }
     c->wmed = an_median_wpwt(c);
     c->mmed = an_median_program_metric(c);
+    tmax = latest_wpwt(c);
     if (self)
         an_self_values(c, c->MM, self);
     if (self && c->o->speed_z > 0 && (rc = an_speeds(c, self, c->o->finding_min_share * c->mmed, &sp, &k))) {
@@ -1723,10 +1791,15 @@ int an_dissim_impact(an_ctx *c)
         if ((rc = speed_merge(c, sp, k, f, &nmerged)))
             break;
         slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
-        f->impact = imp *= branch_share(c, f->labels, slow, f->region);
+        f->excess = imp *= branch_share(c, f->labels, slow, f->region);
+        f->impact = idle_bound(c, f->labels, slow, tmax, imp);
         /* judged on the metric's own scale: on a loaded node the wall time of
          * a run is many times its CPU time */
-        f->dropped = c->mmed > 0 && imp / c->mmed < c->o->finding_min_share;
+        f->dropped = c->mmed > 0 && f->impact / c->mmed < c->o->finding_min_share;
+        if (f->dropped && !(imp / c->mmed < c->o->finding_min_share)) {
+            f->made_up = 1;
+            nmade++;
+        }
         if (!f->dropped && V &&
             excess_over_spikes(c, V, f->labels, slow, f->region, imp, tmp) < c->o->spike_z) {
             f->dropped = f->spike = 1;
@@ -1765,8 +1838,9 @@ int an_dissim_impact(an_ctx *c)
             if (j != i && !ds->found[j].dropped && ds->found[j].region > r0 &&
                 ds->found[j].region < c->send[r0])
                 f->cccr = 0;
-        if (!f->cccr && an_own_difference(c->o, f->impact,
-                                          own_excess(c, f->labels, f->region, c->MM), c->mmed))
+        if (!f->cccr && an_own_difference(c->o, f->excess,
+                                          fmin(f->impact, own_excess(c, f->labels, f->region, c->MM)),
+                                          c->mmed))
             f->cccr = f->own = 1;
     }
     if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
@@ -1774,6 +1848,8 @@ int an_dissim_impact(an_ctx *c)
     if (nspeed && (rc = speed_note(c, nspeed, &ds->found[speed_top])))
         return rc;
     if (nmerged && (rc = an_speed_merge_note(c, nmerged)))
+        return rc;
+    if (nmade && (rc = an_made_up_note(c, nmade)))
         return rc;
     if (nspike)
         return an_note(c, "%zu process difference%s carried by a few visits (the slow processes' "
@@ -1955,7 +2031,8 @@ static int dis_finding(an_ctx *c, size_t i)
     f->severity = df->severity;
     f->confidence = df->confidence;
     slow = dis_slow_cluster(c, df->labels, df->region, c->MM, &(double){0});
-    f->impact_s = df->impact; /* an_dissim_impact's: a branch less its alternative */
+    f->impact_s = df->impact; /* an_dissim_impact's: a branch less its alternative, */
+    f->excess_s = df->excess; /* ... at most what the others are idle */
     /* the cluster id where the finding's level has the reported partition */
     f->slow_cluster = aa_cluster_same_partition(df->labels, c->a->cluster_of, P) ? (int)slow : -1;
     f->slow_ranks = malloc(P * sizeof *f->slow_ranks);

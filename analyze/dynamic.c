@@ -383,7 +383,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     f->effect = -v->slope;
     f->severity = -v->corr;
     f->confidence = v->agree;
-    f->impact_s = v->impact;
+    f->impact_s = f->excess_s = v->impact;
     f->run_share = v->impact / wmed;
     f->wait_region = (long)site;
     for (k = 0; k < AN_WAIT_KINDS; k++) {

@@ -156,6 +156,15 @@ static const aa_analyze_tunable tunables[] = {
       "work, as CPU time does: a rank that waits for a device while the others wait for it "
       "in MPI is the late one; the run delay (time runnable but not running) is shared out "
       "over the regions in proportion to their CPU time; 0: CPU time alone"),
+    T("idle_bound", idle_bound, 1.0, 0.0, 1.0, "switch",
+      "1: an imbalance's impact is at most what the other processes are idle over the "
+      "whole program (the latest process's whole-program time less their work), or the slow "
+      "processes' excess on the whole program when that is more, whenever the difference is "
+      "beyond the whole program's noise (eps): phases heavy on opposite ranks with no "
+      "synchronization between them cost nothing, however imbalanced each is.  Edge probe, "
+      "2 ranks, phase_a 2x on rank 0, phase_b 2x on rank 1: imbalances 35% and 28% of the "
+      "run -> 8% (rank 0 7% slower over the program) and none; 16-core VM 432 runs and "
+      "2-core VM N25-N29: no finding bounded (bench/diagnosis.md, twenty-fifth step); 0: off"),
     T("io_work", io_work, 1.0, 0.0, 1.0, "switch",
       "1: the I/O calls of each process, at their region's mean cost a call over all "
       "processes, are put back into the process metric (io_out 1): a process that writes "

@@ -99,8 +99,10 @@ typedef struct pa_found {
     long level;
     an_clust cp;
     double effect, severity, confidence, impact;
+    double excess;     /* dissim.c's dis_found excess (impact: an_idle_bound of it) */
     double own_impact; /* the slow processes' excess in the region's own code */
     int dropped, cccr;
+    int made_up;       /* dropped: an_idle_bound's */
     int placement;          /* dropped: follows the CPUs the processes shared */
     an_place_verdict place; /* ... its figures (placement.c) */
     int speed;              /* dropped: the processes' speed (speed.c) */
@@ -1960,12 +1962,14 @@ static int branch_share(pa *x, pa_found *f, double ns, double no, double *share)
 
 /* The slow cluster of found f (largest mean main metric in its region) and
  * the time its processes spend there beyond the others' mean (a branch
- * only they take: less the alternative, branch_share). */
-static int slow_cluster(pa *x, pa_found *f)
+ * only they take: less the alternative, branch_share), at most what the
+ * others are idle (an_idle_bound; tmax: the latest whole-program time). */
+static int slow_cluster(pa *x, pa_found *f, double tmax)
 {
     size_t k = f->k, q, j, R = x->R;
-    double *s = calloc(4 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
-    double os = 0, oo = 0, ran_other = 0, share = 1;
+    double *s = calloc(6 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    double os = 0, oo = 0, ran_other = 0, share = 1, wo = 0, ms = 0, mo = 0;
+    const double *raw = x->MMraw ? x->MMraw : x->MM;
     int rc;
     if (!s)
         return pa_nomem(x);
@@ -1978,8 +1982,10 @@ static int slow_cluster(pa *x, pa_found *f)
         s[k + f->lab[q]] += 1;
         s[2 * k + f->lab[q]] += own;
         s[3 * k + f->lab[q]] += x->ran[q * R + f->region];
+        s[4 * k + f->lab[q]] += raw[q * R];
+        s[5 * k + f->lab[q]] += x->MM[q * R];
     }
-    if ((rc = pa_sum(x, s, 4 * k))) {
+    if ((rc = pa_sum(x, s, 6 * k))) {
         free(s);
         return rc;
     }
@@ -1994,17 +2000,22 @@ static int slow_cluster(pa *x, pa_found *f)
             ss += s[j];
             ns += s[k + j];
             os += s[2 * k + j];
+            ms += s[5 * k + j];
         } else {
             so += s[j];
             no += s[k + j];
             oo += s[2 * k + j];
             ran_other += s[3 * k + j];
+            wo += s[4 * k + j];
+            mo += s[5 * k + j];
         }
     }
     free(s);
     if (ns > 0 && no > 0 && ran_other == 0 && (rc = branch_share(x, f, ns, no, &share)))
         return rc;
-    f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) * share : 0;
+    f->excess = f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) * share : 0;
+    if (ns > 0 && no > 0 && x->o->idle_bound > 0)
+        f->impact = an_idle_bound(f->excess, tmax, wo / no, ms / ns - mo / no, x->a->eps_used);
     f->own_impact = ns > 0 && no > 0 ? os / ns - oo / no : 0;
     return AA_OK;
 }
@@ -2075,7 +2086,7 @@ static int spike_test(pa *x, size_t *nspike)
         double e = s[i], ns = s[nf + i];
         if (f->dropped || !(s[2 * nf + i] > 0) || !(ns > 0) || !(e > 0))
             continue;
-        if (f->impact / (sqrt(e) / ns) < x->o->spike_z) {
+        if (f->excess / (sqrt(e) / ns) < x->o->spike_z) {
             f->dropped = 1;
             (*nspike)++;
         }
@@ -2293,24 +2304,35 @@ static int speeds_of_processes(pa *x, double **sp, size_t *k)
 
 static int dissim_impact(pa *x)
 {
-    size_t i, j, nspike, k = 0, nmerged = 0;
-    double *sp = NULL;
+    size_t i, j, nspike, k = 0, nmerged = 0, nmade = 0, q;
+    double *sp = NULL, tmax = -INFINITY;
     int rc;
+    for (q = 0; q < x->L; q++)
+        if (isfinite(x->wpwt[q]))
+            tmax = fmax(tmax, x->wpwt[q]);
     if ((rc = median_positive(x, x->wpwt, 1, &x->wmed)) ||
         (rc = median_positive(x, x->MM, x->R, &x->mmed)) ||
-        (rc = speeds_of_processes(x, &sp, &k)))
+        (rc = pa_max(x, &tmax, 1)) || (rc = speeds_of_processes(x, &sp, &k)))
         return rc;
+    if (!isfinite(tmax))
+        tmax = NAN;
     for (i = 0; i < x->nfound && !rc; i++) {
         pa_found *f = &x->found[i];
-        if ((rc = speed_merge(x, sp, k, f, &nmerged)) || (rc = slow_cluster(x, f)))
+        if ((rc = speed_merge(x, sp, k, f, &nmerged)) || (rc = slow_cluster(x, f, tmax)))
             break;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
+        if (f->dropped && !(f->excess / x->mmed < x->o->finding_min_share)) {
+            f->made_up = 1;
+            nmade++;
+        }
     }
     if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)))
         rc = speed_test(x, sp, k);
     free(sp);
     if (!rc && nmerged)
         rc = an_speed_merge_note(&x->dc, nmerged);
+    if (!rc && nmade)
+        rc = an_made_up_note(&x->dc, nmade);
     if (rc)
         return rc;
     for (i = 0; i < x->nfound; i++) {
@@ -2322,8 +2344,9 @@ static int dissim_impact(pa *x)
             if (j != i && !x->found[j].dropped && x->found[j].region > r0 &&
                 x->found[j].region < x->send[r0])
                 x->found[i].cccr = 0;
-        if (!x->found[i].cccr && an_own_difference(x->o, x->found[i].impact,
-                                                   x->found[i].own_impact, x->mmed))
+        if (!x->found[i].cccr &&
+            an_own_difference(x->o, x->found[i].excess,
+                              fmin(x->found[i].impact, x->found[i].own_impact), x->mmed))
             x->found[i].cccr = 1;
     }
     if (nspike)
@@ -2785,6 +2808,7 @@ static int dissim_findings(pa *x, long *fof)
         f->severity = df->severity;
         f->confidence = df->confidence;
         f->impact_s = df->impact;
+        f->excess_s = df->excess;
         f->run_share = x->wmed > 0 ? f->impact_s / x->wmed : 0;
         if ((rc = gather_ints(x, df->lab, &lab)))
             break;
@@ -2977,7 +3001,7 @@ static int disparity_findings(pa *x, const long *fof)
         f->ccr = 1;
         f->cccr = 1;
         f->severity_class = a->severity[rr];
-        f->impact_s = s[2 * R + rr] / (double)x->P;
+        f->impact_s = f->excess_s = s[2 * R + rr] / (double)x->P;
         f->run_share = s[3 * R + rr] / (double)x->P;
         f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
         f->effect = a->region_value[rr];

@@ -112,8 +112,17 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
         aa_buf_printf(b, " s per slow process (%.1f%% of the run): rank%s ", 100 * f->run_share,
                       f->nslow == 1 ? "" : "s");
         put_ranks(b, f->slow_ranks, f->nslow);
-        aa_buf_puts(b, f->nslow == 1 ? " spends it beyond the others\n"
-                                     : " spend it beyond the others\n");
+        if (f->excess_s > f->impact_s) { /* an_idle_bound: made up elsewhere in part */
+            aa_buf_puts(b, f->nslow == 1 ? " spends " : " spend ");
+            put_num(b, f->excess_s);
+            aa_buf_puts(b, " s beyond the others here, but the others are idle only ");
+            put_num(b, f->impact_s);
+            aa_buf_puts(b, " s in all: the rest is made up in other regions before they "
+                           "synchronize\n");
+        } else {
+            aa_buf_puts(b, f->nslow == 1 ? " spends it beyond the others\n"
+                                         : " spend it beyond the others\n");
+        }
         if (f->wait_region >= 0) {
             text_waiting(b, a, f);
             aa_buf_printf(b, " because rank%s ", f->nslow == 1 ? "" : "s");
@@ -437,6 +446,10 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     aa_json_num(j, f->confidence);
     aa_json_key(j, "impact_seconds");
     aa_json_num(j, f->impact_s);
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_json_key(j, "excess_seconds");
+        aa_json_num(j, f->excess_s);
+    }
     aa_json_key(j, "run_share");
     aa_json_num(j, f->run_share);
     if (f->kind == AA_FINDING_DYNAMIC) {
@@ -769,6 +782,10 @@ static void xml_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     xnum(b, f->confidence);
     aa_buf_puts(b, "\" impact_seconds=\"");
     xnum(b, f->impact_s);
+    if (f->kind == AA_FINDING_DISSIMILARITY) {
+        aa_buf_puts(b, "\" excess_seconds=\"");
+        xnum(b, f->excess_s);
+    }
     aa_buf_puts(b, "\" run_share=\"");
     xnum(b, f->run_share);
     aa_buf_printf(b, "\" rank=\"%zu", (size_t)(f - a->findings) + 1);

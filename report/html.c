@@ -307,10 +307,21 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
         } else {
             aa_buf_puts(o, "Some processes spend <b>");
         }
-        put_time(o, f->impact_s);
-        aa_buf_puts(o, "</b> more than the other processes in this region (");
-        rp_put_share(o, f->impact_s, run);
-        aa_buf_puts(o, ")");
+        if (f->excess_s > f->impact_s) { /* made up elsewhere in part (an_idle_bound) */
+            put_time(o, f->excess_s);
+            aa_buf_puts(o, "</b> more than the other processes in this region, but the others "
+                           "are idle only <b>");
+            put_time(o, f->impact_s);
+            aa_buf_puts(o, "</b> (");
+            rp_put_share(o, f->impact_s, run);
+            aa_buf_puts(o, ") in all: the rest is made up in other regions before the processes "
+                           "synchronize");
+        } else {
+            put_time(o, f->impact_s);
+            aa_buf_puts(o, "</b> more than the other processes in this region (");
+            rp_put_share(o, f->impact_s, run);
+            aa_buf_puts(o, ")");
+        }
         if (f->wait_region >= 0 && f->nwait) {
             aa_buf_printf(o, "; the other %zu rank%s wait <b>", f->nwait,
                           f->nwait == 1 ? "" : "s");
@@ -322,7 +333,11 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
             }
             put_region(o, a, (size_t)f->wait_region);
         }
-        aa_buf_puts(o, ". Balancing the work would save about that time on every process.</p>");
+        aa_buf_puts(o, f->excess_s > f->impact_s
+                           ? ". Balancing this region alone would save at most that time; "
+                             "balance it together with the regions that make it up.</p>"
+                           : ". Balancing the work would save about that time on every "
+                             "process.</p>");
     } else {
         aa_buf_puts(o, "<p>This region spends <b>");
         put_time(o, f->impact_s);

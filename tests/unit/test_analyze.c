@@ -2896,6 +2896,72 @@ static void test_role_branches(void)
     }
 }
 
+/* Phases heavy on opposite ranks (dissim.c an_idle_bound; test_branch_exp
+ * modes 2-4): with no synchronization between them nobody waits and
+ * neither is an imbalance (a note says why); with one between them each
+ * costs its whole 30 ms; without one, phase_a 10 ms longer on the heavy
+ * ranks: phase_a costs those 10 ms (its 40 ms excess stated), phase_b
+ * nothing. */
+static void test_made_up(void)
+{
+    static const char *what[5] = {"", "", "no synchronization between",
+                                  "a synchronization between", "no synchronization, 10 ms more"};
+    int mode, on;
+    for (mode = 2; mode < 5; mode++)
+        for (on = 0; on < 2; on++) {
+            aa_experiment *e = test_branch_exp(mode, 4);
+            aa_analyze_options o;
+            aa_analysis *a = NULL;
+            aa_err err;
+            const aa_finding *f3 = NULL, *f4 = NULL;
+            size_t i;
+            int rc, noted = 0;
+            aa_analyze_options_init(&o);
+            o.idle_bound = on;
+            rc = aa_analyze_run(e, &o, &a, &err);
+            ok(rc == AA_OK, "opposite phases, %s, idle_bound %d: analysed", what[mode], on);
+            if (rc) {
+                aa_experiment_free(e);
+                continue;
+            }
+            for (i = 0; i < a->nfindings; i++) {
+                const aa_finding *f = &a->findings[i];
+                if (f->kind == AA_FINDING_DISSIMILARITY && f->region == region_by_id(a, 3))
+                    f3 = f;
+                if (f->kind == AA_FINDING_DISSIMILARITY && f->region == region_by_id(a, 4))
+                    f4 = f;
+            }
+            for (i = 0; i < a->nnotes; i++)
+                noted |= strstr(a->notes[i], "made up in other regions") != NULL;
+            if (mode == 4 && on) {
+                ok(f3 && f3->cccr && fabs(f3->impact_s - 0.010) < 0.002 &&
+                       fabs(f3->excess_s - 0.040) < 0.002,
+                   "... phase_a costs 10 ms of its 40 ms excess (%g, %g)",
+                   f3 ? f3->impact_s : NAN, f3 ? f3->excess_s : NAN);
+                ok(!f4, "... phase_b nothing");
+                ok(noted, "... a note says phase_b is made up elsewhere");
+            } else if (mode == 4) {
+                ok(f3 && f4 && fabs(f3->impact_s - 0.040) < 0.002 &&
+                       fabs(f4->impact_s - 0.030) < 0.002,
+                   "... unbounded: phase_a 40 ms, phase_b 30 ms (%g, %g)",
+                   f3 ? f3->impact_s : NAN, f4 ? f4->impact_s : NAN);
+            } else if (mode == 2 && on) {
+                ok(!f3 && !f4, "... neither phase an imbalance (%g, %g)",
+                   f3 ? f3->impact_s : NAN, f4 ? f4->impact_s : NAN);
+                ok(noted, "... a note says they are made up elsewhere");
+            } else {
+                ok(f3 && f4 && f3->cccr && f4->cccr, "... both phases imbalances");
+                ok(f3 && f4 && fabs(f3->impact_s - 0.030) < 0.002 &&
+                       fabs(f4->impact_s - 0.030) < 0.002 && f3->excess_s == f3->impact_s,
+                   "... each its whole 30 ms (%g, %g)", f3 ? f3->impact_s : NAN,
+                   f4 ? f4->impact_s : NAN);
+                ok(!noted, "... no note of differences made up");
+            }
+            aa_analyze_free(a);
+            aa_experiment_free(e);
+        }
+}
+
 /* Imbalance that moves between processes (analyze/dynamic.c), simulated by
  * test_dynamic_exp (test_analyze_util.h).  Mode 0: P processes, 40 steps,
  * each step a different one does 3x the work -- found, in compute, waited
@@ -3037,5 +3103,6 @@ int main(void)
     test_mpi_call_res();
     test_dynamic();
     test_role_branches();
+    test_made_up();
     return tap_done();
 }

@@ -131,7 +131,12 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
  * steps ending in an allreduce.  Mode 0: ranks 0..P/3-1 run ocean (region
  * 3, 60 ms), the others atmos (region 4, 30 ms) instead; mode 1: every
  * process runs compute (region 3, 30 ms) and rank 0 also extra (region 4,
- * 20 ms).  Each process waits in the loop for the latest. */
+ * 20 ms).  Each process waits in the loop for the latest.  Phases heavy on
+ * opposite ranks (dissim.c, an_idle_bound): every process runs phase_a
+ * (region 3) and phase_b (region 4), ranks 0..P/2-1 60 and 30 ms, the
+ * others 30 and 60 ms; mode 2: no synchronization between them, nobody
+ * waits; mode 3: one between them, each process waits 30 ms; mode 4: as 2
+ * with phase_a 70 ms on ranks 0..P/2-1, the others wait 10 ms. */
 static inline aa_experiment *test_branch_exp(int mode, int P)
 {
     aa_experiment *e = test_loop_exp_new();
@@ -141,13 +146,19 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
-    add_region(e, 3, 2, mode == 0 ? "ocean" : "compute", AA_KIND_FUNCTION);
-    add_region(e, 4, 2, mode == 0 ? "atmos" : "extra", AA_KIND_FUNCTION);
+    static const char *names[5][2] = {{"ocean", "atmos"}, {"compute", "extra"},
+                                      {"phase_a", "phase_b"}, {"phase_a", "phase_b"},
+                                      {"phase_a", "phase_b"}};
+    static const double latest_of[5] = {0.060, 0.050, 0.090, 0.120, 0.100};
+    add_region(e, 3, 2, names[mode][0], AA_KIND_FUNCTION);
+    add_region(e, 4, 2, names[mode][1], AA_KIND_FUNCTION);
     for (r = 0; r < P; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
-        double jit = 1 + 0.002 * sin(r * 1.7), latest = mode == 0 ? 0.060 : 0.050;
-        double a3 = mode == 0 ? (r < P / 3 ? 0.060 : 0) : 0.030;
-        double a4 = mode == 0 ? (r < P / 3 ? 0 : 0.030) : (r == 0 ? 0.020 : 0);
+        double jit = 1 + 0.002 * sin(r * 1.7), latest = latest_of[mode];
+        double a3 = mode == 0 ? (r < P / 3 ? 0.060 : 0)
+                  : mode == 1 ? 0.030 : (r < P / 2 ? (mode == 4 ? 0.070 : 0.060) : 0.030);
+        double a4 = mode == 0 ? (r < P / 3 ? 0 : 0.030)
+                  : mode == 1 ? (r == 0 ? 0.020 : 0) : (r < P / 2 ? 0.030 : 0.060);
         double work = (a3 + a4) * jit, wait = latest - a3 - a4 + 1e-4, *v;
         long path[3];
         path[0] = aa_thread_add_node(e, t, 0, -1);
