@@ -617,11 +617,31 @@ static const char *conditional_problem(ctx *X, unsigned s, unsigned e)
     return depth ? "the region crosses a preprocessor conditional" : NULL;
 }
 
-/* Reason why range [s,e) of the current function cannot be wrapped. */
-static const char *range_problem(ctx *X, unsigned s, unsigned e)
+/* 1 when [s,e) opens with a whole macro invocation and goes on past it in
+ * the file: a macro starts exactly at s, ends before e, none holds s in its
+ * arguments, and e is outside every macro -- `FOR_EACH(i, n) { ... }`, a
+ * loop whose header a macro writes.  Text before the invocation and after
+ * e wraps the statement as it wraps any other. */
+static int macro_head(ctx *X, unsigned s, unsigned e)
+{
+    unsigned end = 0;
+    size_t i;
+    for (i = 0; i < X->nmac && X->mac[2 * i] <= s; i++) {
+        unsigned ms = X->mac[2 * i], me = X->mac[2 * i + 1];
+        if (ms == s)
+            end = me > end ? me : end;
+        else if (me > s)
+            return 0; /* s inside an earlier invocation */
+    }
+    return end > s && end < e && !in_macro(X, end, e);
+}
+
+/* Reason why range [s,e) of the current function cannot be wrapped;
+ * head_ok: a macro invocation may open it (macro_head). */
+static const char *range_problem_ex(ctx *X, unsigned s, unsigned e, int head_ok)
 {
     const char *why;
-    if (in_macro(X, s, e))
+    if (in_macro(X, s, e) && !(head_ok && macro_head(X, s, e)))
         return "the region starts or ends inside a macro expansion";
     if ((why = conditional_problem(X, s, e)))
         return why;
@@ -656,6 +676,11 @@ static const char *range_problem(ctx *X, unsigned s, unsigned e)
         }
     }
     return NULL;
+}
+
+static const char *range_problem(ctx *X, unsigned s, unsigned e)
+{
+    return range_problem_ex(X, s, e, 0);
 }
 
 /* A `#pragma` (or _Pragma) immediately before offset s. */
@@ -727,6 +752,19 @@ static unsigned stmt_end(ctx *X, int i)
     return 0;
 }
 
+/* 1 when another child of node i's parent starts at s too (a macro that
+ * writes `int i; for (...)`: the declaration would move into the braces). */
+static int sibling_at(ctx *X, int i, unsigned s)
+{
+    int k;
+    if (X->n[i].parent < 0)
+        return 0;
+    for (k = X->n[X->n[i].parent].first; k >= 0; k = X->n[k].next)
+        if (k != i && X->n[k].s == s)
+            return 1;
+    return 0;
+}
+
 /* Reasons common to loops and calls; NULL when the statement can be wrapped. */
 static const char *stmt_problem(ctx *X, int i, unsigned s, unsigned e)
 {
@@ -753,7 +791,10 @@ static const char *stmt_problem(ctx *X, int i, unsigned s, unsigned e)
     for (p = X->n[i].parent; p >= 0; p = X->n[p].parent)
         if (is_loop(X->n[p].kind) && under_pragma(X, X->n[p].s, 1))
             return "the loop is inside a collapsed OpenMP loop nest";
-    return range_problem(X, s, e);
+    /* a macro may open the statement when it does not open the enclosing
+     * one as well (`#define M if (x) for (...)` would put the if inside) */
+    p = X->n[i].parent;
+    return range_problem_ex(X, s, e, p >= 0 && X->n[p].s < s && !sibling_at(X, i, s));
 }
 
 /* ---- candidates ---------------------------------------------------------- */
@@ -2865,7 +2906,8 @@ static void loop_cand(ctx *X, int i, int body, const char *fname, int *nloops_to
     why = stmt_problem(X, i, d->s, e);
     if (!why) {
         const char *t = X->S.text + d->s;
-        if (strncmp(t, "for", 3) && strncmp(t, "while", 5) && strncmp(t, "do", 2))
+        if (strncmp(t, "for", 3) && strncmp(t, "while", 5) && strncmp(t, "do", 2) &&
+            !macro_head(X, d->s, e)) /* FOR_EACH(i, n) { ... }: stmt_problem's check */
             why = "the loop does not start with its keyword (macro?)";
     }
     if (why)
