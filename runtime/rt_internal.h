@@ -161,7 +161,6 @@ typedef struct aa_rt_thread {
     /* CPU time interpolation (see docs/runtime.md) */
     uint64_t cpu_w_last;       /* tick of the last real read */
     double cpu_c_last;         /* thread CPU ns at that read */
-    double cpu_ratio;          /* CPU ns per tick over the previous interval */
     double cpu_fix;            /* ns of the last real read's correction of the
                                   interpolation that land in the wrong segment (cpu_fix) */
     uint64_t cpu_at_last;      /* tick of the last estimate or read */
@@ -275,7 +274,13 @@ static inline double aa_rt_thread_cpu_ns(void)
 /* probe.c: samples the CPU the thread runs on (placement, above). */
 void aa_rt_place_sample(aa_rt_thread *t, uint64_t now);
 
-/* Interpolated thread CPU time (ns) at tick `now` (see docs/runtime.md). */
+/* Interpolated thread CPU time (ns) at tick `now` (see docs/runtime.md):
+ * between real reads the thread runs at full rate -- a probe runs, so the
+ * thread is on a CPU, and time slices are longer than the interval, so
+ * time off the CPU ends in a real read.  (The previous interval's rate
+ * gave the code after a long MPI wait the wait's rate: a balanced
+ * program's 66-us sweeps after each halo exchange showed 10-100% of their
+ * CPU time on 4 ranks of 2 cores.) */
 static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
 {
     uint64_t dw = now - t->cpu_w_last;
@@ -283,25 +288,19 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
         double c = aa_rt_thread_cpu_ns();
         if (AA_RT_UNLIKELY(now - t->place_last >= aa_rt_g.place_interval))
             aa_rt_place_sample(t, now);
-        double r = dw ? (c - t->cpu_c_last) / (double)dw : 0.0;
         /* The correction against what the interpolation would have said
-         * belongs to the whole window (the thread's rate changed somewhere
-         * in it) but lands in its last segment, from the previous estimate
-         * to now: the part that belongs to the window's earlier segments
-         * is misplaced. */
+         * (the time the thread was off the CPU in the window) belongs to
+         * the whole window but lands in its last segment, from the
+         * previous estimate to now: the part that belongs to the window's
+         * earlier segments is misplaced. */
         if (now >= t->cpu_w_last && dw > 0 && t->cpu_at_last >= t->cpu_w_last) {
             double seg = (double)(now - t->cpu_at_last) / (double)dw;
-            t->cpu_fix = fabs(c - (t->cpu_c_last + t->cpu_ratio * (double)dw)) *
+            t->cpu_fix = fabs(c - (t->cpu_c_last + aa_rt_g.ns_per_tick * (double)dw)) *
                          (seg < 1 ? 1 - seg : 0);
         } else {
             t->cpu_fix = 0;
         }
         t->cpu_at_last = now;
-        if (r < 0)
-            r = 0;
-        if (r > aa_rt_g.ns_per_tick)
-            r = aa_rt_g.ns_per_tick;
-        t->cpu_ratio = r;
         t->cpu_w_last = now;
         t->cpu_c_last = c;
         return c;
@@ -309,7 +308,7 @@ static inline double aa_rt_cpu_at(aa_rt_thread *t, uint64_t now)
     t->cpu_at_last = now;
     /* dw < cpu_interval here: the signed conversion is exact and one
      * instruction (the unsigned one is a branch and a dozen) */
-    return t->cpu_c_last + t->cpu_ratio * (double)(int64_t)dw;
+    return t->cpu_c_last + aa_rt_g.ns_per_tick * (double)(int64_t)dw;
 }
 
 /* The correction (s) of the real read made at tick `at` (an MPI or I/O
