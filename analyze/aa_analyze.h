@@ -305,6 +305,11 @@ typedef struct aa_analysis {
     int *placement_slow;
     double placement_ratio, placement_speed, placement_spread;
     size_t placement_regions;
+    /* imbalances kept although their partition follows the CPUs the
+     * processes shared: too few regions (placement_undecided_regions, fewer
+     * than 5) to tell the CPUs' pace from the work (docs/analysis.md §2) */
+    size_t placement_undecided;
+    size_t placement_undecided_regions;
     /* imbalances dropped as the processes' speed, every region alike
      * (analyze/speed.c; docs/analysis.md §2): how many, the largest one's
      * region, slow ranks, its ratio slow / others less 1, the slow

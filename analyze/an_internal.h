@@ -132,6 +132,8 @@ typedef struct an_place_verdict {
     double spread;   /* 1.4826 x their median absolute deviation */
     double diff;     /* the imbalance's log ratio (mean of logs) */
     double scale;    /* sqrt(spread^2 + its standard error^2) */
+    int undecided;   /* the partition follows the CPUs, but fewer than
+                        AN_PLACE_MIN_REGIONS regions tell their pace from the work */
 } an_place_verdict;
 int an_place_sums_init(an_place_sums *s, size_t R); /* -1: no memory */
 void an_place_sums_free(an_place_sums *s);
@@ -217,6 +219,12 @@ typedef struct an_ctx an_ctx;
  * AA_OK or AA_EENV (no memory). */
 int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
                     const an_place_verdict *v);
+/* The kept imbalances whose partition follows the CPUs but that too few
+ * regions could judge (an_place_verdict.undecided): n of them, the largest
+ * one's partition (labels, its slow cluster) and verdict; recorded on the
+ * analysis and said in a note.  -1 on no memory. */
+int an_place_undecided_report(an_ctx *c, const int *labels, int slow, size_t n,
+                              const an_place_verdict *v);
 /* placement.c: the ranks of the slow cluster `slow` of labels (a partition
  * of c->a's analysed processes) and their compact set; AA_OK, or AA_EENV
  * with nothing allocated. */

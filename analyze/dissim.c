@@ -1684,6 +1684,28 @@ static int place_note(an_ctx *c, size_t n, const dis_found *f)
     return an_place_report(c, f->labels, (int)slow, n, f->region, &f->place);
 }
 
+/* The note on the kept imbalances whose partition follows the CPUs that
+ * too few regions could judge (placement.c), with the largest one's slow
+ * processes. */
+static int place_undecided_note(an_ctx *c)
+{
+    const dis_state *ds = &c->ds;
+    size_t i, n = 0, top = SIZE_MAX;
+    for (i = 0; i < ds->nfound; i++)
+        if (!ds->found[i].dropped && ds->found[i].place.undecided) {
+            if (top == SIZE_MAX || ds->found[i].impact > ds->found[top].impact)
+                top = i;
+            n++;
+        }
+    if (!n)
+        return AA_OK;
+    return an_place_undecided_report(
+        c, ds->found[top].labels,
+        (int)dis_slow_cluster(c, ds->found[top].labels, ds->found[top].region, c->MM,
+                              &(double){0}),
+        n, &ds->found[top].place);
+}
+
 /* ---- imbalances that are the processes' speed (speed.c) ------------------------- */
 /* The clusters of f's partition apart only by their processes' speed made
  * one (speed.c), while three or more remain; *merged: the most merges in
@@ -1846,6 +1868,8 @@ int an_dissim_impact(an_ctx *c)
     if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
         return rc;
     if (nspeed && (rc = speed_note(c, nspeed, &ds->found[speed_top])))
+        return rc;
+    if ((rc = place_undecided_note(c)))
         return rc;
     if (nmerged && (rc = an_speed_merge_note(c, nmerged)))
         return rc;

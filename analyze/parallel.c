@@ -2171,6 +2171,28 @@ static int placement_test(pa *x)
     return rc || !n ? rc : place_note(x, n, &x->found[top]);
 }
 
+/* dissim.c's place_undecided_note: the kept imbalances whose partition
+ * follows the CPUs that too few regions could judge, the largest one's
+ * slow ranks. */
+static int place_undecided_note(pa *x)
+{
+    size_t i, n = 0, top = SIZE_MAX;
+    int *lab = NULL, rc;
+    for (i = 0; i < x->nfound; i++)
+        if (!x->found[i].dropped && x->found[i].place.undecided) {
+            if (top == SIZE_MAX || x->found[i].impact > x->found[top].impact)
+                top = i;
+            n++;
+        }
+    if (!n)
+        return AA_OK;
+    if ((rc = gather_ints(x, x->found[top].lab, &lab)))
+        return rc;
+    rc = an_place_undecided_report(&x->dc, lab, (int)x->found[top].slow, n, &x->found[top].place);
+    free(lab);
+    return rc;
+}
+
 /* dissim.c's speed test (speed.c): the local processes' speeds from the
  * reduced region sums (*sp: 2 x L, NULL when too few regions; *k). */
 static int speeds_local(pa *x, const double *S, double **sp, size_t *k)
@@ -2326,8 +2348,9 @@ static int dissim_impact(pa *x)
             nmade++;
         }
     }
-    if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)))
-        rc = speed_test(x, sp, k);
+    if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)) &&
+        !(rc = speed_test(x, sp, k)))
+        rc = place_undecided_note(x);
     free(sp);
     if (!rc && nmerged)
         rc = an_speed_merge_note(&x->dc, nmerged);

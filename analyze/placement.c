@@ -195,8 +195,10 @@ int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double p
         v->spread = 1.4826 * an_quantile(d, k, 0.5);
     }
     free(d);
-    if (k < AN_PLACE_MIN_REGIONS)
+    if (k < AN_PLACE_MIN_REGIONS) {
+        v->undecided = 1;
         return 0;
+    }
     v->diff = lx[1] / n[1] - lx[0] / n[0];
     df = n[0] + n[1] - 2;
     for (g = 0; g < 2; g++)
@@ -274,4 +276,28 @@ int an_place_report(an_ctx *c, const int *labels, int slow, size_t n, size_t reg
     free(r);
     free(set);
     return rc ? rc : an_note(c, "%s", buf);
+}
+
+int an_place_undecided_report(an_ctx *c, const int *labels, int slow, size_t n,
+                              const an_place_verdict *v)
+{
+    size_t ns;
+    int *r;
+    char *set;
+    int rc = an_slow_rank_set(c, labels, slow, &r, &ns, &set);
+    if (rc)
+        return rc;
+    c->a->placement_undecided = n;
+    c->a->placement_undecided_regions = v->nregions;
+    rc = an_note(c,
+                 "%zu process difference%s follow%s the CPUs the processes shared (rank%s %s "
+                 "slower): the program has %zu region%s of 1%% or more, fewer than the %d that "
+                 "tell a CPU's pace from the work, so %s reported, but may be the CPUs' speed "
+                 "(with more processes than cores, processes sharing a slower CPU are slower in "
+                 "every region); rerun with one process per core to tell",
+                 n, n == 1 ? "" : "s", n == 1 ? "s" : "", ns == 1 ? "" : "s", set, v->nregions,
+                 v->nregions == 1 ? "" : "s", AN_PLACE_MIN_REGIONS, n == 1 ? "it is" : "they are");
+    free(r);
+    free(set);
+    return rc;
 }

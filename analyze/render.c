@@ -403,6 +403,24 @@ static void json_placement(aa_json *j, const aa_analysis *a)
     json_dropped(j, a, "placement", &d);
 }
 
+/* dissimilarity.placement_undecided: the imbalances kept although their
+ * partition follows the CPUs, too few regions telling the CPUs' pace from
+ * the work; null when none. */
+static void json_placement_undecided(aa_json *j, const aa_analysis *a)
+{
+    aa_json_key(j, "placement_undecided");
+    if (!a->placement_undecided) {
+        aa_json_null(j);
+        return;
+    }
+    aa_json_obj_begin(j);
+    aa_json_key(j, "imbalances");
+    aa_json_int(j, (long long)a->placement_undecided);
+    aa_json_key(j, "regions");
+    aa_json_int(j, (long long)a->placement_undecided_regions);
+    aa_json_obj_end(j);
+}
+
 static void json_speed(aa_json *j, const aa_analysis *a)
 {
     json_dropped_set d = {a->speed_dropped, a->speed_region, a->nspeed_slow, a->speed_regions,
@@ -623,6 +641,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     aa_json_num(&j, a->noise_one_visit);
     aa_json_obj_end(&j);
     json_placement(&j, a);
+    json_placement_undecided(&j, a);
     json_speed(&j, a);
     aa_json_key(&j, "clusters");
     aa_json_arr_begin(&j);

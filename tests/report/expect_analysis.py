@@ -15,6 +15,14 @@ contract of `autoanalyzer analyze --json`) against what a sample documents.
       [--cause A,B]        that bottleneck names one of these root causes
       [--unavailable A,B]  all of these are listed as unavailable
       [--clusters N]       exactly N process clusters
+      [--clusters-or-shared-cpus N EXPERIMENT.xml]
+                           exactly N process clusters, or more only as the
+                           processes' CPUs: every kept imbalance is one the
+                           analysis says too few regions could tell from the
+                           CPUs' pace (dissimilarity.placement_undecided), and
+                           the processes that ran on one CPU (EXPERIMENT.xml's
+                           `cpus`, 75% of their samples or more) are in one
+                           cluster, and some CPU ran two of them
       [--alone RANK]       RANK forms a cluster of its own (or was excluded as a master)
       [--region-kind K]    that bottleneck's region has kind K (e.g. loop)
       [--none KIND]        no core bottleneck of that kind (a control case)
@@ -28,6 +36,8 @@ def main():
     while args:
         k = args.pop(0)
         opts[k] = args.pop(0)
+        if k == '--clusters-or-shared-cpus':
+            opts[k] = (opts[k], args.pop(0))
     with open(path) as f:
         a = json.load(f)
     bad = []
@@ -104,6 +114,15 @@ def main():
                 bad.append('%s not listed as unavailable' % x)
     if '--clusters' in opts and len(clusters) != int(opts['--clusters']):
         bad.append('%d clusters, want %s' % (len(clusters), opts['--clusters']))
+    if '--clusters-or-shared-cpus' in opts:
+        n, exp = opts['--clusters-or-shared-cpus']
+        if len(clusters) != int(n):
+            why = shared_cpus_split(a, clusters, exp)
+            if why:
+                bad.append('%d clusters, want %s (%s)' % (len(clusters), n, why))
+            else:
+                print('# %d clusters: the CPUs the processes shared, too few regions to tell'
+                      % len(clusters))
     if '--alone' in opts:
         r = int(opts['--alone'])
         if not any(c.get('ranks') == [r] for c in clusters) and r not in a.get('excluded_ranks', []):
@@ -117,5 +136,27 @@ def main():
     for b in bad:
         print('# FAIL: ' + b)
     return 1 if bad else 0
+
+def shared_cpus_split(a, clusters, exp):
+    """Why the partition is not the shared CPUs' one the analysis could not
+    judge; '' when it is."""
+    import re
+    d = a.get('dissimilarity', {})
+    und = d.get('placement_undecided') or {}
+    if und.get('imbalances') != len(d.get('bottlenecks', [])):
+        return 'not every imbalance undecided between the CPUs and the work: %s of %d' % (
+            und.get('imbalances', 0), len(d.get('bottlenecks', [])))
+    cpu = {}
+    for m in re.finditer(r'<process rank="(\d+)"(.*?)</process>', open(exp).read(), re.S):
+        c = re.search(r'<attr name="cpus">(\d+):([0-9.]+)', m.group(2))
+        if c and float(c.group(2)) >= 0.75:
+            cpu.setdefault(c.group(1), []).append(int(m.group(1)))
+    of = {r: i for i, c in enumerate(clusters) for r in c.get('ranks', [])}
+    for c, ranks in cpu.items():
+        if len(set(of.get(r) for r in ranks)) > 1:
+            return 'CPU %s ran ranks %s of different clusters' % (c, ranks)
+    if not any(len(ranks) > 1 for ranks in cpu.values()):
+        return 'no CPU ran two processes'
+    return ''
 
 sys.exit(main())

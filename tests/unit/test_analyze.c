@@ -2536,6 +2536,50 @@ static void test_placement(void)
     }
 }
 
+/* Processes sharing CPUs of different paces in a program of two kernels
+ * (test_cpu_pace_exp): too few regions to tell the CPUs' pace from the
+ * work, so the imbalance stays, and the analysis says it may be the CPUs'
+ * (JSON dissimilarity.placement_undecided); with a CPU per process the
+ * test does not apply and nothing is said. */
+static void test_placement_undecided(void)
+{
+    int own;
+    for (own = 0; own < 2; own++) {
+        aa_experiment *e = test_cpu_pace_exp(own, 8);
+        aa_analysis *a = NULL;
+        aa_err err;
+        aa_buf j;
+        size_t k, ndis = 0;
+        const char *what = own ? "two kernels, a CPU per process" : "two kernels, shared CPUs";
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++)
+            ndis += a->findings[k].kind == AA_FINDING_DISSIMILARITY;
+        ok(a->nclusters == 2 && ndis > 0 && placement_finding_at(a, 4),
+           "%s: the imbalance stays (%zu clusters, %zu findings)", what, a->nclusters, ndis);
+        aa_buf_init(&j);
+        if (!own)
+            ok(a->placement_undecided == ndis && a->placement_undecided_regions == 3 &&
+                   has_note(a, "follow the CPUs the processes shared (ranks 1-7:2 slower): "
+                               "the program has 3 regions of 1% or more, fewer than the 5") &&
+                   aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+                   strstr(j.data, "\"placement_undecided\": {"),
+               "%s: may be the CPUs' pace, said in a note and the JSON (%zu of %zu, %zu regions)",
+               what, a->placement_undecided, ndis, a->placement_undecided_regions);
+        else
+            ok(a->placement_undecided == 0 && !has_note(a, "CPUs the processes shared") &&
+                   aa_analyze_format_json(a, &j) == AA_OK && j.data &&
+                   strstr(j.data, "\"placement_undecided\": null"),
+               "%s: nothing said of the CPUs", what);
+        aa_buf_free(&j);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3097,6 +3141,7 @@ int main(void)
     test_recursion_folded();
     test_threshold_counts_tested();
     test_placement();
+    test_placement_undecided();
     test_speed();
     test_one_visit();
     test_speed_merge();

@@ -118,6 +118,10 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
              close_to(p->placement_spread, s->placement_spread))),
        "%s: the same %zu imbalances dropped as the CPUs' speed, the same figures", what,
        s->placement_dropped);
+    ok(p->placement_undecided == s->placement_undecided &&
+           p->placement_undecided_regions == s->placement_undecided_regions,
+       "%s: the same %zu imbalances the CPUs may explain, too few regions to tell", what,
+       s->placement_undecided);
     ok(p->speed_dropped == s->speed_dropped &&
            (!s->speed_dropped ||
             (p->speed_region == s->speed_region &&
@@ -788,6 +792,11 @@ int main(void)
     role_case(1, 12);
     role_case(2, 12); /* opposite phases: made up (an_idle_bound) */
     role_case(4, 12); /* ... in part */
+    /* processes sharing CPUs of different paces, two kernels: the imbalance
+     * kept, the note that it may be the CPUs' in both */
+    parity_case("two kernels, shared CPUs of different paces", test_cpu_pace_exp(0, 8), -1);
+    parity_case("two kernels, shared CPUs of different paces, 12 processes",
+                test_cpu_pace_exp(0, 12), -1);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);

@@ -1,7 +1,9 @@
 /*
  * tests/unit/test_analyze_util.h -- helpers shared by the analyze/ unit
- * tests: static regions of a hand-built experiment, and a simulated
- * bulk-synchronous loop whose heaviest step moves between processes.
+ * tests: static regions of a hand-built experiment, a simulated
+ * bulk-synchronous loop whose heaviest step moves between processes,
+ * processes with different roles, and processes sharing CPUs of
+ * different paces in a program of two kernels.
  */
 #ifndef AA_TEST_ANALYZE_UTIL_H
 #define AA_TEST_ANALYZE_UTIL_H
@@ -9,6 +11,8 @@
 #include "profile/aa_profile.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Region id with the given parent, kind and name, in function "f" of t.c
@@ -180,6 +184,60 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
             v[mq] = v[mcp] * v[mcp];
             v[mw] = v[mc] = wait;
         }
+    }
+    e->nprocs = P;
+    return e;
+}
+
+/* The balanced sample as 4 ranks on 2 CPUs run it on a loaded virtual
+ * machine (bench/diagnosis.md, twenty-fifth step): P processes, a
+ * time-step loop (region 2 in main) of 200 steps calling sweep (region 3,
+ * 40 ms) and residual (region 4, 50 ms), ending in an allreduce; the odd
+ * ranks shared CPU 1, whose pace made them 18% slower in sweep and 22% in
+ * residual, the even ones CPU 0; the others wait for them.  own_cpus: each
+ * process on a CPU of its own instead (no CPU shared). */
+static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
+{
+    aa_experiment *e = test_loop_exp_new();
+    int r, k;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
+    add_region(e, 3, 2, "sweep", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "residual", AA_KIND_FUNCTION);
+    for (r = 0; r < P; r++) {
+        aa_process *p = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(p, 0);
+        double jit = 1 + 0.002 * sin(r * 1.7), a[2] = {0.040, 0.050}, pace[2] = {1.18, 1.22};
+        double work = 0, wait, *v;
+        long path[3];
+        char buf[32];
+        path[0] = aa_thread_add_node(e, t, 0, -1);
+        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+        for (k = 0; k < 2; k++) {
+            double x = a[k] * jit * (r % 2 ? pace[k] : 1);
+            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
+                                                                (int32_t)path[2]));
+            v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
+            work += x;
+        }
+        wait = 0.040 * 1.18 + 0.050 * 1.22 - work + 1e-3;
+        for (k = 0; k < 3; k++) {
+            v = aa_node_values(e, t, (size_t)path[k]);
+            v[TL_CPU] = work + (k < 2 ? 0.002 : 0);
+            v[TL_WALL] = v[TL_CPU] + wait;
+            v[TL_VISITS] = k < 2 ? 1 : 200;
+            v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 200;
+            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
+        }
+        free(p->host);
+        p->host = strdup("node1");
+        if (own_cpus)
+            snprintf(buf, sizeof buf, "%d:1.000", r);
+        else
+            snprintf(buf, sizeof buf, "%d:0.990,%d:0.010", r % 2, 1 - r % 2);
+        aa_process_set_attr(p, "cpus", buf);
     }
     e->nprocs = P;
     return e;
