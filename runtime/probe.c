@@ -674,9 +674,17 @@ static int new_node(aa_rt_thread *t, uint32_t region, int parent)
     n->parent = parent;
     n->self = i;
     n->depth = parent >= 0 ? aa_rt_node_at(t, parent)->depth + 1 : 0;
+    /* refined (AUTOANALYZER_REFINE): the region itself, or a loop or call
+     * site whose enclosing node is refined -- a lexical region's calling
+     * context parent is a region of its own function, so this is the static
+     * rule where the descriptor names no parent (Fortran's probes pass an
+     * id and a name only: round 2's new inner DO loop was throttled) */
     if (nrefine && region > 0) {
         pthread_mutex_lock(&reg_lock);
-        if ((int)region < nregions && regions[region].no_throttle)
+        if ((int)region < nregions &&
+            (regions[region].no_throttle ||
+             ((regions[region].kind == AA_KIND_LOOP || regions[region].kind == AA_KIND_CALL) &&
+              parent >= 0 && (aa_rt_node_at(t, parent)->flags & AA_RT_NODE_NO_THROTTLE))))
             n->flags |= AA_RT_NODE_NO_THROTTLE;
         pthread_mutex_unlock(&reg_lock);
     }

@@ -31,9 +31,10 @@ for r in 0 3; do
     is "$(rt_val $D ROOT/main/corrector/mix visits $r)" 300 "rank $r: mix() under corrector() still measured (300 visits)"
     unlike "$(grep "^node $r 0 ROOT/main/corrector/mix " $D)" 'throttled' "rank $r: corrector context not throttled"
     like "$(grep "^node $r 0 ROOT/main/refined/loop@72 " $D)" 'throttled$' "rank $r: without AUTOANALYZER_REFINE the short loop is throttled"
+    like "$(grep "^node $r 0 ROOT/main/loop@80/loop@82 " $D)" 'throttled$' "rank $r: ... and the Fortran probes' inner loop"
 done
-is "$(rt_attr $D 0 throttled_nodes)" 2 "rank 0: two throttled nodes (predictor/mix, refined/loop@72)"
-is "$(rt_attr $D 0 throttled_regions)" 2 "rank 0: two throttled regions"
+is "$(rt_attr $D 0 throttled_nodes)" 3 "rank 0: three throttled nodes (predictor/mix, refined/loop@72, loop@80/loop@82)"
+is "$(rt_attr $D 0 throttled_regions)" 3 "rank 0: three throttled regions"
 
 expect_status 0 "analyze the run" sh -c "'$AA' analyze '$T/t' --json '$T/t.json' > '$T/t.txt'"
 ok "analysis: mix() under corrector() is a dissimilarity CCCR of rank 3" python3 - "$T/t.json" <<'PY'
@@ -45,11 +46,11 @@ hits = [b for b in a['dissimilarity']['bottlenecks']
 print('# hits:', [(b['name'], b.get('slow_ranks')) for b in hits])
 sys.exit(0 if hits and 3 in hits[0].get('slow_ranks', []) else 1)
 PY
-like "$(cat $T/t.txt)" 'partial values: 8 calling contexts throttled .*mix.*no speed-up' \
+like "$(cat $T/t.txt)" 'partial values: 12 calling contexts throttled .*mix.*no speed-up' \
     "analysis notes: throttled contexts are partial values, a lower time is no speed-up"
 
 # ---- round 2: the refined function's regions are never throttled ----
-printf 'refined\n' > "$T/crit.txt"
+printf 'refined\n160\n' > "$T/crit.txt"
 AUTOANALYZER_REFINE="$T/crit.txt" AUTOANALYZER_OUTPUT="$T/r" timeout 120 $MPIRUN "$B/rt_throttle" >"$T/r.out" 2>&1
 is "$?" 0 "rt_throttle with AUTOANALYZER_REFINE exits 0"
 "$RT_DUMP" "$T/r/experiment.xml" >"$T/r.dump" 2>&1
@@ -57,6 +58,10 @@ for r in 0 3; do
     is "$(rt_val $T/r.dump ROOT/main/refined/loop@72 visits $r)" 150000 "rank $r: refined loop measured on all 150,000 visits"
     unlike "$(grep "^node $r 0 ROOT/main/refined/loop@72 " $T/r.dump)" 'throttled' "rank $r: refined loop never throttled"
     like "$(grep "^node $r 0 ROOT/main/predictor/mix " $T/r.dump)" 'throttled$' "rank $r: other regions still throttled"
+    # the Fortran probes name no static parent: the inner loop is refined as
+    # a loop whose calling context (loop@80, id 160 in the list) is
+    is "$(rt_val $T/r.dump ROOT/main/loop@80/loop@82 visits $r)" 150000 "rank $r: Fortran probes: the inner loop of a refined loop measured on all 150,000 visits"
+    unlike "$(grep "^node $r 0 ROOT/main/loop@80/loop@82 " $T/r.dump)" 'throttled' "rank $r: ... never throttled"
 done
 
 # ---- comparison with an unthrottled baseline: partial, not a speed-up ----

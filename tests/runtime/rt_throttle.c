@@ -8,7 +8,10 @@
  *   corrector(): 300 visits of mix() of ~0.1 ms, ~0.5 ms on the last rank
  * A third function, refined(), calls mix_r() as often and as briefly as
  * predictor(); run with AUTOANALYZER_REFINE naming refined() it is never
- * throttled.  Arguments: none.
+ * throttled.  fortran_nest() does the same through the Fortran probes,
+ * which pass an id and a name only: an outer loop@80 (id 160, named by the
+ * refine list) around a new inner loop@82 (id 170) visited as often and as
+ * briefly -- refined as a loop in a refined context.  Arguments: none.
  */
 #include <mpi.h>
 
@@ -22,6 +25,18 @@ RT_REGION(r_refd, 140, 0, 1, 70, "refined", "refined");
 RT_REGION(r_mixr, 150, 140, 2, 72, "loop@72", "refined");
 
 static volatile double sink;
+
+static void fortran_nest(void)
+{
+    const int32_t outer = 160, inner = 170;
+    aa_runtime_enter_f_(&outer, "loop@80", 7);
+    for (int i = 0; i < 150000; i++) {
+        aa_runtime_enter_f_(&inner, "loop@82", 7);
+        sink += i;
+        aa_runtime_exit_f_(&inner, "loop@82", 7);
+    }
+    aa_runtime_exit_f_(&outer, "loop@80", 7);
+}
 
 static void mix(int work)
 {
@@ -67,6 +82,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     predictor();
     refined();
+    fortran_nest();
     corrector(rank, nprocs);
     MPI_Barrier(MPI_COMM_WORLD);
     aa_runtime_exit(&r_main);
