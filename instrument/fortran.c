@@ -11,7 +11,8 @@
  * loops: C's rules on what the parser sees), checks that each can be wrapped
  * (its statements begin and end their lines, no jump leaves it in a way a
  * probe cannot follow), and inserts whole probe lines into the original
- * text: `call aa_runtime_enter_f(ID, 'name')` before a region and
+ * text: `call aa_runtime_enter_f(ID, 'name')` (`aa_runtime_enter_refined_f`
+ * for a region refined in round 2) before a region and
  * `call aa_runtime_exit_f(ID, 'name')` after it and before every statement
  * that leaves it (RETURN, STOP, ERROR STOP, EXIT, CYCLE of an outer loop,
  * GOTO out; a one-line IF holding one becomes an IF block).  Inserted lines
@@ -1437,7 +1438,8 @@ static int build_plan(fctx *X, plan *P)
             continue;
         indent_of(X, u->execline, u->execcol, ind, sizeof ind);
         if ((a = add_ins(X, P, u->execline, 1, 0, 0)))
-            probe_line(X, &a->text, ind, "enter", u->rid, u->name);
+            probe_line(X, &a->text, ind, split_names(X, u->rid, u->name) ? "enter_refined" : "enter",
+                       u->rid, u->name);
         indent_of(X, u->fall_line, u->fall_col, ind, sizeof ind);
         if ((a = add_ins(X, P, u->fall_line, 2, 0, u->fall_label != 0)))
             probe_line(X, &a->text, ind, "exit", u->rid, u->name);
@@ -1450,7 +1452,8 @@ static int build_plan(fctx *X, plan *P)
             continue;
         indent_of(X, l->line, l->col, ind, sizeof ind);
         if ((a = add_ins(X, P, l->line, 1, d, 1)))
-            probe_line(X, &a->text, ind, "enter", l->rid, l->rname);
+            probe_line(X, &a->text, ind, refined_loop(X, l) ? "enter_refined" : "enter", l->rid,
+                       l->rname);
         if ((a = add_ins(X, P, l->eline + 1, 0, -d, 0)))
             probe_line(X, &a->text, ind, "exit", l->rid, l->rname);
     }
@@ -1462,7 +1465,8 @@ static int build_plan(fctx *X, plan *P)
                 continue;
             indent_of(X, s->line, s->col, ind, sizeof ind);
             if ((a = add_ins(X, P, s->line, 1, 1000, 1)))
-                probe_line(X, &a->text, ind, "enter", s->rid, s->rname);
+                probe_line(X, &a->text, ind, refined_call(X, s) ? "enter_refined" : "enter",
+                           s->rid, s->rname);
             if ((a = add_ins(X, P, s->eline + 1, 0, -1000, 0)))
                 probe_line(X, &a->text, ind, "exit", s->rid, s->rname);
             continue;

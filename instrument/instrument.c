@@ -13,6 +13,7 @@
  * original bytes with single-line insertions plus a prelude.
  */
 #include "instrument/instr_private.h"
+#include "runtime/aa_probe.h" /* the descriptor contract: AA_RUNTIME_REFINED */
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -292,6 +293,8 @@ typedef struct cand {
     int if_fn_kept;          /* ... only while its function's region is selected */
     int named;               /* an INCLUDE rule names its function literally */
     int split_named;         /* named by --refine / a plan's split */
+    int refined;             /* split_named or a fine region inside one: its
+                              * descriptor says AA_RUNTIME_REFINED */
     const char *skip_reason; /* left out by a size rule or the profile filter:
                               * listed in the map as not instrumented */
     const char *never;       /* C++: may never get a probe (constexpr, coroutine,
@@ -3674,6 +3677,7 @@ static const char probe_decls[] =
     "    const char *file;\n"
     "    __INT32_TYPE__ handle;\n"
     "} aa_runtime_region;\n"
+    "#define AA_RUNTIME_REFINED 0x100\n"
     "void aa_runtime_enter(aa_runtime_region *r);\n"
     "void aa_runtime_exit(aa_runtime_region *r);\n"
     "void aa_runtime_scope_end(aa_runtime_region **r);\n"
@@ -3850,13 +3854,14 @@ static void split_regions(ctx *X)
                 continue;
             found = 1;
             r->split_named = 1;
+            r->refined = 1;
             for (size_t j = 0; j < X->nc; j++) {
                 cand *f = &X->c[j];
                 int fn = r->kind == AA_KIND_FUNCTION ? (int)i : r->func_index;
                 if (j == i || !f->fine || f->excluded || f->merged || f->func_index != fn)
                     continue;
                 if (f->s >= r->s && f->e <= r->e && f->e > 0)
-                    f->selected = 1;
+                    f->selected = f->refined = 1;
             }
             r->selected = !r->excluded || r->selected;
         }
@@ -4193,7 +4198,7 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
     if (X->cxx) /* an RAII guard: exceptions propagating through close it too */
         aa_buf_puts(out, "#define AA_INSTRUMENT_SCOPE_(d) ::aa_runtime_guard d##_scope(&::d)\n"
                          "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
-                         "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
+                         "defined(AA_RUNTIME_REFINED) && defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
                          "defined(AA_RUNTIME_SCOPE) && defined(AA_RUNTIME_GUARD) && "
                          "defined(AA_INSTRUMENT_SCOPE_)\n"
                          "#endif\n");
@@ -4202,7 +4207,7 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
                          "aa_runtime_scope_close), unused)) aa_runtime_region *d##_scope = "
                          "aa_runtime_enter_scope(&d)\n"
                          "#if defined(AA_PROBE_H) && defined(AA_RUNTIME_ABI) && "
-                         "defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
+                         "defined(AA_RUNTIME_REFINED) && defined(AA_RUNTIME_CAT_) && defined(AA_RUNTIME_CAT) && "
                          "defined(AA_RUNTIME_SCOPE) && defined(AA_INSTRUMENT_SCOPE_)\n"
                          "#endif\n");
     for (size_t i = 0; i < X->nc; i++) {
@@ -4213,7 +4218,8 @@ static int rewrite(ctx *X, aa_instrument_result *res, aa_err *err)
         offset_linecol(&X->S, c->ms, &l1, &c1);
         offset_linecol(&X->S, c->e > 0 ? c->e - 1 : 0, &l2, &c2);
         aa_buf_printf(out, "static aa_runtime_region aa_r_%u = {%uu, %uu, %d, %d, %d, %d, %d, ",
-                      c->id, c->id, c->parent, (int)c->kind, l1, c1, l2, c2);
+                      c->id, c->id, c->parent,
+                      (int)c->kind | (c->refined ? AA_RUNTIME_REFINED : 0), l1, c1, l2, c2);
         c_string(out, c->name);
         aa_buf_puts(out, ", ");
         c_string(out, c->function);

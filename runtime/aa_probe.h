@@ -53,13 +53,20 @@ extern "C" {
 typedef struct aa_runtime_region {
     uint32_t id;       /* stable region id (SPEC §3.4) */
     uint32_t parent;   /* static parent region id, 0 = top level */
-    int32_t kind;      /* aa_region_kind: 1 function, 2 loop, 3 call, 4 user */
+    int32_t kind;      /* aa_region_kind: 1 function, 2 loop, 3 call, 4 user,
+                        * | AA_RUNTIME_REFINED */
     int32_t line, col, end_line, end_col;
     const char *name;     /* "solve", "loop@42", "MPI_Send@57" */
     const char *function; /* enclosing function */
     const char *file;     /* source file */
     int32_t handle;       /* runtime-private; must start as 0 */
 } aa_runtime_region;
+
+/* Flag in `kind`: the region was refined in round 2 (named by --refine or
+ * a plan's split, or one of the regions inside a named one); the runtime
+ * never throttles it, nor a loop or call site entered in its context, so
+ * the round-2 run needs no AUTOANALYZER_REFINE (docs/runtime.md). */
+#define AA_RUNTIME_REFINED 0x100
 
 void aa_runtime_enter(aa_runtime_region *r);
 void aa_runtime_exit(aa_runtime_region *r);

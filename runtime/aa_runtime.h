@@ -64,6 +64,8 @@ extern const char aa_runtime_cflags[];
 /* Fortran entry points (also callable from C). */
 void aa_runtime_enter_f_(const int32_t *id, const char *name, size_t name_len);
 void aa_runtime_exit_f_(const int32_t *id, const char *name, size_t name_len);
+/* The enter of a region refined in round 2 (AA_RUNTIME_REFINED). */
+void aa_runtime_enter_refined_f_(const int32_t *id, const char *name, size_t name_len);
 void aa_runtime_user_begin_f_(const char *name, size_t name_len);
 void aa_runtime_user_end_f_(const char *name, size_t name_len);
 void aa_runtime_pause_f_(void);

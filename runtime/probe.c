@@ -447,13 +447,17 @@ __attribute__((constructor)) static void aa_rt_constructor(void)
 }
 
 /* ---- regions refined in round 2: never throttled ------------------------------ */
-/* AUTOANALYZER_REFINE names the round-1 analysis a round-2 build was made
- * from (the file `autoanalyzer cc` and `instrument --refine` read: analysis
- * JSON, analysis XML or a list of region ids/names, one per line).  The
- * regions it names, and every region inside them (same function, or a
- * static parent that is refined), are never throttled. */
+/* A round-2 build flags the regions it refined (AA_RUNTIME_REFINED in the
+ * descriptor's kind; aa_runtime_enter_refined_f in Fortran).
+ * AUTOANALYZER_REFINE names, at run time, the round-1 analysis a build was
+ * refined from (the file `autoanalyzer cc` and `instrument --refine` read:
+ * analysis JSON, analysis XML or a list of region ids/names, one per line)
+ * -- for objects built before the flag, or to exempt more regions.  The
+ * regions flagged or named, and every region inside them (same function,
+ * or a static parent that is refined), are never throttled. */
 static char **refine_tok;
 static int nrefine;
+static int any_refined; /* some region registered is never throttled */
 
 static void refine_add(const char *tok, size_t n)
 {
@@ -564,15 +568,18 @@ static int refine_names(const char *s, uint32_t id)
     return 0;
 }
 
-/* Called under reg_lock for a region being registered at index h. */
+/* Called under reg_lock for a region being registered at index h: named
+ * by AUTOANALYZER_REFINE, or inside a refined region (named there or
+ * flagged by the build, AA_RUNTIME_REFINED). */
 static int refined_region(int h)
 {
     const aa_rt_region *r = &regions[h];
     int i;
-    if (!nrefine)
-        return 0;
-    if (refine_names(NULL, r->id) || refine_names(r->name, 0) || refine_names(r->function, 0))
+    if (nrefine &&
+        (refine_names(NULL, r->id) || refine_names(r->name, 0) || refine_names(r->function, 0)))
         return 1;
+    if (!any_refined)
+        return 0;
     for (i = 1; i < h; i++) /* a refined static parent or enclosing function */
         if (regions[i].no_throttle &&
             (regions[i].id == r->parent ||
@@ -584,7 +591,7 @@ static int refined_region(int h)
 /* ---- region registry ----------------------------------------------------------- */
 static int register_region(aa_runtime_region *r)
 {
-    int i, h = -1;
+    int i, h = -1, kind;
     aa_rt_init();
     pthread_mutex_lock(&reg_lock);
     h = __atomic_load_n(&r->handle, __ATOMIC_ACQUIRE);
@@ -612,7 +619,8 @@ static int register_region(aa_runtime_region *r)
         h = nregions++;
         regions[h].id = r->id;
         regions[h].parent = r->parent;
-        regions[h].kind = (r->kind >= 1 && r->kind < AA_KIND_COUNT_) ? r->kind : AA_KIND_USER;
+        kind = r->kind & ~AA_RUNTIME_REFINED;
+        regions[h].kind = (kind >= 1 && kind < AA_KIND_COUNT_) ? kind : AA_KIND_USER;
         regions[h].line = r->line > 0 ? r->line : 0;
         regions[h].col = r->col > 0 ? r->col : 0;
         regions[h].end_line = r->end_line > 0 ? r->end_line : 0;
@@ -620,7 +628,9 @@ static int register_region(aa_runtime_region *r)
         regions[h].name = r->name ? r->name : "";
         regions[h].function = r->function ? r->function : "";
         regions[h].file = r->file ? r->file : "";
-        regions[h].no_throttle = refined_region(h);
+        regions[h].no_throttle = (r->kind & AA_RUNTIME_REFINED) || refined_region(h);
+        if (regions[h].no_throttle)
+            __atomic_store_n(&any_refined, 1, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&r->handle, h, __ATOMIC_RELEASE);
 out:
@@ -674,12 +684,12 @@ static int new_node(aa_rt_thread *t, uint32_t region, int parent)
     n->parent = parent;
     n->self = i;
     n->depth = parent >= 0 ? aa_rt_node_at(t, parent)->depth + 1 : 0;
-    /* refined (AUTOANALYZER_REFINE): the region itself, or a loop or call
+    /* refined (by the build or AUTOANALYZER_REFINE): the region itself, or a loop or call
      * site whose enclosing node is refined -- a lexical region's calling
      * context parent is a region of its own function, so this is the static
      * rule where the descriptor names no parent (Fortran's probes pass an
      * id and a name only: round 2's new inner DO loop was throttled) */
-    if (nrefine && region > 0) {
+    if (__atomic_load_n(&any_refined, __ATOMIC_RELAXED) && region > 0) {
         pthread_mutex_lock(&reg_lock);
         if ((int)region < nregions &&
             (regions[region].no_throttle ||

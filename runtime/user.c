@@ -139,6 +139,18 @@ void aa_runtime_enter_f_(const int32_t *id, const char *name, size_t name_len)
         aa_runtime_enter(r);
 }
 
+/* The instrumenter emits this enter for a region refined in round 2: the
+ * flag is set before the first enter registers the descriptor. */
+void aa_runtime_enter_refined_f_(const int32_t *id, const char *name, size_t name_len)
+{
+    aa_runtime_region *r = lookup(0, (uint32_t)*id, name, ftrim(name, name_len));
+    if (!r)
+        return;
+    if (!(__atomic_load_n(&r->kind, __ATOMIC_RELAXED) & AA_RUNTIME_REFINED))
+        __atomic_fetch_or(&r->kind, AA_RUNTIME_REFINED, __ATOMIC_RELAXED);
+    aa_runtime_enter(r);
+}
+
 void aa_runtime_exit_f_(const int32_t *id, const char *name, size_t name_len)
 {
     aa_runtime_region *r = lookup(0, (uint32_t)*id, name, ftrim(name, name_len));

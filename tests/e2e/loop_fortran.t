@@ -50,12 +50,14 @@ is "$(comm -13 "$T/r1.ids" "$T/r2.map" | grep -v ' MPI_[A-Za-z_]*@[0-9]*$' | cut
 is "$?" 0 "round 2: the refined source builds through the wrapper"
 (cd "$T" && mpirun --oversubscribe -np 4 "$T/r2" large) >"$T/r2.out" 2>&1
 is "$(cat "$T/r2.out")" "$(cat "$T/plain.out")" "round 2: identical output"
-# the round-2 run names the round-1 analysis, as for the build
-# (docs/runtime.md): the new inner DO 30, entered once per cell, is then
-# never throttled -- without it only its first 1,000 visits were measured
-# (0.4% of the run against 45% in the outer loop) and the narrowing hung
-# on that remnant clearing the finding minimum
-(cd "$T" && AUTOANALYZER_REFINE="$T/run/analysis.json" timeout 150 "$AA" run --np 4 --no-store \
+# the build flags what it refined (aa_runtime_enter_refined_f): the new
+# inner DO 30, entered once per cell, is never throttled without any
+# environment at run time -- throttled, only its first 1,000 visits were
+# measured (0.4% of the run against 45% in the outer loop) and the
+# narrowing hung on that remnant clearing the finding minimum
+like "$(grep -A1 'aa_runtime_enter_refined_f' "$T/r2.f" | tr -d '\n ')" "'loop@69'" \
+    "round 2: the new inner DO 30 is entered as refined"
+(cd "$T" && env -u AUTOANALYZER_REFINE timeout 150 "$AA" run --np 4 --no-store \
     --out "$T/run2" -- "$T/r2" large) >"$T/run2.log" 2>&1
 is "$?" 0 "round 2: autoanalyzer run exits 0"
 ok "round 2: narrowed to the new inner loop of sweep holding line $bline" "$EXPECT" "$T/run2/analysis.json" \

@@ -42,6 +42,11 @@ grep -o '<region id="[0-9]*"[^>]*' r2.c.regions.xml | sed 's/<region id="\([0-9]
 missing=$(grep -v '^0 ' r1.ids | comm -23 - r2.map | head -5)
 is "$missing" "" "round 2 keeps every round-1 region id (and name)"
 ok "round 2 has more regions than round 1" test "$(wc -l < r2.map)" -gt "$(grep -vc '^0 ' r1.ids)"
+# the build flags what it refined (AA_RUNTIME_REFINED in the descriptor's
+# kind): the run needs no AUTOANALYZER_REFINE for them to stay unthrottled
+desc_kinds() { sed -n "s/^static aa_runtime_region aa_r_[0-9]* = {[0-9]*u, [0-9]*u, \([0-9]*\), .*, \"$1\", \"[^\"]*\", 0};\$/\1/p" r2.c | sort -u | tr '\n' ' '; }
+like "$(desc_kinds "$func")" '^(25[7-9] )+$' "round 2: the descriptors of $func() and its regions are flagged refined"
+like "$(desc_kinds parse_args)" '^([1-4] )+$' "round 2: parse_args() (no finding) is not"
 ok "round 2: build the refined source with autoanalyzer cc" "$AA" cc mpicc -O2 -o r2 r2.c
 expect_status 0 "round 2: run" "$AA" run --np 4 --no-store --out "$T/round2" -- ./r2 -s large
 ok "round 2: narrowed to a new loop of $func() holding line $line" "$EXPECT" "$T/round2/analysis.json" \

@@ -3,8 +3,9 @@
 # mpirun (4 ranks): tests/runtime/rt_throttle calls mix() 150,000 times
 # briefly from predictor() (throttled there) and later 300 times with a
 # rank-dependent load from corrector().  The corrector context must stay
-# measured and the analysis must find its imbalance; a region named by
-# AUTOANALYZER_REFINE (round 2) is never throttled; throttled contexts are
+# measured and the analysis must find its imbalance; a region a round-2
+# build flagged refined, or named by AUTOANALYZER_REFINE, is never
+# throttled, nor are the regions inside it; throttled contexts are
 # reported as partial by the analysis notes and the HTML comparison, never
 # as a speed-up.
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +33,13 @@ for r in 0 3; do
     unlike "$(grep "^node $r 0 ROOT/main/corrector/mix " $D)" 'throttled' "rank $r: corrector context not throttled"
     like "$(grep "^node $r 0 ROOT/main/refined/loop@72 " $D)" 'throttled$' "rank $r: without AUTOANALYZER_REFINE the short loop is throttled"
     like "$(grep "^node $r 0 ROOT/main/loop@80/loop@82 " $D)" 'throttled$' "rank $r: ... and the Fortran probes' inner loop"
+    # what the build flagged as refined needs no environment
+    is "$(rt_val $D ROOT/main/built/loop@92 visits $r)" 150000 "rank $r: a loop inside a region the build flagged refined: all 150,000 visits measured"
+    unlike "$(grep "^node $r 0 ROOT/main/built/loop@92 " $D)" 'throttled' "rank $r: ... never throttled"
+    is "$(rt_val $D ROOT/main/loop@100/loop@102 visits $r)" 150000 "rank $r: Fortran: the inner loop of a loop entered by aa_runtime_enter_refined_f: all visits measured"
+    unlike "$(grep "^node $r 0 ROOT/main/loop@100/loop@102 " $D)" 'throttled' "rank $r: ... never throttled"
 done
+like "$(grep -o '<region id="180"[^>]*>' "$T/t/experiment.xml")" 'kind="function"' "the flagged region is recorded with its kind (the flag is not a kind)"
 is "$(rt_attr $D 0 throttled_nodes)" 3 "rank 0: three throttled nodes (predictor/mix, refined/loop@72, loop@80/loop@82)"
 is "$(rt_attr $D 0 throttled_regions)" 3 "rank 0: three throttled regions"
 

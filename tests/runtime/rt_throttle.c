@@ -11,7 +11,12 @@
  * throttled.  fortran_nest() does the same through the Fortran probes,
  * which pass an id and a name only: an outer loop@80 (id 160, named by the
  * refine list) around a new inner loop@82 (id 170) visited as often and as
- * briefly -- refined as a loop in a refined context.  Arguments: none.
+ * briefly -- refined as a loop in a refined context.  A round-2 build
+ * flags what it refined, and then no environment is needed: built()
+ * (id 180, kind | AA_RUNTIME_REFINED) around an unflagged loop@92 (its
+ * static parent is built()), and through the Fortran probes an outer
+ * loop@100 entered by aa_runtime_enter_refined_f around a plain inner
+ * loop@102, each visited as often and as briefly.  Arguments: none.
  */
 #include <mpi.h>
 
@@ -23,6 +28,8 @@ RT_REGION(r_corr, 120, 0, 1, 50, "corrector", "corrector");
 RT_REGION(r_mix, 130, 0, 1, 60, "mix", "mix");
 RT_REGION(r_refd, 140, 0, 1, 70, "refined", "refined");
 RT_REGION(r_mixr, 150, 140, 2, 72, "loop@72", "refined");
+RT_REGION(r_built, 180, 0, 1 | AA_RUNTIME_REFINED, 90, "built", "built");
+RT_REGION(r_bloop, 190, 180, 2, 92, "loop@92", "built");
 
 static volatile double sink;
 
@@ -36,6 +43,30 @@ static void fortran_nest(void)
         aa_runtime_exit_f_(&inner, "loop@82", 7);
     }
     aa_runtime_exit_f_(&outer, "loop@80", 7);
+}
+
+/* The Fortran probes of a round-2 build: the outer loop was refined. */
+static void fortran_built(void)
+{
+    const int32_t outer = 200, inner = 210;
+    aa_runtime_enter_refined_f_(&outer, "loop@100", 8);
+    for (int i = 0; i < 150000; i++) {
+        aa_runtime_enter_f_(&inner, "loop@102", 8);
+        sink += i;
+        aa_runtime_exit_f_(&inner, "loop@102", 8);
+    }
+    aa_runtime_exit_f_(&outer, "loop@100", 8);
+}
+
+static void built(void)
+{
+    aa_runtime_enter(&r_built);
+    for (int i = 0; i < 150000; i++) {
+        aa_runtime_enter(&r_bloop);
+        sink += i;
+        aa_runtime_exit(&r_bloop);
+    }
+    aa_runtime_exit(&r_built);
 }
 
 static void mix(int work)
@@ -83,6 +114,8 @@ int main(int argc, char **argv)
     predictor();
     refined();
     fortran_nest();
+    built();
+    fortran_built();
     corrector(rank, nprocs);
     MPI_Barrier(MPI_COMM_WORLD);
     aa_runtime_exit(&r_main);

@@ -315,6 +315,7 @@ static void test_prelude_agrees(void)
           "#define aa_runtime_enter_scope pre_enter_scope\n"
           "#define aa_runtime_scope_close pre_scope_close\n", f);
     fputs(aa_instrument_probe_decls(), f);
+    fputs("#ifndef AA_RUNTIME_REFINED\n#error the prelude lacks AA_RUNTIME_REFINED\n#endif\n", f);
     fputs("#undef aa_runtime_region\n#undef aa_runtime_enter\n#undef aa_runtime_exit\n"
           "#undef aa_runtime_scope_end\n#undef aa_runtime_gates\n#undef aa_runtime_gates_at\n"
           "#undef aa_runtime_enter_scope\n#undef aa_runtime_scope_close\n"
