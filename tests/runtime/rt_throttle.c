@@ -19,6 +19,7 @@
  * loop@102, each visited as often and as briefly.  Arguments: none.
  */
 #include <mpi.h>
+#include <string.h>
 
 #include "tests/runtime/rt_common.h"
 
@@ -33,31 +34,23 @@ RT_REGION(r_bloop, 190, 180, 2, 92, "loop@92", "built");
 
 static volatile double sink;
 
-static void fortran_nest(void)
+typedef void fortran_enter(const int32_t *id, const char *name, size_t name_len);
+
+/* Two nested loops through the Fortran probes (names "loop@NN"): the outer
+ * one entered by `enter_outer`, the inner one visited 150,000 times. */
+static void fortran_nest(fortran_enter *enter_outer, int32_t outer, const char *oname,
+                         int32_t inner, const char *iname)
 {
-    const int32_t outer = 160, inner = 170;
-    aa_runtime_enter_f_(&outer, "loop@80", 7);
+    enter_outer(&outer, oname, strlen(oname));
     for (int i = 0; i < 150000; i++) {
-        aa_runtime_enter_f_(&inner, "loop@82", 7);
+        aa_runtime_enter_f_(&inner, iname, strlen(iname));
         sink += i;
-        aa_runtime_exit_f_(&inner, "loop@82", 7);
+        aa_runtime_exit_f_(&inner, iname, strlen(iname));
     }
-    aa_runtime_exit_f_(&outer, "loop@80", 7);
+    aa_runtime_exit_f_(&outer, oname, strlen(oname));
 }
 
-/* The Fortran probes of a round-2 build: the outer loop was refined. */
-static void fortran_built(void)
-{
-    const int32_t outer = 200, inner = 210;
-    aa_runtime_enter_refined_f_(&outer, "loop@100", 8);
-    for (int i = 0; i < 150000; i++) {
-        aa_runtime_enter_f_(&inner, "loop@102", 8);
-        sink += i;
-        aa_runtime_exit_f_(&inner, "loop@102", 8);
-    }
-    aa_runtime_exit_f_(&outer, "loop@100", 8);
-}
-
+/* A function the build flagged refined around a loop it did not flag. */
 static void built(void)
 {
     aa_runtime_enter(&r_built);
@@ -113,9 +106,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     predictor();
     refined();
-    fortran_nest();
+    fortran_nest(aa_runtime_enter_f_, 160, "loop@80", 170, "loop@82");
     built();
-    fortran_built();
+    /* the Fortran probes of a round-2 build: the outer loop was refined */
+    fortran_nest(aa_runtime_enter_refined_f_, 200, "loop@100", 210, "loop@102");
     corrector(rank, nprocs);
     MPI_Barrier(MPI_COMM_WORLD);
     aa_runtime_exit(&r_main);
