@@ -95,6 +95,13 @@ typedef struct f_trip {
     long long lo, hi, step;
 } f_trip;
 
+/* A region left out: "FILE:LINE:COL: warning: autoanalyzer: WHAT not
+ * instrumented: WHY" (both static strings). */
+typedef struct f_warn {
+    int line, col;
+    const char *what, *why;
+} f_warn;
+
 typedef struct fctx {
     const aa_instrument_opts *o;
     unsigned modes;
@@ -122,6 +129,8 @@ typedef struct fctx {
     int *tiny;      /* per unit index: left out by the size rules */
     int nskipped;
     int oom;
+    f_warn *w;      /* regions left out, said at the end (warn_flush) */
+    size_t nw, capw;
 } fctx;
 
 int instr_is_fortran(const char *path)
@@ -675,11 +684,60 @@ static void skip_loop(fctx *X, f_loop *l, const char *why)
     }
 }
 
+/* Records a region left out; warn_flush says them. */
 static void warn_at(fctx *X, int line, int col, const char *what, const char *why)
 {
-    if (X->o->diag && line > 0)
-        fprintf(X->o->diag, "%s:%d:%d: warning: autoanalyzer: %s not instrumented: %s\n",
-                X->display, line, col > 0 ? col : 1, what, why);
+    if (!X->o->diag || line <= 0)
+        return;
+    if (X->nw == X->capw) {
+        size_t cap = X->capw ? 2 * X->capw : 32;
+        f_warn *nw = realloc(X->w, cap * sizeof *nw);
+        if (!nw) {
+            X->oom = 1;
+            return;
+        }
+        X->w = nw;
+        X->capw = cap;
+    }
+    X->w[X->nw++] = (f_warn){line, col > 0 ? col : 1, what, why};
+}
+
+static int warn_loc_cmp(const void *a, const void *b)
+{
+    const f_warn *x = a, *y = b;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->col > y->col) - (x->col < y->col);
+}
+
+/* The regions left out in source order, each (what, why) once with how
+ * many more are like it in the file, as for C (-v: every one). */
+static void warn_flush(fctx *X)
+{
+    if (!X->nw)
+        return;
+    qsort(X->w, X->nw, sizeof *X->w, warn_loc_cmp);
+    for (size_t i = 0; i < X->nw; i++) {
+        const f_warn *m = &X->w[i];
+        size_t more = 0, k;
+        if (!m->what)
+            continue;
+        for (k = i + 1; k < X->nw; k++) {
+            const f_warn *o = &X->w[k];
+            if (!o->what || strcmp(o->what, m->what) || strcmp(o->why, m->why))
+                continue;
+            if (o->line == m->line && o->col == m->col)
+                X->w[k].what = NULL; /* the same region said twice */
+            else if (!X->o->verbose) {
+                X->w[k].what = NULL; /* said with the first */
+                more++;
+            }
+        }
+        fprintf(X->o->diag, "%s:%d:%d: warning: autoanalyzer: %s not instrumented: %s", X->display,
+                m->line, m->col, m->what, m->why);
+        if (more)
+            fprintf(X->o->diag, " (and %zu more like it in this file)", more);
+        fputc('\n', X->o->diag);
+    }
 }
 
 /* ---- the plan: --refine / a plan's split, eliminate, --filter-from ---------------------- */
@@ -1714,6 +1772,7 @@ static void free_ctx(fctx *X)
     free(X->t);
     free(X->tiny);
     free(X->text);
+    free(X->w);
 }
 
 int instr_fortran_file(const char *path, int argc, const char *const *argv,
@@ -1786,6 +1845,7 @@ int instr_fortran_file(const char *path, int argc, const char *const *argv,
         goto out;
     }
     res->nskipped = X.nskipped;
+    warn_flush(&X);
     rc = AA_OK;
 out:
     free_plan(&P);

@@ -5,7 +5,8 @@
 # and it does not shift the ids of the regions after it.  The others are
 # printed in GCC's format with a tool prefix (file:line:col: warning:
 # autoanalyzer: ...), in source order, each distinct reason once per file
-# with its first location and a count; -v prints every one.
+# with its first location and a count; -v prints every one.  Fortran
+# sources the same.
 . "$(dirname "$0")/lib.sh"
 
 cd "$T" || exit 1
@@ -89,4 +90,38 @@ is "$(grep -c 'kind="loop"' w4.c.regions.xml)" "$(grep -c 'kind="loop"' w3.c.reg
 
 "$AA" instrument -q --mode all w.c -o w5.c -- 2>q.err
 is "$(cat q.err)" "" "-q: silent"
+
+# Fortran the same: three loops under OpenMP directives, one line
+if command -v gfortran >/dev/null 2>&1; then
+    cat > omp3.f90 <<'SRC'
+program p
+  integer :: i, j
+  real :: a(100)
+!$omp parallel do
+  do i = 1, 100
+    a(i) = i
+  end do
+!$omp parallel do
+  do j = 1, 100
+    a(j) = a(j) * 2
+  end do
+!$omp parallel do
+  do i = 1, 100
+    a(i) = a(i) + 1
+  end do
+  print *, a(1)
+end program
+SRC
+    "$AA" instrument -o f1.f90 omp3.f90 -- gfortran -fopenmp 2>f.err; is $? 0 "Fortran: instruments"
+    is "$(cat f.err)" \
+       "omp3.f90:5:3: warning: autoanalyzer: loop not instrumented: loop under a directive (OpenMP, !DIR\$, !GCC\$) (and 2 more like it in this file)" \
+       "Fortran: one summary line per reason, GCC format"
+    "$AA" instrument -v -o f2.f90 omp3.f90 -- gfortran -fopenmp 2>fv.err
+    is "$(grep -o '^omp3\.f90:[0-9]*:[0-9]*' fv.err | tr '\n' ' ')" "omp3.f90:5:3 omp3.f90:9:3 omp3.f90:13:3 " \
+       "Fortran -v: every one, in source order"
+    "$AA" instrument -q -o f3.f90 omp3.f90 -- gfortran -fopenmp 2>fq.err
+    is "$(cat fq.err)" "" "Fortran -q: silent"
+else
+    ok "gfortran not installed: Fortran warnings not tested # SKIP" true
+fi
 done_testing
