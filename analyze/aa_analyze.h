@@ -346,9 +346,17 @@ void aa_analyze_free(aa_analysis *a);
 
 /* The caller that tells region r's calling context apart, or -1: when r's
  * static region is a node of the analysed tree more than once (a function
- * called from several places), the nearest ancestor in another function.
- * The reports print it beside the region ("called from ..."). */
+ * called from several places), the nearest caller (the parent of the
+ * function node enclosing r, then of that one's function, ...) up to which
+ * no other node of r's region shows the same callers -- a caller is shown
+ * by its function, and its name when it is a loop or call site; the direct
+ * caller when nothing tells them apart. */
 long aa_analysis_caller(const aa_analysis *a, size_t r);
+/* Appends what the reports print after "called from " for region r: the
+ * caller of aa_analysis_caller, and " via " the direct caller when that is
+ * another ("pdv via clover_pack_left"); 0 (nothing appended) when r needs
+ * none. */
+int aa_analysis_caller_label(const aa_analysis *a, size_t r, aa_buf *b);
 /* Appends a note (e.g. "ranks missing: 3"); AA_EENV on no memory. */
 int aa_analyze_add_note(aa_analysis *a, const char *note);
 

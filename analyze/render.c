@@ -36,27 +36,98 @@ static void put_clean(aa_buf *b, const char *s)
         aa_buf_putc(b, ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s);
 }
 
+/* The k-th caller (k >= 1) of node p: the parent of the function node
+ * that encloses p (p itself for a function), k times; -1 at the root. */
+static long caller_at(const aa_analysis *a, long p, int k)
+{
+    while (k-- > 0) {
+        while (p > 0 && (!a->regions[p].info || a->regions[p].info->kind != AA_KIND_FUNCTION))
+            p = a->regions[p].parent;
+        if (p <= 0)
+            return -1;
+        p = a->regions[p].parent;
+        if (p <= 0 || !a->regions[p].info)
+            return -1;
+    }
+    return p;
+}
+
+/* What a report prints for caller node c: its function, and its own name
+ * when it is a loop or call site (two loops of main calling one function). */
+static int same_caller_label(const aa_analysis *a, long c, long d)
+{
+    const aa_region *x, *y;
+    if (c < 0 || d < 0)
+        return c == d;
+    x = a->regions[c].info;
+    y = a->regions[d].info;
+    if (strcmp(x->function ? x->function : "", y->function ? y->function : ""))
+        return 0;
+    if (x->kind == AA_KIND_FUNCTION && y->kind == AA_KIND_FUNCTION)
+        return 1;
+    return !strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+#define CALLER_MAX_DEPTH 64
+
+/* 1 when the callers 1..k of nodes r and s show the same labels. */
+static int same_callers_to(const aa_analysis *a, size_t r, size_t s, int k)
+{
+    for (int j = 1; j <= k; j++)
+        if (!same_caller_label(a, caller_at(a, (long)r, j), caller_at(a, (long)s, j)))
+            return 0;
+    return 1;
+}
+
 long aa_analysis_caller(const aa_analysis *a, size_t r)
 {
     size_t i, n = 0;
-    long p = (long)r;
+    long first = caller_at(a, (long)r, 1);
     for (i = 0; i < a->nregions && n < 2; i++)
         n += a->regions[i].id == a->regions[r].id;
-    if (n < 2)
+    if (n < 2 || first < 0)
         return -1;
-    /* up to the function node that encloses r (r itself for a function) */
-    while (p > 0 && (!a->regions[p].info || a->regions[p].info->kind != AA_KIND_FUNCTION))
-        p = a->regions[p].parent;
-    if (p <= 0)
-        return -1;
-    p = a->regions[p].parent;
-    return p > 0 && a->regions[p].info ? p : -1;
+    /* the nearest caller up to which no other node of r's region shows the
+     * same callers (clover_pack_message_left is called from
+     * clover_pack_left in two contexts that differ five callers up) */
+    for (int k = 1; k <= CALLER_MAX_DEPTH; k++) {
+        long c = caller_at(a, (long)r, k);
+        int alone = 1;
+        if (c < 0)
+            break;
+        for (i = 0; i < a->nregions && alone; i++)
+            if (i != r && a->regions[i].id == a->regions[r].id && same_callers_to(a, r, i, k))
+                alone = 0;
+        if (alone)
+            return c;
+    }
+    return first;
+}
+
+int aa_analysis_caller_label(const aa_analysis *a, size_t r, aa_buf *b)
+{
+    long cc = aa_analysis_caller(a, r), direct = caller_at(a, (long)r, 1);
+    const aa_region *ci;
+    if (cc <= 0)
+        return 0;
+    ci = a->regions[cc].info;
+    aa_buf_puts(b, ci->function && *ci->function ? ci->function : ci->name ? ci->name : "?");
+    if (ci->kind != AA_KIND_FUNCTION && ci->name && *ci->name) {
+        aa_buf_putc(b, ' ');
+        aa_buf_puts(b, ci->name);
+    }
+    if (direct > 0 && direct != cc) {
+        const aa_region *di = a->regions[direct].info;
+        aa_buf_puts(b, " via ");
+        aa_buf_puts(b, di->function && *di->function ? di->function : di->name ? di->name : "?");
+    }
+    return 1;
 }
 
 static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
 {
     const aa_region *ri = reg_info(a, r);
-    long cc = aa_analysis_caller(a, r);
+    aa_buf label;
     if (ri && ri->file && *ri->file) {
         put_clean(b, ri->file);
         aa_buf_printf(b, ":%d ", ri->line);
@@ -66,12 +137,13 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
         aa_buf_putc(b, ' ');
     }
     put_clean(b, reg_name(a, r));
-    if (cc > 0) {
-        const aa_region *ci = reg_info(a, (size_t)cc);
+    aa_buf_init(&label);
+    if (aa_analysis_caller_label(a, r, &label) && !label.failed) {
         aa_buf_puts(b, " (called from ");
-        put_clean(b, ci->function && *ci->function ? ci->function : reg_name(a, (size_t)cc));
+        put_clean(b, label.data);
         aa_buf_putc(b, ')');
     }
+    aa_buf_free(&label);
 }
 
 static void put_ranks(aa_buf *b, const int *r, size_t n)

@@ -294,14 +294,11 @@ char *rp_region_label(const aa_analysis *a, size_t idx)
                 aa_buf_printf(&b, " %s", r->function);
             aa_buf_putc(&b, ')');
         }
-        long cc = aa_analysis_caller(a, idx);
-        if (cc > 0) {
-            const aa_region *ci = a->regions[cc].info;
-            aa_buf_printf(&b, " called from %s",
-                          ci->function && ci->function[0] ? ci->function
-                          : ci->name                      ? ci->name
-                                                          : "?");
-        }
+        aa_buf label;
+        aa_buf_init(&label);
+        if (aa_analysis_caller_label(a, idx, &label) && !label.failed)
+            aa_buf_printf(&b, " called from %s", label.data);
+        aa_buf_free(&label);
     }
     return aa_buf_detach(&b);
 }

@@ -2240,6 +2240,94 @@ static void test_ccr_own_code(void)
     }
 }
 
+/* A region as a profile has it: its own function name. */
+static void add_fn_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
+                          aa_region_kind kind, const char *function)
+{
+    aa_region r;
+    memset(&r, 0, sizeof r);
+    r.id = id;
+    r.parent = parent;
+    r.kind = kind;
+    r.name = (char *)name;
+    r.function = (char *)function;
+    r.file = (char *)"t.c";
+    r.line = (int)id * 10;
+    aa_experiment_add_region(e, &r);
+}
+
+static const char *caller_label(const aa_analysis *a, size_t r, aa_buf *b)
+{
+    aa_buf_free(b);
+    aa_buf_init(b);
+    return aa_analysis_caller_label(a, r, b) ? b->data : "";
+}
+
+/* The caller shown beside a region of several nodes tells them apart:
+ * msg() is reached through pack() from pdv() and from timestep() (their
+ * direct callers alike, CloverLeaf's clover_pack_message_left), and from
+ * two loops of main() (the same function: the loop names it). */
+static void test_caller_label(void)
+{
+    aa_experiment *e = new_exp(0);
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_buf b;
+    add_fn_region(e, 0, 0, "prog", AA_KIND_PROGRAM, "");
+    add_fn_region(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
+    add_fn_region(e, 2, 1, "loop@10", AA_KIND_LOOP, "main");
+    add_fn_region(e, 3, 0, "pdv", AA_KIND_FUNCTION, "pdv");
+    add_fn_region(e, 4, 0, "timestep", AA_KIND_FUNCTION, "timestep");
+    add_fn_region(e, 5, 0, "halo", AA_KIND_FUNCTION, "halo");
+    add_fn_region(e, 6, 0, "pack", AA_KIND_FUNCTION, "pack");
+    add_fn_region(e, 7, 0, "msg", AA_KIND_FUNCTION, "msg");
+    add_fn_region(e, 8, 1, "loop@20", AA_KIND_LOOP, "main");
+    add_fn_region(e, 9, 1, "loop@30", AA_KIND_LOOP, "main");
+    for (int r = 0; r < 2; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        long root = node(e, t, 0, -1, 1.0, 0, 0), m = node(e, t, 1, root, 1.0, 0, 0);
+        long l = node(e, t, 2, m, 0.6, 0, 0);
+        for (uint32_t top = 3; top <= 4; top++) {
+            long f = node(e, t, top, l, 0.3, 0, 0), h = node(e, t, 5, f, 0.2, 0, 0);
+            node(e, t, 7, node(e, t, 6, h, 0.1, 0, 0), 0.05, 0, 0);
+        }
+        node(e, t, 7, node(e, t, 8, m, 0.2, 0, 0), 0.1, 0, 0);
+        node(e, t, 7, node(e, t, 9, m, 0.2, 0, 0), 0.1, 0, 0);
+    }
+    e->nprocs = 2;
+    aa_buf_init(&b);
+    ok(aa_analyze_run(e, NULL, &a, &err) == AA_OK, "callers: analysed");
+    if (a) {
+        int seen = 0;
+        for (size_t k = 0; k < a->nregions; k++) {
+            long p = a->regions[k].parent;
+            uint32_t up = p > 0 ? a->regions[p].id : 0;
+            const char *want = NULL;
+            if (a->regions[k].id == 7 && (up == 8 || up == 9))
+                want = up == 8 ? "main loop@20" : "main loop@30";
+            else if (a->regions[k].id == 7) /* under pack under halo under pdv/timestep */
+                want = a->regions[a->regions[a->regions[p].parent].parent].id == 3 ? "pdv via pack"
+                                                                                  : "timestep via pack";
+            else if (a->regions[k].id == 6)
+                want = a->regions[a->regions[p].parent].id == 3 ? "pdv via halo" : "timestep via halo";
+            else if (a->regions[k].id == 5)
+                want = up == 3 ? "pdv" : "timestep";
+            else if (a->regions[k].id == 3)
+                want = "";
+            if (!want)
+                continue;
+            seen++;
+            const char *got = caller_label(a, k, &b);
+            ok(!strcmp(got, want), "region %u under %u: called from '%s' (got '%s')",
+               a->regions[k].id, up, want, got);
+        }
+        ok(seen == 9, "all nine nodes looked at (%d)", seen);
+    }
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 /* Direct recursion is folded into its outermost call (issue: one finding
  * per bottleneck, not one per recursion depth): `refine` calls `work` and
  * itself three levels deep, rank 1 doing 4x the work at every level.  One
@@ -3139,6 +3227,7 @@ int main(void)
     test_ccr_looks_through();
     test_ccr_own_code();
     test_recursion_folded();
+    test_caller_label();
     test_threshold_counts_tested();
     test_placement();
     test_placement_undecided();
