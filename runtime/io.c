@@ -113,8 +113,8 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
     if (cpu > wall + fix)
         cpu = wall + fix;
     t->io_cpu_ns += cpu * 1e9;
-    aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
-    n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
+    aa_rt_sync(t); /* the probes may have stepped into gated nodes */
+    n = aa_rt_timed_node(t); /* an untimed visit's I/O is its caller's */
     n->x[AA_RT_X_IO_READ] += rbytes;
     n->x[AA_RT_X_IO_WRITE] += wbytes;
     n->x[AA_RT_X_IO_TIME] += wall;

@@ -343,9 +343,21 @@ static inline void aa_rt_sync(aa_rt_thread *t)
     if (AA_RT_UNLIKELY(g != NULL && t->depth > 0 && g != t->stack[t->depth - 1].gates))
         aa_rt_sync_slow(t, g);
 }
-/* Innermost open node of the current thread for attributing MPI / I/O; NULL
+/* The node an MPI or I/O call of the current thread is attributed to: the
+ * innermost open node whose visit reads the clock -- a visit of a
+ * throttled context is not timed, its time is its caller's own, so are its
+ * calls (else a throttled polling loop's node showed more MPI time than
+ * wall time, and its caller's own code the time without the MPI).  NULL
  * when nothing should be attributed (no state, paused, inside the runtime). */
 aa_rt_node *aa_rt_current_node(aa_rt_thread *t);
+/* The same for a thread known to have a stack (depth > 0), after aa_rt_sync. */
+static inline aa_rt_node *aa_rt_timed_node(aa_rt_thread *t)
+{
+    int d = t->depth - 1;
+    while (d > 0 && t->stack[d].throttled)
+        d--;
+    return aa_rt_node_at(t, t->stack[d].node);
+}
 void aa_rt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* AUTOANALYZER_<name> holds something it does not take: one line on stderr. */
 void aa_rt_setting_warn(const char *name, const char *value, const char *expect,

@@ -38,10 +38,19 @@ for r in 0 3; do
     unlike "$(grep "^node $r 0 ROOT/main/built/loop@92 " $D)" 'throttled' "rank $r: ... never throttled"
     is "$(rt_val $D ROOT/main/loop@100/loop@102 visits $r)" 150000 "rank $r: Fortran: the inner loop of a loop entered by aa_runtime_enter_refined_f: all visits measured"
     unlike "$(grep "^node $r 0 ROOT/main/loop@100/loop@102 " $D)" 'throttled' "rank $r: ... never throttled"
+    # a throttled polling loop: the MPI calls of its untimed visits are
+    # its caller's (whose own time holds them), its node's MPI time stays
+    # within its wall time
+    like "$(grep "^node $r 0 ROOT/main/poller/poll_once " $D)" 'throttled$' "rank $r: the polling function is throttled"
+    is "$(rt_val $D ROOT/main/poller/poll_once mpi_calls $r)" "$(rt_val $D ROOT/main/poller/poll_once visits $r)" \
+        "rank $r: its node has the MPI calls of its timed visits"
+    is "$(rt_val $D ROOT/main/poller mpi_calls $r)" 150000 "rank $r: the caller's (inclusive) MPI calls: all 150,000"
+    ok "rank $r: the throttled node's MPI time within its wall time" awk -v m="$(rt_val $D ROOT/main/poller/poll_once mpi_wall $r)" \
+        -v w="$(rt_val $D ROOT/main/poller/poll_once wall $r)" 'BEGIN { exit !(m <= w) }'
 done
 like "$(grep -o '<region id="180"[^>]*>' "$T/t/experiment.xml")" 'kind="function"' "the flagged region is recorded with its kind (the flag is not a kind)"
-is "$(rt_attr $D 0 throttled_nodes)" 3 "rank 0: three throttled nodes (predictor/mix, refined/loop@72, loop@80/loop@82)"
-is "$(rt_attr $D 0 throttled_regions)" 3 "rank 0: three throttled regions"
+is "$(rt_attr $D 0 throttled_nodes)" 4 "rank 0: four throttled nodes (predictor/mix, refined/loop@72, loop@80/loop@82, poller/poll_once)"
+is "$(rt_attr $D 0 throttled_regions)" 4 "rank 0: four throttled regions"
 
 expect_status 0 "analyze the run" sh -c "'$AA' analyze '$T/t' --json '$T/t.json' > '$T/t.txt'"
 ok "analysis: mix() under corrector() is a dissimilarity CCCR of rank 3" python3 - "$T/t.json" <<'PY'
@@ -53,7 +62,7 @@ hits = [b for b in a['dissimilarity']['bottlenecks']
 print('# hits:', [(b['name'], b.get('slow_ranks')) for b in hits])
 sys.exit(0 if hits and 3 in hits[0].get('slow_ranks', []) else 1)
 PY
-like "$(cat $T/t.txt)" 'partial values: 12 calling contexts throttled .*mix.*no speed-up' \
+like "$(cat $T/t.txt)" 'partial values: 16 calling contexts throttled .*mix.*no speed-up' \
     "analysis notes: throttled contexts are partial values, a lower time is no speed-up"
 
 # ---- round 2: the refined function's regions are never throttled ----

@@ -16,7 +16,9 @@
  * (id 180, kind | AA_RUNTIME_REFINED) around an unflagged loop@92 (its
  * static parent is built()), and through the Fortran probes an outer
  * loop@100 entered by aa_runtime_enter_refined_f around a plain inner
- * loop@102, each visited as often and as briefly.  Arguments: none.
+ * loop@102, each visited as often and as briefly.  poller() calls
+ * poll_once(), one MPI_Test, 150,000 times: throttled, the MPI calls of
+ * its untimed visits are poller()'s.  Arguments: none.
  */
 #include <mpi.h>
 #include <string.h>
@@ -31,6 +33,8 @@ RT_REGION(r_refd, 140, 0, 1, 70, "refined", "refined");
 RT_REGION(r_mixr, 150, 140, 2, 72, "loop@72", "refined");
 RT_REGION(r_built, 180, 0, 1 | AA_RUNTIME_REFINED, 90, "built", "built");
 RT_REGION(r_bloop, 190, 180, 2, 92, "loop@92", "built");
+RT_REGION(r_poller, 220, 0, 1, 110, "poller", "poller");
+RT_REGION(r_poll1, 230, 0, 1, 120, "poll_once", "poll_once");
 
 static volatile double sink;
 
@@ -60,6 +64,23 @@ static void built(void)
         aa_runtime_exit(&r_bloop);
     }
     aa_runtime_exit(&r_built);
+}
+
+/* A polling loop: poll_once() (one MPI_Test of a null request: a wrapped
+ * call that returns at once) 150,000 times, throttled;
+ * the calls of its untimed visits are poller()'s, whose own time holds
+ * them. */
+static void poller(void)
+{
+    int flag;
+    aa_runtime_enter(&r_poller);
+    for (int i = 0; i < 150000; i++) {
+        MPI_Request none = MPI_REQUEST_NULL;
+        aa_runtime_enter(&r_poll1);
+        MPI_Test(&none, &flag, MPI_STATUS_IGNORE);
+        aa_runtime_exit(&r_poll1);
+    }
+    aa_runtime_exit(&r_poller);
 }
 
 static void mix(int work)
@@ -110,6 +131,7 @@ int main(int argc, char **argv)
     built();
     /* the Fortran probes of a round-2 build: the outer loop was refined */
     fortran_nest(aa_runtime_enter_refined_f_, 200, "loop@100", 210, "loop@102");
+    poller();
     corrector(rank, nprocs);
     MPI_Barrier(MPI_COMM_WORLD);
     aa_runtime_exit(&r_main);
