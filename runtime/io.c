@@ -113,14 +113,15 @@ static inline void io_end(io_ctx *c, double rbytes, double wbytes)
     if (cpu > wall + fix)
         cpu = wall + fix;
     t->io_cpu_ns += cpu * 1e9;
-    aa_rt_sync(t); /* the probes may have stepped into gated nodes */
-    n = aa_rt_timed_node(t); /* an untimed visit's I/O is its caller's */
+    aa_rt_sync(t); /* a gated node the probes stepped into does this I/O */
+    n = aa_rt_node_at(t, t->stack[t->depth - 1].node);
     n->x[AA_RT_X_IO_READ] += rbytes;
     n->x[AA_RT_X_IO_WRITE] += wbytes;
+    n->x[AA_RT_X_IO_CALLS] += 1;
+    n = aa_rt_timed_node(t); /* an untimed visit's time is its caller's */
     n->x[AA_RT_X_IO_TIME] += wall;
     n->x[AA_RT_X_IO_CPU] += cpu;
     n->x[AA_RT_X_CPU_FIX] += fix;
-    n->x[AA_RT_X_IO_CALLS] += 1;
 }
 
 #define POS(r) ((r) > 0 ? (double)(r) : 0.0)

@@ -803,7 +803,7 @@ aa_rt_node *aa_rt_current_node(aa_rt_thread *t)
     if (!t || t->in_rt || __atomic_load_n(&aa_rt_g.paused, __ATOMIC_RELAXED) || t->depth <= 0)
         return NULL;
     aa_rt_sync(t);
-    return aa_rt_timed_node(t);
+    return aa_rt_node_at(t, t->stack[t->depth - 1].node);
 }
 
 /* ---- the probes --------------------------------------------------------------------- */

@@ -343,14 +343,17 @@ static inline void aa_rt_sync(aa_rt_thread *t)
     if (AA_RT_UNLIKELY(g != NULL && t->depth > 0 && g != t->stack[t->depth - 1].gates))
         aa_rt_sync_slow(t, g);
 }
-/* The node an MPI or I/O call of the current thread is attributed to: the
- * innermost open node whose visit reads the clock -- a visit of a
- * throttled context is not timed, its time is its caller's own, so are its
- * calls (else a throttled polling loop's node showed more MPI time than
- * wall time, and its caller's own code the time without the MPI).  NULL
- * when nothing should be attributed (no state, paused, inside the runtime). */
+/* Innermost open node of the current thread for attributing MPI / I/O
+ * calls and bytes; NULL when nothing should be attributed (no state,
+ * paused, inside the runtime). */
 aa_rt_node *aa_rt_current_node(aa_rt_thread *t);
-/* The same for a thread known to have a stack (depth > 0), after aa_rt_sync. */
+/* The node that gets the TIME of an MPI or I/O call (the calls and bytes
+ * stay with aa_rt_current_node's, exact per region): the innermost open
+ * node whose visit reads the clock -- a visit of a throttled context is
+ * not timed, its time is its caller's own, so is the time of its calls
+ * (HPL's throttled HPL_bcast_1rinM showed more MPI time than wall time, its
+ * caller's own code the time without the MPI).  For a thread with a stack
+ * (depth > 0), after aa_rt_sync. */
 static inline aa_rt_node *aa_rt_timed_node(aa_rt_thread *t)
 {
     int d = t->depth - 1;

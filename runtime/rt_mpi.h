@@ -111,25 +111,30 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, const void *sit
         t->mpi_cpu_ns += cpu * 1e9;
         return;
     }
-    if (sync)
-        aa_mpi_sync_step(t, n, sync, site, c->c0, wall);
     t->mpi_cpu_ns += cpu * 1e9;
-    n->x[AA_RT_X_MPI_WALL] += wall;
-    n->x[AA_RT_X_MPI_CPU] += cpu;
-    n->x[AA_RT_X_CPU_FIX] += fix;
+    /* calls and bytes: the region that makes the call (exact per region) */
     n->x[AA_RT_X_MPI_CALLS] += 1;
-    n->x[aa_mpi_kind_wall[cls]] += wall;
     if (aa_mpi_kind_bytes[cls] >= 0)
         n->x[aa_mpi_kind_bytes[cls]] += sent + recv;
     if (cls == AA_MPI_IO) {
         n->x[AA_RT_X_IO_WRITE] += sent;
         n->x[AA_RT_X_IO_READ] += recv;
-        n->x[AA_RT_X_IO_TIME] += wall;
         n->x[AA_RT_X_IO_CALLS] += 1;
     } else {
         n->x[AA_RT_X_MPI_SENT] += sent;
         n->x[AA_RT_X_MPI_RECV] += recv;
     }
+    /* time: the node whose visit is timed (a throttled visit's is its
+     * caller's) */
+    n = aa_rt_timed_node(t);
+    if (sync)
+        aa_mpi_sync_step(t, n, sync, site, c->c0, wall);
+    n->x[AA_RT_X_MPI_WALL] += wall;
+    n->x[AA_RT_X_MPI_CPU] += cpu;
+    n->x[AA_RT_X_CPU_FIX] += fix;
+    n->x[aa_mpi_kind_wall[cls]] += wall;
+    if (cls == AA_MPI_IO)
+        n->x[AA_RT_X_IO_TIME] += wall;
 }
 
 static inline double aa_mpi_tsize(MPI_Datatype t)

@@ -17,8 +17,8 @@
  * static parent is built()), and through the Fortran probes an outer
  * loop@100 entered by aa_runtime_enter_refined_f around a plain inner
  * loop@102, each visited as often and as briefly.  poller() calls
- * poll_once(), one MPI_Test, 150,000 times: throttled, the MPI calls of
- * its untimed visits are poller()'s.  Arguments: none.
+ * poll_once(), one MPI_Test, 150,000 times: throttled, the time of the
+ * MPI calls of its untimed visits is poller()'s.  Arguments: none.
  */
 #include <mpi.h>
 #include <string.h>
@@ -67,9 +67,9 @@ static void built(void)
 }
 
 /* A polling loop: poll_once() (one MPI_Test of a null request: a wrapped
- * call that returns at once) 150,000 times, throttled;
- * the calls of its untimed visits are poller()'s, whose own time holds
- * them. */
+ * call that returns at once) 150,000 times, throttled; it keeps its calls,
+ * the time of those of its untimed visits is poller()'s, whose own time
+ * holds those visits. */
 static void poller(void)
 {
     int flag;
