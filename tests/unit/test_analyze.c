@@ -2240,22 +2240,6 @@ static void test_ccr_own_code(void)
     }
 }
 
-/* A region as a profile has it: its own function name. */
-static void add_fn_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
-                          aa_region_kind kind, const char *function)
-{
-    aa_region r;
-    memset(&r, 0, sizeof r);
-    r.id = id;
-    r.parent = parent;
-    r.kind = kind;
-    r.name = (char *)name;
-    r.function = (char *)function;
-    r.file = (char *)"t.c";
-    r.line = (int)id * 10;
-    aa_experiment_add_region(e, &r);
-}
-
 static const char *caller_label(const aa_analysis *a, size_t r, aa_buf *b)
 {
     aa_buf_free(b);
@@ -2273,16 +2257,16 @@ static void test_caller_label(void)
     aa_analysis *a = NULL;
     aa_err err;
     aa_buf b;
-    add_fn_region(e, 0, 0, "prog", AA_KIND_PROGRAM, "");
-    add_fn_region(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
-    add_fn_region(e, 2, 1, "loop@10", AA_KIND_LOOP, "main");
-    add_fn_region(e, 3, 0, "pdv", AA_KIND_FUNCTION, "pdv");
-    add_fn_region(e, 4, 0, "timestep", AA_KIND_FUNCTION, "timestep");
-    add_fn_region(e, 5, 0, "halo", AA_KIND_FUNCTION, "halo");
-    add_fn_region(e, 6, 0, "pack", AA_KIND_FUNCTION, "pack");
-    add_fn_region(e, 7, 0, "msg", AA_KIND_FUNCTION, "msg");
-    add_fn_region(e, 8, 1, "loop@20", AA_KIND_LOOP, "main");
-    add_fn_region(e, 9, 1, "loop@30", AA_KIND_LOOP, "main");
+    add_region_in(e, 0, 0, "prog", AA_KIND_PROGRAM, "");
+    add_region_in(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
+    add_region_in(e, 2, 1, "loop@10", AA_KIND_LOOP, "main");
+    add_region_in(e, 3, 0, "pdv", AA_KIND_FUNCTION, "pdv");
+    add_region_in(e, 4, 0, "timestep", AA_KIND_FUNCTION, "timestep");
+    add_region_in(e, 5, 0, "halo", AA_KIND_FUNCTION, "halo");
+    add_region_in(e, 6, 0, "pack", AA_KIND_FUNCTION, "pack");
+    add_region_in(e, 7, 0, "msg", AA_KIND_FUNCTION, "msg");
+    add_region_in(e, 8, 1, "loop@20", AA_KIND_LOOP, "main");
+    add_region_in(e, 9, 1, "loop@30", AA_KIND_LOOP, "main");
     for (int r = 0; r < 2; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
         long root = node(e, t, 0, -1, 1.0, 0, 0), m = node(e, t, 1, root, 1.0, 0, 0);

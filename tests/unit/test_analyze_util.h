@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Region id with the given parent, kind and name, in function "f" of t.c
+/* Region id with the given parent, kind and name, in `function` of t.c
  * at line 10 x id (the program region: no function, no file). */
-static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
-                       aa_region_kind kind)
+static inline void add_region_in(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
+                                 aa_region_kind kind, const char *function)
 {
     aa_region r;
     memset(&r, 0, sizeof r);
@@ -26,10 +26,17 @@ static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const cha
     r.parent = parent;
     r.kind = kind;
     r.name = (char *)name;
-    r.function = (char *)(id ? "f" : "");
+    r.function = (char *)(id ? function : "");
     r.file = (char *)(id ? "t.c" : "");
     r.line = (int)id * 10;
     aa_experiment_add_region(e, &r);
+}
+
+/* ... in function "f". */
+static void add_region(aa_experiment *e, uint32_t id, uint32_t parent, const char *name,
+                       aa_region_kind kind)
+{
+    add_region_in(e, id, parent, name, kind, "f");
 }
 
 /* The metrics of a simulated bulk-synchronous loop, in this order: wall,
