@@ -111,7 +111,6 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, const void *sit
         t->mpi_cpu_ns += cpu * 1e9;
         return;
     }
-    t->mpi_cpu_ns += cpu * 1e9;
     /* calls and bytes: the region that makes the call (exact per region) */
     n->x[AA_RT_X_MPI_CALLS] += 1;
     if (aa_mpi_kind_bytes[cls] >= 0)
@@ -127,8 +126,9 @@ static inline void aa_mpi_end(aa_mpi_call *c, int cls, int sync, const void *sit
     /* time: the node whose visit is timed (a throttled visit's is its
      * caller's) */
     n = aa_rt_timed_node(t);
-    if (sync)
+    if (sync) /* before this call's CPU counts as MPI: the step's work ends at c0 */
         aa_mpi_sync_step(t, n, sync, site, c->c0, wall);
+    t->mpi_cpu_ns += cpu * 1e9;
     n->x[AA_RT_X_MPI_WALL] += wall;
     n->x[AA_RT_X_MPI_CPU] += cpu;
     n->x[AA_RT_X_CPU_FIX] += fix;
