@@ -119,6 +119,8 @@ typedef struct aa_analyze_options {
                                   correlates with the step's own work at most -this */
     double dynamic_slope;      /* ... falls by at least this share of the work lacking */
     double dynamic_z;          /* ... the correlation this many standard errors (Fisher z) */
+    double dynamic_noise_k;    /* ... its cost counts the steps' work spread beyond this
+                                  times one visit's relative noise of the step's mean work */
     const aa_analyze_history *history; /* NULL: none (analyze/history.c applies it) */
     size_t optics_keep;        /* the OPTICS ordering of the reported level is kept (for the
                                   report's reachability plot) up to this many processes:
@@ -214,7 +216,11 @@ typedef struct aa_finding {
     double step_work_sd;    /* dynamic: how much one step's work varies (s, standard
                                deviation within a process); effect: the slope of the wait
                                on it (negated), severity: the correlation (negated),
-                               confidence: the share of processes whose own steps agree */
+                               confidence: the share of the processes whose own steps
+                               show it, or of the steps whose latest process's do: the
+                               less */
+    double step_noise_sd;   /* dynamic: ... the part of it the machine's noise explains (s;
+                               dynamic_noise_k x one visit's noise x the mean step) */
     size_t history_runs;    /* history: earlier runs that found a bottleneck in this
                              * region (a priority), 0 none */
 } aa_finding;

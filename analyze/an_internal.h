@@ -522,14 +522,14 @@ int an_self_wall(an_ctx *c, const double *W, double *tmp, double *SW);
  * parallel analysis reduces as they are: steps paired at the region's
  * synchronizing call (of processes with AN_DYN_MIN_STEPS or more), their
  * within-process sums of squares and cross products of work and wait, the
- * wait, the processes, those whose own steps agree (their own correlation
+ * wait, the work, the processes, those whose own steps agree (their own correlation
  * and slope pass), the visits' CPU variance (cpu_sq - cpu^2 / visits) and
  * those visits, the
  * steps paired in the region's subtree (inclusive) and the own MPI wall
  * time by wait kind (an_wait_metric's order).  The rows an
  * process adds (AN_DYN_ROWS, an_dyn_metric's metrics; NULL: not measured). */
-enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_PROCS,
-       AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_VISITS, AN_DYN_SYNC_IN, AN_DYN_KINDS,
+enum { AN_DYN_STEPS, AN_DYN_SWW, AN_DYN_STT, AN_DYN_SWT, AN_DYN_WAIT, AN_DYN_WORK,
+       AN_DYN_PROCS, AN_DYN_AGREE, AN_DYN_VISIT_VAR, AN_DYN_VISITS, AN_DYN_SYNC_IN, AN_DYN_KINDS,
        AN_DYN_SUMS = AN_DYN_KINDS + 5 };
 enum { AN_DYN_R_STEPS, AN_DYN_R_WORK, AN_DYN_R_WAIT, AN_DYN_R_WORK_SQ, AN_DYN_R_WAIT_SQ,
        AN_DYN_R_CROSS, AN_DYN_R_KINDS, AN_DYN_R_VISITS = AN_DYN_R_KINDS + 5, AN_DYN_R_CPU,
@@ -549,41 +549,53 @@ typedef struct an_dyn_verdict {
     double slope, corr;   /* of the wait on the step's own work, within processes */
     double z;             /* Fisher's z of the correlation */
     double sd_work;       /* the steps' work spread (s) */
+    double sd_noise;      /* ... the part the machine's noise makes (s) */
     double wait, impact;  /* per process: the wait there, the part the variation explains */
-    double agree;         /* share of processes whose own steps pass */
+    double agree;         /* share of processes whose own steps pass, or of the steps
+                           * whose latest process's do (an_dyn_latest_add): the less */
     double moving;        /* the share of the variation's cost a changing latest process has */
 } an_dyn_verdict;
-/* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance; moving:
- * the region's moving share (1 before it is known). */
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double moving,
-                     an_dyn_verdict *out);
+/* 1 when region v's sums (AN_DYN_SUMS) are a dynamic imbalance; noise:
+ * how much one visit varies, relative (the analysis's noise_one_visit; 0:
+ * not measured); moving:
+ * the region's moving share (1 before it is known); agree: the share of
+ * the steps whose latest process shows the pattern (-1: not known; 1: not
+ * asked, for the candidates), the share of the processes that show it
+ * asked as well. */
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double noise,
+                     double moving, double agree, an_dyn_verdict *out);
 /* The moving share of the candidates (the regions judged with it 1): one
  * process's mean, spread and steps at region r (0: too few steps).
  * an_dyn_begin (moving: R, set to 1; -1 on no memory) finds the candidates
  * and their buffers; a pass over the processes for the span (sums,
  * AN_DYN_SPAN_SUMS a candidate, summed over the processes; most, 2 a
  * candidate, their maximum); the shape from both; a pass for the grid sums
- * (g, 2 x AN_DYN_GRID a candidate, summed over the processes);
- * an_dyn_end: the shares into moving[cand[i]] (NULL: none) and the
- * buffers freed. */
+ * (g, 2 x AN_DYN_GRID a candidate, summed over the processes); a pass
+ * for the latest process's agreement (lat, 2 a candidate, summed over the
+ * processes); an_dyn_end: the shares into moving[cand[i]] and the
+ * agreements into agree[cand[i]] (NULL: none; agree: -1 where not known)
+ * and the buffers freed. */
 #define AN_DYN_GRID 256
 #define AN_DYN_GRID_SDS 8.0
 #define AN_DYN_SPAN_SUMS 4
 #define AN_DYN_SHAPE 4
 typedef struct an_dyn_state {
+    const aa_analyze_options *o;
     size_t nc, *cand;
-    double *sums, *most, *shape, *g;
+    double *sums, *most, *shape, *g, *lat;
 } an_dyn_state;
 int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
                      const size_t *clist, double *mu, double *sd, double *n);
 int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
-                 double wmed, double *moving);
+                 double wmed, double noise, double *moving, double *agree);
 void an_dyn_span_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
                      const size_t *clist);
 void an_dyn_shape(an_dyn_state *st);
 void an_dyn_grid_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
                      const size_t *clist);
-void an_dyn_end(an_dyn_state *st, double *moving);
+void an_dyn_latest_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                       const size_t *clist);
+void an_dyn_end(an_dyn_state *st, double *moving, double *agree);
 /* Where the varying work of the call site `site` is (inner: by region, a
  * function or a call-site region -- what repeats per step is around them;
  * send: subtree ends). */
@@ -591,8 +603,9 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const 
                         const size_t *cstart, const size_t *clist, const double *s, size_t site);
 /* The findings from the summed values s (R x AN_DYN_SUMS). */
 int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
-                             const unsigned char *inner, const size_t *send, const size_t *cstart,
-                             const size_t *clist, double wmed);
+                             const double *agree, const unsigned char *inner,
+                             const size_t *send, const size_t *cstart,
+                             const size_t *clist, double wmed, double noise);
 
 /* dissim.c */
 /* The kinds of MPI call a wait can be in: the runtime's metric and the

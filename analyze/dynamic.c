@@ -30,7 +30,7 @@
  *  2. b <= -dynamic_slope (the wait falls by at least that share of the
  *     work the process lacks);
  *  3. its impact -- the wait per process the variation explains, steps x
- *     min(1, -b) x sd(w) x sqrt(P - 1), at most the wait measured there --
+ *     min(1, -b) x sd x sqrt(P - 1), at most the wait measured there --
  *     is at least finding_min_share of the median run (wall time: the wait
  *     is wall time) and at least the resolution.  sqrt(P - 1) sd is what
  *     the latest of P processes can exceed their mean by in a step
@@ -38,7 +38,19 @@
  *     the slope counts up to 1: a process cannot wait for more work than
  *     it lacks, and a steeper slope is waiting from elsewhere (on a loaded
  *     node a preempted process is late, and the interpolated CPU clock
- *     charges it a little of the preemption as work).
+ *     charges it a little of the preemption as work).  sd is the spread
+ *     of the steps' work beyond the machine's noise where processes
+ *     shared a CPU (machine_noise; on cores of their own one visit's
+ *     spread is the program's, sd = sd(w)): sd(w)^2 less
+ *     (dynamic_noise_k x one visit's relative noise x the mean step
+ *     work)^2 -- the same work on a CPU shared with other processes takes
+ *     more or less CPU time from visit to visit (its caches refilled
+ *     after each switch), every process alike, and a rank that happens to
+ *     be the latest more often is no load that moves.
+ * More than half of the processes must show the pattern in their own steps
+ * (a master/worker case's 2 of 5 is no load that moves), and more than
+ * half of the steps' latest ones (an_dyn_latest_add: a process that is
+ * never the latest shows it from its own jitter).
  * The finding names where the varying work is: below the nearest region
  * around the call site that repeats per step (a loop or user region: not a
  * function or a call-site region such as MPI_Allreduce@61), the region whose visits' CPU time
@@ -89,13 +101,42 @@ static double own_of(const double *row, size_t r, const size_t *cstart, const si
     return v;
 }
 
+/* One process's steps at region r less their own means: n steps, the sums
+ * of work W and wait T, the sums of squares and cross products about the
+ * means; 0 when too few steps or not finite. */
+typedef struct proc_steps {
+    double n, W, T, ww, tt, wt;
+} proc_steps;
+
+static int proc_steps_at(const double *const *rows, size_t r, const size_t *cstart,
+                         const size_t *clist, proc_steps *p)
+{
+    p->n = floor(own_of(rows[AN_DYN_R_STEPS], r, cstart, clist) + 0.5);
+    if (p->n < AN_DYN_MIN_STEPS)
+        return 0;
+    p->W = own_of(rows[AN_DYN_R_WORK], r, cstart, clist);
+    p->T = own_of(rows[AN_DYN_R_WAIT], r, cstart, clist);
+    p->ww = own_of(rows[AN_DYN_R_WORK_SQ], r, cstart, clist) - p->W * p->W / p->n;
+    p->tt = own_of(rows[AN_DYN_R_WAIT_SQ], r, cstart, clist) - p->T * p->T / p->n;
+    p->wt = own_of(rows[AN_DYN_R_CROSS], r, cstart, clist) - p->W * p->T / p->n;
+    return p->ww >= 0 && p->tt >= 0 && isfinite(p->wt);
+}
+
+/* The process's own steps show the pattern: the correlation and the slope
+ * pass as the pooled ones must. */
+static int proc_agrees(const proc_steps *p, const aa_analyze_options *o)
+{
+    return p->ww > 0 && p->tt > 0 && p->wt < 0 && p->wt / sqrt(p->ww * p->tt) <= -o->dynamic_corr &&
+           p->wt / p->ww <= -o->dynamic_slope;
+}
+
 void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t *cstart,
                     const size_t *clist, const aa_analyze_options *o)
 {
     size_t r, k;
     for (r = 0; r < R; r++) {
         double *v = s + r * AN_DYN_SUMS;
-        double n = own_of(rows[AN_DYN_R_STEPS], r, cstart, clist), W, T, ww, tt, wt;
+        proc_steps p;
         const double *rv = rows[AN_DYN_R_VISITS], *rc = rows[AN_DYN_R_CPU];
         const double *rq = rows[AN_DYN_R_CPU_SQ], *rs = rows[AN_DYN_R_STEPS];
         double vis = rv ? rv[r] : 0, cpu = rc ? rc[r] : 0, sq = rq ? rq[r] : 0;
@@ -105,35 +146,27 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
         }
         if (rs && rs[r] > 0)
             v[AN_DYN_SYNC_IN] += rs[r];
-        n = floor(n + 0.5);
-        if (n < AN_DYN_MIN_STEPS)
+        if (!proc_steps_at(rows, r, cstart, clist, &p))
             continue;
-        W = own_of(rows[AN_DYN_R_WORK], r, cstart, clist);
-        T = own_of(rows[AN_DYN_R_WAIT], r, cstart, clist);
-        ww = own_of(rows[AN_DYN_R_WORK_SQ], r, cstart, clist) - W * W / n;
-        tt = own_of(rows[AN_DYN_R_WAIT_SQ], r, cstart, clist) - T * T / n;
-        wt = own_of(rows[AN_DYN_R_CROSS], r, cstart, clist) - W * T / n;
-        if (!(ww >= 0) || !(tt >= 0) || !isfinite(wt))
-            continue;
-        v[AN_DYN_STEPS] += n;
-        v[AN_DYN_SWW] += ww;
-        v[AN_DYN_STT] += tt;
-        v[AN_DYN_SWT] += wt;
-        v[AN_DYN_WAIT] += T;
+        v[AN_DYN_STEPS] += p.n;
+        v[AN_DYN_SWW] += p.ww;
+        v[AN_DYN_STT] += p.tt;
+        v[AN_DYN_SWT] += p.wt;
+        v[AN_DYN_WAIT] += p.T;
+        v[AN_DYN_WORK] += p.W;
         v[AN_DYN_PROCS] += 1;
-        if (ww > 0 && tt > 0 && wt < 0 && wt / sqrt(ww * tt) <= -o->dynamic_corr &&
-            wt / ww <= -o->dynamic_slope)
+        if (proc_agrees(&p, o))
             v[AN_DYN_AGREE] += 1;
         for (k = 0; k < AN_WAIT_KINDS; k++)
             v[AN_DYN_KINDS + k] += fmax(0, own_of(rows[AN_DYN_R_KINDS + k], r, cstart, clist));
     }
 }
 
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double moving,
-                     an_dyn_verdict *out)
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double noise,
+                     double moving, double agree, an_dyn_verdict *out)
 {
     double procs = v[AN_DYN_PROCS], steps = v[AN_DYN_STEPS], dof = steps - procs;
-    double sww = v[AN_DYN_SWW], stt = v[AN_DYN_STT], swt = v[AN_DYN_SWT], wait;
+    double sww = v[AN_DYN_SWW], stt = v[AN_DYN_STT], swt = v[AN_DYN_SWT], wait, sd;
     memset(out, 0, sizeof *out);
     if (procs < 2 || dof <= 3 || !(sww > 0) || !(stt > 0))
         return 0;
@@ -142,13 +175,14 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, 
     out->slope = swt / sww;
     out->corr = swt / sqrt(sww * stt);
     out->sd_work = sqrt(sww / dof);
+    out->sd_noise = o->dynamic_noise_k * noise * v[AN_DYN_WORK] / steps;
+    sd = out->sd_work > out->sd_noise ? sqrt(sww / dof - out->sd_noise * out->sd_noise) : 0;
     out->z = out->corr < 0 ? atanh(fmin(-out->corr, 1 - 1e-12)) * sqrt(dof - 3) : 0;
     wait = v[AN_DYN_WAIT] / procs;
     out->wait = wait;
     out->moving = moving;
-    out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * out->sd_work * sqrt(procs - 1) *
-                                 moving);
-    out->agree = v[AN_DYN_AGREE] / procs;
+    out->impact = fmin(wait, out->steps * fmin(1, -out->slope) * sd * sqrt(procs - 1) * moving);
+    out->agree = fmin(agree >= 0 ? agree : 1, v[AN_DYN_AGREE] / procs);
     return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
            out->slope <= -o->dynamic_slope && out->agree > AN_DYN_MAJORITY &&
            out->impact >= o->resolution_s && wmed > 0 &&
@@ -188,24 +222,28 @@ int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
 }
 
 int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
-                 double wmed, double *moving)
+                 double wmed, double noise, double *moving, double *agree)
 {
     size_t r, i, nc = 0;
     memset(st, 0, sizeof *st);
-    for (r = 0; r < R; r++)
+    st->o = o;
+    for (r = 0; r < R; r++) {
         moving[r] = 1;
+        agree[r] = -1;
+    }
     if (!(st->cand = malloc((R + 1) * sizeof *st->cand)))
         return -1;
     for (r = 0; r < R; r++) {
         an_dyn_verdict v;
-        if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, wmed, 1, &v))
+        if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, wmed, noise, 1, 1, &v))
             st->cand[nc++] = r;
     }
     if (nc && (!(st->sums = calloc(AN_DYN_SPAN_SUMS * nc, sizeof *st->sums)) ||
                !(st->most = malloc(2 * nc * sizeof *st->most)) ||
                !(st->shape = malloc(AN_DYN_SHAPE * nc * sizeof *st->shape)) ||
-               !(st->g = calloc(2 * AN_DYN_GRID * nc, sizeof *st->g)))) {
-        an_dyn_end(st, NULL);
+               !(st->g = calloc(2 * AN_DYN_GRID * nc, sizeof *st->g)) ||
+               !(st->lat = calloc(2 * nc, sizeof *st->lat)))) {
+        an_dyn_end(st, NULL, NULL);
         return -1;
     }
     for (i = 0; i < nc; i++) {
@@ -295,19 +333,58 @@ static double max_excess(const double *lg, double sdmax)
     return grid_at(sdmax, 0) + sum;
 }
 
-void an_dyn_end(an_dyn_state *st, double *moving)
+/* ---- whether the process that is the latest shows it ----
+ * A process that is never the latest waits in every step for one that
+ * always is; its own jitter then makes its wait fall as its work rises
+ * with slope -1 as well, and costs no one anything.  The pattern counts
+ * where the latest process has it: each process's agreement (its own
+ * correlation and slope pass) weighed by how often it is the latest,
+ * P(X_p = max) = the integral of dF_p(x) prod_{q != p} F_q(x) over the
+ * grid of the moving share (the same normals; the product is the grid
+ * sum of log F less the process's own term).  On a node whose processes
+ * share CPUs the two ranks of a core pair are slower in every step and
+ * the others' jitter alone passed: the balanced sample's 4 ranks on 2
+ * cores, 3 of 49 runs at a majority of the processes with slopes -0.6 to
+ * -1.1 (bench/diagnosis.md, twenty-seventh step). */
+void an_dyn_latest_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
+                       const size_t *clist)
+{
+    size_t i, j;
+    double mu, sd, n;
+    proc_steps p;
+    for (i = 0; i < st->nc; i++) {
+        const double *h = st->shape + AN_DYN_SHAPE * i, *gi = st->g + i * 2 * AN_DYN_GRID;
+        double prev = 0, latest = 0;
+        if (!(h[3] > 0) || !an_dyn_step_work(rows, st->cand[i], cstart, clist, &mu, &sd, &n) ||
+            !proc_steps_at(rows, st->cand[i], cstart, clist, &p))
+            continue;
+        mu = h[0] + h[1] * (mu - h[0]);
+        for (j = 0; j < AN_DYN_GRID; j++) {
+            double lf = log_phi(z_of(h[2] + grid_at(h[3], j), mu, sd)), f = exp(lf);
+            if (f > prev) /* dF_p at x_j times the others' product there */
+                latest += (f - prev) * exp(gi[j] - lf);
+            prev = f;
+        }
+        st->lat[2 * i] += latest * proc_agrees(&p, st->o);
+        st->lat[2 * i + 1] += latest;
+    }
+}
+
+void an_dyn_end(an_dyn_state *st, double *moving, double *agree)
 {
     size_t i;
     for (i = 0; moving && i < st->nc; i++) {
-        const double *gi = st->g + i * 2 * AN_DYN_GRID;
+        const double *gi = st->g + i * 2 * AN_DYN_GRID, *l = st->lat + 2 * i;
         double sdmax = st->shape[AN_DYN_SHAPE * i + 3], e, e0;
         if (!(sdmax > 0))
             continue;
         e = max_excess(gi, sdmax);
         e0 = max_excess(gi + AN_DYN_GRID, sdmax);
         moving[st->cand[i]] = e0 > 0 ? fmin(1, fmax(0, e / e0)) : 1;
+        if (agree && l[1] > 0)
+            agree[st->cand[i]] = fmin(1, l[0] / l[1]);
     }
-    free(st->cand), free(st->sums), free(st->most), free(st->shape), free(st->g);
+    free(st->cand), free(st->sums), free(st->most), free(st->shape), free(st->g), free(st->lat);
     memset(st, 0, sizeof *st);
 }
 
@@ -392,6 +469,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     }
     f->wait_kind = an_wait_kind(kinds, 1, 1);
     f->step_work_sd = v->sd_work;
+    f->step_noise_sd = fmin(v->sd_noise, v->sd_work);
     f->steps = v->steps;
     if (!(f->wait_ranks = malloc((a->nprocesses + 1) * sizeof *f->wait_ranks)))
         return an_nomem(c);
@@ -406,8 +484,9 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
 }
 
 int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
-                             const unsigned char *inner, const size_t *send, const size_t *cstart,
-                             const size_t *clist, double wmed)
+                             const double *agree, const unsigned char *inner,
+                             const size_t *send, const size_t *cstart,
+                             const size_t *clist, double wmed, double noise)
 {
     aa_analysis *a = c->a;
     size_t r, j, nf = a->nfindings;
@@ -416,7 +495,8 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
         an_dyn_verdict v;
         size_t cause;
         int dup = 0;
-        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, moving ? moving[r] : 1, &v))
+        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, noise, moving ? moving[r] : 1,
+                              agree ? agree[r] : -1, &v))
             continue;
         cause = an_dynamic_cause(a, inner, send, cstart, clist, s, r);
         /* one finding per varying region: the larger wait */
@@ -447,14 +527,34 @@ static void gather_rows(an_ctx *c, const int *mi, size_t q, double **rows, unsig
             an_gather_row(c, mi[k], q, rows[k], fin);
 }
 
+/* The machine's noise of one visit (relative) the steps' work spread is
+ * judged beyond: the analysis's noise_one_visit where some processes
+ * shared a CPU (placement.c's keys), 0 otherwise -- on a core of its own
+ * one visit varies by the program's work (a load that moves varies every
+ * region it is in) more than by the machine; -1 on no memory. */
+static double machine_noise(an_ctx *c)
+{
+    uint64_t *k = malloc((c->P ? c->P : 1) * sizeof *k);
+    size_t q;
+    int shared;
+    if (!k)
+        return -1;
+    for (q = 0; q < c->P; q++)
+        k[q] = an_place_key(&c->e->processes[c->proc[q]], c->o->placement_min_share);
+    shared = an_place_shared(k, c->P);
+    free(k);
+    return shared < 0 ? -1 : shared ? c->a->noise_one_visit : 0;
+}
+
 /* The moving share of every candidate region (moving: R, 1 elsewhere):
- * a pass for the means and spreads, one for the grid. */
+ * a pass for the means and spreads, one for the grid, one for the latest
+ * processes' agreement. */
 static int moving_shares(an_ctx *c, const double *s, const int *mi, double **rows,
-                         unsigned char *fin, double *moving)
+                         unsigned char *fin, double noise, double *moving, double *agree)
 {
     an_dyn_state st;
     size_t q;
-    if (an_dyn_begin(&st, s, c->R, c->o, c->wmed, moving))
+    if (an_dyn_begin(&st, s, c->R, c->o, c->wmed, noise, moving, agree))
         return an_nomem(c);
     for (q = 0; st.nc && q < c->P; q++) {
         gather_rows(c, mi, q, rows, fin);
@@ -465,7 +565,11 @@ static int moving_shares(an_ctx *c, const double *s, const int *mi, double **row
         gather_rows(c, mi, q, rows, fin);
         an_dyn_grid_add(&st, (const double *const *)rows, c->cstart, c->clist);
     }
-    an_dyn_end(&st, moving);
+    for (q = 0; st.nc && q < c->P; q++) {
+        gather_rows(c, mi, q, rows, fin);
+        an_dyn_latest_add(&st, (const double *const *)rows, c->cstart, c->clist);
+    }
+    an_dyn_end(&st, moving, agree);
     return AA_OK;
 }
 
@@ -474,7 +578,7 @@ int an_dynamic_findings(an_ctx *c)
 {
     size_t R = c->R, P = c->P, q, k, r;
     int mi[AN_DYN_ROWS], any = 1, rc;
-    double *rows[AN_DYN_ROWS] = {0}, *s, *moving;
+    double *rows[AN_DYN_ROWS] = {0}, *s, *moving, *agree, noise;
     unsigned char *fin, *inner;
     for (k = 0; k < AN_DYN_R_KINDS; k++) /* the six sync_* sums */
         any &= an_metric_usable(c, an_dyn_metric(k), &mi[k]);
@@ -483,11 +587,12 @@ int an_dynamic_findings(an_ctx *c)
     c->a->dynamic_measured = 1;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
     moving = malloc((R + 1) * sizeof *moving);
+    agree = malloc((R + 1) * sizeof *agree);
     fin = malloc(R + 1);
     inner = calloc(R + 1, 1);
     for (k = 0; k < AN_DYN_ROWS; k++)
         rows[k] = malloc((R + 1) * sizeof *rows[k]);
-    for (k = 0, any = s && moving && fin && inner; k < AN_DYN_ROWS; k++)
+    for (k = 0, any = s && moving && agree && fin && inner; k < AN_DYN_ROWS; k++)
         any &= rows[k] != NULL;
     rc = any ? AA_OK : an_nomem(c);
     for (k = AN_DYN_R_KINDS; !rc && k < AN_DYN_ROWS; k++)
@@ -503,12 +608,14 @@ int an_dynamic_findings(an_ctx *c)
         inner[r] = c->a->regions[r].info && (c->a->regions[r].info->kind == AA_KIND_FUNCTION ||
                                              c->a->regions[r].info->kind == AA_KIND_CALL);
     if (!rc)
-        rc = moving_shares(c, s, mi, rows, fin, moving);
+        rc = (noise = machine_noise(c)) < 0
+                 ? an_nomem(c)
+                 : moving_shares(c, s, mi, rows, fin, noise, moving, agree);
     if (!rc)
-        rc = an_dynamic_findings_from(c, s, moving, inner, c->send, c->cstart, c->clist,
-                                      c->wmed);
+        rc = an_dynamic_findings_from(c, s, moving, agree, inner, c->send, c->cstart, c->clist,
+                                      c->wmed, noise);
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(moving), free(fin), free(inner);
+    free(s), free(moving), free(agree), free(fin), free(inner);
     return rc;
 }

@@ -267,6 +267,19 @@ static const aa_analyze_tunable tunables[] = {
       "noise axis's jitter (5%, 4-6 ranks) itself makes the ranks wait 2.7-3.3% of the "
       "run, found at 1.9-2.2%.  The misses are 1-5% of the run at 6-16 ranks on 2 cores "
       "(bench/diagnosis.md, twenty-third step)"),
+    T("dynamic_noise_k", dynamic_noise_k, 1.0, 0.0, 1e6, "x one visit's noise",
+      "... and where processes shared a CPU its cost counts only the steps' work spread "
+      "beyond what the machine makes a constant step vary by: this times how much one visit "
+      "of the program's regions varies (noise.one_visit, relative: the CPU time of the same "
+      "work on a CPU shared with other processes, its caches refilled after each switch) "
+      "times the step's mean work, subtracted as variances (on cores of their own one "
+      "visit's spread is the program's: a load that moves varies every region it is in).  "
+      "The balanced sample on 4 ranks of 2 cores, 55 runs: one visit varies by 8-36%, the "
+      "steps' work by 11-15%, 2-6% of the run by the bound where half of the processes' own "
+      "steps showed the pattern (3 runs; the CI's loop.t once reported one), none with the "
+      "noise taken off; the suite's injected cases (one visit 0.2-5.5%): no finding changed "
+      "on the 30 dynamic runs, N26b, N27, N30 (bench/diagnosis.md, twenty-seventh step); 0 "
+      "turns it off"),
 };
 
 #undef T

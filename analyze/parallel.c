@@ -3284,16 +3284,16 @@ static int dynamic_rows(pa *x, size_t q, double **rows, double **use, unsigned c
 }
 
 /* dynamic.c's moving shares of the candidates: the span (summed and the
- * maximum over the ranks' processes) and the grid (summed), as the serial
- * phase does. */
+ * maximum over the ranks' processes), the grid and the latest process's
+ * agreement (summed), as the serial phase does. */
 static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *fin,
-                          double *moving)
+                          double noise, double *moving, double *agree)
 {
     an_dyn_state st;
     double *use[AN_DYN_ROWS];
     size_t q;
     int rc = AA_OK;
-    if (an_dyn_begin(&st, s, x->R, x->o, x->wmed, moving))
+    if (an_dyn_begin(&st, s, x->R, x->o, x->wmed, noise, moving, agree))
         return pa_nomem(x);
     for (q = 0; st.nc && !rc && q < x->L; q++)
         if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
@@ -3306,7 +3306,29 @@ static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *
             an_dyn_grid_add(&st, (const double *const *)use, x->cstart, x->clist);
     if (st.nc && !rc)
         rc = pa_sum(x, st.g, 2 * AN_DYN_GRID * st.nc);
-    an_dyn_end(&st, rc ? NULL : moving);
+    for (q = 0; st.nc && !rc && q < x->L; q++)
+        if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
+            an_dyn_latest_add(&st, (const double *const *)use, x->cstart, x->clist);
+    if (st.nc && !rc)
+        rc = pa_sum(x, st.lat, 2 * st.nc);
+    an_dyn_end(&st, rc ? NULL : moving, rc ? NULL : agree);
+    return rc;
+}
+
+/* dynamic.c's machine noise: noise_one_visit where some processes shared a
+ * CPU (the placement keys of every rank), 0 otherwise. */
+static int dynamic_noise(pa *x, double *noise)
+{
+    uint64_t *keys = NULL;
+    int rc = gather_rows(x, x->place_key, sizeof *x->place_key, (void **)&keys), shared;
+    *noise = 0;
+    if (rc)
+        return rc;
+    if ((shared = an_place_shared(keys, x->P)) < 0)
+        rc = pa_nomem(x);
+    else if (shared)
+        *noise = x->a->noise_one_visit;
+    free(keys);
     return rc;
 }
 
@@ -3315,29 +3337,32 @@ static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *
 static int dynamic_findings(pa *x)
 {
     size_t R = x->R, q, k, r;
-    double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *moving, *use[AN_DYN_ROWS];
+    double have[AN_DYN_ROWS] = {0}, *rows[AN_DYN_ROWS] = {0}, *s, *moving, *agree, noise = 0;
+    double *use[AN_DYN_ROWS];
     unsigned char *fin = malloc(R + 1), *inner = calloc(R + 1, 1);
     int rc = AA_OK, ok = fin && inner;
     s = calloc(R * AN_DYN_SUMS + 1, sizeof *s);
     moving = malloc((R + 1) * sizeof *moving);
+    agree = malloc((R + 1) * sizeof *agree);
     for (k = 0; k < AN_DYN_ROWS; k++)
         ok &= (rows[k] = malloc((R + 1) * sizeof *rows[k])) != NULL;
-    if (!ok || !s || !moving)
+    if (!ok || !s || !moving || !agree)
         rc = pa_nomem(x);
     for (q = 0; !rc && q < x->L; q++)
         if (!(rc = dynamic_rows(x, q, rows, use, fin, have)) && use[AN_DYN_R_STEPS])
             an_dynamic_add(s, R, (const double *const *)use, x->cstart, x->clist, x->o);
     if (!rc && !(rc = pa_sum(x, have, AN_DYN_ROWS)) && x->P >= 2 && have[AN_DYN_R_STEPS] > 0 &&
-        !(rc = pa_sum(x, s, R * AN_DYN_SUMS)) && !(rc = dynamic_moving(x, s, rows, fin, moving))) {
+        !(rc = pa_sum(x, s, R * AN_DYN_SUMS)) && !(rc = dynamic_noise(x, &noise)) &&
+        !(rc = dynamic_moving(x, s, rows, fin, noise, moving, agree))) {
         x->a->dynamic_measured = 1;
         for (r = 0; r < R; r++)
             inner[r] = (x->rkind[r] & (RK_FUNCTION | RK_CALL)) != 0;
-        rc = an_dynamic_findings_from(&x->dc, s, moving, inner, x->send, x->cstart, x->clist,
-                                      x->wmed);
+        rc = an_dynamic_findings_from(&x->dc, s, moving, agree, inner, x->send, x->cstart,
+                                      x->clist, x->wmed, noise);
     }
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
-    free(s), free(moving), free(fin), free(inner);
+    free(s), free(moving), free(agree), free(fin), free(inner);
     return rc;
 }
 

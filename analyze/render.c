@@ -209,7 +209,11 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
             aa_buf_puts(b, ", the longer the less work each had in that step: one step's "
                            "work varies by ");
             put_num(b, f->step_work_sd);
-            aa_buf_printf(b, " s over %.0f steps, every process's total alike\n", f->steps);
+            aa_buf_puts(b, " s (");
+            put_num(b, f->step_noise_sd);
+            aa_buf_printf(b, " s of it as the machine varies the same work) over %.0f steps, "
+                             "every process's total alike\n",
+                          f->steps);
         }
     } else {
         aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)\n",
@@ -547,6 +551,8 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
         aa_json_num(j, f->steps);
         aa_json_key(j, "step_work_sd");
         aa_json_num(j, f->step_work_sd);
+        aa_json_key(j, "step_noise_sd");
+        aa_json_num(j, f->step_noise_sd);
     }
     if (f->kind != AA_FINDING_DISPARITY) {
         aa_json_key(j, "wait_seconds");

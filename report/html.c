@@ -294,7 +294,10 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
         aa_buf_puts(o, " for whichever process had the most work in that step: their totals "
                        "are alike, but one step's work varies by ");
         put_time(o, f->step_work_sd);
-        aa_buf_printf(o, " (over %.0f steps), and each waits longer the less work it had.</p>",
+        aa_buf_puts(o, " (");
+        put_time(o, f->step_noise_sd);
+        aa_buf_printf(o, " of it as the machine varies the same work; over %.0f steps), and "
+                         "each waits longer the less work it had.</p>",
                       f->steps);
         return;
     }

@@ -3095,19 +3095,31 @@ static void test_made_up(void)
  * the latest is always the same: no dynamic finding (the moving share);
  * mode 9: as 0 with the last process 0.3 x (H - L) more in every step --
  * found, its impact less than mode 0's (a part of the steps' spread is the
- * static difference, which the clustering reports). */
+ * static difference, which the clustering reports); mode 10: the last two
+ * processes (a shared core's) 1.5x the work in every step, jittering 3%,
+ * their waits longer with their work (as their core's preemption makes
+ * them), the others jittering 10% below them -- 6 of 8 processes wait
+ * less the more work they had, but the latest never does: nothing; mode
+ * 11: every process's work varies at random by +-15% from step to step --
+ * on cores of their own (8 processes) the program's, found in full; mode
+ * 12: the same with two processes on each CPU -- one visit's noise is the
+ * machine's, that times the mean step the part of the steps' spread that
+ * costs nothing (the wait measured bounds the cost of both). */
 static void test_dynamic(void)
 {
-    static const char *what[10] = {"a different process the heaviest each step",
+    static const char *what[13] = {"a different process the heaviest each step",
                                   "every fourth step heavier on all",
                                   "balanced work, waits from elsewhere", "3 steps",
                                   "the wait in a function the loop calls",
                                   "no sync metrics", "the wait in a call-site region",
                                   "the work in an inner loop entered 4 times a step",
                                   "a static imbalance, the work jittering",
-                                  "a moving load beside a static one"};
+                                  "a moving load beside a static one",
+                                  "a shared core's two slower, the others jittering",
+                                  "work varying at random",
+                                  "work varying at random, two processes a CPU"};
     int mode, P;
-    for (mode = 0; mode < 10; mode++)
+    for (mode = 0; mode < 13; mode++)
         for (P = 2; P <= 8; P += 6) {
             aa_experiment *e = test_dynamic_exp(mode, P);
             aa_analysis *a = NULL;
@@ -3149,8 +3161,20 @@ static void test_dynamic(void)
                    nd);
                 ok(f && f->impact_s < 0.9 * wait * 40 && f->impact_s > 0.3 * wait * 40,
                    "... impact a part of the wait (%g of %g s)", f ? f->impact_s : NAN, wait * 40);
+            } else if (mode == 11 && P == 8) {
+                ok(nd == 1 && f && f->region == region_by_id(a, 3) && f->step_noise_sd == 0,
+                   "... one dynamic finding, no machine noise (%zu, %g)", nd,
+                   f ? f->step_noise_sd : NAN);
+            } else if (mode == 12 && P == 8) {
+                double part = a->noise_one_visit * 0.002;
+                ok(nd == 1 && part > 0 && fabs(f->step_noise_sd - part) < 0.05 * part,
+                   "... the machine's part: one visit's noise %g x the mean 2 ms step (%g s)",
+                   a->noise_one_visit, nd ? f->step_noise_sd : NAN);
+            } else if (mode == 11 || mode == 12) {
+                /* 2 processes, 40 steps of random work: too little to tell */
             } else
-                ok(nd == 0, "... no dynamic finding (%zu)", nd);
+                ok(nd == 0, "... no dynamic finding (%zu, one visit's noise %g)", nd,
+                   a->noise_one_visit);
             if (mode == 0 && P == 8) {
                 aa_buf b;
                 aa_buf_init(&b);

@@ -66,6 +66,13 @@ static inline aa_experiment *test_loop_exp_new(void)
  * allreduce a call-site region (MPI_Allreduce@12, round 2's refinement);
  * 7: as 0 with compute's work in its inner loop (region 5), entered 4
  * times a step (round 2's refinement of a loop nest). */
+/* A number in [0, 1) that looks random, the same for the same (k, m). */
+static inline double test_unit_random(int k, int m)
+{
+    double x = sin(k * 12.9898 + m * 78.233) * 43758.5453;
+    return x - floor(x);
+}
+
 static inline aa_experiment *test_dynamic_exp(int mode, int P)
 {
     static const char *const sync[6] = {"sync_steps", "sync_work", "sync_wait",
@@ -86,9 +93,14 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                mode == 6 ? AA_KIND_CALL : AA_KIND_FUNCTION);
     add_region(e, 5, 3, "loop@33", AA_KIND_LOOP);
     for (r = 0; r < P; r++) {
-        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        aa_process *pr = aa_experiment_add_process(e, r);
+        aa_thread *t = aa_process_add_thread(pr, 0);
         long path[5];
         double W = 0, W2 = 0, I2 = 0, T = 0, sw[6] = {0}, *v;
+        char cpu[16];
+        snprintf(cpu, sizeof cpu, "%d", r / 2);
+        if (mode == 12) /* two processes a CPU */
+            aa_process_set_attr(pr, "cpu", cpu);
         path[0] = aa_thread_add_node(e, t, 0, -1);
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
@@ -100,6 +112,9 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                 double x = mode == 1 ? (k % 4 == 0 ? H : L)
                          : mode == 2 ? L * (1 + 1e-3 * sin(k * 7.0 + m))
                          : mode == 8 ? (m == P - 1 ? H : L) * (1 + 0.05 * sin(k * 7.0 + m * 2.1))
+                         : mode == 11 || mode == 12 ? L * (1 + 0.3 * (test_unit_random(k, m) - 0.5))
+                         : mode == 10 ? (m >= P - 2 ? 1.5 * L * (1 + 0.03 * sin(k * 7.0 + m * 2.1))
+                                                    : L * (1 + 0.1 * sin(k * 5.3 + m * 1.7)))
                                      : (k % P == m ? H : L) + (mode == 9 && m == P - 1 ? 0.3 * (H - L) : 0);
                 most = x > most ? x : most;
                 if (m == r)
@@ -107,6 +122,7 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
             }
             wt = mode == 1 ? tr + 0.002 * (1 + sin(k * 3.7 + r * 1.3))
                : mode == 2 ? tr + 0.003 * (1 + sin(k * 2.3 + r * 0.7))
+               : mode == 10 && r >= P - 2 ? most - w + tr + (w - 1.5 * L) /* the core's */
                            : most - w + tr;
             W += w, W2 += w * w, T += wt;
             I2 += 4 * (0.245 * w) * (0.245 * w); /* mode 7: 4 visits of 0.98 w / 4 */
