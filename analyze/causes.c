@@ -601,9 +601,35 @@ int an_disparity_table(an_ctx *c, an_disp *d)
     return rc;
 }
 
-/* The root causes of disparity CCCR r: the local reduct of its row;
- * val/refv: its attribute values and the mean over the regions that are no
- * CCR. */
+/* Attribute j in region r's own body: its value less what the functions
+ * it calls hold (the outermost function regions of its subtree; the
+ * region means of an amount are means over every process, so the body's
+ * part of the mean is the mean of the bodies' parts).  Its loops and call
+ * sites are its own code: io.c's posix_roundtrip writes in its two loops.
+ * A rate is not split and counts as its own. */
+static double attr_body(const an_ctx *c, size_t j, size_t r)
+{
+    size_t u, R = c->R;
+    double v = c->aval[j * R + r];
+    if (c->adefs[j]->kind == AN_RATE)
+        return v;
+    for (u = r + 1; u < c->send[r];) {
+        const aa_region *info = c->a->regions[u].info;
+        if (info && info->kind == AA_KIND_FUNCTION) {
+            v -= c->aval[j * R + u];
+            u = c->send[u];
+        } else {
+            u++;
+        }
+    }
+    return v;
+}
+
+/* The root causes of disparity CCCR r: the local reduct of its row, of the
+ * attributes its own body has, not only the functions it calls (HPL's
+ * HPL_pdupdateTT, whose body calls no MPI and whose callees move 2e7
+ * bytes, was "much MPI traffic" -- a hotspot is its own code's); val/refv: its attribute values and the
+ * mean over the regions that are no CCR. */
 aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *val,
                                double *refv)
 {
@@ -614,7 +640,9 @@ aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *va
     for (j = 0; j < nattr; j++) {
         double s = 0;
         size_t m = 0;
-        high[j] = d->vals[d->pos[r] * nattr + j] == 1 && an_cause_significant(c, c->adefs[j], r);
+        high[j] = d->vals[d->pos[r] * nattr + j] == 1 &&
+                  an_cause_significant(c, c->adefs[j], r) &&
+                  attr_body(c, j, r) > 1e-9 * fabs(c->aval[j * R + r]); /* beyond rounding */
         val[j] = c->aval[j * R + r];
         for (i = 0; i < n; i++)
             if (!d->isccr[c->dobj[i]]) {

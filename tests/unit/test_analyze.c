@@ -570,6 +570,71 @@ static void test_inclusive_attributes(void)
     aa_experiment_free(e);
 }
 
+/* A hotspot's root causes are in its own body: `update` computes 5.5 s of
+ * its own and calls `write_out`, which writes 64 MiB in 0.5 s -- mode 0:
+ * no I/O cause for update (its callee's bytes are not its own; HPL's
+ * HPL_pdupdateTT was "much MPI traffic" from its callees); mode 1: the
+ * writing is a loop of update's own: disk_io_bytes or io_time named. */
+static void test_cause_in_body(void)
+{
+    int mode;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, 0), 0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int mw = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
+        int mt = aa_experiment_add_metric(e, "io_time", "s");
+        const double MB = 1024.0 * 1024.0;
+        static const struct {
+            uint32_t id, parent;
+            const char *name;
+            double wall, wr, iot;
+        } nd[] = {
+            {0, 0, "prog", 10, 64, 0.45},       {1, 0, "main", 10, 64, 0.45},
+            {2, 1, "loop@5", 9.5, 64, 0.45},    {3, 2, "update", 6.0, 64, 0.45},
+            {4, 3, "write_out", 0.5, 64, 0.45}, {5, 2, "other", 3.0, 0, 0},
+            {6, 2, "other2", 0.4, 0, 0},        {7, 1, "setup", 0.3, 0, 0},
+        };
+        long tn[8];
+        size_t i, k;
+        const aa_finding *fu = NULL;
+        for (i = 0; i < 8; i++)
+            add_region(e, nd[i].id, nd[i].parent, nd[i].name,
+                       i == 0   ? AA_KIND_PROGRAM
+                       : i == 2 || (i == 4 && mode == 1) ? AA_KIND_LOOP
+                                                         : AA_KIND_FUNCTION);
+        for (i = 0; i < 8; i++) {
+            double *v;
+            tn[i] = node(e, t, nd[i].id, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
+            v = aa_node_values(e, t, (size_t)tn[i]);
+            v[mw] = nd[i].wr * MB;
+            v[mt] = nd[i].iot;
+        }
+        aa_analyze_options_init(&o);
+        o.region_metric = AA_RMETRIC_WALL;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "causes in the body, mode %d: analysed",
+           mode);
+        for (k = 0; a && k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISPARITY &&
+                a->findings[k].region == region_by_id(a, 3))
+                fu = &a->findings[k];
+        ok(fu && fu->cccr, "... update is a disparity CCCR");
+        if (mode == 0)
+            ok(fu && !has_str(fu->causes, fu->ncauses, "disk_io_bytes") &&
+                   !has_str(fu->causes, fu->ncauses, "io_time"),
+               "... its callee's 64 MiB are no cause of update (%zu causes)",
+               fu ? fu->ncauses : 0);
+        else
+            ok(fu && (has_str(fu->causes, fu->ncauses, "disk_io_bytes") ||
+                      has_str(fu->causes, fu->ncauses, "io_time")),
+               "... its own loop's 64 MiB are (%zu causes)", fu ? fu->ncauses : 0);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* An enclosing time-step loop in main (93% of the run, just under the
  * whole-program chain) over a function holding 82%: k-means may put the
  * function a class below the loop, but the loop's cost is the function's,
@@ -3208,6 +3273,7 @@ int main(void)
     test_render();
     test_whole_chain();
     test_inclusive_attributes();
+    test_cause_in_body();
     test_dominant_child();
     test_noise_floor();
     test_local_difference();
