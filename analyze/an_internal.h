@@ -608,6 +608,9 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
                              const size_t *clist, double wmed, double noise);
 
 /* dissim.c */
+/* The placement keys of the analysed processes (placement.c), or NULL
+ * (*keys) when no process shares its CPU with another. */
+int an_place_keys(an_ctx *c, uint64_t **keys);
 /* The kinds of MPI call a wait can be in: the runtime's metric and the
  * words of the report (AN_WAIT_KINDS of them); an_wait_kind: the kind the
  * waiting processes exceed the slow ones by most in their own time in the

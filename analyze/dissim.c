@@ -1637,7 +1637,7 @@ static double branch_share(an_ctx *c, const int *labels, size_t slow, size_t r)
 /* ---- imbalances that follow the shared CPUs (placement.c) -------------------------- */
 /* The placement keys of the analysed processes, or NULL (*keys) when no
  * process shares its CPU with another (nothing to test). */
-static int place_keys(an_ctx *c, uint64_t **keys)
+int an_place_keys(an_ctx *c, uint64_t **keys)
 {
     size_t q;
     uint64_t *k = calloc(c->P ? c->P : 1, sizeof *k);
@@ -1786,7 +1786,7 @@ int an_dissim_impact(an_ctx *c)
     double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, tmax;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
-    if (rc || (rc = place_keys(c, &keys))) {
+    if (rc || (rc = an_place_keys(c, &keys))) {
         free(V);
         return rc;
     }

@@ -534,16 +534,13 @@ static void gather_rows(an_ctx *c, const int *mi, size_t q, double **rows, unsig
  * region it is in) more than by the machine; -1 on no memory. */
 static double machine_noise(an_ctx *c)
 {
-    uint64_t *k = malloc((c->P ? c->P : 1) * sizeof *k);
-    size_t q;
-    int shared;
-    if (!k)
+    uint64_t *keys = NULL;
+    double noise;
+    if (an_place_keys(c, &keys))
         return -1;
-    for (q = 0; q < c->P; q++)
-        k[q] = an_place_key(&c->e->processes[c->proc[q]], c->o->placement_min_share);
-    shared = an_place_shared(k, c->P);
-    free(k);
-    return shared < 0 ? -1 : shared ? c->a->noise_one_visit : 0;
+    noise = keys ? c->a->noise_one_visit : 0;
+    free(keys);
+    return noise;
 }
 
 /* The moving share of every candidate region (moving: R, 1 elsewhere):

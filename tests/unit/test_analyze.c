@@ -474,6 +474,38 @@ static void test_whole_chain(void)
     aa_experiment_free(e);
 }
 
+/* A one-process I/O tree: each node's region (its kind), wall time (CPU
+ * alike), MiB read and written and I/O time; the nodes in preorder, a
+ * parent before its children (id = index). */
+typedef struct io_node {
+    uint32_t parent;
+    const char *name;
+    aa_region_kind kind;
+    double wall, rd, wr, iot;
+} io_node;
+
+static aa_experiment *io_tree_exp(const io_node *nd, size_t n)
+{
+    aa_experiment *e = new_exp(0);
+    aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, 0), 0);
+    int mr = aa_experiment_add_metric(e, "io_read_bytes", "bytes");
+    int mw = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
+    int mt = aa_experiment_add_metric(e, "io_time", "s");
+    const double MB = 1024.0 * 1024.0;
+    long tn[16];
+    size_t i;
+    for (i = 0; i < n && i < 16; i++) {
+        double *v;
+        add_region(e, (uint32_t)i, nd[i].parent, nd[i].name, nd[i].kind);
+        tn[i] = node(e, t, (uint32_t)i, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
+        v = aa_node_values(e, t, (size_t)tn[i]);
+        v[mr] = nd[i].rd * MB;
+        v[mw] = nd[i].wr * MB;
+        v[mt] = nd[i].iot;
+    }
+    return e;
+}
+
 /* Inclusive attributes in the disparity table: a loop in main calls two I/O
  * functions that move the same bytes (each through a write loop and a read
  * loop).  Inclusive, the loop holds the sum (64 MiB), each function half of
@@ -483,51 +515,26 @@ static void test_whole_chain(void)
  * are high on disk_io_bytes. */
 static void test_inclusive_attributes(void)
 {
-    aa_experiment *e = new_exp(0);
-    aa_process *p = aa_experiment_add_process(e, 0);
-    aa_thread *t = aa_process_add_thread(p, 0);
+    /* parent, wall, read MiB, written MiB, io_time */
+    static const io_node nd[] = {
+        {0, "prog", AA_KIND_PROGRAM, 10, 32, 32, 1.6},
+        {0, "main", AA_KIND_FUNCTION, 10, 32, 32, 1.6},
+        {1, "parse", AA_KIND_FUNCTION, 0.005, 0, 0, 0},
+        {1, "setup", AA_KIND_FUNCTION, 1.0, 0, 0, 0},
+        {3, "setup_loop", AA_KIND_LOOP, 0.05, 0, 0, 0},
+        {1, "loop", AA_KIND_LOOP, 9.3, 32, 32, 1.6},
+        {5, "posix", AA_KIND_FUNCTION, 4.6, 16, 16, 0.8},
+        {6, "posix_write", AA_KIND_LOOP, 2.0, 0, 16, 0.5},
+        {6, "posix_read", AA_KIND_LOOP, 1.9, 16, 0, 0.3},
+        {5, "stdio", AA_KIND_FUNCTION, 4.5, 16, 16, 0.8},
+        {9, "stdio_write", AA_KIND_LOOP, 2.0, 0, 16, 0.5},
+        {9, "stdio_read", AA_KIND_LOOP, 1.8, 16, 0, 0.3},
+    };
+    aa_experiment *e = io_tree_exp(nd, sizeof nd / sizeof nd[0]);
     aa_analyze_options o;
     aa_analysis *a = NULL;
     aa_err err;
-    int mr = aa_experiment_add_metric(e, "io_read_bytes", "bytes");
-    int mw = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
-    int mt = aa_experiment_add_metric(e, "io_time", "s");
-    const double MB = 1024.0 * 1024.0;
-    /* id, parent id, wall, read MiB, written MiB, io_time */
-    static const struct {
-        uint32_t id, parent;
-        const char *name;
-        double wall, rd, wr, iot;
-    } nd[] = {
-        {0, 0, "prog", 10, 32, 32, 1.6},
-        {1, 0, "main", 10, 32, 32, 1.6},
-        {2, 1, "parse", 0.005, 0, 0, 0},
-        {3, 1, "setup", 1.0, 0, 0, 0},
-        {4, 3, "setup_loop", 0.05, 0, 0, 0},
-        {5, 1, "loop", 9.3, 32, 32, 1.6},
-        {6, 5, "posix", 4.6, 16, 16, 0.8},
-        {7, 6, "posix_write", 2.0, 0, 16, 0.5},
-        {8, 6, "posix_read", 1.9, 16, 0, 0.3},
-        {9, 5, "stdio", 4.5, 16, 16, 0.8},
-        {10, 9, "stdio_write", 2.0, 0, 16, 0.5},
-        {11, 9, "stdio_read", 1.8, 16, 0, 0.3},
-    };
-    long tn[12];
     size_t i, k;
-    for (i = 0; i < 12; i++)
-        add_region(e, nd[i].id, nd[i].parent, nd[i].name,
-                   i == 0 ? AA_KIND_PROGRAM
-                   : (i == 4 || i == 5 || i == 7 || i == 8 || i == 10 || i == 11)
-                       ? AA_KIND_LOOP
-                       : AA_KIND_FUNCTION);
-    for (i = 0; i < 12; i++) {
-        double *v;
-        tn[i] = node(e, t, nd[i].id, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
-        v = aa_node_values(e, t, (size_t)tn[i]);
-        v[mr] = nd[i].rd * MB;
-        v[mw] = nd[i].wr * MB;
-        v[mt] = nd[i].iot;
-    }
     aa_analyze_options_init(&o);
     o.region_metric = AA_RMETRIC_WALL;
     o.disparity_min_share = 0.1; /* the reads hold 18-19% of the run */
@@ -579,39 +586,23 @@ static void test_cause_in_body(void)
 {
     int mode;
     for (mode = 0; mode < 2; mode++) {
-        aa_experiment *e = new_exp(0);
-        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, 0), 0);
+        /* parent, wall, read MiB, written MiB, io_time */
+        const io_node nd[] = {
+            {0, "prog", AA_KIND_PROGRAM, 10, 0, 64, 0.45},
+            {0, "main", AA_KIND_FUNCTION, 10, 0, 64, 0.45},
+            {1, "loop@5", AA_KIND_LOOP, 9.5, 0, 64, 0.45},
+            {2, "update", AA_KIND_FUNCTION, 6.0, 0, 64, 0.45},
+            {3, "write_out", mode == 1 ? AA_KIND_LOOP : AA_KIND_FUNCTION, 0.5, 0, 64, 0.45},
+            {2, "other", AA_KIND_FUNCTION, 3.0, 0, 0, 0},
+            {2, "other2", AA_KIND_FUNCTION, 0.4, 0, 0, 0},
+            {1, "setup", AA_KIND_FUNCTION, 0.3, 0, 0, 0},
+        };
+        aa_experiment *e = io_tree_exp(nd, sizeof nd / sizeof nd[0]);
         aa_analyze_options o;
         aa_analysis *a = NULL;
         aa_err err;
-        int mw = aa_experiment_add_metric(e, "io_write_bytes", "bytes");
-        int mt = aa_experiment_add_metric(e, "io_time", "s");
-        const double MB = 1024.0 * 1024.0;
-        static const struct {
-            uint32_t id, parent;
-            const char *name;
-            double wall, wr, iot;
-        } nd[] = {
-            {0, 0, "prog", 10, 64, 0.45},       {1, 0, "main", 10, 64, 0.45},
-            {2, 1, "loop@5", 9.5, 64, 0.45},    {3, 2, "update", 6.0, 64, 0.45},
-            {4, 3, "write_out", 0.5, 64, 0.45}, {5, 2, "other", 3.0, 0, 0},
-            {6, 2, "other2", 0.4, 0, 0},        {7, 1, "setup", 0.3, 0, 0},
-        };
-        long tn[8];
-        size_t i, k;
+        size_t k;
         const aa_finding *fu = NULL;
-        for (i = 0; i < 8; i++)
-            add_region(e, nd[i].id, nd[i].parent, nd[i].name,
-                       i == 0   ? AA_KIND_PROGRAM
-                       : i == 2 || (i == 4 && mode == 1) ? AA_KIND_LOOP
-                                                         : AA_KIND_FUNCTION);
-        for (i = 0; i < 8; i++) {
-            double *v;
-            tn[i] = node(e, t, nd[i].id, i ? tn[nd[i].parent] : -1, nd[i].wall, 0, 0);
-            v = aa_node_values(e, t, (size_t)tn[i]);
-            v[mw] = nd[i].wr * MB;
-            v[mt] = nd[i].iot;
-        }
         aa_analyze_options_init(&o);
         o.region_metric = AA_RMETRIC_WALL;
         ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "causes in the body, mode %d: analysed",
