@@ -221,6 +221,11 @@ typedef struct aa_finding {
                                less */
     double step_noise_sd;   /* dynamic: ... the part of it the machine's noise explains (s;
                                dynamic_noise_k x one visit's noise x the mean step) */
+    size_t ncontexts;       /* disparity: the calling contexts whose own code it adds up
+                               (a region hot only over all the contexts it runs in,
+                               disparity.c an_context_hotspots), 0 for region alone */
+    size_t *contexts;       /* ... their region indices, region (the largest) first;
+                               impact_s, run_share and effect are their sums */
     size_t history_runs;    /* history: earlier runs that found a bottleneck in this
                              * region (a priority), 0 none */
 } aa_finding;

@@ -303,6 +303,8 @@ typedef struct an_disp {
     size_t n;             /* classified regions: c->dobj[0..n) */
     long *pos;            /* by region: its index in dobj, -1 if not classified */
     int *isccr, *iscccr;  /* by region */
+    long *rep;            /* by region: the context carrying its region's hotspot over
+                             several contexts (an_context_hotspots), else -1 */
     int *vals;            /* n x nattr: the table's condition values */
     int *dec;             /* by classified region: the decision (CCR) */
     double maxv;          /* the largest region value */
@@ -386,7 +388,10 @@ struct an_ctx {
     double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */
     int cpi_ok;             /* cycles and instructions measured */
     int m_cyc, m_ins;       /* their metric indices */
-    double wmed;            /* median whole-program time */
+    double wmed;            /* median whole-program time (MPI set-up left out) */
+    double run_med;         /* median whole-program wall time as run: what "% of the
+                               run" is of (an imbalance whose processes wait in main's
+                               own MPI would exceed 100% of wmed) */
     double mmed;            /* median whole-program main metric */
     dis_state ds;           /* dissimilarity CCRs */
     /* root-cause attributes (an_attributes) */
@@ -688,6 +693,15 @@ void an_level_free(an_level *L);
 /* disparity.c */
 int an_severity_classes(an_ctx *c, const double *v, size_t n, int *cls, double *centers,
                         size_t *kused, double merge_rel);
+/* A region hot only over all its calling contexts: the nodes of one static
+ * region among dobj[0..n), none a CCR alone (isccr), whose own values (own,
+ * by region) add up to min_share and to the top classes' smallest value
+ * are CCRs (isccr set), rep[r] the largest of them (else -1).  Returns the
+ * number of such regions, -1 on no memory. */
+long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, const double *own,
+                         double min_share, int *isccr, long *rep);
+/* The contexts of rr's group into f (f->contexts, rr first); -1 on no memory. */
+int an_finding_contexts(aa_finding *f, const long *rep, size_t R, size_t rr);
 /* The region metric (a->region_metric) of a wall fraction and a CPI. */
 double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
 

@@ -208,6 +208,7 @@ void an_finding_free(aa_finding *f)
     free(f->suggestion);
     free(f->slow_ranks);
     free(f->wait_ranks);
+    free(f->contexts);
 }
 
 void aa_analyze_free(aa_analysis *a)

@@ -364,6 +364,7 @@ static void disp_free(an_disp *d)
     free(d->pos);
     free(d->isccr);
     free(d->iscccr);
+    free(d->rep);
     free(d->vals);
     free(d->dec);
 }
@@ -418,6 +419,92 @@ static double own_value(const an_ctx *c, size_t r, int *waited)
     return s0 > 0 ? c->a->region_value[r] * s / s0 : 0;
 }
 
+/* ---- a region's own code over its calling contexts ------------------------------ */
+/* A region runs in as many tree nodes as calling contexts reach it, and the
+ * CCR test above judges each node alone: a kernel called from an x and a y
+ * sweep, 13% of the run in each (CloverLeaf's advec_mom_kernel over two
+ * contexts: 26%), was no hotspot, where a flat profile (gprof, TAU,
+ * HPCToolkit's flat view) puts it first.  A region's own code over all its
+ * contexts is judged as one node is: the nodes of one static region (its
+ * id) among the classified ones, none a CCR alone, are one hotspot when
+ * their own values (without imbalances' waits) together hold
+ * disparity_min_share of the run and at least the smallest value of the
+ * top severity classes.  Self values are added, as a flat profile's
+ * exclusive time (a function's loops are regions of their own, judged
+ * the same way; direct recursion is folded already).  A region in one
+ * context is what the node test judged. */
+typedef struct ctx_node {
+    uint32_t id;
+    double v;
+    size_t r;
+} ctx_node;
+
+static int ctx_node_cmp(const void *x, const void *y)
+{
+    const ctx_node *u = x, *w = y;
+    if (u->id != w->id)
+        return u->id < w->id ? -1 : 1;
+    if (u->v != w->v)
+        return u->v > w->v ? -1 : 1; /* the largest context first */
+    return u->r < w->r ? -1 : u->r > w->r;
+}
+
+long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, const double *own,
+                         double min_share, int *isccr, long *rep)
+{
+    ctx_node *nd = malloc((n ? n : 1) * sizeof *nd);
+    double top = INFINITY;
+    size_t i, j, k;
+    long groups = 0;
+    if (!nd)
+        return -1;
+    for (i = 0; i < n; i++) {
+        size_t r = dobj[i];
+        nd[i].id = a->regions[r].id;
+        nd[i].v = a->region_value[r];
+        nd[i].r = r;
+        rep[r] = -1;
+        if (a->severity[r] >= 3 && a->region_value[r] < top)
+            top = a->region_value[r];
+    }
+    qsort(nd, n, sizeof *nd, ctx_node_cmp);
+    for (i = 0; i < n; i = j) {
+        double sum = 0;
+        int alone = 0;
+        for (j = i; j < n && nd[j].id == nd[i].id; j++) {
+            sum += own[nd[j].r];
+            alone |= isccr[nd[j].r];
+        }
+        if (j - i < 2 || alone || !(sum >= min_share) || !(sum >= top))
+            continue;
+        for (k = i; k < j; k++) {
+            isccr[nd[k].r] = 1;
+            rep[nd[k].r] = (long)nd[i].r;
+        }
+        groups++;
+    }
+    free(nd);
+    return groups;
+}
+
+/* The contexts of rr's group (an_context_hotspots' rep) into f, rr (the
+ * largest) first; 0, or -1 on no memory. */
+int an_finding_contexts(aa_finding *f, const long *rep, size_t R, size_t rr)
+{
+    size_t r, n = 0;
+    for (r = 0; r < R; r++)
+        n += rep[r] == (long)rr;
+    if (n < 2)
+        return AA_OK;
+    if (!(f->contexts = malloc(n * sizeof *f->contexts)))
+        return -1;
+    f->contexts[f->ncontexts++] = rr;
+    for (r = 0; r < R; r++)
+        if (rep[r] == (long)rr && r != rr)
+            f->contexts[f->ncontexts++] = r;
+    return AA_OK;
+}
+
 /* CCR: a region of the top severity classes whose own code holds at least
  * disparity_min_share of the run.  On self values every CCR stands for its
  * own cost, so every CCR is a CCCR (SPEC §5.3: no CCR below it explains
@@ -426,6 +513,7 @@ static int disp_ccrs(an_ctx *c, an_disp *d)
 {
     const aa_analysis *a = c->a;
     size_t r, i, R = c->R;
+    double *own;
     memset(d, 0, sizeof *d);
     d->n = c->ndobj;
     d->pos = malloc(R * sizeof *d->pos);
@@ -433,24 +521,37 @@ static int disp_ccrs(an_ctx *c, an_disp *d)
     d->iscccr = calloc(R, sizeof *d->iscccr);
     d->vals = malloc((d->n * c->nattr + 1) * sizeof *d->vals);
     d->dec = malloc(d->n * sizeof *d->dec);
-    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec)
+    d->rep = malloc(R * sizeof *d->rep);
+    own = calloc(R, sizeof *own);
+    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec || !d->rep || !own) {
+        free(own);
         return an_nomem(c);
+    }
+    for (r = 0; r < R; r++)
+        d->rep[r] = -1;
     for (r = 0; r < R; r++)
         d->pos[r] = -1;
     for (i = 0; i < d->n; i++)
         d->pos[c->dobj[i]] = (long)i;
     for (r = 1; r < R; r++) {
         int waited = 0;
+        own[r] = d->pos[r] >= 0 ? own_value(c, r, &waited) : 0;
         d->isccr[r] = d->pos[r] >= 0 && a->severity[r] >= 3 &&
                       a->region_value[r] >= c->o->disparity_min_share;
-        if (d->isccr[r] && own_value(c, r, &waited) < c->o->disparity_min_share && waited) {
+        if (d->isccr[r] && own[r] < c->o->disparity_min_share && waited) {
             d->isccr[r] = 0;
             d->nwaits++;
         }
-        d->iscccr[r] = d->isccr[r];
         if (a->region_value[r] > d->maxv)
             d->maxv = a->region_value[r];
     }
+    if (an_context_hotspots(a, c->dobj, c->ndobj, own, c->o->disparity_min_share, d->isccr,
+                            d->rep) < 0) {
+        free(own);
+        return an_nomem(c);
+    }
+    memcpy(d->iscccr, d->isccr, R * sizeof *d->isccr);
+    free(own);
     return AA_OK;
 }
 
@@ -480,7 +581,7 @@ static size_t *disp_order(an_ctx *c, const an_disp *d)
 static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
 {
     const aa_analysis *a = c->a;
-    size_t q, P = c->P, R = c->R;
+    size_t q, k, P = c->P, R = c->R;
     aa_finding *f = an_add_finding(c, AA_FINDING_DISPARITY, rr);
     aa_attrset causes = 0;
     double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
@@ -494,15 +595,25 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
     f->ccr = 1;
     f->cccr = d->iscccr[rr];
     f->severity_class = a->severity[rr];
-    for (q = 0; q < P; q++) {
-        double v = c->SW[q * R + rr];
-        sw += isnan(v) ? 0 : v;
-        sh += (c->dwpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->dwpwt[q]) : 0;
+    if (an_finding_contexts(f, d->rep, R, rr)) {
+        free(val);
+        free(refv);
+        return an_nomem(c);
     }
+    for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
+        size_t r = f->ncontexts ? f->contexts[k] : rr;
+        for (q = 0; q < P; q++) {
+            double v = c->SW[q * R + r];
+            sw += isnan(v) ? 0 : v;
+            sh += (c->dwpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->dwpwt[q]) : 0;
+        }
+        f->effect += a->region_value[r];
+    }
+    if (f->ncontexts) /* over the contexts: in the top classes (an_context_hotspots) */
+        f->severity_class = f->effect >= d->maxv ? 4 : 3;
     f->impact_s = f->excess_s = sw / (double)P;
     f->run_share = sh / (double)P;
-    f->severity = d->maxv > 0 ? a->region_value[rr] / d->maxv : 0;
-    f->effect = a->region_value[rr];
+    f->severity = d->maxv > 0 ? fmin(1, f->effect / d->maxv) : 0;
     f->confidence = 0; /* an_disparity_confidence: from per-process values */
     if (d->iscccr[rr] && d->have_rs)
         causes = an_disparity_causes(c, d, rr, val, refv);
@@ -526,8 +637,8 @@ int an_disparity_findings(an_ctx *c)
     if (!rc && !(ord = disp_order(c, &d)))
         rc = an_nomem(c);
     for (x = 0; x < c->R && !rc; x++)
-        if (ord[x] != 0 && d.isccr[ord[x]])
-            rc = disp_finding(c, &d, ord[x]);
+        if (ord[x] != 0 && d.isccr[ord[x]] && (d.rep[ord[x]] < 0 || d.rep[ord[x]] == (long)ord[x]))
+            rc = disp_finding(c, &d, ord[x]); /* a hotspot over contexts once, by its largest */
     if (!rc && d.nwaits)
         rc = an_note(c, "%zu region%s of the top severity class %s where processes wait for an "
                         "imbalance's slow ones (reported with the imbalance: its waiting), no "

@@ -72,20 +72,32 @@ static double disp_boundary(const an_ctx *c)
     return isfinite(lo) ? (lo + hi) / 2 : INFINITY;
 }
 
-/* The share of processes on which region r's own value (the region metric
- * on its self time, as the disparity values; cycles in T1, instructions in
- * T2 when cyc_ok) lies above thr. */
-static double process_share(const an_ctx *c, size_t r, double thr, int cyc_ok)
+/* Process q's own value of region r (the region metric on its self time,
+ * as the disparity values; cycles in T1, instructions in T2 when cyc_ok);
+ * *ran: 1 when q ran it. */
+static double own_metric(const an_ctx *c, size_t q, size_t r, int cyc_ok, int *ran)
 {
-    size_t q, k, good = 0, P = c->P, R = c->R;
+    size_t k = q * c->R + r;
     const double *SW = c->SW, *T1 = c->T1, *T2 = c->T2;
+    double frac, cpi = 0;
+    frac = (c->dwpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->dwpwt[q]) : 0;
+    if (cyc_ok && c->ran[k] && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
+        cpi = T1[k] / T2[k];
+    *ran |= c->ran[k] != 0;
+    return c->ran[k] ? an_region_metric_value(c->a, frac, cpi) : 0;
+}
+
+/* The share of processes on which finding f's own value (over its calling
+ * contexts when it has several) lies above thr. */
+static double process_share(const an_ctx *c, const aa_finding *f, double thr, int cyc_ok)
+{
+    size_t q, i, good = 0, P = c->P;
     for (q = 0; q < P; q++) {
-        double frac, cpi = 0;
-        k = q * R + r;
-        frac = (c->dwpwt[q] > 0 && !isnan(SW[k])) ? fmin(1, SW[k] / c->dwpwt[q]) : 0;
-        if (cyc_ok && c->ran[k] && !isnan(T1[k]) && !isnan(T2[k]) && T2[k] > 0)
-            cpi = T1[k] / T2[k];
-        if (c->ran[k] && an_region_metric_value(c->a, frac, cpi) > thr)
+        double v = 0;
+        int ran = 0;
+        for (i = 0; i < (f->ncontexts ? f->ncontexts : 1); i++)
+            v += own_metric(c, q, f->ncontexts ? f->contexts[i] : f->region, cyc_ok, &ran);
+        if (ran && v > thr)
             good++;
     }
     return P ? (double)good / (double)P : 0;
@@ -111,7 +123,7 @@ int an_disparity_confidence(an_ctx *c)
     }
     for (i = 0; i < a->nfindings; i++)
         if (a->findings[i].kind == AA_FINDING_DISPARITY)
-            a->findings[i].confidence = process_share(c, a->findings[i].region, thr, cyc_ok);
+            a->findings[i].confidence = process_share(c, &a->findings[i], thr, cyc_ok);
     return AA_OK;
 }
 

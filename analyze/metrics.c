@@ -414,6 +414,7 @@ int an_wall_wpwt(an_ctx *c)
         if (!(w > 0))
             zero++;
     }
+    c->run_med = an_median_wpwt(c); /* before whole_chain leaves set-up MPI out */
     if (zero)
         return an_note(c, "zero-length run: whole-program wall time is 0 on %zu "
                           "process%s; their region fractions count as 0",

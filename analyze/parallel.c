@@ -154,7 +154,7 @@ typedef struct pa {
     int have_cap;
     size_t *dobj, ndobj;
     int cpi_ok;
-    double *pre, *range, wmed, mmed;
+    double *pre, *range, wmed, mmed, run_med; /* run_med: an_ctx's */
     an_clust cp;
     int fixed_eps;
     pa_found *found;
@@ -809,6 +809,8 @@ static int whole_chain(pa *x)
         goto out;
     }
     memcpy(raw, x->wpwt, L * sizeof *raw);
+    if ((rc = median_positive(x, raw, 1, &x->run_med)))
+        goto out;
     x->whole[0] = 1;
     while (changed) {
         memset(sub, 0, L * sizeof *sub);
@@ -2832,7 +2834,7 @@ static int dissim_findings(pa *x, long *fof)
         f->confidence = df->confidence;
         f->impact_s = df->impact;
         f->excess_s = df->excess;
-        f->run_share = x->wmed > 0 ? f->impact_s / x->wmed : 0;
+        f->run_share = x->run_med > 0 ? f->impact_s / x->run_med : 0;
         if ((rc = gather_ints(x, df->lab, &lab)))
             break;
         f->slow_cluster = aa_cluster_same_partition(lab, x->a->cluster_of, P) ? 0 : -1;
@@ -2884,7 +2886,7 @@ static double wait_of(const pa *x, const long *fof, size_t q, size_t r)
 
 /* disparity.c's decision table (an_disparity_table) of the CCRs isccr on
  * the reduced region means of the attributes: the same on every rank. */
-static int disparity_table(pa *x, const int *isccr, an_disp *d)
+static int disparity_table(pa *x, const int *isccr, const long *rep, an_disp *d)
 {
     size_t r, i, R = x->R;
     memset(d, 0, sizeof *d);
@@ -2892,9 +2894,10 @@ static int disparity_table(pa *x, const int *isccr, an_disp *d)
     d->pos = malloc((R + 1) * sizeof *d->pos);
     d->isccr = malloc((R + 1) * sizeof *d->isccr);
     d->iscccr = malloc((R + 1) * sizeof *d->iscccr);
+    d->rep = malloc((R + 1) * sizeof *d->rep);
     d->vals = malloc((d->n * x->dc.nattr + 1) * sizeof *d->vals);
     d->dec = malloc((d->n + 1) * sizeof *d->dec);
-    if (!d->pos || !d->isccr || !d->iscccr || !d->vals || !d->dec)
+    if (!d->pos || !d->isccr || !d->iscccr || !d->rep || !d->vals || !d->dec)
         return pa_nomem(x);
     for (r = 0; r < R; r++)
         d->pos[r] = -1;
@@ -2902,6 +2905,7 @@ static int disparity_table(pa *x, const int *isccr, an_disp *d)
         d->pos[x->dobj[i]] = (long)i;
     memcpy(d->isccr, isccr, R * sizeof *isccr);
     memcpy(d->iscccr, isccr, R * sizeof *isccr);
+    memcpy(d->rep, rep, R * sizeof *rep);
     return an_disparity_table(&x->dc, d);
 }
 
@@ -2937,8 +2941,18 @@ static int disparity_confidence(pa *x, size_t first)
         return pa_nomem(x);
     for (i = 0; i < n; i++)
         for (q = 0; q < x->L; q++) {
-            size_t r = a->findings[first + i].region;
-            cnt[i] += x->ran[q * x->R + r] && region_metric_of(x, q, r) > thr;
+            const aa_finding *f = &a->findings[first + i];
+            size_t k, r;
+            double v = 0;
+            int ran = 0;
+            for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
+                r = f->ncontexts ? f->contexts[k] : f->region;
+                if (x->ran[q * x->R + r]) {
+                    ran = 1;
+                    v += region_metric_of(x, q, r);
+                }
+            }
+            cnt[i] += ran && v > thr;
         }
     if (!(rc = pa_sum(x, cnt, n)))
         for (i = 0; i < n; i++)
@@ -2952,13 +2966,14 @@ static int disparity_confidence(pa *x, size_t first)
 static int disparity_findings(pa *x, const long *fof)
 {
     aa_analysis *a = x->a;
-    size_t R = x->R, L = x->L, r, q, y, z, nwaits = 0, first = a->nfindings;
-    double *s = calloc(5 * R + 1, sizeof *s), maxv = 0;
+    size_t R = x->R, L = x->L, r, q, y, z, k, nwaits = 0, first = a->nfindings;
+    double *s = calloc(6 * R + 1, sizeof *s), maxv = 0, *own = s + 5 * R;
     int *isccr = calloc(R + 1, sizeof *isccr), rc = AA_OK;
     size_t *ord = malloc((R + 1) * sizeof *ord);
+    long *rep = malloc((R + 1) * sizeof *rep);
     an_disp d;
     memset(&d, 0, sizeof d);
-    if (!s || !isccr || !ord) {
+    if (!s || !isccr || !ord || !rep) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -2985,13 +3000,12 @@ static int disparity_findings(pa *x, const long *fof)
             goto out;
         for (r = 1; r < R; r++) {
             int dob = 0, waited;
-            double own;
             for (y = 0; y < x->ndobj; y++)
                 dob |= x->dobj[y] == r;
             isccr[r] = dob && a->severity[r] >= 3 && a->region_value[r] >= x->o->disparity_min_share;
-            own = s[r] > 0 ? a->region_value[r] * s[R + r] / s[r] : 0;
+            own[r] = s[r] > 0 ? a->region_value[r] * s[R + r] / s[r] : 0;
             waited = s[4 * R + r] > 0;
-            if (isccr[r] && own < x->o->disparity_min_share && waited) {
+            if (isccr[r] && own[r] < x->o->disparity_min_share && waited) {
                 isccr[r] = 0;
                 nwaits++;
             }
@@ -2999,7 +3013,13 @@ static int disparity_findings(pa *x, const long *fof)
                 maxv = a->region_value[r];
         }
     }
-    if ((rc = disparity_table(x, isccr, &d)))
+    for (r = 0; r < R; r++)
+        rep[r] = -1;
+    if (an_context_hotspots(a, x->dobj, x->ndobj, own, x->o->disparity_min_share, isccr, rep) < 0) {
+        rc = pa_nomem(x);
+        goto out;
+    }
+    if ((rc = disparity_table(x, isccr, rep, &d)))
         goto out;
     for (r = 0; r < R; r++)
         ord[r] = r;
@@ -3015,19 +3035,25 @@ static int disparity_findings(pa *x, const long *fof)
     for (y = 0; y < R && !rc; y++) {
         size_t rr = ord[y];
         aa_finding *f;
-        if (rr == 0 || !isccr[rr])
-            continue;
-        if (!(f = add_finding(x, AA_FINDING_DISPARITY, rr))) {
+        if (rr == 0 || !isccr[rr] || (rep[rr] >= 0 && rep[rr] != (long)rr))
+            continue; /* a hotspot over contexts once, by its largest */
+        if (!(f = add_finding(x, AA_FINDING_DISPARITY, rr)) || an_finding_contexts(f, rep, R, rr)) {
             rc = pa_nomem(x);
             break;
         }
         f->ccr = 1;
         f->cccr = 1;
         f->severity_class = a->severity[rr];
-        f->impact_s = f->excess_s = s[2 * R + rr] / (double)x->P;
-        f->run_share = s[3 * R + rr] / (double)x->P;
-        f->severity = maxv > 0 ? a->region_value[rr] / maxv : 0;
-        f->effect = a->region_value[rr];
+        for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
+            r = f->ncontexts ? f->contexts[k] : rr;
+            f->impact_s += s[2 * R + r] / (double)x->P;
+            f->run_share += s[3 * R + r] / (double)x->P;
+            f->effect += a->region_value[r];
+        }
+        if (f->ncontexts) /* over the contexts: in the top classes (an_context_hotspots) */
+            f->severity_class = f->effect >= maxv ? 4 : 3;
+        f->excess_s = f->impact_s;
+        f->severity = maxv > 0 ? fmin(1, f->effect / maxv) : 0;
         rc = disparity_causes(x, &d, rr, f);
     }
     if (!rc)
@@ -3039,7 +3065,7 @@ static int disparity_findings(pa *x, const long *fof)
                      nwaits == 1 ? "is" : "are", nwaits == 1 ? "its" : "their");
 out:
     an_disp_free(&d);
-    free(s), free(isccr), free(ord);
+    free(s), free(isccr), free(ord), free(rep);
     return rc;
 }
 
@@ -3357,6 +3383,7 @@ static int dynamic_findings(pa *x)
         x->a->dynamic_measured = 1;
         for (r = 0; r < R; r++)
             inner[r] = (x->rkind[r] & (RK_FUNCTION | RK_CALL)) != 0;
+        x->dc.run_med = x->run_med;
         rc = an_dynamic_findings_from(&x->dc, s, moving, agree, inner, x->send, x->cstart,
                                       x->clist, x->wmed, noise);
     }

@@ -124,10 +124,10 @@ int aa_analysis_caller_label(const aa_analysis *a, size_t r, aa_buf *b)
     return 1;
 }
 
-static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
+/* "file:line function name" of region r, without its calling context */
+static void put_site(aa_buf *b, const aa_analysis *a, size_t r)
 {
     const aa_region *ri = reg_info(a, r);
-    aa_buf label;
     if (ri && ri->file && *ri->file) {
         put_clean(b, ri->file);
         aa_buf_printf(b, ":%d ", ri->line);
@@ -137,6 +137,12 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
         aa_buf_putc(b, ' ');
     }
     put_clean(b, reg_name(a, r));
+}
+
+static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
+{
+    aa_buf label;
+    put_site(b, a, r);
     aa_buf_init(&label);
     if (aa_analysis_caller_label(a, r, &label) && !label.failed) {
         aa_buf_puts(b, " (called from ");
@@ -144,6 +150,17 @@ static void put_location(aa_buf *b, const aa_analysis *a, size_t r)
         aa_buf_putc(b, ')');
     }
     aa_buf_free(&label);
+}
+
+/* A finding's region: over its calling contexts when it has several */
+static void put_finding_location(aa_buf *b, const aa_analysis *a, const aa_finding *f)
+{
+    if (!f->ncontexts) {
+        put_location(b, a, f->region);
+        return;
+    }
+    put_site(b, a, f->region);
+    aa_buf_printf(b, " (over %zu calling contexts)", f->ncontexts);
 }
 
 static void put_ranks(aa_buf *b, const int *r, size_t n)
@@ -178,6 +195,7 @@ static void text_waiting(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 /* "impact ..." line of a finding: what it costs, in seconds and share */
 static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
+    size_t i;
     aa_buf_puts(b, "      impact ");
     put_num(b, f->impact_s);
     if (f->kind == AA_FINDING_DISSIMILARITY) {
@@ -216,8 +234,17 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
                           f->steps);
         }
     } else {
-        aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)\n",
-                      100 * f->run_share);
+        aa_buf_printf(b, " s per process in its own code (%.1f%% of the run)%s\n",
+                      100 * f->run_share,
+                      f->ncontexts ? ", added over the calling contexts it runs in" : "");
+        for (i = 0; i < f->ncontexts; i++) {
+            size_t r = f->contexts[i];
+            aa_buf_printf(b, "      context [%zu] ", a->regions[r].index);
+            put_location(b, a, r);
+            aa_buf_puts(b, ": value ");
+            put_num(b, a->region_value[r]);
+            aa_buf_putc(b, '\n');
+        }
     }
 }
 
@@ -233,7 +260,7 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
     size_t i;
     aa_buf_printf(b, "  [%zu] ", a->regions[f->region].index);
-    put_location(b, a, f->region);
+    put_finding_location(b, a, f);
     aa_buf_printf(b, "\n      %s", f->cccr ? "CCCR" : "CCR ");
     if (f->kind == AA_FINDING_DISSIMILARITY)
         aa_buf_printf(b, "  effect %.2f", f->effect);
@@ -242,7 +269,7 @@ static void text_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
                       -f->effect, -f->severity);
     else {
         aa_buf_printf(b, "  class %d, value ", f->severity_class);
-        put_num(b, a->region_value[f->region]);
+        put_num(b, f->effect); /* the region's value, over its contexts when several */
     }
     aa_buf_printf(b, "  severity %.2f  confidence %.2f\n", f->severity, f->confidence);
     text_impact(b, a, f);
@@ -303,7 +330,7 @@ int aa_analyze_format_text(const aa_analysis *a, aa_buf *b)
         put_num(b, f->impact_s);
         aa_buf_printf(b, " s (%.1f%% of the run) in [%zu] ", 100 * f->run_share,
                       a->regions[f->region].index);
-        put_location(b, a, f->region);
+        put_finding_location(b, a, f);
         aa_buf_putc(b, '\n');
     }
     if (n)
@@ -531,7 +558,17 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
         aa_json_key(j, "severity_class");
         aa_json_int(j, f->severity_class);
         aa_json_key(j, "value");
-        aa_json_num(j, a->region_value[f->region]);
+        aa_json_num(j, f->effect);
+        aa_json_key(j, "contexts"); /* the regions it adds up, [] for the region alone */
+        aa_json_arr_begin(j);
+        for (i = 0; i < f->ncontexts; i++) {
+            aa_json_obj_begin(j);
+            json_region_fields(j, a, f->contexts[i]);
+            aa_json_key(j, "value");
+            aa_json_num(j, a->region_value[f->contexts[i]]);
+            aa_json_obj_end(j);
+        }
+        aa_json_arr_end(j);
     } else {
         aa_json_key(j, "effect");
         aa_json_num(j, f->effect);
@@ -870,7 +907,12 @@ static void xml_finding(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     xnum(b, f->severity);
     if (f->kind == AA_FINDING_DISPARITY) {
         aa_buf_printf(b, "\" severity_class=\"%d\" value=\"", f->severity_class);
-        xnum(b, a->region_value[f->region]);
+        xnum(b, f->effect);
+        if (f->ncontexts) {
+            aa_buf_puts(b, "\" contexts=\"");
+            for (i = 0; i < f->ncontexts; i++)
+                aa_buf_printf(b, "%s%zu", i ? " " : "", a->regions[f->contexts[i]].index);
+        }
     } else {
         aa_buf_puts(b, "\" effect=\"");
         xnum(b, f->effect);

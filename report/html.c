@@ -342,13 +342,20 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
                            : ". Balancing the work would save about that time on every "
                              "process.</p>");
     } else {
+        size_t i;
         aa_buf_puts(o, "<p>This region spends <b>");
         put_time(o, f->impact_s);
         aa_buf_puts(o, "</b> per process in its own code (");
         rp_put_share(o, f->impact_s, run);
-        aa_buf_printf(o, ") and runs less efficiently than the rest of the program "
-                         "(%s severity).</p>",
+        aa_buf_printf(o, ")%s and runs less efficiently than the rest of the program "
+                         "(%s severity).",
+                      f->ncontexts ? ", added over the calling contexts it runs in," : "",
                       rp_severity_name(f->severity_class));
+        for (i = 0; i < f->ncontexts; i++) {
+            aa_buf_puts(o, i ? ", " : " Its contexts: ");
+            put_region(o, a, f->contexts[i]);
+        }
+        aa_buf_puts(o, "</p>");
     }
 }
 

@@ -582,6 +582,106 @@ static void test_inclusive_attributes(void)
  * no I/O cause for update (its callee's bytes are not its own; HPL's
  * HPL_pdupdateTT was "much MPI traffic" from its callees); mode 1: the
  * writing is a loop of update's own: disk_io_bytes or io_time named. */
+/* A region hot only over its calling contexts (disparity.c
+ * an_context_hotspots): a kernel 13% of the run in each of two sweeps beside
+ * five phases of 14-15% -- each node alone below disparity_min_share, the
+ * kernel's own code 26% over both: one hotspot, at its larger context, with
+ * both contexts.  None where the second sweep calls another function or the
+ * kernel holds 10% over both. */
+static void test_context_hotspot(void)
+{
+    int mode;
+    for (mode = 0; mode < 3; mode++) {
+        aa_experiment *e = test_context_exp(mode, 4);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        aa_buf b;
+        size_t k, nd = 0;
+        const aa_finding *f = NULL;
+        aa_analyze_options_init(&o);
+        o.region_metric = AA_RMETRIC_WALL;
+        ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "calling contexts, mode %d: analysed", mode);
+        for (k = 0; a && k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISPARITY && a->findings[k].cccr) {
+                nd++;
+                f = &a->findings[k];
+            }
+        if (mode != 0) {
+            ok(nd == 0, "... mode %d: no hotspot (%zu)", mode, nd);
+        } else {
+            ok(nd == 1 && f->ncontexts == 2 && a->regions[f->region].id == 5 &&
+                   a->regions[f->contexts[1]].id == 5 && f->contexts[0] == f->region,
+               "... the kernel over its two contexts (%zu findings, %zu contexts)", nd,
+               f ? f->ncontexts : 0);
+            ok(f && fabs(f->run_share - 0.26) < 0.005 && fabs(f->effect - 0.26) < 0.005 &&
+                   fabs(f->impact_s - 0.26) < 0.005,
+               "... 26%% of the run, 0.26 s (%g, %g s)", f ? f->run_share : NAN,
+               f ? f->impact_s : NAN);
+            ok(f && f->confidence == 1, "... on every process (confidence %g)",
+               f ? f->confidence : NAN);
+            aa_buf_init(&b);
+            ok(aa_analyze_format_text(a, &b) == AA_OK && b.data &&
+                   strstr(b.data, "kernel (over 2 calling contexts)") &&
+                   strstr(b.data, "(called from sweep_x)") && strstr(b.data, "(called from sweep_y)"),
+               "... the report names it over its contexts and both callers");
+            aa_buf_free(&b);
+            aa_buf_init(&b);
+            ok(aa_analyze_format_json(a, &b) == AA_OK && b.data && strstr(b.data, "\"contexts\": ["),
+               "... the JSON lists the contexts");
+            aa_buf_free(&b);
+        }
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
+/* "% of the run" is of the run as it ran: an imbalance whose other
+ * processes wait in main's own MPI (no loop region around it: set-up MPI,
+ * left out of the whole-program time the analysis compares with) was
+ * "150% of the run".  Rank 3 computes 2.5 s, the others 1 s and wait
+ * 1.5 s in main's MPI: 1.5 s beyond the others, 60% of the 2.5-s run. */
+static void test_run_share_of_run(void)
+{
+    aa_experiment *e = test_loop_exp_new();
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    size_t k;
+    int r;
+    const aa_finding *f = NULL;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region_in(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
+    add_region_in(e, 2, 1, "compute", AA_KIND_FUNCTION, "compute");
+    for (r = 0; r < 4; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double work = (r == 3 ? 2.5 : 1.0) * (1 + 0.001 * r), wait = 2.5 - work + 0.001, *v;
+        long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
+        long n2 = aa_thread_add_node(e, t, 2, (int32_t)n1);
+        for (k = 0; k < 3; k++) {
+            v = aa_node_values(e, t, (size_t)(k == 0 ? n0 : k == 1 ? n1 : n2));
+            v[TL_CPU] = work;
+            v[TL_WALL] = work + (k < 2 ? wait : 0);
+            v[TL_VISITS] = 1;
+            v[TL_CPU_SQ] = work * work;
+            v[TL_MPI_WALL] = v[TL_MPI_COLL] = k < 2 ? wait : 0;
+        }
+    }
+    e->nprocs = 4;
+    aa_analyze_options_init(&o);
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "share of the run: analysed");
+    for (k = 0; a && k < a->nfindings; k++)
+        if (a->findings[k].kind == AA_FINDING_DISSIMILARITY && a->findings[k].cccr)
+            f = &a->findings[k];
+    ok(f && a->regions[f->region].id == 2 && f->nslow == 1 && f->slow_ranks[0] == 3,
+       "... rank 3 in compute");
+    ok(f && fabs(f->impact_s - 1.5) < 0.01 && fabs(f->run_share - 0.6) < 0.01,
+       "... 1.5 s beyond the others, 60%% of the run (%g s, %g)", f ? f->impact_s : NAN,
+       f ? f->run_share : NAN);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 static void test_cause_in_body(void)
 {
     int mode;
@@ -3265,6 +3365,8 @@ int main(void)
     test_whole_chain();
     test_inclusive_attributes();
     test_cause_in_body();
+    test_context_hotspot();
+    test_run_share_of_run();
     test_dominant_child();
     test_noise_floor();
     test_local_difference();

@@ -62,6 +62,17 @@ static int same_causes(const aa_finding *a, const aa_finding *b)
     return same;
 }
 
+static int same_contexts(const aa_finding *a, const aa_finding *b)
+{
+    size_t i;
+    if (a->ncontexts != b->ncontexts)
+        return 0;
+    for (i = 0; i < a->ncontexts; i++)
+        if (a->contexts[i] != b->contexts[i])
+            return 0;
+    return 1;
+}
+
 static void compare(const char *what, const aa_analysis *s, const aa_analysis *p)
 {
     size_t r, i, bad = 0;
@@ -95,7 +106,10 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
             !same_ranks(a->slow_ranks, a->nslow, b->slow_ranks, b->nslow) ||
             !same_ranks(a->wait_ranks, a->nwait, b->wait_ranks, b->nwait) ||
             fabs(a->impact_s - b->impact_s) > 1e-9 * fabs(a->impact_s) ||
-            fabs(a->excess_s - b->excess_s) > 1e-9 * fabs(a->excess_s)) {
+            fabs(a->excess_s - b->excess_s) > 1e-9 * fabs(a->excess_s) ||
+            fabs(a->run_share - b->run_share) > 1e-9 * fabs(a->run_share) ||
+            fabs(a->confidence - b->confidence) > 1e-9 ||
+            !same_contexts(a, b)) {
             diag("finding %zu: serial kind %d region %zu, parallel kind %d region %zu", i,
                  (int)a->kind, a->region, (int)b->kind, b->region);
             bad++;
@@ -692,6 +706,15 @@ static void role_case(int mode, int P)
     parity_case(what, test_branch_exp(mode, P), -1);
 }
 
+/* A kernel hot only over its two calling contexts (test_context_exp): the
+ * same finding over the same contexts in both. */
+static void context_case(int mode, int P)
+{
+    char what[96];
+    snprintf(what, sizeof what, "a region over its calling contexts, mode %d, %d processes", mode, P);
+    parity_case(what, test_context_exp(mode, P), -1);
+}
+
 static void one(aa_synth_scenario sc, const char *name, int np)
 {
     one_case(sc, name, np, 0.02, 1, 0, 1, 0, np == 64);
@@ -798,6 +821,8 @@ int main(void)
     role_case(1, 12);
     role_case(2, 12); /* opposite phases: made up (an_idle_bound) */
     role_case(4, 12); /* ... in part */
+    context_case(0, 12);
+    context_case(2, 12);
     /* processes sharing CPUs of different paces, two kernels: the imbalance
      * kept, the note that it may be the CPUs' in both */
     parity_case("two kernels, shared CPUs of different paces", test_cpu_pace_exp(0, 8), -1);

@@ -266,4 +266,59 @@ static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
     return e;
 }
 
+/* One kernel called from two sweeps beside five phases, P processes alike
+ * (a bulk-synchronous loop, 1 s of work each): mode 0: the kernel 13% of
+ * the run in each sweep, the phases 14-15% (a hotspot only over the
+ * kernel's two calling contexts, 26%); mode 1: the second sweep calls
+ * another function (no hotspot); mode 2: the kernel 5% in each (10% over
+ * both: none).  Region ids: sweep_x 3, sweep_y 4, kernel 5, kernel2 6,
+ * phases 7-11. */
+static inline aa_experiment *test_context_exp(int mode, int P)
+{
+    static const char *const phase[5] = {"phase_a", "phase_b", "phase_c", "phase_d", "phase_e"};
+    aa_experiment *e = test_loop_exp_new();
+    double kern = mode == 2 ? 0.05 : 0.13, rest = (1 - 2 * kern) / 5;
+    int r, k;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region_in(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
+    add_region_in(e, 2, 1, "loop@10", AA_KIND_LOOP, "main");
+    add_region_in(e, 3, 2, "sweep_x", AA_KIND_FUNCTION, "sweep_x");
+    add_region_in(e, 4, 2, "sweep_y", AA_KIND_FUNCTION, "sweep_y");
+    add_region_in(e, 5, 3, "kernel", AA_KIND_FUNCTION, "kernel");
+    add_region_in(e, 6, 4, "kernel2", AA_KIND_FUNCTION, "kernel2");
+    for (k = 0; k < 5; k++)
+        add_region_in(e, (uint32_t)(7 + k), 2, phase[k], AA_KIND_FUNCTION, phase[k]);
+    for (r = 0; r < P; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double jit = 1 + 0.001 * sin(r * 2.3), work = 0, wait = 0.002 + 0.001 * cos(r), *v;
+        long path[3], sw;
+        path[0] = aa_thread_add_node(e, t, 0, -1);
+        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+        for (k = 0; k < 7; k++) {
+            double x = (k < 2 ? kern : rest + 0.01 * (k - 4)) * jit;
+            uint32_t id = k < 2 ? (uint32_t)(3 + k) : (uint32_t)(5 + k);
+            long nd = aa_thread_add_node(e, t, id, (int32_t)path[2]);
+            v = aa_node_values(e, t, (size_t)nd);
+            v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
+            if (k < 2) { /* the sweep calls the kernel: its own code nothing */
+                sw = aa_thread_add_node(e, t, k == 1 && mode == 1 ? 6 : 5, (int32_t)nd);
+                v = aa_node_values(e, t, (size_t)sw);
+                v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
+            }
+            work += x;
+        }
+        for (k = 0; k < 3; k++) {
+            v = aa_node_values(e, t, (size_t)path[k]);
+            v[TL_CPU] = work;
+            v[TL_WALL] = work + wait;
+            v[TL_VISITS] = k < 2 ? 1 : 200;
+            v[TL_CPU_SQ] = k < 2 ? work * work : work * work / 200;
+            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
+        }
+    }
+    e->nprocs = P;
+    return e;
+}
+
 #endif
