@@ -93,6 +93,15 @@ void rp_put_region(aa_buf *o, const aa_analysis *a, size_t idx)
 }
 #define put_region rp_put_region
 
+/* A finding's region, and how many more calling contexts it adds up */
+static void put_finding_region(aa_buf *o, const aa_analysis *a, const aa_finding *f)
+{
+    put_region(o, a, f->region);
+    if (f->ncontexts > 1)
+        aa_buf_printf(o, " and %zu more calling context%s", f->ncontexts - 1,
+                      f->ncontexts == 2 ? "" : "s");
+}
+
 /* The region's own name ("loop@42"), for short labels. */
 static const char *short_name(const aa_analysis *a, size_t idx)
 {
@@ -569,7 +578,7 @@ static void finding_card(aa_buf *o, const aa_analysis *a, const rp_values *v, co
                   f->kind == AA_FINDING_DISSIMILARITY ? "Imbalance"
                   : f->kind == AA_FINDING_DYNAMIC     ? "Imbalance moving between processes"
                                                       : "Hotspot");
-    put_region(o, a, f->region);
+    put_finding_region(o, a, f);
     aa_buf_puts(o, ": ");
     put_time(o, f->impact_s);
     aa_buf_puts(o, " (");
@@ -644,7 +653,7 @@ static void section_findings(aa_buf *o, const aa_analysis *a, const rp_values *v
         int sc = f->severity_class;
         aa_buf_printf(o, "<tr class=\"%s\"><td>%s</td><td>", sc >= 3 ? (sc == 4 ? "sev4" : "sev3") : "",
                       kind_name(f->kind));
-        put_region(o, a, f->region);
+        put_finding_region(o, a, f);
         aa_buf_puts(o, "</td>");
         cell_impact(o, a, f);
         aa_buf_printf(o, "<td>%s</td>", f->cccr ? "CCCR" : (f->ccr ? "CCR" : "-"));

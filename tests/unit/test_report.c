@@ -391,6 +391,35 @@ static void dynamic_shown(void)
     aa_experiment_free(e);
 }
 
+/* A region hot only over its two calling contexts (test_context_exp): the
+ * card and the table say it adds another context up, the sentence names
+ * both. */
+static void contexts_shown(void)
+{
+    aa_experiment *e = test_context_exp(0, 4);
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_buf b;
+    aa_err err;
+    aa_analyze_options_init(&o);
+    o.region_metric = AA_RMETRIC_WALL;
+    is_int(aa_analyze_run(e, &o, &a, &err), AA_OK, "calling contexts: analysed");
+    if (!a) {
+        aa_experiment_free(e);
+        return;
+    }
+    aa_buf_init(&b);
+    is_int(aa_report_html(a, e, NULL, &b, &err), AA_OK, "calling contexts: html");
+    ok(b.data && strstr(b.data, "Hotspot in #") && strstr(b.data, " and 1 more calling context:"),
+       "the finding's card says it adds up another context");
+    ok(b.data && strstr(b.data, "added over the calling contexts it runs in") &&
+           strstr(b.data, "called from sweep_x") && strstr(b.data, "called from sweep_y"),
+       "the sentence names both contexts");
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 int main(void)
 {
     aa_experiment *clean = synth(AA_SYNTH_NONE, 3), *slow = synth(AA_SYNTH_SLOW_GROUP, 3);
@@ -566,6 +595,7 @@ int main(void)
     at_scale();
     io_calls_costed();
     blocked_time_shown();
+    contexts_shown();
     dynamic_shown();
     return tap_done();
 }
