@@ -702,6 +702,17 @@ long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, con
                          double min_share, int *isccr, long *rep);
 /* The contexts of rr's group into f (f->contexts, rr first); -1 on no memory. */
 int an_finding_contexts(aa_finding *f, const long *rep, size_t R, size_t rr);
+/* The nodes a disparity finding adds up: its contexts, or its region alone */
+static inline size_t an_finding_nnodes(const aa_finding *f)
+{
+    return f->ncontexts ? f->ncontexts : 1;
+}
+static inline size_t an_finding_node(const aa_finding *f, size_t k)
+{
+    return f->ncontexts ? f->contexts[k] : f->region;
+}
+/* severity_class (over contexts) and severity from f->effect and maxv */
+void an_disparity_severity(aa_finding *f, double maxv);
 /* The region metric (a->region_metric) of a wall fraction and a CPI. */
 double an_region_metric_value(const aa_analysis *a, double frac, double cpi);
 

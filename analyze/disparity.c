@@ -399,10 +399,25 @@ static double wait_of(const an_ctx *c, size_t q, size_t r)
 /* Region r's value without the waits of imbalances: its region value
  * scaled by the ratio of its mean per-process fraction without them to the
  * one with them; *waited: 1 when there were any. */
+static int waits_at(const an_ctx *c, size_t r)
+{
+    size_t i;
+    for (i = 0; i < c->a->nfindings; i++) {
+        const aa_finding *f = &c->a->findings[i];
+        if (f->kind != AA_FINDING_DISPARITY && f->wait_region == (long)r && f->nwait &&
+            f->wait_s > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* (every classified region's: wait_of, a pass over the waiting ranks, only
+ * where an imbalance names r) */
 static double own_value(const an_ctx *c, size_t r, int *waited)
 {
     size_t q, P = c->P, R = c->R;
     double s = 0, s0 = 0;
+    int any = waits_at(c, r);
     *waited = 0;
     for (q = 0; q < P; q++) {
         size_t k = q * R + r;
@@ -410,7 +425,7 @@ static double own_value(const an_ctx *c, size_t r, int *waited)
         if (!c->ran[k] || isnan(v))
             continue;
         s0 += c->dwpwt[q] > 0 ? fmin(1, v / c->dwpwt[q]) : 0;
-        if (!c->preempted[q] && (w = wait_of(c, q, r)) > 0) {
+        if (any && !c->preempted[q] && (w = wait_of(c, q, r)) > 0) {
             v = fmax(0, v - w);
             *waited = 1;
         }
@@ -458,12 +473,13 @@ long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, con
     long groups = 0;
     if (!nd)
         return -1;
+    for (i = 0; i < a->nregions; i++)
+        rep[i] = -1;
     for (i = 0; i < n; i++) {
         size_t r = dobj[i];
         nd[i].id = a->regions[r].id;
         nd[i].v = a->region_value[r];
         nd[i].r = r;
-        rep[r] = -1;
         if (a->severity[r] >= 3 && a->region_value[r] < top)
             top = a->region_value[r];
     }
@@ -485,6 +501,16 @@ long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, con
     }
     free(nd);
     return groups;
+}
+
+/* A finding's severity class and severity from its value (f->effect, over
+ * its contexts when it has several: in the top classes, an_context_hotspots)
+ * and the largest region value. */
+void an_disparity_severity(aa_finding *f, double maxv)
+{
+    if (f->ncontexts)
+        f->severity_class = f->effect >= maxv ? 4 : 3;
+    f->severity = maxv > 0 ? fmin(1, f->effect / maxv) : 0;
 }
 
 /* The contexts of rr's group (an_context_hotspots' rep) into f, rr (the
@@ -527,8 +553,6 @@ static int disp_ccrs(an_ctx *c, an_disp *d)
         free(own);
         return an_nomem(c);
     }
-    for (r = 0; r < R; r++)
-        d->rep[r] = -1;
     for (r = 0; r < R; r++)
         d->pos[r] = -1;
     for (i = 0; i < d->n; i++)
@@ -600,8 +624,8 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
         free(refv);
         return an_nomem(c);
     }
-    for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
-        size_t r = f->ncontexts ? f->contexts[k] : rr;
+    for (k = 0; k < an_finding_nnodes(f); k++) {
+        size_t r = an_finding_node(f, k);
         for (q = 0; q < P; q++) {
             double v = c->SW[q * R + r];
             sw += isnan(v) ? 0 : v;
@@ -609,11 +633,9 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
         }
         f->effect += a->region_value[r];
     }
-    if (f->ncontexts) /* over the contexts: in the top classes (an_context_hotspots) */
-        f->severity_class = f->effect >= d->maxv ? 4 : 3;
+    an_disparity_severity(f, d->maxv);
     f->impact_s = f->excess_s = sw / (double)P;
     f->run_share = sh / (double)P;
-    f->severity = d->maxv > 0 ? fmin(1, f->effect / d->maxv) : 0;
     f->confidence = 0; /* an_disparity_confidence: from per-process values */
     if (d->iscccr[rr] && d->have_rs)
         causes = an_disparity_causes(c, d, rr, val, refv);

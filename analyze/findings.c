@@ -95,8 +95,8 @@ static double process_share(const an_ctx *c, const aa_finding *f, double thr, in
     for (q = 0; q < P; q++) {
         double v = 0;
         int ran = 0;
-        for (i = 0; i < (f->ncontexts ? f->ncontexts : 1); i++)
-            v += own_metric(c, q, f->ncontexts ? f->contexts[i] : f->region, cyc_ok, &ran);
+        for (i = 0; i < an_finding_nnodes(f); i++)
+            v += own_metric(c, q, an_finding_node(f, i), cyc_ok, &ran);
         if (ran && v > thr)
             good++;
     }

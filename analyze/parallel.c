@@ -2945,8 +2945,8 @@ static int disparity_confidence(pa *x, size_t first)
             size_t k, r;
             double v = 0;
             int ran = 0;
-            for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
-                r = f->ncontexts ? f->contexts[k] : f->region;
+            for (k = 0; k < an_finding_nnodes(f); k++) {
+                r = an_finding_node(f, k);
                 if (x->ran[q * x->R + r]) {
                     ran = 1;
                     v += region_metric_of(x, q, r);
@@ -3013,8 +3013,6 @@ static int disparity_findings(pa *x, const long *fof)
                 maxv = a->region_value[r];
         }
     }
-    for (r = 0; r < R; r++)
-        rep[r] = -1;
     if (an_context_hotspots(a, x->dobj, x->ndobj, own, x->o->disparity_min_share, isccr, rep) < 0) {
         rc = pa_nomem(x);
         goto out;
@@ -3044,16 +3042,14 @@ static int disparity_findings(pa *x, const long *fof)
         f->ccr = 1;
         f->cccr = 1;
         f->severity_class = a->severity[rr];
-        for (k = 0; k < (f->ncontexts ? f->ncontexts : 1); k++) {
-            r = f->ncontexts ? f->contexts[k] : rr;
+        for (k = 0; k < an_finding_nnodes(f); k++) {
+            r = an_finding_node(f, k);
             f->impact_s += s[2 * R + r] / (double)x->P;
             f->run_share += s[3 * R + r] / (double)x->P;
             f->effect += a->region_value[r];
         }
-        if (f->ncontexts) /* over the contexts: in the top classes (an_context_hotspots) */
-            f->severity_class = f->effect >= maxv ? 4 : 3;
         f->excess_s = f->impact_s;
-        f->severity = maxv > 0 ? fmin(1, f->effect / maxv) : 0;
+        an_disparity_severity(f, maxv);
         rc = disparity_causes(x, &d, rr, f);
     }
     if (!rc)
