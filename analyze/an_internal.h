@@ -544,6 +544,14 @@ enum { AN_DYN_R_STEPS, AN_DYN_R_WORK, AN_DYN_R_WAIT, AN_DYN_R_WORK_SQ, AN_DYN_R_
  * lighter steps: more than this share of the processes must show it in
  * their own steps (correlation and slope as the pooled ones'). */
 #define AN_DYN_MAJORITY 0.5
+/* Whether the machine's noise counts against the steps' work spread
+ * (dynamic.c machine_noise, parallel.c dynamic_noise): processes shared a
+ * CPU with each other (placement keys) or npreempted of them were
+ * preempted by whatever else ran. */
+static inline int an_dyn_cpu_shared(int place_shared, size_t npreempted)
+{
+    return place_shared || npreempted > 0;
+}
 /* The metric of row k (< AN_DYN_ROWS): the sync_* sums, an_wait_metric's
  * kinds, visits, cpu, cpu_sq. */
 const char *an_dyn_metric(size_t k);

@@ -528,17 +528,25 @@ static void gather_rows(an_ctx *c, const int *mi, size_t q, double **rows, unsig
 }
 
 /* The machine's noise of one visit (relative) the steps' work spread is
- * judged beyond: the analysis's noise_one_visit where some processes
- * shared a CPU (placement.c's keys), 0 otherwise -- on a core of its own
- * one visit varies by the program's work (a load that moves varies every
- * region it is in) more than by the machine; -1 on no memory. */
+ * judged beyond: the analysis's noise_one_visit where processes shared a
+ * CPU -- with each other (placement.c's keys) or with whatever else the
+ * machine ran (a preempted process: runnable and not running for more than
+ * preempted_share of its wall time; under a load that moves the processes
+ * between CPUs no two keep one, and the balanced sample beside `make check`
+ * showed false dynamic imbalances of 1-2% of the run, bench/diagnosis.md,
+ * twenty-ninth step) -- 0 otherwise: on a core of its own one visit varies
+ * by the program's work (a load that moves varies every region it is in)
+ * more than by the machine; -1 on no memory. */
 static double machine_noise(an_ctx *c)
 {
     uint64_t *keys = NULL;
     double noise;
+    size_t q, npre = 0;
     if (an_place_keys(c, &keys))
         return -1;
-    noise = keys ? c->a->noise_one_visit : 0;
+    for (q = 0; q < c->P; q++)
+        npre += c->preempted && c->preempted[q];
+    noise = an_dyn_cpu_shared(keys != NULL, npre) ? c->a->noise_one_visit : 0;
     free(keys);
     return noise;
 }

@@ -145,6 +145,7 @@ typedef struct pa {
     double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
     unsigned char *whole, *preempted;
+    size_t npreempted; /* over every rank (self_wall) */
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
     uint64_t *place_key; /* by local process: its host and CPU (placement.c), 0 unknown */
     /* L x R: the CPU time MPI calls need at most on a dedicated node (calls x
@@ -1175,6 +1176,7 @@ static int self_wall(pa *x)
     }
     if ((rc = pa_sum(x, cnt, 2)))
         goto out;
+    x->npreempted = (size_t)cnt[0];
     if (cnt[0] > 0)
         rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
                      "time the machine ran other processes: neither CPU time nor waiting in "
@@ -3338,7 +3340,8 @@ static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *
 }
 
 /* dynamic.c's machine noise: noise_one_visit where some processes shared a
- * CPU (the placement keys of every rank), 0 otherwise. */
+ * CPU (the placement keys of every rank) or were preempted (self_wall's
+ * count), 0 otherwise. */
 static int dynamic_noise(pa *x, double *noise)
 {
     uint64_t *keys = NULL;
@@ -3348,7 +3351,7 @@ static int dynamic_noise(pa *x, double *noise)
         return rc;
     if ((shared = an_place_shared(keys, x->P)) < 0)
         rc = pa_nomem(x);
-    else if (shared)
+    else if (an_dyn_cpu_shared(shared, x->npreempted))
         *noise = x->a->noise_one_visit;
     free(keys);
     return rc;

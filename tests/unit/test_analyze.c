@@ -3260,10 +3260,13 @@ static void test_made_up(void)
  * on cores of their own (8 processes) the program's, found in full; mode
  * 12: the same with two processes on each CPU -- one visit's noise is the
  * machine's, that times the mean step the part of the steps' spread that
- * costs nothing (the wait measured bounds the cost of both). */
+ * costs nothing (the wait measured bounds the cost of both); mode 13: as
+ * 11, a CPU each, but every process preempted by other programs (a load
+ * moving the processes between CPUs shares none in particular) -- the
+ * machine's part as in 12. */
 static void test_dynamic(void)
 {
-    static const char *what[13] = {"a different process the heaviest each step",
+    static const char *what[14] = {"a different process the heaviest each step",
                                   "every fourth step heavier on all",
                                   "balanced work, waits from elsewhere", "3 steps",
                                   "the wait in a function the loop calls",
@@ -3273,9 +3276,10 @@ static void test_dynamic(void)
                                   "a moving load beside a static one",
                                   "a shared core's two slower, the others jittering",
                                   "work varying at random",
-                                  "work varying at random, two processes a CPU"};
+                                  "work varying at random, two processes a CPU",
+                                  "work varying at random, every process preempted"};
     int mode, P;
-    for (mode = 0; mode < 13; mode++)
+    for (mode = 0; mode < 14; mode++)
         for (P = 2; P <= 8; P += 6) {
             aa_experiment *e = test_dynamic_exp(mode, P);
             aa_analysis *a = NULL;
@@ -3321,12 +3325,12 @@ static void test_dynamic(void)
                 ok(nd == 1 && f && f->region == region_by_id(a, 3) && f->step_noise_sd == 0,
                    "... one dynamic finding, no machine noise (%zu, %g)", nd,
                    f ? f->step_noise_sd : NAN);
-            } else if (mode == 12 && P == 8) {
+            } else if ((mode == 12 || mode == 13) && P == 8) {
                 double part = a->noise_one_visit * 0.002;
                 ok(nd == 1 && part > 0 && fabs(f->step_noise_sd - part) < 0.05 * part,
                    "... the machine's part: one visit's noise %g x the mean 2 ms step (%g s)",
                    a->noise_one_visit, nd ? f->step_noise_sd : NAN);
-            } else if (mode == 11 || mode == 12) {
+            } else if (mode >= 11) {
                 /* 2 processes, 40 steps of random work: too little to tell */
             } else
                 ok(nd == 0, "... no dynamic finding (%zu, one visit's noise %g)", nd,

@@ -65,7 +65,9 @@ static inline aa_experiment *test_loop_exp_new(void)
  * with 3 steps; 5: as 0 without the sync metrics; 6: as 4 with the
  * allreduce a call-site region (MPI_Allreduce@12, round 2's refinement);
  * 7: as 0 with compute's work in its inner loop (region 5), entered 4
- * times a step (round 2's refinement of a loop nest). */
+ * times a step (round 2's refinement of a loop nest); 11: work varying at
+ * random, a CPU each; 12: the same, two processes a CPU; 13: as 11, each
+ * process preempted (its run delay, the scheduler's, longer than the run). */
 /* A number in [0, 1) that looks random, the same for the same (k, m). */
 static inline double test_unit_random(int k, int m)
 {
@@ -85,6 +87,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
     int ms = mode == 5 ? -1 : aa_experiment_add_metric(e, sync[0], "count");
     for (k = 1; k < 6 && ms >= 0; k++)
         aa_experiment_add_metric(e, sync[k], k < 3 ? "s" : "s2");
+    /* mode 13: the CPU time in MPI as well, which judging preemption needs */
+    int mpc = mode == 13 ? aa_experiment_add_metric(e, "mpi_cpu", "s") : -1;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
@@ -101,6 +105,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
         snprintf(cpu, sizeof cpu, "%d", r / 2);
         if (mode == 12) /* two processes a CPU */
             aa_process_set_attr(pr, "cpu", cpu);
+        if (mode == 13) /* a CPU each, preempted by other programs for longer than the run */
+            aa_process_set_attr(pr, "run_delay", "10");
         path[0] = aa_thread_add_node(e, t, 0, -1);
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
@@ -112,7 +118,7 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                 double x = mode == 1 ? (k % 4 == 0 ? H : L)
                          : mode == 2 ? L * (1 + 1e-3 * sin(k * 7.0 + m))
                          : mode == 8 ? (m == P - 1 ? H : L) * (1 + 0.05 * sin(k * 7.0 + m * 2.1))
-                         : mode == 11 || mode == 12 ? L * (1 + 0.3 * (test_unit_random(k, m) - 0.5))
+                         : mode >= 11 && mode <= 13 ? L * (1 + 0.3 * (test_unit_random(k, m) - 0.5))
                          : mode == 10 ? (m >= P - 2 ? 1.5 * L * (1 + 0.03 * sin(k * 7.0 + m * 2.1))
                                                     : L * (1 + 0.1 * sin(k * 5.3 + m * 1.7)))
                                      : (k % P == m ? H : L) + (mode == 9 && m == P - 1 ? 0.3 * (H - L) : 0);
@@ -145,6 +151,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
             v[mv] = k == 3 ? steps : 1;
             v[mq] = v[mcp] * v[mcp] / v[mv];
             v[mw] = v[mc] = T;
+            if (mpc >= 0) /* MPI polls on the CPU */
+                v[mpc] = T;
             for (m = 0; m < 6 && ms >= 0; m++)
                 v[ms + m] = sw[m];
         }
