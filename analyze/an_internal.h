@@ -575,7 +575,7 @@ typedef struct an_dyn_verdict {
  * the steps whose latest process shows the pattern (-1: not known; 1: not
  * asked, for the candidates), the share of the processes that show it
  * asked as well. */
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double noise,
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double mmed, double noise,
                      double moving, double agree, an_dyn_verdict *out);
 /* The moving share of the candidates (the regions judged with it 1): one
  * process's mean, spread and steps at region r (0: too few steps).
@@ -600,7 +600,7 @@ typedef struct an_dyn_state {
 int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
                      const size_t *clist, double *mu, double *sd, double *n);
 int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
-                 double wmed, double noise, double *moving, double *agree);
+                 double mmed, double noise, double *moving, double *agree);
 void an_dyn_span_add(an_dyn_state *st, const double *const *rows, const size_t *cstart,
                      const size_t *clist);
 void an_dyn_shape(an_dyn_state *st);
@@ -618,7 +618,7 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const 
 int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
                              const double *agree, const unsigned char *inner,
                              const size_t *send, const size_t *cstart,
-                             const size_t *clist, double wmed, double noise);
+                             const size_t *clist, double mmed, double noise);
 
 /* dissim.c */
 /* The placement keys of the analysed processes (placement.c), or NULL

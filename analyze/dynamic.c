@@ -31,8 +31,12 @@
  *     work the process lacks);
  *  3. its impact -- the wait per process the variation explains, steps x
  *     min(1, -b) x sd x sqrt(P - 1), at most the wait measured there --
- *     is at least finding_min_share of the median run (wall time: the wait
- *     is wall time) and at least the resolution.  sqrt(P - 1) sd is what
+ *     is at least finding_min_share of the median whole-program process
+ *     metric (CPU time outside MPI and I/O: the dissimilarity's floor, on
+ *     the scale of the work whose spread the cost is -- the run's wall
+ *     time, many times it where the processes were preempted, left 12
+ *     ranks' 6% moving load of the suite at 0.65%) and at least the
+ *     resolution.  sqrt(P - 1) sd is what
  *     the latest of P processes can exceed their mean by in a step
  *     (Samuelson's inequality; exact when one process at a time is heavy);
  *     the slope counts up to 1: a process cannot wait for more work than
@@ -162,7 +166,7 @@ void an_dynamic_add(double *s, size_t R, const double *const *rows, const size_t
     }
 }
 
-int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, double noise,
+int an_dynamic_judge(const double *v, const aa_analyze_options *o, double mmed, double noise,
                      double moving, double agree, an_dyn_verdict *out)
 {
     double procs = v[AN_DYN_PROCS], steps = v[AN_DYN_STEPS], dof = steps - procs;
@@ -185,8 +189,8 @@ int an_dynamic_judge(const double *v, const aa_analyze_options *o, double wmed, 
     out->agree = fmin(agree >= 0 ? agree : 1, v[AN_DYN_AGREE] / procs);
     return out->corr <= -o->dynamic_corr && out->z >= o->dynamic_z &&
            out->slope <= -o->dynamic_slope && out->agree > AN_DYN_MAJORITY &&
-           out->impact >= o->resolution_s && wmed > 0 &&
-           out->impact / wmed >= o->finding_min_share;
+           out->impact >= o->resolution_s && mmed > 0 &&
+           out->impact / mmed >= o->finding_min_share;
 }
 
 /* ---- whether the latest process changes from step to step ----
@@ -222,7 +226,7 @@ int an_dyn_step_work(const double *const *rows, size_t r, const size_t *cstart,
 }
 
 int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_options *o,
-                 double wmed, double noise, double *moving, double *agree)
+                 double mmed, double noise, double *moving, double *agree)
 {
     size_t r, i, nc = 0;
     memset(st, 0, sizeof *st);
@@ -235,7 +239,7 @@ int an_dyn_begin(an_dyn_state *st, const double *s, size_t R, const aa_analyze_o
         return -1;
     for (r = 0; r < R; r++) {
         an_dyn_verdict v;
-        if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, wmed, noise, 1, 1, &v))
+        if (an_dynamic_judge(s + r * AN_DYN_SUMS, o, mmed, noise, 1, 1, &v))
             st->cand[nc++] = r;
     }
     if (nc && (!(st->sums = calloc(AN_DYN_SPAN_SUMS * nc, sizeof *st->sums)) ||
@@ -448,7 +452,7 @@ size_t an_dynamic_cause(const aa_analysis *a, const unsigned char *inner, const 
 
 /* One finding: the varying work in `cause`, the wait at `site`. */
 static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdict *v,
-                       const double *s, double wmed)
+                       const double *s)
 {
     aa_analysis *a = c->a;
     aa_finding *f = an_add_finding(c, AA_FINDING_DYNAMIC, cause);
@@ -461,7 +465,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     f->severity = -v->corr;
     f->confidence = v->agree;
     f->impact_s = f->excess_s = v->impact;
-    f->run_share = v->impact / (c->run_med > 0 ? c->run_med : wmed); /* judged on wmed */
+    f->run_share = v->impact / (c->run_med > 0 ? c->run_med : c->wmed); /* judged on mmed */
     f->wait_region = (long)site;
     for (k = 0; k < AN_WAIT_KINDS; k++) {
         kinds[k] = s[site * AN_DYN_SUMS + AN_DYN_KINDS + k];
@@ -486,7 +490,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
 int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
                              const double *agree, const unsigned char *inner,
                              const size_t *send, const size_t *cstart,
-                             const size_t *clist, double wmed, double noise)
+                             const size_t *clist, double mmed, double noise)
 {
     aa_analysis *a = c->a;
     size_t r, j, nf = a->nfindings;
@@ -495,7 +499,7 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
         an_dyn_verdict v;
         size_t cause;
         int dup = 0;
-        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, wmed, noise, moving ? moving[r] : 1,
+        if (!an_dynamic_judge(s + r * AN_DYN_SUMS, c->o, mmed, noise, moving ? moving[r] : 1,
                               agree ? agree[r] : -1, &v))
             continue;
         cause = an_dynamic_cause(a, inner, send, cstart, clist, s, r);
@@ -512,7 +516,7 @@ int an_dynamic_findings_from(an_ctx *c, const double *s, const double *moving,
                 }
                 break;
             }
-        if (!dup && (rc = add_finding(c, r, cause, &v, s, wmed)))
+        if (!dup && (rc = add_finding(c, r, cause, &v, s)))
             return rc;
     }
     return AA_OK;
@@ -559,7 +563,7 @@ static int moving_shares(an_ctx *c, const double *s, const int *mi, double **row
 {
     an_dyn_state st;
     size_t q;
-    if (an_dyn_begin(&st, s, c->R, c->o, c->wmed, noise, moving, agree))
+    if (an_dyn_begin(&st, s, c->R, c->o, c->mmed, noise, moving, agree))
         return an_nomem(c);
     for (q = 0; st.nc && q < c->P; q++) {
         gather_rows(c, mi, q, rows, fin);
@@ -618,7 +622,7 @@ int an_dynamic_findings(an_ctx *c)
                  : moving_shares(c, s, mi, rows, fin, noise, moving, agree);
     if (!rc)
         rc = an_dynamic_findings_from(c, s, moving, agree, inner, c->send, c->cstart, c->clist,
-                                      c->wmed, noise);
+                                      c->mmed, noise);
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);
     free(s), free(moving), free(agree), free(fin), free(inner);

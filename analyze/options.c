@@ -206,7 +206,9 @@ static const aa_analyze_tunable tunables[] = {
       "a false CCCR on 144 runs with cpu_sq / 260 without: 0.02: 127, 26/43, 3 / 210, "
       "43/80, 26; 0.01: 133, 32, 3 / 216, 56, 33 (the 7 more are one-process spikes of "
       "~5 ms that the cpu_sq test removes); 0.005: 133, 32, 3 / - (bench/diagnosis.md, "
-      "eighth step)"),
+      "eighth step).  A dynamic imbalance's cost is judged on the same scale (of the wall "
+      "time, which preemption stretches, 30 dynamic runs found 18; of this, 20, no false "
+      "finding; twenty-ninth step)"),
     T("mpi_call_cpu", mpi_call_cpu_s, 1e-3, 0.0, 1e6, "s per call",
       "a preempted process's MPI calls count on the CPU time they can need -- this per "
       "call plus their bytes at mpi_copy_rate -- as beyond it they poll for a partner "

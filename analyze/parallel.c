@@ -3317,7 +3317,7 @@ static int dynamic_moving(pa *x, const double *s, double **rows, unsigned char *
     double *use[AN_DYN_ROWS];
     size_t q;
     int rc = AA_OK;
-    if (an_dyn_begin(&st, s, x->R, x->o, x->wmed, noise, moving, agree))
+    if (an_dyn_begin(&st, s, x->R, x->o, x->mmed, noise, moving, agree))
         return pa_nomem(x);
     for (q = 0; st.nc && !rc && q < x->L; q++)
         if (!(rc = dynamic_rows(x, q, rows, use, fin, NULL)) && use[AN_DYN_R_STEPS])
@@ -3383,8 +3383,9 @@ static int dynamic_findings(pa *x)
         for (r = 0; r < R; r++)
             inner[r] = (x->rkind[r] & (RK_FUNCTION | RK_CALL)) != 0;
         x->dc.run_med = x->run_med;
+        x->dc.wmed = x->wmed;
         rc = an_dynamic_findings_from(&x->dc, s, moving, agree, inner, x->send, x->cstart,
-                                      x->clist, x->wmed, noise);
+                                      x->clist, x->mmed, noise);
     }
     for (k = 0; k < AN_DYN_ROWS; k++)
         free(rows[k]);

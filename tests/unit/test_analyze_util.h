@@ -67,7 +67,9 @@ static inline aa_experiment *test_loop_exp_new(void)
  * 7: as 0 with compute's work in its inner loop (region 5), entered 4
  * times a step (round 2's refinement of a loop nest); 11: work varying at
  * random, a CPU each; 12: the same, two processes a CPU; 13: as 11, each
- * process preempted (its run delay, the scheduler's, longer than the run). */
+ * process preempted (its run delay, the scheduler's, longer than the run);
+ * 14: as 0 with 3% more work in the heavy step, the whole program's wall
+ * time 3 times its CPU time (preempted outside the loop). */
 /* A number in [0, 1) that looks random, the same for the same (k, m). */
 static inline double test_unit_random(int k, int m)
 {
@@ -87,8 +89,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
     int ms = mode == 5 ? -1 : aa_experiment_add_metric(e, sync[0], "count");
     for (k = 1; k < 6 && ms >= 0; k++)
         aa_experiment_add_metric(e, sync[k], k < 3 ? "s" : "s2");
-    /* mode 13: the CPU time in MPI as well, which judging preemption needs */
-    int mpc = mode == 13 ? aa_experiment_add_metric(e, "mpi_cpu", "s") : -1;
+    /* modes 13-14: the CPU time in MPI as well, which judging preemption needs */
+    int mpc = mode >= 13 ? aa_experiment_add_metric(e, "mpi_cpu", "s") : -1;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
@@ -121,6 +123,7 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                          : mode >= 11 && mode <= 13 ? L * (1 + 0.3 * (test_unit_random(k, m) - 0.5))
                          : mode == 10 ? (m >= P - 2 ? 1.5 * L * (1 + 0.03 * sin(k * 7.0 + m * 2.1))
                                                     : L * (1 + 0.1 * sin(k * 5.3 + m * 1.7)))
+                         : mode == 14 ? (k % P == m ? 1.03 * L : L)
                                      : (k % P == m ? H : L) + (mode == 9 && m == P - 1 ? 0.3 * (H - L) : 0);
                 most = x > most ? x : most;
                 if (m == r)
@@ -148,6 +151,8 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
                 continue;
             v = aa_node_values(e, t, (size_t)path[k]);
             v[mwl] = v[mcp] = k == 3 ? T : W + T + (k < 2 ? 0.01 : 0);
+            if (mode == 14 && k < 2) /* preempted outside the loop: the run 3 times its time */
+                v[mwl] = 3 * v[mcp];
             v[mv] = k == 3 ? steps : 1;
             v[mq] = v[mcp] * v[mcp] / v[mv];
             v[mw] = v[mc] = T;
