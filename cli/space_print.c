@@ -168,6 +168,21 @@ void space_print_show(aa_buf *out, const aa_space_shown *x, int json)
             aa_json_arr_end(&j);
             aa_json_key(&j, "suggestion");
             aa_json_str(&j, f->suggestion ? f->suggestion : "");
+            aa_json_key(&j, "impact_seconds");
+            if (isfinite(f->impact_s))
+                aa_json_num(&j, f->impact_s);
+            else
+                aa_json_null(&j);
+            aa_json_key(&j, "run_share");
+            if (isfinite(f->run_share))
+                aa_json_num(&j, f->run_share);
+            else
+                aa_json_null(&j);
+            aa_json_key(&j, "contexts");
+            aa_json_arr_begin(&j);
+            for (k = 0; k < f->ncontexts; k++)
+                aa_json_str(&j, f->contexts[k]);
+            aa_json_arr_end(&j);
             aa_json_obj_end(&j);
         }
         aa_json_arr_end(&j);
@@ -189,11 +204,20 @@ void space_print_show(aa_buf *out, const aa_space_shown *x, int json)
     aa_buf_puts(out, "  findings\n");
     for (i = 0; i < x->nfindings; i++) {
         const aa_space_finding *f = &x->findings[i];
-        aa_buf_printf(out, "    %-13s %s severity %.2f confidence %.2f causes: ", f->kind,
-                      f->region, f->severity, f->confidence);
+        aa_buf_printf(out, "    %-13s %s", f->kind, f->region);
+        if (f->ncontexts > 1)
+            aa_buf_printf(out, " (over %zu calling contexts)", f->ncontexts);
+        if (isfinite(f->impact_s))
+            aa_buf_printf(out, " impact %.4g s", f->impact_s);
+        if (isfinite(f->run_share))
+            aa_buf_printf(out, " (%.1f%% of the run)", 100 * f->run_share);
+        aa_buf_printf(out, " severity %.2f confidence %.2f causes: ", f->severity,
+                      f->confidence);
         for (k = 0; k < f->ncauses; k++)
             aa_buf_printf(out, "%s%s", k ? "," : "", f->causes[k]);
         aa_buf_puts(out, f->ncauses ? "\n" : "-\n");
+        for (k = 0; f->ncontexts > 1 && k < f->ncontexts; k++)
+            aa_buf_printf(out, "      context %s\n", f->contexts[k]);
     }
 }
 

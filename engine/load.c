@@ -215,10 +215,36 @@ int aa_engine_analyze(const aa_experiment *e, const aa_analyze_options *o, aa_an
 
 void aa_engine_findings_free(aa_space_finding *f, size_t n)
 {
-    size_t i;
-    for (i = 0; f && i < n; i++)
+    size_t i, k;
+    for (i = 0; f && i < n; i++) {
         free((char *)f[i].region);
+        for (k = 0; k < f[i].ncontexts; k++)
+            free(f[i].contexts[k]);
+        free((char **)f[i].contexts);
+    }
     free(f);
+}
+
+/* The /Code paths of finding f's calling contexts into g (none when it
+ * stands at one); -1 on no memory. */
+static int finding_context_paths(const aa_analysis *an, const aa_experiment *e,
+                                 char *const *paths, const aa_finding *f, aa_space_finding *g)
+{
+    char **c;
+    size_t k;
+    if (f->ncontexts < 2)
+        return 0;
+    if (!(c = calloc(f->ncontexts, sizeof *c)))
+        return -1;
+    g->contexts = c;
+    for (k = 0; k < f->ncontexts; k++) {
+        size_t x = f->contexts[k];
+        const aa_region *info = x < an->nregions ? an->regions[x].info : NULL;
+        const aa_region *r = info ? aa_experiment_region(e, info->id) : NULL;
+        if (r && !(c[g->ncontexts++] = aa_strdup(paths[r - e->regions])))
+            return -1;
+    }
+    return 0;
 }
 
 int aa_engine_findings(const aa_analysis *an, const aa_experiment *e, aa_space_finding **out,
@@ -252,6 +278,15 @@ int aa_engine_findings(const aa_analysis *an, const aa_experiment *e, aa_space_f
         g->causes = f->causes;
         g->suggestion = f->suggestion;
         g->region_id = r->id;
+        g->impact_s = f->impact_s;
+        g->run_share = f->run_share;
+        if (finding_context_paths(an, e, paths, f, g)) {
+            aa_space_free_strings(paths, e->nregions);
+            aa_engine_findings_free(*out, *n);
+            *out = NULL;
+            *n = 0;
+            return aa_err_set(err, AA_EENV, "out of memory");
+        }
     }
     aa_space_free_strings(paths, e->nregions);
     return AA_OK;

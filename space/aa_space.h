@@ -21,7 +21,7 @@
 #include "common/aa_common.h"
 #include "profile/aa_profile.h"
 
-#define AA_SPACE_SCHEMA_VERSION 4
+#define AA_SPACE_SCHEMA_VERSION 5
 #define AA_SPACE_DEFAULT_DB "autoanalyzer-space.db"
 
 typedef struct aa_space aa_space;
@@ -55,6 +55,12 @@ typedef struct aa_space_finding {
     const char *suggestion; /* may be NULL */
     long long region_id;    /* stable region id of region, -1 unknown (set by
                              * aa_space_latest_findings; not read by add) */
+    double impact_s;        /* what it costs (s; aa_finding's impact_s), NAN unknown
+                             * (stored before schema version 5) */
+    double run_share;       /* ... of the run, NAN unknown */
+    size_t ncontexts;       /* a hotspot over its calling contexts: their /Code
+                             * paths, region (the largest) first; 0 otherwise */
+    char *const *contexts;
 } aa_space_finding;
 
 typedef struct aa_space_add_options {

@@ -70,6 +70,14 @@ static const struct {
      "CREATE TABLE prunes(application TEXT NOT NULL, resource TEXT NOT NULL,\n"
      "  region BIGINT, reason TEXT NOT NULL, added TEXT NOT NULL,\n"
      "  PRIMARY KEY(application, resource));\n"},
+    {"what each finding costs; the calling contexts a hotspot adds up",
+     /* impact and run_share NULL for findings stored before; a finding
+      * over several calling contexts has one row per context, idx 0 its
+      * own region (the largest) */
+     "ALTER TABLE findings ADD COLUMN impact DOUBLE PRECISION;\n"
+     "ALTER TABLE findings ADD COLUMN run_share DOUBLE PRECISION;\n"
+     "CREATE TABLE finding_contexts(eid INTEGER NOT NULL, seq INTEGER NOT NULL,\n"
+     "  idx INTEGER NOT NULL, region TEXT NOT NULL, PRIMARY KEY(eid, seq, idx));\n"},
 };
 
 void sp_now_iso(char out[32])

@@ -8,6 +8,7 @@
  */
 #include "space/sp_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,81 @@ static int dump(aa_space *s, long long eid, const char *kw, const char *sql, int
     return r < 0 ? (err->code ? err->code : AA_EENV) : AA_OK;
 }
 
+/* A number of a finding's record: its shortest exact form, empty when not
+ * known (NAN). */
+static void put_number(aa_buf *b, double v)
+{
+    char t[32];
+    if (isfinite(v)) {
+        aa_format_double(t, v);
+        aa_buf_puts(b, t);
+    }
+}
+
+/* One 'finding' record: kind, region, severity, class, confidence, causes
+ * (comma-separated), suggestion, impact, run share, calling contexts
+ * (newline-separated, escaped as \n). */
+static char *finding_record(const aa_space_finding *f)
+{
+    aa_buf l;
+    char t[32];
+    size_t k;
+    aa_buf_init(&l);
+    aa_buf_puts(&l, "finding ");
+    put_field(&l, f->kind);
+    aa_buf_putc(&l, '\t');
+    put_field(&l, f->region);
+    aa_format_double(t, f->severity);
+    aa_buf_printf(&l, "\t%s\t%d\t", t, f->severity_class);
+    aa_format_double(t, f->confidence);
+    aa_buf_printf(&l, "%s\t", t);
+    for (k = 0; k < f->ncauses; k++) {
+        if (k)
+            aa_buf_putc(&l, ',');
+        put_field(&l, f->causes[k]);
+    }
+    aa_buf_putc(&l, '\t');
+    put_field(&l, f->suggestion ? f->suggestion : "");
+    aa_buf_putc(&l, '\t');
+    put_number(&l, f->impact_s);
+    aa_buf_putc(&l, '\t');
+    put_number(&l, f->run_share);
+    aa_buf_putc(&l, '\t');
+    for (k = 0; k < f->ncontexts; k++) {
+        if (k)
+            aa_buf_puts(&l, "\\n");
+        put_field(&l, f->contexts[k]);
+    }
+    aa_buf_putc(&l, '\n');
+    return aa_buf_detach(&l);
+}
+
+/* The findings of eid as read back (space_ops.c), one sorted record each. */
+static int dump_findings(aa_space *s, long long eid, aa_buf *out, aa_err *err)
+{
+    aa_space_finding *f = NULL;
+    size_t n = 0, i, k = 0;
+    char **lines;
+    int rc = aa_space_findings_of(s, eid, &f, &n, err);
+    if (rc != AA_OK)
+        return rc;
+    lines = calloc(n + 1, sizeof *lines);
+    for (i = 0; lines && i < n && (lines[k] = finding_record(&f[i])); i++)
+        k++;
+    if (lines && k == n) {
+        qsort(lines, n, sizeof *lines, cmp_line);
+        for (i = 0; i < n; i++)
+            aa_buf_puts(out, lines[i]);
+    } else {
+        rc = aa_err_set(err, AA_EENV, "out of memory");
+    }
+    for (i = 0; lines && i < k; i++)
+        free(lines[i]);
+    free(lines);
+    aa_space_findings_free(f, n);
+    return rc;
+}
+
 static int export_one(aa_space *s, long long eid, aa_buf *out, aa_err *err)
 {
     sp_stmt *st;
@@ -146,10 +222,7 @@ static int export_one(aa_space *s, long long eid, aa_buf *out, aa_err *err)
                   " JOIN resources p ON p.id = f.process WHERE r.eid = ?",
                   5, 1u << 4, out, err);
     if (rc == AA_OK)
-        rc = dump(s, eid, "finding",
-                  "SELECT kind, region, severity, severity_class, confidence, causes, suggestion"
-                  " FROM findings WHERE eid = ?",
-                  7, (1u << 2) | (1u << 4), out, err);
+        rc = dump_findings(s, eid, out, err);
     if (rc == AA_OK)
         aa_buf_puts(out, "end\n");
     return rc;
@@ -345,7 +418,7 @@ static int import_tx(aa_space *s, void *arg, aa_err *err)
 int aa_space_import(aa_space *s, const char *text, const char *name, long long **eids_out,
                     size_t *neids, aa_err *err)
 {
-    char *copy = aa_strdup(text), *line, *f[8];
+    char *copy = aa_strdup(text), *line, *f[10];
     sp_exec_data *ex = NULL, *cur = NULL;
     block_seen *seen = NULL, *bs = NULL;
     size_t n = 0, i;
@@ -383,7 +456,7 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
         sp = strchr(line, ' ');
         if (sp)
             *sp = 0;
-        nf = sp ? split_fields(sp + 1, f, 8) : 0;
+        nf = sp ? split_fields(sp + 1, f, 10) : 0;
         if (nf < 0)
             BAD("bad field (escape or too many fields)");
         if (strcmp(kw, "execution") == 0) {
@@ -509,11 +582,12 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
         } else if (strcmp(kw, "finding") == 0) {
             aa_space_finding g;
             long cls;
-            char *causes[64], *c;
+            char *causes[64], *contexts[64], *c;
             size_t nc = 0;
-            if (nf != 7)
-                BAD("'finding' takes 7 fields");
+            if (nf != 7 && nf != 10)
+                BAD("'finding' takes 7 fields, or 10 with its impact, run share and contexts");
             memset(&g, 0, sizeof g);
+            g.impact_s = g.run_share = NAN;
             g.kind = f[0];
             g.region = f[1];
             if (strncmp(f[1], "/Code", 5) != 0 || (f[1][5] && f[1][5] != '/') ||
@@ -538,6 +612,23 @@ int aa_space_import(aa_space *s, const char *text, const char *name, long long *
             g.ncauses = nc;
             g.causes = causes;
             g.suggestion = f[6];
+            if (nf == 10 && ((*f[7] && (aa_parse_double(f[7], &g.impact_s) ||
+                                        !(g.impact_s >= 0) || !isfinite(g.impact_s))) ||
+                             (*f[8] && (aa_parse_double(f[8], &g.run_share) ||
+                                        !(g.run_share >= 0) || !isfinite(g.run_share)))))
+                BAD("finding: impact and run share are numbers of 0 or more, or empty");
+            for (c = nf == 10 && *f[9] ? f[9] : NULL; c && g.ncontexts < 64;) {
+                char *eol = strchr(c, '\n');
+                if (eol)
+                    *eol = 0;
+                if (!sp_strmap_get(&cur->res_index, c, NULL) || strncmp(c, "/Code/", 6) != 0)
+                    BAD("finding context '%s' is no declared /Code resource", c);
+                contexts[g.ncontexts++] = c;
+                c = eol ? eol + 1 : NULL;
+            }
+            if (c)
+                BAD("finding: more than 64 calling contexts");
+            g.contexts = contexts;
             if (sp_exec_data_finding(cur, &g))
                 BAD("out of memory");
         } else {

@@ -323,6 +323,9 @@ void aa_space_findings_free(aa_space_finding *f, size_t n)
         for (j = 0; j < f[i].ncauses; j++)
             free(f[i].causes[j]);
         free((char **)f[i].causes);
+        for (j = 0; j < f[i].ncontexts; j++)
+            free(f[i].contexts[j]);
+        free((char **)f[i].contexts);
     }
     free(f);
 }
@@ -355,8 +358,43 @@ int aa_space_latest_findings(aa_space *s, const aa_space_where *w, long long *ei
     return load_findings(s, *eid, out, n, err);
 }
 
+/* The calling contexts of eid's findings (f, n of them, stored with seq
+ * 1..n) from finding_contexts, in their order. */
+static int load_contexts(aa_space *s, long long eid, aa_space_finding *f, size_t n, aa_err *err)
+{
+    sp_stmt *st;
+    int rc = OPS(s)->prepare(s->db,
+                             "SELECT seq, region FROM finding_contexts WHERE eid = ?"
+                             " ORDER BY seq, idx",
+                             &st, err),
+        r;
+    if (rc != AA_OK)
+        return rc;
+    OPS(s)->bind_int(st, 1, eid);
+    while ((r = OPS(s)->step(st, err)) == 1) {
+        long long seq = OPS(s)->col_int(st, 0);
+        aa_space_finding *g;
+        char **q;
+        if (seq < 1 || (unsigned long long)seq > n)
+            continue;
+        g = &f[seq - 1];
+        if (!(q = realloc((char **)g->contexts, (g->ncontexts + 1) * sizeof *q)) ||
+            !(q[g->ncontexts] = aa_strdup(OPS(s)->col_text(st, 1)))) {
+            if (q)
+                g->contexts = q;
+            r = -1;
+            aa_err_set(err, AA_EENV, "out of memory");
+            break;
+        }
+        g->contexts = q;
+        g->ncontexts++;
+    }
+    OPS(s)->finalize(st);
+    return r < 0 ? fail_rc(err) : AA_OK;
+}
+
 /* The findings stored with eid, in order, with the stable region id of
- * each finding's region. */
+ * each finding's region, their costs and calling contexts. */
 static int load_findings(aa_space *s, long long eid, aa_space_finding **out, size_t *n,
                          aa_err *err)
 {
@@ -369,7 +407,8 @@ static int load_findings(aa_space *s, long long eid, aa_space_finding **out, siz
                          "SELECT f.kind, f.region, f.severity, f.severity_class, f.confidence,"
                          " f.causes, f.suggestion, (SELECT xr.region FROM execution_regions xr"
                          " JOIN resources r ON r.id = xr.resource WHERE xr.eid = f.eid AND"
-                         " r.path = f.region) FROM findings f WHERE f.eid = ? ORDER BY f.seq",
+                         " r.path = f.region), f.impact, f.run_share"
+                         " FROM findings f WHERE f.eid = ? ORDER BY f.seq",
                          &st, err);
     if (rc != AA_OK)
         return rc;
@@ -409,8 +448,12 @@ static int load_findings(aa_space *s, long long eid, aa_space_finding **out, siz
         f->causes = causes;
         f->ncauses = nc;
         f->region_id = OPS(s)->col_null(st, 7) ? -1 : OPS(s)->col_int(st, 7);
+        f->impact_s = OPS(s)->col_null(st, 8) ? NAN : OPS(s)->col_double(st, 8);
+        f->run_share = OPS(s)->col_null(st, 9) ? NAN : OPS(s)->col_double(st, 9);
     }
     OPS(s)->finalize(st);
+    if (r >= 0 && *n && load_contexts(s, eid, *out, *n, err) != AA_OK)
+        r = -1;
     if (r < 0) {
         aa_space_findings_free(*out, *n);
         *out = NULL;

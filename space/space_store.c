@@ -9,6 +9,7 @@
  */
 #include "space/sp_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,9 @@ void sp_exec_data_free(sp_exec_data *d)
         for (j = 0; j < f->ncauses; j++)
             free(f->causes[j]);
         free((char **)f->causes);
+        for (j = 0; j < f->ncontexts; j++)
+            free(f->contexts[j]);
+        free((char **)f->contexts);
     }
     free(d->findings);
     free(d->region_res);
@@ -219,6 +223,16 @@ int sp_exec_data_finding(sp_exec_data *d, const aa_space_finding *f)
     for (j = 0; j < f->ncauses; j++)
         ((char **)g->causes)[j] = aa_strdup(f->causes[j]);
     g->ncauses = f->ncauses;
+    g->impact_s = f->impact_s;
+    g->run_share = f->run_share;
+    if (!f->ncontexts)
+        return 0;
+    if (!(g->contexts = calloc(f->ncontexts, sizeof(char *))))
+        return -1;
+    for (j = 0; j < f->ncontexts; j++)
+        if (!(((char **)g->contexts)[j] = aa_strdup(f->contexts[j])))
+            return -1;
+    g->ncontexts = f->ncontexts;
     return 0;
 }
 
@@ -576,12 +590,12 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
                 goto out;
         }
     }
-    /* Findings. */
+    /* Findings, with their calling contexts. */
     for (i = 0; rc == AA_OK && i < d->nfindings; i++) {
         const aa_space_finding *f = &d->findings[i];
         aa_buf causes;
-        char sev[32], conf[32], cls[24], seq[24];
-        const char *p[9];
+        char sev[32], conf[32], cls[24], seq[24], imp[32], share[32];
+        const char *p[11];
         size_t j;
         aa_buf_init(&causes);
         for (j = 0; j < f->ncauses; j++)
@@ -600,11 +614,22 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
         p[6] = conf;
         p[7] = causes.data ? causes.data : "";
         p[8] = f->suggestion ? f->suggestion : "";
+        p[9] = isfinite(f->impact_s) ? (aa_format_double(imp, f->impact_s), imp) : NULL;
+        p[10] = isfinite(f->run_share) ? (aa_format_double(share, f->run_share), share) : NULL;
         rc = run(db,
                  "INSERT INTO findings(eid, seq, kind, region, severity, severity_class,"
-                 " confidence, causes, suggestion) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 p, 9, err);
+                 " confidence, causes, suggestion, impact, run_share)"
+                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 p, 11, err);
         aa_buf_free(&causes);
+        for (j = 0; rc == AA_OK && j < f->ncontexts; j++) {
+            char idx[24];
+            fmt_ll(idx, (long long)j);
+            p[2] = idx;
+            p[3] = f->contexts[j];
+            rc = run(db, "INSERT INTO finding_contexts(eid, seq, idx, region) VALUES(?, ?, ?, ?)",
+                     p, 4, err);
+        }
     }
     /* The experiment document, for analysing the execution later. */
     if (rc == AA_OK && d->document) {

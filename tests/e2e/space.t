@@ -32,12 +32,19 @@ expect_status 3 "add of a missing experiment exits 3 (bad input, as analyze does
 like "$(cat "$T/.err")" 'autoanalyzer: .*nothing\.xml: No such file or directory' "and names the file"
 ok "and creates no database" test ! -e "$T/new3.db"
 
-# A schema-3 database (before prunes) gets the prunes table on open.
+# A schema-3 database (before prunes and the findings' costs) gets the
+# prunes table and the costs on open; its old findings read back with
+# their costs unknown.
 "$AA" space add "$T/b.xml" --db "$T/old.db" >/dev/null 2>&1
-sqlite3 "$T/old.db" "DROP TABLE prunes; DELETE FROM schema_migrations WHERE version = 4"
+sqlite3 "$T/old.db" "DROP TABLE prunes; DROP TABLE finding_contexts;
+  ALTER TABLE findings DROP COLUMN impact; ALTER TABLE findings DROP COLUMN run_share;
+  DELETE FROM schema_migrations WHERE version >= 4"
 is "$(sqlite3 "$T/old.db" 'SELECT MAX(version) FROM schema_migrations')" 3 "a schema-3 database"
 is "$("$AA" space prune solver /Code --db "$T/old.db" 2>&1)" 'pruned /Code for solver' "takes prunes after the migration on open"
-like "$("$AA" space migrate --db "$T/old.db")" 'schema version 4 \(0 migrations applied\)' "and is at schema 4"
+like "$("$AA" space migrate --db "$T/old.db")" 'schema version 5 \(0 migrations applied\)' "and is at schema 5"
+ok "its findings' costs unknown" test "$(sqlite3 "$T/old.db" 'SELECT COUNT(*) FROM findings WHERE impact IS NULL')" -gt 0
+"$AA" space add "$T/b.xml" --db "$T/old.db" >/dev/null 2>&1
+like "$("$AA" space show 2 --db "$T/old.db")" 'impact [0-9.e-]+ s \([0-9.]+% of the run\)' "a finding added after it states its cost"
 
 # History-guided comparison: report --baseline EID learns the run-to-run
 # noise of the configuration from the stored runs and says what it used.

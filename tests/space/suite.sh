@@ -271,7 +271,7 @@ space_suite() {
     is "$r" 0 "and not the other subcommands"
 
     # ---- misc -----------------------------------------------------------------------------
-    like "$(S migrate)" 'schema version 4 \(0 migrations applied\)' "migrate on a current schema"
+    like "$(S migrate)" 'schema version 5 \(0 migrations applied\)' "migrate on a current schema"
     expect_status 4 "unsupported URL exits 4" "$AA" space list --db "mysql://localhost/x"
     printf 'not a database, just text\n%.0s' $(seq 1 200) > "$T/junk.db"
     expect_status 3 "a file that is not a database exits 3" "$AA" space list --db "$T/junk.db"

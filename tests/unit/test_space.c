@@ -93,8 +93,9 @@ static void test_backend(const char *loc, const char *label)
     int v = 0, applied = -1;
     aa_buf out, exp1, exp2;
     static char *causes[] = {"l1_miss_rate", "mpi_bytes"};
+    static char *contexts[] = {"/Code/solver.c/compute", "/Code/solver.c/solve"};
     aa_space_finding f = {"disparity", "/Code/solver.c/compute", 0.75, 3, 0.5, 2, causes,
-                          "look at it", -1};
+                          "look at it", -1, 0.25, 0.125, 2, contexts};
 
     diag("backend %s", label);
     if (!ok(aa_space_open(loc, &s, &err) == AA_OK, "%s: open", label)) {
@@ -150,6 +151,10 @@ static void test_backend(const char *loc, const char *label)
         ok(aa_space_show(s, ea, &x, &err) == AA_OK && x.nfindings == 1 &&
                x.findings[0].ncauses == 2 && strcmp(x.findings[0].causes[1], "mpi_bytes") == 0,
            "findings stored with their causes");
+        ok(x.nfindings == 1 && x.findings[0].impact_s == 0.25 &&
+               x.findings[0].run_share == 0.125 && x.findings[0].ncontexts == 2 &&
+               strcmp(x.findings[0].contexts[1], "/Code/solver.c/solve") == 0,
+           "... with their impact, run share and calling contexts");
         ok(x.nmetrics == 3 && strcmp(x.metrics[2], "wall") == 0 && strcmp(x.units[2], "s") == 0,
            "show: metrics with their units");
         aa_space_shown_free(&x);
@@ -222,11 +227,17 @@ static void test_backend(const char *loc, const char *label)
     ok(aa_space_export(s, ea, &exp1, &err) == AA_OK, "export");
     ok(aa_space_import(s, exp1.data, "exp1", &eids, &neids, &err) == AA_OK && neids == 1,
        "import");
+    if (neids != 1)
+        diag("%s", err.msg);
     if (neids == 1) {
         ok(aa_space_export(s, eids[0], &exp2, &err) == AA_OK, "export the copy");
         /* identical but for the execution line */
         const char *a = strstr(exp1.data, "\napplication "), *b = strstr(exp2.data, "\napplication ");
         ok(a && b && strcmp(a, b) == 0, "round trip identical");
+        ok(strstr(exp1.data, "finding disparity\t/Code/solver.c/compute\t0.75\t3\t0.5\t"
+                             "l1_miss_rate,mpi_bytes\tlook at it\t0.25\t0.125\t"
+                             "/Code/solver.c/compute\\n/Code/solver.c/solve\n") != NULL,
+           "a finding's record holds its impact, run share and contexts");
         ok(perfdiff_n(s, ea, eids[0], &po, &nd, &pd) == AA_OK && nd == 0,
            "the copy has the same results");
         aa_space_perfdiff_free(&pd);
@@ -271,6 +282,43 @@ static void test_backend(const char *loc, const char *label)
                            "t.txt", &eids, &neids, &err),
            AA_EINPUT, "undeclared metric rejected");
     is_int(count(s), before, "rejected imports change nothing");
+    {
+        /* an old export's 7-field finding: costs unknown; bad costs or contexts refused */
+        static const char *const head =
+            "format autoanalyzer-space 1\nexecution 1\napplication a\nexperiment x\n"
+            "started 2026-01-01T00:00:00Z\nnprocs 1\nresource /Code\tprogram\n"
+            "resource /Code/a.c\tfile\nresource /Code/a.c/f\tfunction\n";
+        static const char *const tail[4] = {
+            "finding disparity\t/Code/a.c/f\t0.5\t3\t1\t\t\nend\n",
+            "finding disparity\t/Code/a.c/f\t0.5\t3\t1\t\t\t-1\t\t\nend\n",
+            "finding disparity\t/Code/a.c/f\t0.5\t3\t1\t\t\t1\t0.5\t/Code/a.c/g\nend\n",
+            "finding disparity\t/Code/a.c/f\t0.5\t3\t1\t\t\t1\t0.5\t\t\nend\n"};
+        static const char *const what[4] = {"7 fields", "a negative impact",
+                                            "an undeclared context", "11 fields"};
+        int k, rc;
+        for (k = 0; k < 4; k++) {
+            aa_buf t;
+            long long c0 = count(s);
+            aa_buf_init(&t);
+            aa_buf_printf(&t, "%s%s", head, tail[k]);
+            rc = aa_space_import(s, t.data, "old", &eids, &neids, &err);
+            if (k == 0) {
+                aa_space_finding *of = NULL;
+                size_t no = 0;
+                ok(rc == AA_OK && neids == 1 &&
+                       aa_space_findings_of(s, eids[0], &of, &no, &err) == AA_OK && no == 1 &&
+                       isnan(of[0].impact_s) && isnan(of[0].run_share) && of[0].ncontexts == 0,
+                   "import of %s: the finding's costs unknown, no contexts", what[k]);
+                aa_space_findings_free(of, no);
+            } else {
+                ok(rc == AA_EINPUT && count(s) == c0 && strstr(err.msg, "old:10:"),
+                   "import of %s refused at its line (%s)", what[k], err.msg);
+            }
+            free(eids);
+            eids = NULL;
+            aa_buf_free(&t);
+        }
+    }
     aa_buf_free(&out);
     aa_buf_free(&exp1);
     aa_buf_free(&exp2);
