@@ -217,7 +217,7 @@ void space_print_show(aa_buf *out, const aa_space_shown *x, int json)
             aa_buf_printf(out, "%s%s", k ? "," : "", f->causes[k]);
         aa_buf_puts(out, f->ncauses ? "\n" : "-\n");
         for (k = 0; f->ncontexts > 1 && k < f->ncontexts; k++)
-            aa_buf_printf(out, "      context %s\n", f->contexts[k]);
+            aa_buf_printf(out, "      context called from %s\n", f->contexts[k]);
     }
 }
 

@@ -225,8 +225,9 @@ void aa_engine_findings_free(aa_space_finding *f, size_t n)
     free(f);
 }
 
-/* The /Code paths of finding f's calling contexts into g (none when it
- * stands at one); -1 on no memory. */
+/* The /Code paths of the callers that tell finding f's calling contexts
+ * apart (aa_analysis_caller; the context's own where none does) into g
+ * (none when it stands at one); -1 on no memory. */
 static int finding_context_paths(const aa_analysis *an, const aa_experiment *e,
                                  char *const *paths, const aa_finding *f, aa_space_finding *g)
 {
@@ -238,7 +239,8 @@ static int finding_context_paths(const aa_analysis *an, const aa_experiment *e,
         return -1;
     g->contexts = c;
     for (k = 0; k < f->ncontexts; k++) {
-        size_t x = f->contexts[k];
+        long cx = f->contexts[k] < an->nregions ? aa_analysis_caller(an, f->contexts[k]) : -1;
+        size_t x = cx > 0 ? (size_t)cx : f->contexts[k];
         const aa_region *info = x < an->nregions ? an->regions[x].info : NULL;
         const aa_region *r = info ? aa_experiment_region(e, info->id) : NULL;
         if (r && !(c[g->ncontexts++] = aa_strdup(paths[r - e->regions])))

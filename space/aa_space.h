@@ -58,8 +58,10 @@ typedef struct aa_space_finding {
     double impact_s;        /* what it costs (s; aa_finding's impact_s), NAN unknown
                              * (stored before schema version 5) */
     double run_share;       /* ... of the run, NAN unknown */
-    size_t ncontexts;       /* a hotspot over its calling contexts: their /Code
-                             * paths, region (the largest) first; 0 otherwise */
+    size_t ncontexts;       /* a hotspot over its calling contexts (one static
+                             * region): the /Code path of each context's caller,
+                             * the one that tells it apart (the analysis's
+                             * "called from"), the largest first; 0 otherwise */
     char *const *contexts;
 } aa_space_finding;
 

@@ -72,12 +72,13 @@ static const struct {
      "  PRIMARY KEY(application, resource));\n"},
     {"what each finding costs; the calling contexts a hotspot adds up",
      /* impact and run_share NULL for findings stored before; a finding
-      * over several calling contexts has one row per context, idx 0 its
-      * own region (the largest) */
+      * over several calling contexts (nodes of one static region, so one
+      * /Code path) has one row per context naming the caller that tells
+      * it apart, idx 0 the largest context's */
      "ALTER TABLE findings ADD COLUMN impact DOUBLE PRECISION;\n"
      "ALTER TABLE findings ADD COLUMN run_share DOUBLE PRECISION;\n"
      "CREATE TABLE finding_contexts(eid INTEGER NOT NULL, seq INTEGER NOT NULL,\n"
-     "  idx INTEGER NOT NULL, region TEXT NOT NULL, PRIMARY KEY(eid, seq, idx));\n"},
+     "  idx INTEGER NOT NULL, caller TEXT NOT NULL, PRIMARY KEY(eid, seq, idx));\n"},
 };
 
 void sp_now_iso(char out[32])

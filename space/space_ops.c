@@ -364,7 +364,7 @@ static int load_contexts(aa_space *s, long long eid, aa_space_finding *f, size_t
 {
     sp_stmt *st;
     int rc = OPS(s)->prepare(s->db,
-                             "SELECT seq, region FROM finding_contexts WHERE eid = ?"
+                             "SELECT seq, caller FROM finding_contexts WHERE eid = ?"
                              " ORDER BY seq, idx",
                              &st, err),
         r;

@@ -627,7 +627,7 @@ int sp_store_execution(aa_space *s, const sp_exec_data *d, long long *eid_out, a
             fmt_ll(idx, (long long)j);
             p[2] = idx;
             p[3] = f->contexts[j];
-            rc = run(db, "INSERT INTO finding_contexts(eid, seq, idx, region) VALUES(?, ?, ?, ?)",
+            rc = run(db, "INSERT INTO finding_contexts(eid, seq, idx, caller) VALUES(?, ?, ?, ?)",
                      p, 4, err);
         }
     }

@@ -17,6 +17,7 @@
 #include "space/aa_space.h"
 #include "tests/space/fixture.h"
 #include "tests/tap.h"
+#include "tests/unit/test_analyze_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -337,10 +338,68 @@ static void noise(void)
     unlink(db);
 }
 
+/* A hotspot over its two calling contexts (test_context_exp) goes into
+ * the Program Space with its cost and the callers that tell its contexts
+ * apart, and reads back so (aa_engine_findings, aa_space_findings_of). */
+static void context_finding_stored(void)
+{
+    char db[] = "/tmp/aa-test-engine-XXXXXX";
+    int fd = mkstemp(db);
+    aa_experiment *e = test_context_exp(0, 4);
+    aa_analysis *an = NULL;
+    aa_space *s = NULL;
+    aa_space_finding *f = NULL, *back = NULL;
+    aa_space_add_options o;
+    size_t n = 0, nb = 0, i;
+    long long eid = 0;
+    aa_err err;
+    const aa_space_finding *k = NULL;
+    close(fd);
+    unlink(db);
+    if (!ok(aa_analyze_run(e, NULL, &an, &err) == AA_OK &&
+                aa_engine_findings(an, e, &f, &n, &err) == AA_OK,
+            "context hotspot: analysed, its findings for the Space")) {
+        aa_analyze_free(an);
+        aa_experiment_free(e);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (f[i].ncontexts)
+            k = &f[i];
+    ok(k && k->ncontexts == 2 && strstr(k->region, "kernel") && k->impact_s > 0.2 &&
+           k->run_share > 0.2 && strstr(k->contexts[0], "sweep_") &&
+           strstr(k->contexts[1], "sweep_") && strcmp(k->contexts[0], k->contexts[1]) != 0,
+       "... the kernel over its two sweeps, its cost stated (%s, %s)",
+       k ? k->contexts[0] : "-", k && k->ncontexts > 1 ? k->contexts[1] : "-");
+    memset(&o, 0, sizeof o);
+    o.nfindings = n;
+    o.findings = f;
+    ok(aa_space_open(db, &s, &err) == AA_OK && aa_space_add(s, e, &o, &eid, &err) == AA_OK &&
+           aa_space_findings_of(s, eid, &back, &nb, &err) == AA_OK && nb == n,
+       "... stored and read back");
+    for (i = 0; k && i < nb; i++)
+        if (back[i].ncontexts) {
+            ok(back[i].ncontexts == 2 && !strcmp(back[i].contexts[0], k->contexts[0]) &&
+                   !strcmp(back[i].contexts[1], k->contexts[1]) &&
+                   fabs(back[i].impact_s - k->impact_s) <= 1e-12 * k->impact_s &&
+                   fabs(back[i].run_share - k->run_share) <= 1e-12,
+               "... with the same contexts and cost");
+            k = NULL;
+        }
+    ok(!k, "... the stored finding over contexts found");
+    aa_space_findings_free(back, nb);
+    aa_space_close(s);
+    aa_engine_findings_free(f, n);
+    aa_analyze_free(an);
+    aa_experiment_free(e);
+    unlink(db);
+}
+
 int main(void)
 {
     gates();
     space_round_trip();
+    context_finding_stored();
     noise();
     return tap_done();
 }
