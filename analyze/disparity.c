@@ -441,10 +441,14 @@ static double own_value(const an_ctx *c, size_t r, int *waited)
  * contexts: 26%), was no hotspot, where a flat profile (gprof, TAU,
  * HPCToolkit's flat view) puts it first.  A region's own code over all its
  * contexts is judged as one node is: the nodes of one static region (its
- * id) among the classified ones, none a CCR alone, are one hotspot when
- * their own values (without imbalances' waits) together hold
- * disparity_min_share of the run and at least the smallest value of the
- * top severity classes.  Self values are added, as a flat profile's
+ * id) among the classified ones are one hotspot when the own values
+ * (without imbalances' waits) of those that are no CCR alone together
+ * hold disparity_min_share of the run and at least the smallest value of
+ * the top severity classes -- with the contexts that are a hotspot alone
+ * then, as a flat profile adds them (a kernel at 25% in one context and
+ * 12% in two others is one hotspot of 49% over three, not one of 25%);
+ * where the rest is less (a culprit in one context, the kernel's ordinary
+ * cost in the others) each context that is a CCR alone stays its own.  Self values are added, as a flat profile's
  * exclusive time (a function's loops are regions of their own, judged
  * the same way; direct recursion is folded already).  A region in one
  * context is what the node test judged. */
@@ -485,13 +489,11 @@ long an_context_hotspots(const aa_analysis *a, const size_t *dobj, size_t n, con
     }
     qsort(nd, n, sizeof *nd, ctx_node_cmp);
     for (i = 0; i < n; i = j) {
-        double sum = 0;
-        int alone = 0;
-        for (j = i; j < n && nd[j].id == nd[i].id; j++) {
-            sum += own[nd[j].r];
-            alone |= isccr[nd[j].r];
-        }
-        if (j - i < 2 || alone || !(sum >= min_share) || !(sum >= top))
+        double rest = 0; /* the contexts that are no hotspot alone */
+        for (j = i; j < n && nd[j].id == nd[i].id; j++)
+            if (!isccr[nd[j].r])
+                rest += own[nd[j].r];
+        if (j - i < 2 || !(rest >= min_share) || !(rest >= top))
             continue;
         for (k = i; k < j; k++) {
             isccr[nd[k].r] = 1;

@@ -587,11 +587,12 @@ static void test_inclusive_attributes(void)
  * five phases of 14-15% -- each node alone below disparity_min_share, the
  * kernel's own code 26% over both: one hotspot, at its larger context, with
  * both contexts.  None where the second sweep calls another function or the
- * kernel holds 10% over both. */
+ * kernel holds 10% over both.  A kernel 25% in one context (a hotspot
+ * alone) and 12% in each of two others is one hotspot over the three. */
 static void test_context_hotspot(void)
 {
     int mode;
-    for (mode = 0; mode < 3; mode++) {
+    for (mode = 0; mode < 4; mode++) {
         aa_experiment *e = test_context_exp(mode, 4);
         aa_analyze_options o;
         aa_analysis *a = NULL;
@@ -607,7 +608,13 @@ static void test_context_hotspot(void)
                 nd++;
                 f = &a->findings[k];
             }
-        if (mode != 0) {
+        if (mode == 3) {
+            ok(nd == 1 && f->ncontexts == 3 && a->regions[f->region].id == 5 &&
+                   f->contexts[0] == f->region && fabs(f->run_share - 0.49) < 0.015,
+               "... 25%% alone and 12%% + 12%%: one hotspot over its three contexts, 49%% "
+               "(%zu findings, %zu contexts, %g)",
+               nd, f ? f->ncontexts : 0, f ? f->run_share : NAN);
+        } else if (mode != 0) {
             ok(nd == 0, "... mode %d: no hotspot (%zu)", mode, nd);
         } else {
             ok(nd == 1 && f->ncontexts == 2 && a->regions[f->region].id == 5 &&

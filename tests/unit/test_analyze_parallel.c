@@ -827,6 +827,7 @@ int main(void)
     role_case(4, 12); /* ... in part */
     context_case(0, 12);
     context_case(2, 12);
+    context_case(3, 12); /* one context a hotspot alone, two more that are one together */
     /* processes sharing CPUs of different paces, two kernels: the imbalance
      * kept, the note that it may be the CPUs' in both */
     parity_case("two kernels, shared CPUs of different paces", test_cpu_pace_exp(0, 8), -1);

@@ -284,8 +284,10 @@ static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
  * the run in each sweep, the phases 14-15% (a hotspot only over the
  * kernel's two calling contexts, 26%); mode 1: the second sweep calls
  * another function (no hotspot); mode 2: the kernel 5% in each (10% over
- * both: none).  Region ids: sweep_x 3, sweep_y 4, kernel 5, kernel2 6,
- * phases 7-11. */
+ * both: none); mode 3: the kernel 25% in sweep_x (a hotspot alone), 12%
+ * in sweep_y and 12% in phase_a, which calls it too (49% over three
+ * contexts), the other phases 11.75-14.75%.  Region ids: sweep_x 3,
+ * sweep_y 4, kernel 5, kernel2 6, phases 7-11. */
 static inline aa_experiment *test_context_exp(int mode, int P)
 {
     static const char *const phase[5] = {"phase_a", "phase_b", "phase_c", "phase_d", "phase_e"};
@@ -309,12 +311,17 @@ static inline aa_experiment *test_context_exp(int mode, int P)
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
         for (k = 0; k < 7; k++) {
-            double x = (k < 2 ? kern : rest + 0.01 * (k - 4)) * jit;
+            /* mode 3: the sweeps 25% and 12%, phase_a 12%, the others 51% */
+            int calls = k < 2 || (mode == 3 && k == 2);
+            double x = (mode == 3 ? (k == 0 ? 0.25 : k < 3 ? 0.12 : 0.1275 + 0.01 * (k - 4))
+                        : k < 2     ? kern
+                                    : rest + 0.01 * (k - 4)) *
+                       jit;
             uint32_t id = k < 2 ? (uint32_t)(3 + k) : (uint32_t)(5 + k);
             long nd = aa_thread_add_node(e, t, id, (int32_t)path[2]);
             v = aa_node_values(e, t, (size_t)nd);
             v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
-            if (k < 2) { /* the sweep calls the kernel: its own code nothing */
+            if (calls) { /* it calls the kernel: its own code nothing */
                 sw = aa_thread_add_node(e, t, k == 1 && mode == 1 ? 6 : 5, (int32_t)nd);
                 v = aa_node_values(e, t, (size_t)sw);
                 v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
