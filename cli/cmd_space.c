@@ -33,7 +33,10 @@ const char cmd_space_summary[] = "store and compare executions in the Program Sp
     "        representative processes, without the experiment document; --full\n"             \
     "        stores every process and the document\n"
 #define U_LIST "  list [--where K=V]... [--json]        executions matching all attributes\n"
-#define U_SHOW "  show EID [--json]                     one execution\n"
+#define U_SHOW                                                                                     \
+    "  show EID [--json]                     one execution: attributes, metrics, and findings\n"    \
+    "                                        with what each costs and the calling contexts a\n"      \
+    "                                        hotspot adds up\n"
 #define U_QUERY                                                                                  \
     "  query --metric M [--focus PATH]... [--descendants|--ancestors]\n"                         \
     "        [--where K=V]... [--agg max|min|mean|sum] [--json]\n"                               \

@@ -45,6 +45,8 @@ like "$("$AA" space migrate --db "$T/old.db")" 'schema version 5 \(0 migrations 
 ok "its findings' costs unknown" test "$(sqlite3 "$T/old.db" 'SELECT COUNT(*) FROM findings WHERE impact IS NULL')" -gt 0
 "$AA" space add "$T/b.xml" --db "$T/old.db" >/dev/null 2>&1
 like "$("$AA" space show 2 --db "$T/old.db")" 'impact [0-9.e-]+ s \([0-9.]+% of the run\)' "a finding added after it states its cost"
+like "$("$AA" space show 2 --json --db "$T/old.db")" '"impact_seconds": ?[0-9.e-]+, ?"run_share": ?[0-9.e-]+, ?"contexts": ?\[' \
+    "... in the JSON too (impact_seconds, run_share, contexts)"
 
 # History-guided comparison: report --baseline EID learns the run-to-run
 # noise of the configuration from the stored runs and says what it used.
