@@ -239,6 +239,7 @@ static int judge_preempted_on_cpu(an_ctx *c)
         c->preempted[q] = 1;
         lost += u;
     }
+    c->npreempted = npre;
     have_io = io_usable && iofin > 0;
     /* the calls and bytes of the MPI calls */
     have_calls = npre && metric_finite(c, "mpi_calls", STMP, anyfin) &&

@@ -545,12 +545,9 @@ static double machine_noise(an_ctx *c)
 {
     uint64_t *keys = NULL;
     double noise;
-    size_t q, npre = 0;
     if (an_place_keys(c, &keys))
         return -1;
-    for (q = 0; q < c->P; q++)
-        npre += c->preempted && c->preempted[q];
-    noise = an_dyn_cpu_shared(keys != NULL, npre) ? c->a->noise_one_visit : 0;
+    noise = an_dyn_cpu_shared(keys != NULL, c->npreempted) ? c->a->noise_one_visit : 0;
     free(keys);
     return noise;
 }
