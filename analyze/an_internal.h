@@ -742,6 +742,17 @@ int an_disparity_table(an_ctx *c, an_disp *d);
 aa_attrset an_disparity_causes(an_ctx *c, const an_disp *d, size_t r, double *val,
                                double *refv);
 
+/* A finding's share of the run: its impact over the median whole-program
+ * wall time as the run ran (run_med) -- one definition for every kind, so
+ * the text, the JSON, the HTML report and the Program Space say the same;
+ * a hotspot's judged share (of the time the region values are shares of:
+ * CPU and I/O time in a preempted process, the run less set-up MPI) is its
+ * value. */
+static inline double an_share_of_run(double impact_s, double run_med)
+{
+    return run_med > 0 ? impact_s / run_med : 0;
+}
+
 /* findings.c */
 aa_finding *an_add_finding(an_ctx *c, aa_finding_kind kind, size_t region);
 

@@ -612,7 +612,7 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
     aa_finding *f = an_add_finding(c, AA_FINDING_DISPARITY, rr);
     aa_attrset causes = 0;
     double *val = calloc(c->nattr + 1, sizeof *val), *refv = calloc(c->nattr + 1, sizeof *refv);
-    double sw = 0, sh = 0;
+    double sw = 0;
     int rc;
     if (!f || !val || !refv) {
         free(val);
@@ -632,13 +632,12 @@ static int disp_finding(an_ctx *c, const an_disp *d, size_t rr)
         for (q = 0; q < P; q++) {
             double v = c->SW[q * R + r];
             sw += isnan(v) ? 0 : v;
-            sh += (c->dwpwt[q] > 0 && !isnan(v)) ? fmin(1, v / c->dwpwt[q]) : 0;
         }
         f->effect += a->region_value[r];
     }
     an_disparity_severity(f, d->maxv);
     f->impact_s = f->excess_s = sw / (double)P;
-    f->run_share = sh / (double)P;
+    f->run_share = an_share_of_run(f->impact_s, c->run_med);
     f->confidence = 0; /* an_disparity_confidence: from per-process values */
     if (d->iscccr[rr] && d->have_rs)
         causes = an_disparity_causes(c, d, rr, val, refv);

@@ -2068,7 +2068,7 @@ static int dis_finding(an_ctx *c, size_t i)
     for (q = 0; q < P; q++)
         if (df->labels[q] == (int)slow)
             f->slow_ranks[f->nslow++] = c->a->ranks[q];
-    f->run_share = c->run_med > 0 ? f->impact_s / c->run_med : 0;
+    f->run_share = an_share_of_run(f->impact_s, c->run_med);
     if ((rc = self_mpi_wall(c)) || (rc = wait_site(c, df->labels, (int)slow, f))) {
         free(val);
         free(refv);

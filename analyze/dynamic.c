@@ -465,7 +465,7 @@ static int add_finding(an_ctx *c, size_t site, size_t cause, const an_dyn_verdic
     f->severity = -v->corr;
     f->confidence = v->agree;
     f->impact_s = f->excess_s = v->impact;
-    f->run_share = v->impact / (c->run_med > 0 ? c->run_med : c->wmed); /* judged on mmed */
+    f->run_share = an_share_of_run(v->impact, c->run_med > 0 ? c->run_med : c->wmed); /* judged on mmed */
     f->wait_region = (long)site;
     for (k = 0; k < AN_WAIT_KINDS; k++) {
         kinds[k] = s[site * AN_DYN_SUMS + AN_DYN_KINDS + k];

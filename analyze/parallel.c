@@ -2836,7 +2836,7 @@ static int dissim_findings(pa *x, long *fof)
         f->confidence = df->confidence;
         f->impact_s = df->impact;
         f->excess_s = df->excess;
-        f->run_share = x->run_med > 0 ? f->impact_s / x->run_med : 0;
+        f->run_share = an_share_of_run(f->impact_s, x->run_med);
         if ((rc = gather_ints(x, df->lab, &lab)))
             break;
         f->slow_cluster = aa_cluster_same_partition(lab, x->a->cluster_of, P) ? 0 : -1;
@@ -2981,13 +2981,12 @@ static int disparity_findings(pa *x, const long *fof)
     }
     if (!x->ndobj)
         goto out;
-    /* s: own fractions with and without waits, self wall, fractions */
+    /* s: own fractions with and without waits, self wall */
     for (r = 1; r < R; r++)
         for (q = 0; q < L; q++) {
             size_t k = q * R + r;
             double v = x->SW[k], w, d = x->dwpwt[q];
             s[2 * R + r] += isnan(v) ? 0 : v;
-            s[3 * R + r] += (d > 0 && !isnan(v)) ? fmin(1, v / d) : 0;
             if (!x->ran[k] || isnan(v))
                 continue;
             s[r] += d > 0 ? fmin(1, v / d) : 0;
@@ -3047,10 +3046,10 @@ static int disparity_findings(pa *x, const long *fof)
         for (k = 0; k < an_finding_nnodes(f); k++) {
             r = an_finding_node(f, k);
             f->impact_s += s[2 * R + r] / (double)x->P;
-            f->run_share += s[3 * R + r] / (double)x->P;
             f->effect += a->region_value[r];
         }
         f->excess_s = f->impact_s;
+        f->run_share = an_share_of_run(f->impact_s, x->run_med);
         an_disparity_severity(f, maxv);
         rc = disparity_causes(x, &d, rr, f);
     }

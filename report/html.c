@@ -70,6 +70,14 @@ void rp_put_share(aa_buf *o, double s, double run)
         aa_buf_printf(o, "%.1f%% of the run", 100 * s / run);
 }
 
+/* A finding's share of the run as the analysis states it (run_share: the
+ * same number in the text, the JSON and the table of findings). */
+static void put_finding_share(aa_buf *o, const aa_finding *f)
+{
+    aa_buf_printf(o, isfinite(f->run_share) ? "%.1f%% of the run" : "share of the run unknown",
+                  100 * f->run_share);
+}
+
 const char *rp_severity_name(int cls)
 {
     return cls >= 0 && cls <= 4 ? sev_names[cls] : "-";
@@ -282,15 +290,13 @@ static void cluster_means(aa_buf *o, const aa_analysis *a, const rp_values *v, c
 }
 
 /* The finding in plain words: who loses how much time where, and who waits. */
-static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
-                             const aa_finding *f)
+static void finding_sentence(aa_buf *o, const aa_analysis *a, const aa_finding *f)
 {
-    double run = s->run_s;
     if (f->kind == AA_FINDING_DYNAMIC) {
         aa_buf_puts(o, "<p>Every process waits <b>");
         put_time(o, f->impact_s);
         aa_buf_puts(o, "</b> (");
-        rp_put_share(o, f->impact_s, run);
+        put_finding_share(o, f);
         aa_buf_puts(o, ") at each step's synchronization");
         if (f->wait_region >= 0) {
             aa_buf_puts(o, " in ");
@@ -325,13 +331,13 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
                            "are idle only <b>");
             put_time(o, f->impact_s);
             aa_buf_puts(o, "</b> (");
-            rp_put_share(o, f->impact_s, run);
+            put_finding_share(o, f);
             aa_buf_puts(o, ") in all: the rest is made up in other regions before the processes "
                            "synchronize");
         } else {
             put_time(o, f->impact_s);
             aa_buf_puts(o, "</b> more than the other processes in this region (");
-            rp_put_share(o, f->impact_s, run);
+            put_finding_share(o, f);
             aa_buf_puts(o, ")");
         }
         if (f->wait_region >= 0 && f->nwait) {
@@ -355,7 +361,7 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const rp_stats *s,
         aa_buf_puts(o, "<p>This region spends <b>");
         put_time(o, f->impact_s);
         aa_buf_puts(o, "</b> per process in its own code (");
-        rp_put_share(o, f->impact_s, run);
+        put_finding_share(o, f);
         aa_buf_printf(o, ")%s and runs less efficiently than the rest of the program "
                          "(%s severity).",
                       f->ncontexts ? ", added over the calling contexts it runs in," : "",
@@ -459,7 +465,7 @@ static void section_summary(aa_buf *o, const aa_analysis *a, const aa_experiment
         aa_buf_puts(o, ", costing <b>");
         put_time(o, top->impact_s);
         aa_buf_puts(o, "</b> per process (");
-        rp_put_share(o, top->impact_s, s->run_s);
+        put_finding_share(o, top);
         aa_buf_puts(o, ").</p>");
     }
     aa_buf_puts(o, "<table>");
@@ -582,12 +588,12 @@ static void finding_card(aa_buf *o, const aa_analysis *a, const rp_values *v, co
     aa_buf_puts(o, ": ");
     put_time(o, f->impact_s);
     aa_buf_puts(o, " (");
-    rp_put_share(o, f->impact_s, s->run_s);
+    put_finding_share(o, f);
     aa_buf_puts(o, ")");
     if (v->partial[f->region])
         aa_buf_puts(o, " <span class=\"partial\">partial</span>");
     aa_buf_puts(o, "</h3>");
-    finding_sentence(o, a, s, f);
+    finding_sentence(o, a, f);
     cluster_means(o, a, v, s, f->region);
     if (f->ncauses) {
         aa_buf_puts(o, "<p>Why: ");

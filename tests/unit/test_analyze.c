@@ -648,6 +648,63 @@ static void test_context_hotspot(void)
  * left out of the whole-program time the analysis compares with) was
  * "150% of the run".  Rank 3 computes 2.5 s, the others 1 s and wait
  * 1.5 s in main's MPI: 1.5 s beyond the others, 60% of the 2.5-s run. */
+/* A hotspot's "% of the run" is of the run as it ran as well: main waits
+ * 1 s in its own MPI (set-up, left out of the time region values are shares
+ * of), compute takes 1 s and other 0.5 s of each 2.5-s run.  compute's value
+ * is 1 / 1.5 of the judged time; its share of the run 1 / 2.5 -- the text,
+ * the JSON and the HTML report (test_report) print that one number; it
+ * was the judged 67% beside imbalances' shares of the run as it ran. */
+static void test_hotspot_share_of_run(void)
+{
+    aa_experiment *e = test_loop_exp_new();
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_buf b;
+    size_t k;
+    int r;
+    const aa_finding *f = NULL;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region_in(e, 1, 0, "main", AA_KIND_FUNCTION, "main");
+    add_region_in(e, 2, 1, "compute", AA_KIND_FUNCTION, "compute");
+    add_region_in(e, 3, 1, "other", AA_KIND_FUNCTION, "other");
+    for (r = 0; r < 4; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double c = 1.0 + 0.001 * r, d = 0.5 + 0.001 * r, w = 1.0, *v;
+        long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
+        long n[4] = {n0, n1, aa_thread_add_node(e, t, 2, (int32_t)n1),
+                     aa_thread_add_node(e, t, 3, (int32_t)n1)};
+        for (k = 0; k < 4; k++) {
+            double x = k == 2 ? c : k == 3 ? d : c + d;
+            v = aa_node_values(e, t, (size_t)n[k]);
+            v[TL_CPU] = x;
+            v[TL_WALL] = x + (k < 2 ? w : 0);
+            v[TL_VISITS] = 1;
+            v[TL_CPU_SQ] = x * x;
+            v[TL_MPI_WALL] = v[TL_MPI_COLL] = k < 2 ? w : 0;
+        }
+    }
+    e->nprocs = 4;
+    aa_analyze_options_init(&o);
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "hotspot share of the run: analysed");
+    for (k = 0; a && k < a->nfindings; k++)
+        if (a->findings[k].kind == AA_FINDING_DISPARITY && a->findings[k].cccr)
+            f = &a->findings[k];
+    ok(f && a->regions[f->region].id == 2, "... compute is the hotspot");
+    ok(f && fabs(f->impact_s - 1.0015) < 0.01 && fabs(f->effect - 0.667) < 0.01 &&
+           fabs(f->run_share - 0.4) < 0.005,
+       "... 1 s, value 67%% of the judged time, 40%% of the run as it ran (%g s, %g, %g)",
+       f ? f->impact_s : NAN, f ? f->effect : NAN, f ? f->run_share : NAN);
+    aa_buf_init(&b);
+    ok(f && aa_analyze_format_text(a, &b) == AA_OK && b.data &&
+           strstr(b.data, "s (40.0% of the run) in [") &&
+           strstr(b.data, "in its own code (40.0% of the run)"),
+       "... the text says 40.0%% in the list and the finding");
+    aa_buf_free(&b);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 static void test_run_share_of_run(void)
 {
     aa_experiment *e = test_loop_exp_new();
@@ -3387,6 +3444,7 @@ int main(void)
     test_cause_in_body();
     test_context_hotspot();
     test_run_share_of_run();
+    test_hotspot_share_of_run();
     test_dominant_child();
     test_noise_floor();
     test_local_difference();

@@ -480,6 +480,23 @@ int main(void)
         ok(fs && strstr(fs, " s (") && strstr(fs, "% of the run)</h3><p><b>ranks "),
            "first finding: seconds, share of the run, then who in plain words");
         ok(fs && strstr(fs, "here per cluster of processes: cluster 0 ("), "finding: cluster means");
+        {
+            /* one number: a finding's share in its card and in the table is
+             * the analysis's run_share (a hotspot's card said 13.5% where
+             * the table said 99.2%) */
+            size_t i, same = 0, ncards = 0;
+            char card[64], cell[64];
+            for (i = 0; i < as->nfindings; i++) {
+                const aa_finding *f = &as->findings[i];
+                snprintf(card, sizeof card, " (%.1f%% of the run)</h3>", 100 * f->run_share);
+                snprintf(cell, sizeof cell, " (%.1f%%)", 100 * f->run_share);
+                ncards += f->cccr; /* a card for every CCCR (fewer than MAX_CARDS here) */
+                same += (!f->cccr || strstr(b.data, card)) && strstr(b.data, cell);
+            }
+            ok(ncards > 1 && same == as->nfindings,
+               "every finding's share in its card and the table is its run_share (%zu of %zu)",
+               same, as->nfindings);
+        }
         ok(fs && strstr(fs, "data-chart=\"ranks-1\""), "finding: per-rank bar chart");
         ok(strstr(b.data, "<section id=\"legend\">") && strstr(b.data, "<dt>CCCR</dt>") &&
                strstr(b.data, "<dt>effect</dt>") && strstr(b.data, "<dt>confidence</dt>"),
