@@ -119,8 +119,10 @@ int an_place_shared(const uint64_t *key, size_t P);
  * the self values of each region, and how many processes ran it with a
  * positive one -- then AN_PLACE_SCALARS: processes by group, sum and sum of
  * squares of the log of the imbalance's region value by group, processes
- * without a positive value there. */
-#define AN_PLACE_SCALARS 7
+ * without a positive value there, the sum of squares of those logs about
+ * their own cluster's mean (the partition's clusters: the processes that
+ * are not slow may be several). */
+#define AN_PLACE_SCALARS 8
 #define AN_PLACE_MIN_REGIONS 5
 typedef struct an_place_sums {
     size_t R;
@@ -138,15 +140,22 @@ typedef struct an_place_verdict {
 int an_place_sums_init(an_place_sums *s, size_t R); /* -1: no memory */
 void an_place_sums_free(an_place_sums *s);
 size_t an_place_sums_len(const an_place_sums *s); /* doubles in v */
-/* Adds one process: self (R values; ran: R flags or NULL) and the value of
- * the imbalance's region. */
+/* Adds one process's value of the imbalance's region to its cluster's
+ * sums (cl: 2 per cluster, the sum of the logs of the positive values and
+ * their count; the caller reduces them before an_place_cluster_means). */
+void an_place_cluster_add(double *cl, int label, double value);
+/* The sums cl of k clusters into their means of logs, in place (cl[2 j]). */
+void an_place_cluster_means(double *cl, size_t k);
+/* Adds one process: self (R values; ran: R flags or NULL), the value of
+ * the imbalance's region and its cluster's mean log value there
+ * (an_place_cluster_means). */
 void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned char *ran,
-                  double value);
+                  double value, double cluster_log);
 /* 1 when the imbalance is the speed of the CPUs (placement.c), 0 when not
  * or not to be told, -1 on no memory; program_metric: the median program
- * metric. */
+ * metric; k: the clusters of the partition. */
 int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double program_metric,
-                   an_place_verdict *v);
+                   size_t k, an_place_verdict *v);
 /* Records on a the n imbalances the placement explains, with the largest
  * one's region, slow ranks (ns) and figures; -1 on no memory. */
 int an_place_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,

@@ -1662,17 +1662,26 @@ static int place_explained(an_ctx *c, const uint64_t *keys, const double *self, 
                            size_t slow)
 {
     an_place_sums s;
-    size_t q;
+    size_t q, k = count_labels(f->labels, c->P);
+    double *cl;
     int rc = keys ? an_place_follows(keys, f->labels, c->P) : 0;
     if (rc <= 0)
         return rc;
-    if (an_place_sums_init(&s, c->R))
+    if (!(cl = calloc(2 * k + 1, sizeof *cl)))
         return -1;
+    if (an_place_sums_init(&s, c->R)) {
+        free(cl);
+        return -1;
+    }
+    for (q = 0; q < c->P; q++)
+        an_place_cluster_add(cl, f->labels[q], c->MM[q * c->R + f->region]);
+    an_place_cluster_means(cl, k);
     for (q = 0; q < c->P; q++)
         an_place_add(&s, f->labels[q] == (int)slow, self + q * c->R, c->ran + q * c->R,
-                     c->MM[q * c->R + f->region]);
-    rc = an_place_judge(&s, c->o, c->mmed, &f->place);
+                     c->MM[q * c->R + f->region], f->labels[q] >= 0 ? cl[2 * f->labels[q]] : 0);
+    rc = an_place_judge(&s, c->o, c->mmed, k, &f->place);
     an_place_sums_free(&s);
+    free(cl);
     return rc;
 }
 

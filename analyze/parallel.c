@@ -2111,6 +2111,7 @@ static int place_one(pa *x, pa_found *f, const uint64_t *keys, const double *S, 
     an_place_sums s;
     int *lab = NULL, rc;
     size_t q;
+    double *cl;
     *explained = 0;
     if ((rc = gather_ints(x, f->lab, &lab)))
         return rc;
@@ -2118,15 +2119,25 @@ static int place_one(pa *x, pa_found *f, const uint64_t *keys, const double *S, 
     free(lab);
     if (rc <= 0)
         return rc < 0 ? pa_nomem(x) : AA_OK;
-    if (an_place_sums_init(&s, x->R))
+    if (!(cl = calloc(2 * f->k + 1, sizeof *cl)))
         return pa_nomem(x);
+    if (an_place_sums_init(&s, x->R)) {
+        free(cl);
+        return pa_nomem(x);
+    }
     for (q = 0; q < x->L; q++)
-        an_place_add(&s, f->lab[q] == (int)f->slow, S + q * x->R, x->ran + q * x->R,
-                     x->MM[q * x->R + f->region]);
-    if (!(rc = pa_sum(x, s.v, an_place_sums_len(&s))) &&
-        (*explained = an_place_judge(&s, x->o, x->mmed, &f->place)) < 0)
-        rc = pa_nomem(x);
+        an_place_cluster_add(cl, f->lab[q], x->MM[q * x->R + f->region]);
+    if (!(rc = pa_sum(x, cl, 2 * f->k))) {
+        an_place_cluster_means(cl, f->k);
+        for (q = 0; q < x->L; q++)
+            an_place_add(&s, f->lab[q] == (int)f->slow, S + q * x->R, x->ran + q * x->R,
+                         x->MM[q * x->R + f->region], f->lab[q] >= 0 ? cl[2 * f->lab[q]] : 0);
+        if (!(rc = pa_sum(x, s.v, an_place_sums_len(&s))) &&
+            (*explained = an_place_judge(&s, x->o, x->mmed, f->k, &f->place)) < 0)
+            rc = pa_nomem(x);
+    }
     an_place_sums_free(&s);
+    free(cl);
     return rc;
 }
 

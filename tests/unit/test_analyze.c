@@ -2691,7 +2691,10 @@ static void test_polling_waits(void)
  * over 7 regions).  mode 0: only that; 1: and kernel 3 has 15% more work on
  * them; 2: each process on a CPU of its own; 3: the processes moved between
  * three CPUs (45% on the main one: less than half); 4: `cpu` alone (where it finished); 5:
- * as 0, but rank 7 moved (60% on CPU 1) and ran at a mix of the paces, 1.2% slower. */
+ * as 0, but rank 7 moved (60% on CPU 1) and ran at a mix of the paces, 1.2% slower;
+ * 6: every CPU alike, kernel 3 (id 7) in three groups of work -- ranks 0,3,6
+ * 1x, 1,4,7 1.5x, 2,5 2x -- with ranks 2,5 on CPU 1 and 0,3 on CPU 0, the
+ * others moving (the suite's seed 2914 in round 2). */
 static aa_experiment *placement_exp(int mode)
 {
     static const int cpu1[8] = {0, 1, 1, 0, 0, 1, 0, 1};
@@ -2706,7 +2709,8 @@ static aa_experiment *placement_exp(int mode)
     for (r = 0; r < 8; r++) {
         aa_process *p = aa_experiment_add_process(e, r);
         aa_thread *t = aa_process_add_thread(p, 0);
-        double speed = mode == 5 && r == 7 ? 1.012 : cpu1[r] ? 1.02 : 1.0, sum = 0;
+        double speed = mode == 6 ? 1.0 : mode == 5 && r == 7 ? 1.012 : cpu1[r] ? 1.02 : 1.0;
+        double sum = 0;
         double setup = 0.03 * speed;
         long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN), loop;
         char buf[64];
@@ -2716,6 +2720,8 @@ static aa_experiment *placement_exp(int mode)
             double v = 0.05 * (1 + j) * speed * (1.0 + 0.002 * sin(r * 7.0 + j * 3.0));
             if (mode == 1 && j == 3 && cpu1[r])
                 v *= 1.15;
+            if (mode == 6 && j == 3)
+                v *= r == 2 || r == 5 ? 2.0 : r % 3 == 1 ? 1.5 : 1.0;
             node(e, t, (uint32_t)(4 + j), loop, v, NAN, NAN);
             sum += v;
         }
@@ -2736,6 +2742,10 @@ static aa_experiment *placement_exp(int mode)
             snprintf(buf, sizeof buf, "%d:0.450,%d:0.350,2:0.200", cpu1[r], 1 - cpu1[r]);
         else if (mode == 5 && r == 7)
             snprintf(buf, sizeof buf, "1:0.600,0:0.400");
+        else if (mode == 6)
+            snprintf(buf, sizeof buf, r == 2 || r == 5 ? "1:0.970,0:0.030"
+                                      : r == 0 || r == 3 ? "0:0.970,1:0.030"
+                                                         : "0:0.450,1:0.350,2:0.200");
         else
             snprintf(buf, sizeof buf, "%d:0.970,%d:0.030", cpu1[r], 1 - cpu1[r]);
         aa_process_set_attr(p, "cpus", buf);
@@ -2826,6 +2836,27 @@ static void test_placement(void)
         ok(aa_process_main_cpu(pr, NULL) == -1, "`cpus` with a share above 1: none");
         aa_experiment_free(e);
     }
+}
+
+/* A partition that follows the CPUs, of three clusters (placement_exp mode
+ * 6): the processes that are not slow are two groups apart in kernel 3, so
+ * their spread there is the partition's; within the clusters it is 0.2%.
+ * The slow ranks 2,5 were "100% slower in kernel, and 0.0% in the
+ * program's regions -- the CPUs' speed" and no imbalance was reported. */
+static void test_placement_three_clusters(void)
+{
+    aa_experiment *e = placement_exp(6);
+    aa_analyze_options o;
+    aa_analysis *a = NULL;
+    aa_err err;
+    aa_analyze_options_init(&o);
+    ok(aa_analyze_run(e, &o, &a, &err) == AA_OK, "three groups in one kernel: analysed");
+    ok(a && a->nclusters == 3 && placement_finding_at(a, 7) && a->placement_dropped == 0 &&
+           !has_note(a, "the CPUs the processes shared"),
+       "... kernel 3 is the imbalance, the CPUs explain none (%zu clusters, %zu dropped)",
+       a ? a->nclusters : 0, a ? a->placement_dropped : 0);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
 }
 
 /* Processes sharing CPUs of different paces in a program of two kernels
@@ -3475,6 +3506,7 @@ int main(void)
     test_caller_label();
     test_threshold_counts_tested();
     test_placement();
+    test_placement_three_clusters();
     test_placement_undecided();
     test_speed();
     test_one_visit();
