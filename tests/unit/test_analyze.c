@@ -643,11 +643,6 @@ static void test_context_hotspot(void)
     }
 }
 
-/* "% of the run" is of the run as it ran: an imbalance whose other
- * processes wait in main's own MPI (no loop region around it: set-up MPI,
- * left out of the whole-program time the analysis compares with) was
- * "150% of the run".  Rank 3 computes 2.5 s, the others 1 s and wait
- * 1.5 s in main's MPI: 1.5 s beyond the others, 60% of the 2.5-s run. */
 /* A hotspot's "% of the run" is of the run as it ran as well: main waits
  * 1 s in its own MPI (set-up, left out of the time region values are shares
  * of), compute takes 1 s and other 0.5 s of each 2.5-s run.  compute's value
@@ -705,6 +700,11 @@ static void test_hotspot_share_of_run(void)
     aa_experiment_free(e);
 }
 
+/* "% of the run" is of the run as it ran: an imbalance whose other
+ * processes wait in main's own MPI (no loop region around it: set-up MPI,
+ * left out of the whole-program time the analysis compares with) was
+ * "150% of the run".  Rank 3 computes 2.5 s, the others 1 s and wait
+ * 1.5 s in main's MPI: 1.5 s beyond the others, 60% of the 2.5-s run. */
 static void test_run_share_of_run(void)
 {
     aa_experiment *e = test_loop_exp_new();
