@@ -117,12 +117,12 @@ int an_place_shared(const uint64_t *key, size_t P);
 /* Sums over the processes for one imbalance (group 1: its slow processes),
  * one array that the parallel analysis reduces as it is: 4 x R -- by group
  * the self values of each region, and how many processes ran it with a
- * positive one -- then AN_PLACE_SCALARS: processes by group, sum and sum of
- * squares of the log of the imbalance's region value by group, processes
- * without a positive value there, the sum of squares of those logs about
- * their own cluster's mean (the partition's clusters: the processes that
- * are not slow may be several). */
-#define AN_PLACE_SCALARS 8
+ * positive one -- then AN_PLACE_SCALARS: processes by group, the sum of the
+ * logs of the imbalance's region value by group, processes without a
+ * positive value there, the sum of squares of those logs about their own
+ * cluster's mean (the partition's clusters: the processes that are not
+ * slow may be several). */
+#define AN_PLACE_SCALARS 6
 #define AN_PLACE_MIN_REGIONS 5
 typedef struct an_place_sums {
     size_t R;

@@ -166,10 +166,9 @@ void an_place_add(an_place_sums *s, int slow, const double *self, const unsigned
     sc[g] += 1; /* processes */
     if (value > 0) {
         sc[2 + g] += log(value);
-        sc[4 + g] += log(value) * log(value);
-        sc[7] += (log(value) - cluster_log) * (log(value) - cluster_log);
+        sc[5] += (log(value) - cluster_log) * (log(value) - cluster_log);
     } else
-        sc[6] += 1; /* without a positive value */
+        sc[4] += 1; /* without a positive value */
     for (r = 0; r < s->R; r++)
         if ((!ran || ran[r]) && self[r] > 0) {
             s->v[g * s->R + r] += self[r];
@@ -199,7 +198,7 @@ int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double p
     double df, se, *d;
     size_t r, k;
     memset(v, 0, sizeof *v);
-    if (!(o->placement_z > 0) || !(n[0] >= 1 && n[1] >= 1) || sc[6] > 0 || !(program_metric > 0))
+    if (!(o->placement_z > 0) || !(n[0] >= 1 && n[1] >= 1) || sc[4] > 0 || !(program_metric > 0))
         return 0;
     if (!(d = malloc((s->R ? s->R : 1) * sizeof *d)))
         return -1;
@@ -223,7 +222,7 @@ int an_place_judge(const an_place_sums *s, const aa_analyze_options *o, double p
      * region alike within 0.2% -- "278.8% slower in face_flux, the CPUs'
      * speed"); with two clusters it is the same as the groups' own spread */
     df = n[0] + n[1] - (double)(ncl > 2 ? ncl : 2);
-    se = df >= 1 ? sqrt(fmax(0, sc[7]) / df) * sqrt(1 / n[0] + 1 / n[1]) : 0;
+    se = df >= 1 ? sqrt(fmax(0, sc[5]) / df) * sqrt(1 / n[0] + 1 / n[1]) : 0;
     v->scale = sqrt(v->spread * v->spread + se * se);
     return v->diff - v->speed <= o->placement_z * v->scale;
 }
