@@ -643,6 +643,17 @@ static void test_context_hotspot(void)
     }
 }
 
+/* One node visited once: cpu seconds of work and wait seconds in collective
+ * MPI calls (its wall time both). */
+static void set_once_cpu_wait(double *v, double cpu, double wait)
+{
+    v[TL_CPU] = cpu;
+    v[TL_WALL] = cpu + wait;
+    v[TL_VISITS] = 1;
+    v[TL_CPU_SQ] = cpu * cpu;
+    v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
+}
+
 /* A hotspot's "% of the run" is of the run as it ran as well: main waits
  * 1 s in its own MPI (set-up, left out of the time region values are shares
  * of), compute takes 1 s and other 0.5 s of each 2.5-s run.  compute's value
@@ -665,19 +676,13 @@ static void test_hotspot_share_of_run(void)
     add_region_in(e, 3, 1, "other", AA_KIND_FUNCTION, "other");
     for (r = 0; r < 4; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
-        double c = 1.0 + 0.001 * r, d = 0.5 + 0.001 * r, w = 1.0, *v;
+        double c = 1.0 + 0.001 * r, d = 0.5 + 0.001 * r, w = 1.0;
         long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
         long n[4] = {n0, n1, aa_thread_add_node(e, t, 2, (int32_t)n1),
                      aa_thread_add_node(e, t, 3, (int32_t)n1)};
-        for (k = 0; k < 4; k++) {
-            double x = k == 2 ? c : k == 3 ? d : c + d;
-            v = aa_node_values(e, t, (size_t)n[k]);
-            v[TL_CPU] = x;
-            v[TL_WALL] = x + (k < 2 ? w : 0);
-            v[TL_VISITS] = 1;
-            v[TL_CPU_SQ] = x * x;
-            v[TL_MPI_WALL] = v[TL_MPI_COLL] = k < 2 ? w : 0;
-        }
+        for (k = 0; k < 4; k++)
+            set_once_cpu_wait(aa_node_values(e, t, (size_t)n[k]), k == 2 ? c : k == 3 ? d : c + d,
+                              k < 2 ? w : 0);
     }
     e->nprocs = 4;
     aa_analyze_options_init(&o);
@@ -719,17 +724,12 @@ static void test_run_share_of_run(void)
     add_region_in(e, 2, 1, "compute", AA_KIND_FUNCTION, "compute");
     for (r = 0; r < 4; r++) {
         aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
-        double work = (r == 3 ? 2.5 : 1.0) * (1 + 0.001 * r), wait = 2.5 - work + 0.001, *v;
+        double work = (r == 3 ? 2.5 : 1.0) * (1 + 0.001 * r), wait = 2.5 - work + 0.001;
         long n0 = aa_thread_add_node(e, t, 0, -1), n1 = aa_thread_add_node(e, t, 1, (int32_t)n0);
         long n2 = aa_thread_add_node(e, t, 2, (int32_t)n1);
-        for (k = 0; k < 3; k++) {
-            v = aa_node_values(e, t, (size_t)(k == 0 ? n0 : k == 1 ? n1 : n2));
-            v[TL_CPU] = work;
-            v[TL_WALL] = work + (k < 2 ? wait : 0);
-            v[TL_VISITS] = 1;
-            v[TL_CPU_SQ] = work * work;
-            v[TL_MPI_WALL] = v[TL_MPI_COLL] = k < 2 ? wait : 0;
-        }
+        for (k = 0; k < 3; k++)
+            set_once_cpu_wait(aa_node_values(e, t, (size_t)(k == 0 ? n0 : k == 1 ? n1 : n2)), work,
+                              k < 2 ? wait : 0);
     }
     e->nprocs = 4;
     aa_analyze_options_init(&o);
