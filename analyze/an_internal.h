@@ -378,8 +378,8 @@ struct an_ctx {
     unsigned char *ran;     /* P*R */
     double *wpwt;           /* by analysed process */
     double *dwpwt;          /* by analysed process: the disparity values' whole program */
-    unsigned char *preempted; /* by analysed process: judged on CPU + I/O time (disparity.c) */
-    size_t npreempted;        /* ... how many */
+    size_t npreempted; /* analysed processes preempted: every one judged on CPU + I/O time
+                        * (disparity.c) */
     unsigned char *whole;   /* by region: stands for the whole program */
     unsigned char *exroot;  /* by tree node: topmost node excluded by region */
     size_t *dobj, ndobj;    /* regions classified by the disparity analysis */

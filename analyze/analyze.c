@@ -144,7 +144,6 @@ static void ctx_free(an_ctx *c)
     free(c->ran);
     free(c->wpwt);
     free(c->dwpwt);
-    free(c->preempted);
     free(c->whole);
     free(c->dobj);
     free(c->exroot);

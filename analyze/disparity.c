@@ -118,8 +118,9 @@ static int choose_region_metric(an_ctx *c)
  * a CPU) is more than that share of its wall time.  The second sees the
  * preemption an oversubscribed node hides inside MPI waits: a process
  * waiting for a partner the machine is not running yields and queues, and
- * its wait counts as waiting in MPI, so its wall time is all explained.  A preempted process's regions are
- * judged on their self CPU time (its MPI calls' CPU time included: copying
+ * its wait counts as waiting in MPI, so its wall time is all explained.
+ * Once any process is preempted, every process's regions are judged on
+ * their self CPU time (its MPI calls' CPU time included: copying
  * messages, polling) plus their self I/O time (io_time: a write that
  * waits for the disk keeps its wait; the CPU time of I/O calls counts
  * twice, at most doubling an I/O region) instead of their self wall time,
@@ -127,7 +128,11 @@ static int choose_region_metric(an_ctx *c)
  * stays out as on wall time.  On a dedicated node no process is preempted
  * and nothing changes.  A process that sleeps or waits for a lock or a
  * device outside MPI and I/O looks preempted too, and its waits there are
- * then not judged (bench/diagnosis.md). */
+ * then not judged (bench/diagnosis.md).  Every process, not only the
+ * preempted ones: a process the machine ran waits in MPI for a partner it
+ * did not, and on its wall time that wait is a hotspot (suite seed 2922:
+ * two ranks, one preempted 38% of its wall time, the other waiting 0.30 s
+ * of 0.57 in the halo exchange, a hotspot at confidence 0.5). */
 
 /* The share of process q's wall time (its whole-program region) that its
  * CPU time and waits do not explain, or its run delay if larger; 0 when
@@ -197,10 +202,10 @@ static void self_row_of(an_ctx *c, int mi, size_t q, double *tmp, unsigned char 
         sum[r] += out[r];
 }
 
-/* Phase step: preempted processes judged on CPU time; c->dwpwt; a note
- * says how many.  One process at a time (rows of R values, not P x R
- * arrays): a pass over all of them decides which were preempted from their
- * whole-program values, a second judges those. */
+/* Phase step: once a process was preempted, every process judged on CPU
+ * time; c->dwpwt; a note says how many were.  One process at a time (rows
+ * of R values, not P x R arrays): a pass over all of them decides which
+ * were preempted from their whole-program values, a second judges them. */
 static int judge_preempted_on_cpu(an_ctx *c)
 {
     size_t P = c->P, R = c->R, q, npre = 0, iofin = 0;
@@ -236,7 +241,6 @@ static int judge_preempted_on_cpu(an_ctx *c)
         if (!(u > c->o->preempted_share))
             continue;
         npre++;
-        c->preempted[q] = 1;
         lost += u;
     }
     c->npreempted = npre;
@@ -250,9 +254,8 @@ static int judge_preempted_on_cpu(an_ctx *c)
         an_metric_usable(c, "mpi_bytes_sent", &msent);
         an_metric_usable(c, "mpi_bytes_recv", &mrecv);
     }
-    for (q = 0; q < P; q++) {
-        if (!c->preempted[q])
-            continue;
+    /* every process once one is: the others' waits in MPI are for it */
+    for (q = 0; q < P && npre; q++) {
         an_gather_row(c, mcpu, q, CPU, anyfin);
         an_self_row(c, CPU, SCPU);
         an_gather_row(c, mmc, q, MC, anyfin);
@@ -275,9 +278,10 @@ static int judge_preempted_on_cpu(an_ctx *c)
         return AA_OK;
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
                       "time the machine ran other processes: neither CPU time nor waiting in "
-                      "MPI or I/O, or runnable and waiting for a CPU): their regions are "
-                      "judged on CPU and I/O time for hotspots, as their wall time and their "
-                      "waits in MPI were stretched by the load",
+                      "MPI or I/O, or runnable and waiting for a CPU): every process's "
+                      "regions are judged on CPU and I/O time for hotspots, as wall time "
+                      "and the waits in MPI for the processes not run were stretched by "
+                      "the load",
                    npre, P, 100 * lost / (double)npre);
 }
 
@@ -345,8 +349,7 @@ int an_disparity_classes(an_ctx *c)
     int rc;
     c->SW = malloc(c->P * c->R * sizeof *c->SW);
     c->dwpwt = malloc((c->P ? c->P : 1) * sizeof *c->dwpwt);
-    c->preempted = calloc(c->P ? c->P : 1, 1);
-    if (!c->SW || !c->dwpwt || !c->preempted)
+    if (!c->SW || !c->dwpwt)
         return an_nomem(c);
     if ((rc = an_self_wall(c, c->W, c->T2, c->SW)) || (rc = judge_preempted_on_cpu(c)) ||
         (rc = choose_region_metric(c)))
@@ -377,9 +380,9 @@ static void disp_free(an_disp *d)
  * that the fast ranks sit in for 0.4 s because one rank does 6x the work
  * costs microseconds once the work is balanced.  So is the wait of a
  * dynamic imbalance (dynamic.c: every process waits, in turn).  Region r's own value
- * leaves out, for every waiting process not judged on CPU time (a
- * preempted process's MPI waits are out already), the largest per-process
- * wait that a reported imbalance names at r. */
+ * leaves out, for every waiting process when the processes are not judged
+ * on CPU time (a process judged on it has its MPI waits out already), the
+ * largest per-process wait that a reported imbalance names at r. */
 static double wait_of(const an_ctx *c, size_t q, size_t r)
 {
     const aa_analysis *a = c->a;
@@ -426,7 +429,7 @@ static double own_value(const an_ctx *c, size_t r, int *waited)
         if (!c->ran[k] || isnan(v))
             continue;
         s0 += c->dwpwt[q] > 0 ? fmin(1, v / c->dwpwt[q]) : 0;
-        if (any && !c->preempted[q] && (w = wait_of(c, q, r)) > 0) {
+        if (any && !c->npreempted && (w = wait_of(c, q, r)) > 0) {
             v = fmax(0, v - w);
             *waited = 1;
         }

@@ -144,7 +144,7 @@ typedef struct pa {
     double *MM, *SW;
     double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
-    unsigned char *whole, *preempted;
+    unsigned char *whole;
     size_t npreempted; /* over every rank (self_wall) */
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
     uint64_t *place_key; /* by local process: its host and CPU (placement.c), 0 unknown */
@@ -1113,21 +1113,47 @@ static int main_metric(pa *x)
 }
 
 /* ---- disparity (disparity.c) ------------------------------------------------------------ */
-/* an_self_wall, then disparity.c's judgement of preempted processes on CPU
- * and I/O time (per process: no collective but the count; the self values
- * of the other metrics a process row at a time). */
+/* Local process q's regions judged on CPU and I/O time, as disparity.c's
+ * judge_on_cpu (buf: 4R scratch). */
+static void judge_on_cpu(pa *x, size_t q, double *buf)
+{
+    size_t R = x->R, k = q * R, r;
+    double *sc = buf, *smc = buf + R, *sio = buf + 2 * R, *scap = buf + 3 * R, sum = 0;
+    int have_io = x->have[M_IO];
+    self_values(x, x->M[M_CPU] + k, sc, 1);
+    self_values(x, x->M[M_MPIC] + k, smc, 1);
+    if (have_io)
+        self_values(x, x->M[M_IO] + k, sio, 1);
+    if (x->have_cap)
+        self_values(x, x->cap + k, scap, 1);
+    for (r = 0; r < R; r++) {
+        double outside = fmax(0, sc[r] - smc[r]), mpi = smc[r], v;
+        if (x->have_cap && !isnan(scap[r]))
+            mpi = fmin(mpi, scap[r]);
+        v = outside + (have_io ? sio[r] : 0);
+        if (r_setup(x, r))
+            v = 0;
+        else if (!x->whole[r])
+            v += fmax(0, mpi);
+        x->SW[k + r] = v;
+        sum += v;
+    }
+    x->dwpwt[q] = sum;
+}
+
+/* an_self_wall, then disparity.c's judgement on CPU and I/O time of every
+ * process once one was preempted (per process: no collective but the
+ * count; the self values of the other metrics a process row at a time). */
 static int self_wall(pa *x)
 {
     size_t L = x->L, R = x->R, q, r, n = L * R;
     int have_mpi = x->have[M_MPIW];
     int judge = x->usable[M_CPU] && x->usable[M_MPIW] && x->usable[M_MPIC], have_io = x->have[M_IO];
-    double *ms = malloc((5 * R + 1) * sizeof *ms), *sc = ms + R, *smc = ms + 2 * R;
-    double *sio = ms + 3 * R, *scap = ms + 4 * R, cnt[2] = {0, 0};
+    double *ms = malloc((4 * R + 1) * sizeof *ms), cnt[2] = {0, 0};
     int rc = AA_OK;
     x->SW = malloc((n + 1) * sizeof *x->SW);
     x->dwpwt = malloc((L + 1) * sizeof *x->dwpwt);
-    x->preempted = calloc(L + 1, 1);
-    if (!ms || !x->SW || !x->dwpwt || !x->preempted)
+    if (!ms || !x->SW || !x->dwpwt)
         goto oom;
     self_values(x, x->M[M_WALL], x->SW, L);
     for (q = 0; q < L; q++) {
@@ -1143,46 +1169,30 @@ static int self_wall(pa *x)
     memcpy(x->dwpwt, x->wpwt, L * sizeof *x->dwpwt);
     for (q = 0; q < L && judge; q++) {
         size_t k = q * R;
-        double u = 0, sum = 0;
+        double u = 0;
         if (x->ran[k])
             u = aa_preempted_share(x->M[M_WALL][k],
                                    aa_busy_time(x->M[M_CPU][k], x->M[M_MPIW][k],
                                                 x->M[M_MPIC][k], have_io ? x->M[M_IO][k] : NAN),
                                    x->run_delay[q]);
-        if (!(u > x->o->preempted_share))
-            continue;
-        x->preempted[q] = 1;
-        cnt[0]++;
-        cnt[1] += u;
-        self_values(x, x->M[M_CPU] + k, sc, 1);
-        self_values(x, x->M[M_MPIC] + k, smc, 1);
-        if (have_io)
-            self_values(x, x->M[M_IO] + k, sio, 1);
-        if (x->have_cap)
-            self_values(x, x->cap + k, scap, 1);
-        for (r = 0; r < R; r++) {
-            double outside = fmax(0, sc[r] - smc[r]), mpi = smc[r], v;
-            if (x->have_cap && !isnan(scap[r]))
-                mpi = fmin(mpi, scap[r]);
-            v = outside + (have_io ? sio[r] : 0);
-            if (r_setup(x, r))
-                v = 0;
-            else if (!x->whole[r])
-                v += fmax(0, mpi);
-            x->SW[k + r] = v;
-            sum += v;
+        if (u > x->o->preempted_share) {
+            cnt[0]++;
+            cnt[1] += u;
         }
-        x->dwpwt[q] = sum;
     }
     if ((rc = pa_sum(x, cnt, 2)))
         goto out;
+    /* every process once one is: the others' waits in MPI are for it */
+    for (q = 0; q < L && cnt[0] > 0; q++)
+        judge_on_cpu(x, q, ms);
     x->npreempted = (size_t)cnt[0];
     if (cnt[0] > 0)
         rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
                      "time the machine ran other processes: neither CPU time nor waiting in "
-                     "MPI or I/O, or runnable and waiting for a CPU): their regions are "
-                     "judged on CPU and I/O time for hotspots, as their wall time and their "
-                     "waits in MPI were stretched by the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
+                     "MPI or I/O, or runnable and waiting for a CPU): every process's "
+                     "regions are judged on CPU and I/O time for hotspots, as wall time "
+                     "and the waits in MPI for the processes not run were stretched by "
+                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
     goto out;
 oom:
     rc = pa_nomem(x);
@@ -3001,7 +3011,7 @@ static int disparity_findings(pa *x, const long *fof)
             if (!x->ran[k] || isnan(v))
                 continue;
             s[r] += d > 0 ? fmin(1, v / d) : 0;
-            if (!x->preempted[q] && (w = wait_of(x, fof, q, r)) > 0) {
+            if (!x->npreempted && (w = wait_of(x, fof, q, r)) > 0) {
                 v = fmax(0, v - w);
                 s[4 * R + r] = 1; /* some process waits there */
             }
@@ -3461,7 +3471,6 @@ static void pa_free(pa *x)
     free(x->wpwt);
     free(x->dwpwt);
     free(x->whole);
-    free(x->preempted);
     free(x->run_delay);
     free(x->place_key);
     free(x->cap);
