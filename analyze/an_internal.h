@@ -395,6 +395,8 @@ struct an_ctx {
                                from the process metric; NULL otherwise */
     double *W;              /* wall time */
     double *SW;             /* self wall time */
+    double *SWmpi;          /* P x R: the MPI calls' CPU time in SW where the processes
+                             * are judged on CPU time (disparity.c), else NULL */
     double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */
     int cpi_ok;             /* cycles and instructions measured */
     int m_cyc, m_ins;       /* their metric indices */

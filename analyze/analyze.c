@@ -125,6 +125,7 @@ static void ctx_free(an_ctx *c)
     free(c->MM);
     free(c->W);
     free(c->SW);
+    free(c->SWmpi);
     free(c->T1);
     free(c->T2);
     free(c->fixm);

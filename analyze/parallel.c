@@ -142,6 +142,7 @@ typedef struct pa {
     int usable[M_N];   /* in some process's experiment and measured by it */
     int have[M_N];     /* usable, with some finite value anywhere */
     double *MM, *SW;
+    double *SWmpi; /* the MPI calls' CPU time in SW where judged on CPU time, else NULL */
     double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
     unsigned char *whole;
@@ -1131,10 +1132,11 @@ static void judge_on_cpu(pa *x, size_t q, double *buf)
         if (x->have_cap && !isnan(scap[r]))
             mpi = fmin(mpi, scap[r]);
         v = outside + (have_io ? sio[r] : 0);
+        x->SWmpi[k + r] = 0;
         if (r_setup(x, r))
             v = 0;
         else if (!x->whole[r])
-            v += fmax(0, mpi);
+            v += x->SWmpi[k + r] = fmax(0, mpi);
         x->SW[k + r] = v;
         sum += v;
     }
@@ -1183,6 +1185,8 @@ static int self_wall(pa *x)
     if ((rc = pa_sum(x, cnt, 2)))
         goto out;
     /* every process once one is: the others' waits in MPI are for it */
+    if (cnt[0] > 0 && !(x->SWmpi = malloc((n + 1) * sizeof *x->SWmpi)))
+        goto oom;
     for (q = 0; q < L && cnt[0] > 0; q++)
         judge_on_cpu(x, q, ms);
     x->npreempted = (size_t)cnt[0];
@@ -3011,8 +3015,8 @@ static int disparity_findings(pa *x, const long *fof)
             if (!x->ran[k] || isnan(v))
                 continue;
             s[r] += d > 0 ? fmin(1, v / d) : 0;
-            if (!x->npreempted && (w = wait_of(x, fof, q, r)) > 0) {
-                v = fmax(0, v - w);
+            if ((w = wait_of(x, fof, q, r)) > 0) {
+                v = fmax(0, v - (x->SWmpi ? fmin(w, x->SWmpi[k]) : w));
                 s[4 * R + r] = 1; /* some process waits there */
             }
             s[R + r] += d > 0 ? fmin(1, v / d) : 0;
@@ -3468,6 +3472,7 @@ static void pa_free(pa *x)
     free(x->MM);
     free(x->MMraw);
     free(x->SW);
+    free(x->SWmpi);
     free(x->wpwt);
     free(x->dwpwt);
     free(x->whole);
