@@ -512,6 +512,12 @@ void an_self_values(an_ctx *c, const double *M, double *self);
 /* an_self_values of one process' row (R values). */
 void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
+/* disparity.c: a region's value on CPU time in a process (the processes
+ * judged on CPU time): its CPU time outside MPI calls, its I/O time and its
+ * MPI calls' CPU time up to cap (NAN: no cap), 0 for MPI set-up; the MPI
+ * part into *mpi_part (0 in set-up and whole-program regions). */
+double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double cap, int setup, int whole,
+                        double *mpi_part);
 /* speed.c: the processes' speed taken out (speed_normalize) */
 double an_speed_factor(double u, size_t nregions, double speed_max);
 void an_speed_apply(double *mm, const double *c0, const double *f, size_t n, size_t R);

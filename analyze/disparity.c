@@ -156,23 +156,27 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
  * mpi_copy_rate; SCALLS, SBYTES: q's self calls and bytes sent and
  * received, NULL: not measured, all of it counts): beyond that it is
  * polling for processes the machine did not run. */
+double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double cap, int setup, int whole,
+                        double *mpi_part)
+{
+    double mpi = fmin(mpi_cpu, cap); /* fmin: NAN gives the other */
+    *mpi_part = setup || whole ? 0 : fmax(0, mpi);
+    return setup ? 0 : fmax(0, cpu - mpi_cpu) + io + *mpi_part;
+}
+
 static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC,
                          const double *SIO, const double *SCALLS, const double *SBYTES)
 {
-    size_t r, R = c->R;
+    size_t r, R = c->R, k = q * R;
     double sum = 0;
     for (r = 0; r < R; r++) {
-        double outside = fmax(0, SCPU[r] - SMC[r]), mpi = SMC[r], v;
-        if (SCALLS && SBYTES && !isnan(SCALLS[r]) && !isnan(SBYTES[r]))
-            mpi = fmin(mpi, SCALLS[r] * c->o->mpi_call_cpu_s + SBYTES[r] / c->o->mpi_copy_rate);
-        v = outside + (SIO ? SIO[r] : 0);
-        c->SWmpi[q * R + r] = 0;
-        if (an_is_mpi_setup(c->a->regions[r].info))
-            v = 0;
-        else if (!c->whole[r])
-            v += c->SWmpi[q * R + r] = fmax(0, mpi);
-        c->SW[q * R + r] = v;
-        sum += v;
+        double cap = SCALLS && SBYTES ? SCALLS[r] * c->o->mpi_call_cpu_s +
+                                            SBYTES[r] / c->o->mpi_copy_rate
+                                      : NAN;
+        c->SW[k + r] = an_judged_on_cpu(SCPU[r], SMC[r], SIO ? SIO[r] : 0, cap,
+                                        an_is_mpi_setup(c->a->regions[r].info), c->whole[r],
+                                        &c->SWmpi[k + r]);
+        sum += c->SW[k + r];
     }
     c->dwpwt[q] = sum;
 }

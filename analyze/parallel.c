@@ -1128,17 +1128,10 @@ static void judge_on_cpu(pa *x, size_t q, double *buf)
     if (x->have_cap)
         self_values(x, x->cap + k, scap, 1);
     for (r = 0; r < R; r++) {
-        double outside = fmax(0, sc[r] - smc[r]), mpi = smc[r], v;
-        if (x->have_cap && !isnan(scap[r]))
-            mpi = fmin(mpi, scap[r]);
-        v = outside + (have_io ? sio[r] : 0);
-        x->SWmpi[k + r] = 0;
-        if (r_setup(x, r))
-            v = 0;
-        else if (!x->whole[r])
-            v += x->SWmpi[k + r] = fmax(0, mpi);
-        x->SW[k + r] = v;
-        sum += v;
+        x->SW[k + r] = an_judged_on_cpu(sc[r], smc[r], have_io ? sio[r] : 0,
+                                        x->have_cap ? scap[r] : NAN, r_setup(x, r), x->whole[r],
+                                        &x->SWmpi[k + r]);
+        sum += x->SW[k + r];
     }
     x->dwpwt[q] = sum;
 }
