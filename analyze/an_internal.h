@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum an_attr_kind { AN_ONE, AN_SUM, AN_RATE };
+/* AN_BLOCKED: no base metric of the experiment; the blocked time metrics.c
+ * add_blocked derives (an_ctx blocked), inclusive */
+enum an_attr_kind { AN_ONE, AN_SUM, AN_RATE, AN_BLOCKED };
 
 typedef struct an_attr_def {
     const char *name;
@@ -397,6 +399,9 @@ struct an_ctx {
     double *SW;             /* self wall time */
     double *SWmpi;          /* P x R: the MPI calls' CPU time in SW where the processes
                              * are judged on CPU time (disparity.c), else NULL */
+    double *blocked;        /* P x R: each process's self time blocked off the CPU
+                             * outside the calls beyond its run delay (metrics.c
+                             * add_blocked), or NULL where not derived */
     double *T1, *T2;        /* scratch; cycles and instructions after an_disparity_classes */
     int cpi_ok;             /* cycles and instructions measured */
     int m_cyc, m_ins;       /* their metric indices */
@@ -513,11 +518,12 @@ void an_self_values(an_ctx *c, const double *M, double *self);
 void an_self_row(const an_ctx *c, const double *row, double *self);
 int an_is_mpi_setup(const aa_region *ri);
 /* disparity.c: a region's value on CPU time in a process (the processes
- * judged on CPU time): its CPU time outside MPI calls, its I/O time and its
- * MPI calls' CPU time up to cap (NAN: no cap), 0 for MPI set-up; the MPI
- * part into *mpi_part (0 in set-up and whole-program regions). */
-double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double cap, int setup, int whole,
-                        double *mpi_part);
+ * judged on CPU time): its CPU time outside MPI calls, its I/O time, its
+ * time blocked off the CPU outside the calls and its MPI calls' CPU time up
+ * to cap (NAN: no cap), 0 for MPI set-up; the MPI part into *mpi_part (0 in
+ * set-up and whole-program regions). */
+double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double blocked, double cap,
+                        int setup, int whole, double *mpi_part);
 /* speed.c: the processes' speed taken out (speed_normalize) */
 double an_speed_factor(double u, size_t nregions, double speed_max);
 void an_speed_apply(double *mm, const double *c0, const double *f, size_t n, size_t R);

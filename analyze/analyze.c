@@ -126,6 +126,7 @@ static void ctx_free(an_ctx *c)
     free(c->W);
     free(c->SW);
     free(c->SWmpi);
+    free(c->blocked);
     free(c->T1);
     free(c->T2);
     free(c->fixm);

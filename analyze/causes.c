@@ -36,6 +36,11 @@ static const an_attr_def attr_defs[] = {
      NULL},
     {"io_time", "io_time", NULL, AN_ONE, 1,
      "much time inside I/O calls: buffer, use asynchronous or collective I/O", NULL},
+    {"blocked_time", NULL, NULL, AN_BLOCKED, 1,
+     "much time blocked off the CPU outside MPI and I/O calls (sleeping, waiting for a lock, "
+     "a device or paging): find what the region waits for",
+     "these processes are blocked off the CPU here (sleeping, waiting for a lock, a device or "
+     "paging) while the others wait for them: find what they wait for"},
     {"page_faults", "page_faults", NULL, AN_ONE, 0,
      "many page faults: reduce the memory footprint, reuse buffers, touch memory in order", NULL},
     {"cpi", "cycles", "instructions", AN_RATE, 0,

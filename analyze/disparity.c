@@ -127,8 +127,11 @@ static int choose_region_metric(an_ctx *c)
  * and their shares are taken of the sum of these (c->dwpwt); MPI set-up
  * stays out as on wall time.  On a dedicated node no process is preempted
  * and nothing changes.  A process that sleeps or waits for a lock or a
- * device outside MPI and I/O looks preempted too, and its waits there are
- * then not judged (bench/diagnosis.md).  Every process, not only the
+ * device outside MPI and I/O looks preempted too: its blocked time (off
+ * the CPU outside the calls beyond its run delay, metrics.c add_blocked)
+ * counts in its regions as well, as it does in the process metric --
+ * without it a region where every process sleeps 40% of the run was no
+ * hotspot (bench/diagnosis.md, thirty-second step).  Every process, not only the
  * preempted ones: a process the machine ran waits in MPI for a partner it
  * did not, and on its wall time that wait is a hotspot (suite seed 2922:
  * two ranks, one preempted 38% of its wall time, the other waiting 0.30 s
@@ -156,12 +159,12 @@ static double unexplained_share(const an_ctx *c, size_t q, const double *CPU, co
  * mpi_copy_rate; SCALLS, SBYTES: q's self calls and bytes sent and
  * received, NULL: not measured, all of it counts): beyond that it is
  * polling for processes the machine did not run. */
-double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double cap, int setup, int whole,
-                        double *mpi_part)
+double an_judged_on_cpu(double cpu, double mpi_cpu, double io, double blocked, double cap,
+                        int setup, int whole, double *mpi_part)
 {
     double mpi = fmin(mpi_cpu, cap); /* fmin: NAN gives the other */
     *mpi_part = setup || whole ? 0 : fmax(0, mpi);
-    return setup ? 0 : fmax(0, cpu - mpi_cpu) + io + *mpi_part;
+    return setup ? 0 : fmax(0, cpu - mpi_cpu) + io + blocked + *mpi_part;
 }
 
 static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *SMC,
@@ -173,7 +176,8 @@ static void judge_on_cpu(an_ctx *c, size_t q, const double *SCPU, const double *
         double cap = SCALLS && SBYTES ? SCALLS[r] * c->o->mpi_call_cpu_s +
                                             SBYTES[r] / c->o->mpi_copy_rate
                                       : NAN;
-        c->SW[k + r] = an_judged_on_cpu(SCPU[r], SMC[r], SIO ? SIO[r] : 0, cap,
+        c->SW[k + r] = an_judged_on_cpu(SCPU[r], SMC[r], SIO ? SIO[r] : 0,
+                                        c->blocked ? c->blocked[k + r] : 0, cap,
                                         an_is_mpi_setup(c->a->regions[r].info), c->whole[r],
                                         &c->SWmpi[k + r]);
         sum += c->SW[k + r];
@@ -288,10 +292,12 @@ static int judge_preempted_on_cpu(an_ctx *c)
     return an_note(c, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
                       "time the machine ran other processes: neither CPU time nor waiting in "
                       "MPI or I/O, or runnable and waiting for a CPU): every process's "
-                      "regions are judged on CPU and I/O time for hotspots, as wall time "
+                      "regions are judged on %s for hotspots, as wall time "
                       "and the waits in MPI for the processes not run were stretched by "
                       "the load",
-                   npre, P, 100 * lost / (double)npre);
+                   npre, P, 100 * lost / (double)npre,
+                   c->blocked ? "CPU time, I/O time and time blocked outside the calls"
+                              : "CPU and I/O time");
 }
 
 /* Every region's value (a->region_value): its region metric on self

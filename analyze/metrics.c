@@ -173,11 +173,33 @@ int an_fill_ran(an_ctx *c)
     return AA_OK;
 }
 
+/* The blocked time (add_blocked) of every process by region, inclusive,
+ * into M (NaN where a process did not run the region); tmp: R + 1
+ * scratch (an_gather_attr's tmp, c->T2: P x R + 1).  0 when it was not
+ * derived. */
+static int gather_blocked(const an_ctx *c, double *M, double *tmp)
+{
+    size_t q, r, R = c->R;
+    if (!c->blocked)
+        return 0;
+    for (q = 0; q < c->P; q++) {
+        double *row = M + q * R;
+        memset(row, 0, R * sizeof *row);
+        an_add_over_subtrees(c->blocked + q * R, NULL, c->send, c->ran + q * R, R, tmp, row);
+        for (r = 0; r < R; r++)
+            if (!c->ran[q * R + r])
+                row[r] = NAN;
+    }
+    return 1;
+}
+
 /* Attribute values (P x R) into M; returns 1 when available. */
 int an_gather_attr(an_ctx *c, const an_attr_def *d, double *M, double *tmp)
 {
     int m1, m2 = -1;
     size_t i, n = c->P * c->R, f1, f2 = 1;
+    if (d->kind == AN_BLOCKED)
+        return gather_blocked(c, M, tmp);
     if (!an_metric_usable(c, d->m1, &m1))
         return 0;
     if (d->m2 && !an_metric_usable(c, d->m2, &m2))
@@ -381,7 +403,7 @@ int an_metric_buffers(an_ctx *c)
     c->MM = malloc(P * R * sizeof *c->MM);
     c->W = malloc(P * R * sizeof *c->W);
     c->T1 = malloc(P * R * sizeof *c->T1);
-    c->T2 = malloc(P * R * sizeof *c->T2);
+    c->T2 = malloc((P * R + 1) * sizeof *c->T2); /* + 1: gather_blocked's prefix sums */
     c->wpwt = calloc(P, sizeof *c->wpwt);
     a->severity = calloc(R, sizeof *a->severity);
     a->region_value = calloc(R, sizeof *a->region_value);
@@ -535,7 +557,9 @@ out:
  * (profile's aa_blocked_row), and added to MM over each region's subtree.
  * A process without a run delay measured (another OS, an import) gets
  * nothing added; on a dedicated node the run delay is ~0 and blocked time
- * is the off-CPU time outside the calls. */
+ * is the off-CPU time outside the calls.  Kept by region (c->blocked) for
+ * the hotspots judged on CPU time (disparity.c) and the cause blocked_time
+ * (causes.c). */
 static int add_blocked(an_ctx *c)
 {
     static const char *const names[6] = {"wall", "mpi_wall", "io_time", "cpu", "mpi_cpu",
@@ -553,9 +577,11 @@ static int add_blocked(an_ctx *c)
     M = malloc(P * R * sizeof *M);
     b = malloc((R + 1) * sizeof *b);
     pre = malloc((R + 1) * sizeof *pre);
+    c->blocked = calloc(P * R + 1, sizeof *c->blocked);
     for (k = 0; k < 6; k++)
         S[k] = calloc(P * R + 1, sizeof *S[k]);
-    if (!M || !b || !pre || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] || !S[5]) {
+    if (!M || !b || !pre || !c->blocked || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] ||
+        !S[5]) {
         rc = an_nomem(c);
         goto out;
     }
@@ -580,10 +606,15 @@ static int add_blocked(an_ctx *c)
             if (an_is_mpi_setup(c->a->regions[r].info))
                 b[r] = 0;
         an_add_over_subtrees(b, NULL, c->send, c->ran + q * R, R, pre, c->MM + q * R);
+        memcpy(c->blocked + q * R, b, R * sizeof *b);
         any = 1;
     }
     c->a->proc_metric_blocked = any;
 out:
+    if (rc || !any) {
+        free(c->blocked);
+        c->blocked = NULL;
+    }
     for (k = 0; k < 6; k++)
         free(S[k]);
     free(M), free(b), free(pre);

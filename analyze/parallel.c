@@ -143,6 +143,7 @@ typedef struct pa {
     int have[M_N];     /* usable, with some finite value anywhere */
     double *MM, *SW;
     double *SWmpi; /* the MPI calls' CPU time in SW where judged on CPU time, else NULL */
+    double *blocked; /* L x R: the self blocked time (main_metric_blocked), or NULL */
     double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
     unsigned char *whole;
@@ -926,7 +927,8 @@ out:
 
 /* metrics.c's add_blocked: each local process's blocked time outside the
  * calls beyond its run delay, put back into MM over each region's subtree
- * (all local: a process's own values and run delay) */
+ * and kept by region (x->blocked; all local: a process's own values and
+ * run delay) */
 static int main_metric_blocked(pa *x)
 {
     static const int mk[6] = {M_WALL, M_MPIW, M_IO, M_CPU, M_MPIC, M_IOC};
@@ -935,7 +937,8 @@ static int main_metric_blocked(pa *x)
     int rc = AA_OK, any = 0;
     for (k = 0; k < 6; k++)
         S[k] = calloc(R + 1, sizeof *S[k]);
-    if (!b || !pre || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] || !S[5]) {
+    x->blocked = calloc(L * R + 1, sizeof *x->blocked);
+    if (!b || !pre || !x->blocked || !S[0] || !S[1] || !S[2] || !S[3] || !S[4] || !S[5]) {
         rc = pa_nomem(x);
         goto out;
     }
@@ -957,6 +960,7 @@ static int main_metric_blocked(pa *x)
             if (r_setup(x, r))
                 b[r] = 0;
         an_add_over_subtrees(b, NULL, x->send, x->ran + q * R, R, pre, x->MM + q * R);
+        memcpy(x->blocked + q * R, b, R * sizeof *b);
         any = 1;
     }
     {
@@ -964,8 +968,13 @@ static int main_metric_blocked(pa *x)
         if ((rc = pa_max(x, &u, 1)))
             goto out;
         x->a->proc_metric_blocked = u > 0;
+        any = u > 0;
     }
 out:
+    if (rc || !any) {
+        free(x->blocked);
+        x->blocked = NULL;
+    }
     for (k = 0; k < 6; k++)
         free(S[k]);
     free(b), free(pre);
@@ -1114,7 +1123,7 @@ static int main_metric(pa *x)
 }
 
 /* ---- disparity (disparity.c) ------------------------------------------------------------ */
-/* Local process q's regions judged on CPU and I/O time, as disparity.c's
+/* Local process q's regions judged on CPU, I/O and blocked time, as disparity.c's
  * judge_on_cpu (buf: 4R scratch). */
 static void judge_on_cpu(pa *x, size_t q, double *buf)
 {
@@ -1129,6 +1138,7 @@ static void judge_on_cpu(pa *x, size_t q, double *buf)
         self_values(x, x->cap + k, scap, 1);
     for (r = 0; r < R; r++) {
         x->SW[k + r] = an_judged_on_cpu(sc[r], smc[r], have_io ? sio[r] : 0,
+                                        x->blocked ? x->blocked[k + r] : 0,
                                         x->have_cap ? scap[r] : NAN, r_setup(x, r), x->whole[r],
                                         &x->SWmpi[k + r]);
         sum += x->SW[k + r];
@@ -1187,9 +1197,11 @@ static int self_wall(pa *x)
         rc = an_note(&x->dc, "%zu of %zu processes were preempted (on average %.0f%% of their wall "
                      "time the machine ran other processes: neither CPU time nor waiting in "
                      "MPI or I/O, or runnable and waiting for a CPU): every process's "
-                     "regions are judged on CPU and I/O time for hotspots, as wall time "
+                     "regions are judged on %s for hotspots, as wall time "
                      "and the waits in MPI for the processes not run were stretched by "
-                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0]);
+                     "the load", (size_t)cnt[0], x->P, 100 * cnt[1] / cnt[0],
+                     x->blocked ? "CPU time, I/O time and time blocked outside the calls"
+                                : "CPU and I/O time");
     goto out;
 oom:
     rc = pa_nomem(x);
@@ -2599,7 +2611,18 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
 static void attr_row(pa *x, size_t q, const an_attr_def *d, double *v, double *tmp,
                      unsigned char *anyfin, double *fin)
 {
-    size_t r;
+    size_t r, R = x->R;
+    if (d->kind == AN_BLOCKED) { /* metrics.c's gather_blocked */
+        memset(v, 0, R * sizeof *v);
+        if (!x->blocked)
+            return;
+        an_add_over_subtrees(x->blocked + q * R, NULL, x->send, x->ran + q * R, R, tmp, v);
+        for (r = 0; r < R; r++)
+            if (!x->ran[q * R + r])
+                v[r] = NAN;
+        fin[0] += (double)R;
+        return;
+    }
     fin[0] += (double)gather_row(x, q, d->m1, v, anyfin);
     if (!d->m2)
         return;
@@ -2645,7 +2668,8 @@ static int attr_local(pa *x, double *u, double *s)
         for (j = 0; j < na; j++) {
             const an_attr_def *d = c->adefs[j];
             double *sj = s + j * (2 + 2 * R);
-            u[2 * j] = fmax(u[2 * j], usable_here(x, q, d->m1));
+            u[2 * j] = fmax(u[2 * j], d->kind == AN_BLOCKED ? x->blocked != NULL
+                                                            : usable_here(x, q, d->m1));
             u[2 * j + 1] = fmax(u[2 * j + 1], !d->m2 || usable_here(x, q, d->m2));
             attr_row(x, q, d, v, tmp, anyfin, sj);
             for (r = 0; r < R; r++) {
@@ -3466,6 +3490,7 @@ static void pa_free(pa *x)
     free(x->MMraw);
     free(x->SW);
     free(x->SWmpi);
+    free(x->blocked);
     free(x->wpwt);
     free(x->dwpwt);
     free(x->whole);

@@ -16,7 +16,8 @@
 
 static const char *const known_attributes[] = {"l1_miss_rate", "l2_miss_rate", "disk_io_bytes",
                                                "mpi_bytes",    "instructions", "mpi_time",
-                                               "io_time",      "page_faults",  "cpi"};
+                                               "io_time",      "blocked_time", "page_faults",
+                                               "cpi"};
 
 static int parse_ranks(const char *s, int **out, size_t *n)
 {

@@ -81,7 +81,7 @@ int cli_analysis_list_settings(FILE *fp);
     "  --no-auto-exclude        keep rank 0 even when it looks like a master\n"             \
     "  --attributes LIST        root-cause attributes (default l1_miss_rate,\n"             \
     "                           l2_miss_rate,disk_io_bytes,mpi_bytes,instructions,\n"       \
-    "                           mpi_time,io_time; also page_faults, cpi)\n"                 \
+    "                           mpi_time,io_time,blocked_time; also page_faults, cpi)\n"    \
     "  --set NAME=VALUE         set one threshold of the analysis (repeatable);\n"          \
     "                           `autoanalyzer analyze --list-settings` lists them with\n"   \
     "                           their defaults, ranges, units and justifications\n"

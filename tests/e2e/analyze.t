@@ -82,7 +82,7 @@ like "$j" 'missing:5\)' "missing rank reported"
 "$SYNTH" --scenario disk-io --no-counters -o "$T/nc.xml" >/dev/null
 "$AA" analyze -q --json "$T/nc.json" "$T/nc.xml"
 j=$(tr -d ' \n' < "$T/nc.json")
-like "$j" '"unavailable":\["l1_miss_rate","l2_miss_rate","instructions"\]' "unavailable attributes listed"
+like "$j" '"unavailable":\["l1_miss_rate","l2_miss_rate","instructions","blocked_time"\]' "unavailable attributes listed (blocked_time: no run delay in a synthetic run)"
 like "$j" '"metric":"wall","severity"' "region metric fell back to wall"
 like "$j" 'CPIunavailable' "fallback noted"
 is "$(cccrs "$T/nc.json")" "disparity 13 disk_io_bytes" "disk I/O found without counters"

@@ -1650,7 +1650,7 @@ static void test_blocked_work(void)
         aa_err err;
         int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
         int mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
-        int r, found = 0, waits = 0;
+        int r, found = 0, waits = 0, named = 0;
         size_t k;
         add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
         add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
@@ -1692,15 +1692,91 @@ static void test_blocked_work(void)
                 f->region == region_by_id(a, 4)) {
                 found = f->nslow == 1 && f->slow_ranks[0] == 2;
                 waits = f->wait_region == (long)region_by_id(a, 2) && f->nwait == 7;
+                named = f->ncauses == 1 && strcmp(f->causes[0], "blocked_time") == 0 &&
+                        strstr(f->suggestion, "blocked off the CPU") != NULL;
             }
         }
-        if (mode == 0)
+        if (mode == 0) {
             ok(found && waits && a->proc_metric_blocked,
                "%s: rank 2 the imbalance there, the others waiting in the time-step loop",
                what[mode]);
+            ok(named, "%s: its cause is the time it is blocked off the CPU", what[mode]);
+        }
         else
             ok(!found && a->nclusters == 1, "%s: no imbalance (%zu clusters)", what[mode],
                a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
+/* A hotspot of time blocked off the CPU on a loaded node (disparity.c,
+ * judged on CPU time): 4 ranks each step compute (0.2 s of CPU, stretched
+ * to 0.35 s by the machine's load: a run delay of 0.15 s, 23% of the wall
+ * time, so every process is judged on CPU time) and wait 0.3 s for a
+ * device off the CPU (poll_device).  Mode 0: poll_device a hotspot, its
+ * cause the blocked time; mode 1, blocked_work 0 (CPU and I/O time alone,
+ * as before the blocked time counted there): it holds nothing. */
+static void test_blocked_hotspot(void)
+{
+    static const char *what[2] = {"every rank waits for a device on a loaded node",
+                                  "... blocked_work 0"};
+    int mode;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analyze_options o;
+        aa_analysis *a = NULL;
+        aa_err err;
+        int mw = aa_experiment_add_metric(e, "mpi_wall", "s");
+        int mc = aa_experiment_add_metric(e, "mpi_cpu", "s");
+        int r, hot = 0, named = 0;
+        size_t k;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "loop@20", AA_KIND_LOOP);
+        add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
+        add_region(e, 4, 2, "poll_device", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double comp = 0.2 * (1 + 0.002 * sin(r * 3.0)), wall = comp + 0.15 + 0.3 + 0.01;
+            long root = node(e, t, 0, -1, 0, NAN, NAN), m = node(e, t, 1, root, 0, NAN, NAN);
+            long loop = node(e, t, 2, m, 0, NAN, NAN), n;
+            long ids[3] = {root, m, loop};
+            size_t i;
+            n = node(e, t, 3, loop, comp + 0.15, NAN, NAN);
+            aa_node_values(e, t, (size_t)n)[M_CPU] = comp;
+            n = node(e, t, 4, loop, 0.3, NAN, NAN);
+            aa_node_values(e, t, (size_t)n)[M_CPU] = 0;
+            for (i = 0; i < 3; i++) {
+                double *v = aa_node_values(e, t, (size_t)ids[i]);
+                v[M_WALL] = wall, v[M_CPU] = comp + 0.005;
+                v[mw] = 0.01, v[mc] = 0.005;
+            }
+            aa_process_set_attr(p, "run_delay", "0.15");
+        }
+        e->nprocs = 4;
+        aa_analyze_options_init(&o);
+        if (mode == 1)
+            o.blocked_work = 0;
+        if (aa_analyze_run(e, &o, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what[mode], err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++) {
+            const aa_finding *f = &a->findings[k];
+            if (f->kind == AA_FINDING_DISPARITY && f->cccr && f->region == region_by_id(a, 4)) {
+                hot = 1;
+                named = f->ncauses == 1 && strcmp(f->causes[0], "blocked_time") == 0;
+            }
+        }
+        if (mode == 0)
+            ok(hot && named && has_note(a, "time blocked outside the calls for hotspots"),
+               "%s: poll_device a hotspot, blocked off the CPU", what[mode]);
+        else
+            ok(!hot && has_note(a, "judged on CPU and I/O time for hotspots"),
+               "%s: poll_device no hotspot", what[mode]);
         aa_analyze_free(a);
         aa_experiment_free(e);
     }
@@ -3523,6 +3599,7 @@ int main(void)
     test_all_processes_differ();
     test_two_region_gradient();
     test_blocked_work();
+    test_blocked_hotspot();
     test_preempted_waits();
     test_visit_spike();
     test_wait_no_hotspot();
