@@ -11,6 +11,7 @@
 #   make install PREFIX=/usr/local
 #   make bench | fuzz  long-running benchmarks / fuzzing (not part of check)
 #   make bench-diagnosis [QUICK=1]   the diagnosis validation suite
+#   make bench-probes  the hand-written edge probes (bench/edge_probes.sh)
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
