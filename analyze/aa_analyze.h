@@ -132,6 +132,10 @@ typedef struct aa_analyze_options {
 
 void aa_analyze_options_init(aa_analyze_options *o);
 
+/* 1 when `name` is a root-cause attribute the analysis knows (the
+ * attribute table of causes.c: what `--attributes` may name), else 0. */
+int aa_analyze_attribute_known(const char *name);
+
 /* The numeric thresholds of the analysis, one entry each: the name used by
  * `--set NAME=VALUE`, the field it sets, its default and range, its unit and
  * the justification (what it catches and what it falsely flags). */

@@ -63,6 +63,11 @@ const an_attr_def *an_attr_find(const char *name)
     return NULL;
 }
 
+int aa_analyze_attribute_known(const char *name)
+{
+    return name && an_attr_find(name) != NULL;
+}
+
 /* ---- rough sets --------------------------------------------------------------- */
 typedef struct rs_sort_ctx {
     const int *vals;

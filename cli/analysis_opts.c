@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_attributes[] = {"l1_miss_rate", "l2_miss_rate", "disk_io_bytes",
-                                               "mpi_bytes",    "instructions", "mpi_time",
-                                               "io_time",      "blocked_time", "page_faults",
-                                               "cpi"};
-
 static int parse_ranks(const char *s, int **out, size_t *n)
 {
     char *copy = aa_strdup(s), *tok, *save = NULL;
@@ -159,16 +154,13 @@ int cli_analysis_parse(int argc, char **argv, int *i, aa_analyze_options *o, aa_
             return CLI_AOPT_ERROR;
         }
     } else if (strcmp(name, "--attributes") == 0) {
-        size_t first = o->nattributes, a, m;
+        size_t first = o->nattributes, a;
         if (split_list(val, &o->attributes, &o->nattributes)) {
             aa_err_set(err, AA_EENV, "out of memory");
             return CLI_AOPT_ERROR;
         }
         for (a = first; a < o->nattributes; a++) {
-            for (m = 0; m < sizeof known_attributes / sizeof known_attributes[0]; m++)
-                if (strcmp(known_attributes[m], o->attributes[a]) == 0)
-                    break;
-            if (m == sizeof known_attributes / sizeof known_attributes[0]) {
+            if (!aa_analyze_attribute_known(o->attributes[a])) {
                 aa_err_set(err, AA_EUSAGE, "--attributes: unknown attribute '%s'",
                            o->attributes[a]);
                 return CLI_AOPT_ERROR;
