@@ -86,6 +86,10 @@ typedef struct aa_analyze_options {
     double speed_z;            /* an imbalance is the processes' speed when what the speeds
                                   leave of it is within this many spreads (0: off) */
     double speed_max;          /* ... and the speeds differ by at most this factor */
+    double pace_k;             /* with too few regions for the speed, an imbalance is the CPUs'
+                                  measured pace when its log ratio is at most this many times
+                                  the slow processes' log pace ratio (0: off) */
+    double pace_z;             /* ... which is this many standard errors or more */
     double own_share;          /* a CCR with CCR descendants stays innermost when this
                                   share of its difference is in its own code */
     double io_out;             /* 1: time inside I/O calls left out of the process metric;
@@ -336,6 +340,15 @@ typedef struct aa_analysis {
     int *speed_slow;
     double speed_ratio, speed_uniform, speed_spread;
     size_t speed_regions;
+    /* imbalances dropped as the CPUs' measured pace (analyze/pace.c;
+     * docs/analysis.md §2): how many, the largest one's region, slow ranks,
+     * its ratio slow / others less 1, the slow processes' pace ratio less
+     * 1 and its standard error (log) */
+    size_t pace_dropped;
+    size_t pace_region;
+    size_t npace_slow;
+    int *pace_slow;
+    double pace_ratio, pace_slower, pace_se;
     /* where the processes differ most against their noise without a
      * finding (not significant): function and loop regions (indices into
      * regions) and their spread in noise standard deviations; the

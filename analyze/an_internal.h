@@ -191,6 +191,12 @@ typedef struct an_speed_verdict {
     double spread;   /* the processes' mean spread of their excess over regions */
     double z;        /* (diff - speed) / (spread x sqrt(1/|S| + 1/|F|)) */
 } an_speed_verdict;
+typedef struct an_pace_verdict {
+    double diff; /* the imbalance's log ratio slow / others (mean of logs) */
+    double pace; /* the slow processes' log pace less the others' */
+    double se;   /* its standard error */
+    double z;    /* pace / se */
+} an_pace_verdict;
 /* 1 when the imbalance is the processes' speed, 0 when not or not to be
  * told. */
 int an_speed_judge(const double *v, size_t nregions, const aa_analyze_options *o,
@@ -201,6 +207,26 @@ int an_speed_record(aa_analysis *a, size_t n, size_t region, const int *slow, si
                     const an_speed_verdict *v);
 /* The note on them, from what an_speed_record put on a. */
 void an_speed_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set);
+/* Differences that follow the CPUs' measured pace (pace.c).  A process's
+ * log pace and its standard error (an_pace_of: 0 when not measured); sums
+ * over the processes for one imbalance (AN_PACE_SUMS doubles, group 1 its
+ * slow processes): processes by group, sum of log paces by group, sum of
+ * their squared standard errors by group, processes without a pace, sum of
+ * the log of the region's value by group, processes without a positive
+ * value. */
+int an_pace_of(const aa_process *p, double *lp, double *se);
+#define AN_PACE_SUMS 10
+void an_pace_add(double *v, int slow, int measured, double lp, double se, double value);
+/* 1 when the imbalance is the CPUs' measured pace, 0 when not or not to be
+ * told. */
+int an_pace_judge(const double *v, const aa_analyze_options *o, an_pace_verdict *out);
+/* Records on a the n imbalances the pace explains, with the largest one's
+ * region, slow ranks (ns) and figures; -1 on no memory. */
+int an_pace_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,
+                   const an_pace_verdict *v);
+/* The note on them, from what an_pace_record put on a. */
+void an_pace_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set,
+                       double pace_k);
 /* Clusters apart only by their processes' speed (speed.c).  Sums by
  * cluster over its processes, AN_SPEED_CSUMS(m) doubles for a level of m
  * components: processes, sum of speeds, sum of spreads, then for each
@@ -244,6 +270,9 @@ int an_slow_rank_set(an_ctx *c, const int *labels, int slow, int **ranks, size_t
 /* speed.c: the same for the imbalances the processes' speed explains. */
 int an_speed_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
                     const an_speed_verdict *v);
+/* pace.c: the same for the imbalances the CPUs' measured pace explains. */
+int an_pace_report(an_ctx *c, const int *labels, int slow, size_t n, size_t region,
+                   const an_pace_verdict *v);
 /* speed.c: the note on n clusters made one with another (an_speed_pair). */
 int an_speed_merge_note(an_ctx *c, size_t n);
 
@@ -282,6 +311,8 @@ typedef struct dis_found {
     an_place_verdict place; /* ... its figures */
     int speed;     /* dropped: the processes' speed, every region alike (speed.c) */
     an_speed_verdict spd; /* ... its figures */
+    int pace;      /* dropped: the CPUs' measured pace (pace.c) */
+    an_pace_verdict pc; /* ... its figures */
     int cccr;
     int own;       /* a CCCR although CCR descendants are findings: most of its
                       difference is in its own code (own_share) */

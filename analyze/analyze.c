@@ -235,6 +235,7 @@ void aa_analyze_free(aa_analysis *a)
     free(a->suspects);
     free(a->placement_slow);
     free(a->speed_slow);
+    free(a->pace_slow);
     free(a->suspect_sep);
     an_strlist_free(a->core_dissim, a->ncore_dissim);
     an_strlist_free(a->core_disp, a->ncore_disp);

@@ -1781,6 +1781,29 @@ static int speed_note(an_ctx *c, size_t n, const dis_found *f)
     return an_speed_report(c, f->labels, (int)slow, n, f->region, &f->spd);
 }
 
+/* ---- imbalances that are the CPUs' measured pace (pace.c) ---------------------- */
+/* 1 when the imbalance f (slow cluster `slow`) follows the CPUs' measured
+ * pace, f->pc set; only where the program has too few regions (k) to
+ * measure the processes' speed from its own code. */
+static int pace_explained(an_ctx *c, size_t k, dis_found *f, size_t slow)
+{
+    double v[AN_PACE_SUMS] = {0}, lp, se;
+    size_t q;
+    if (k >= AN_PLACE_MIN_REGIONS || !(c->o->pace_k > 0))
+        return 0;
+    for (q = 0; q < c->P; q++) {
+        int m = an_pace_of(&c->e->processes[c->proc[q]], &lp, &se);
+        an_pace_add(v, f->labels[q] == (int)slow, m, lp, se, c->MM[q * c->R + f->region]);
+    }
+    return an_pace_judge(v, c->o, &f->pc);
+}
+
+static int pace_note(an_ctx *c, size_t n, const dis_found *f)
+{
+    size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0});
+    return an_pace_report(c, f->labels, (int)slow, n, f->region, &f->pc);
+}
+
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
  * so are those carried by a few visits (above).  A CCR whose slow
  * processes spend less than finding_min_share of the program's main metric
@@ -1791,7 +1814,7 @@ int an_dissim_impact(an_ctx *c)
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
     size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
-    size_t nmerged = 0, nmade = 0;
+    size_t nmerged = 0, nmade = 0, npace = 0, pace_top = SIZE_MAX;
     double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, tmax;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
@@ -1851,6 +1874,12 @@ int an_dissim_impact(an_ctx *c)
                 speed_top = i;
             nspeed++;
         }
+        if (!f->dropped && pace_explained(c, k, f, slow)) {
+            f->dropped = f->pace = 1;
+            if (pace_top == SIZE_MAX || f->impact > ds->found[pace_top].impact)
+                pace_top = i;
+            npace++;
+        }
     }
     free(sp);
     free(V);
@@ -1877,6 +1906,8 @@ int an_dissim_impact(an_ctx *c)
     if (nplace && (rc = place_note(c, nplace, &ds->found[place_top])))
         return rc;
     if (nspeed && (rc = speed_note(c, nspeed, &ds->found[speed_top])))
+        return rc;
+    if (npace && (rc = pace_note(c, npace, &ds->found[pace_top])))
         return rc;
     if ((rc = place_undecided_note(c)))
         return rc;

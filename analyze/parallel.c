@@ -107,6 +107,8 @@ typedef struct pa_found {
     an_place_verdict place; /* ... its figures (placement.c) */
     int speed;              /* dropped: the processes' speed (speed.c) */
     an_speed_verdict spd;   /* ... its figures */
+    int pace;               /* dropped: the CPUs' measured pace (pace.c) */
+    an_pace_verdict pc;     /* ... its figures */
     size_t k;
     int *lab; /* by local process */
     size_t slow;
@@ -149,6 +151,8 @@ typedef struct pa {
     unsigned char *whole;
     size_t npreempted; /* over every rank (self_wall) */
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
+    double *pace;      /* by local process: measured (1/0), log pace, its standard error
+                          (pace.c an_pace_of) */
     uint64_t *place_key; /* by local process: its host and CPU (placement.c), 0 unknown */
     /* L x R: the CPU time MPI calls need at most on a dedicated node (calls x
      * mpi_call_cpu + bytes sent and received / mpi_copy_rate; disparity.c's
@@ -513,6 +517,7 @@ static int gather_values(pa *x)
     int rc = AA_OK;
     x->ran = calloc(L * R + 1, 1);
     x->run_delay = malloc((L + 1) * sizeof *x->run_delay);
+    x->pace = malloc((3 * L + 1) * sizeof *x->pace);
     x->place_key = malloc((L + 1) * sizeof *x->place_key);
     x->cap = malloc((L * R + 1) * sizeof *x->cap);
     tmp = malloc((3 * R + 1) * sizeof *tmp);
@@ -520,7 +525,7 @@ static int gather_values(pa *x)
         x->M[m] = malloc((L * R + 1) * sizeof *x->M[m]);
     for (m = 0; m < M_N && x->M[m]; m++)
         ;
-    if (!anyfin || !runs || !x->ran || !x->run_delay || !x->place_key || !x->cap || !tmp ||
+    if (!anyfin || !runs || !x->ran || !x->run_delay || !x->pace || !x->place_key || !x->cap || !tmp ||
         !calls || m < M_N) {
         rc = pa_nomem(x);
         goto out;
@@ -533,6 +538,7 @@ static int gather_values(pa *x)
             goto out;
         pr = x->lp[q - x->b0];
         x->run_delay[q] = aa_process_run_delay(pr);
+        x->pace[3 * q] = an_pace_of(pr, &x->pace[3 * q + 1], &x->pace[3 * q + 2]);
         x->place_key[q] = an_place_key(pr, x->o->placement_min_share);
         for (th = 0; th < pr->nthreads; th++) {
             for (i = 0; i < pr->threads[th].nnodes; i++)
@@ -2292,6 +2298,40 @@ static int speed_test(pa *x, const double *sp, size_t k)
     return rc;
 }
 
+/* dissim.c's pace_explained for the kept imbalances, where the regions are
+ * too few (k) for the speed; the note with the slow ranks of the largest
+ * one. */
+static int pace_test(pa *x, size_t k)
+{
+    size_t i, q, n = 0, top = SIZE_MAX;
+    int rc = AA_OK;
+    if (k >= AN_PLACE_MIN_REGIONS || !(x->o->pace_k > 0))
+        return AA_OK;
+    for (i = 0; !rc && i < x->nfound; i++) {
+        pa_found *f = &x->found[i];
+        double v[AN_PACE_SUMS] = {0};
+        if (f->dropped)
+            continue;
+        for (q = 0; q < x->L; q++)
+            an_pace_add(v, f->lab[q] == (int)f->slow, x->pace[3 * q] > 0, x->pace[3 * q + 1],
+                        x->pace[3 * q + 2], x->MM[q * x->R + f->region]);
+        if ((rc = pa_sum(x, v, AN_PACE_SUMS)) || !an_pace_judge(v, x->o, &f->pc))
+            continue;
+        f->dropped = f->pace = 1;
+        if (top == SIZE_MAX || f->impact > x->found[top].impact)
+            top = i;
+        n++;
+    }
+    if (!rc && n) {
+        int *lab = NULL;
+        if (!(rc = gather_ints(x, x->found[top].lab, &lab)))
+            rc = an_pace_report(&x->dc, lab, (int)x->found[top].slow, n, x->found[top].region,
+                                &x->found[top].pc);
+        free(lab);
+    }
+    return rc;
+}
+
 /* dissim.c's speed_merge: the clusters' sums reduced, the same merges on
  * every rank. */
 static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *merged)
@@ -2383,7 +2423,7 @@ static int dissim_impact(pa *x)
         }
     }
     if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)) &&
-        !(rc = speed_test(x, sp, k)))
+        !(rc = speed_test(x, sp, k)) && !(rc = pace_test(x, k)))
         rc = place_undecided_note(x);
     free(sp);
     if (!rc && nmerged)
@@ -3495,6 +3535,7 @@ static void pa_free(pa *x)
     free(x->dwpwt);
     free(x->whole);
     free(x->run_delay);
+    free(x->pace);
     free(x->place_key);
     free(x->cap);
     free(x->dobj);

@@ -531,6 +531,16 @@ static void json_speed(aa_json *j, const aa_analysis *a)
     json_dropped(j, a, "speed", &d);
 }
 
+/* dissimilarity.pace: speed is the slow processes' measured pace ratio less
+ * 1, spread its standard error (log), regions 0 (the pace is not measured
+ * on them) */
+static void json_pace(aa_json *j, const aa_analysis *a)
+{
+    json_dropped_set d = {a->pace_dropped, a->pace_region, a->npace_slow, 0,
+                          a->pace_slow, a->pace_ratio, a->pace_slower, a->pace_se};
+    json_dropped(j, a, "pace", &d);
+}
+
 static void json_parent_index(aa_json *j, const aa_analysis *a, size_t r)
 {
     long par = a->regions[r].parent;
@@ -758,6 +768,7 @@ int aa_analyze_format_json(const aa_analysis *a, aa_buf *b)
     json_placement(&j, a);
     json_placement_undecided(&j, a);
     json_speed(&j, a);
+    json_pace(&j, a);
     aa_json_key(&j, "clusters");
     aa_json_arr_begin(&j);
     for (i = 0; i < a->nclusters; i++) {

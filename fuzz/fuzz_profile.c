@@ -29,7 +29,7 @@ static void check_message(int rc, const aa_err *err)
 }
 
 /* The readers of process attributes the analysis uses (run delay, the CPUs
- * a process ran on): any text gives "none" or a value in range. */
+ * a process ran on, the CPU's pace): any text gives "none" or a value in range. */
 static void check_process_attrs(const aa_experiment *e)
 {
     size_t i;
@@ -43,6 +43,14 @@ static void check_process_attrs(const aa_experiment *e)
         if (cpu < -1 || (cpu >= 0 && !(share >= 0 && share <= 1)) || (cpu < 0 && share != 0)) {
             fprintf(stderr, "main cpu %d, share %g out of range\n", cpu, share);
             abort();
+        }
+        {
+            double ns, mad, n;
+            int has = aa_process_pace(&e->processes[i], &ns, &mad, &n);
+            if (has ? !(ns > 0 && mad >= 0 && n >= 1) : (ns != 0 || mad != 0 || n != 0)) {
+                fprintf(stderr, "pace %g, %g, %g out of range\n", ns, mad, n);
+                abort();
+            }
         }
     }
 }

@@ -191,6 +191,12 @@ double aa_process_run_delay(const aa_process *p); /* `run_delay` (s); NAN when n
  * finished on, share 1); *share (optional): that CPU's share of its time.
  * -1 when neither was recorded or readable. */
 int aa_process_main_cpu(const aa_process *p, double *share);
+/* The CPU's pace the runtime measured in the process: a fixed spin's time
+ * (`pace_ns`, ns: the mean of the middle half of its samples), the samples'
+ * median absolute deviation (`pace_mad_ns`) and their number
+ * (`pace_samples`).  1 when all three were recorded and readable (a time
+ * above 0, a whole number of samples from 1), else 0 with all three 0. */
+int aa_process_pace(const aa_process *p, double *ns, double *mad_ns, double *samples);
 int aa_process_add_unavailable(aa_process *p, const char *metric);
 int aa_process_metric_unavailable(const aa_process *p, const char *metric);
 aa_thread *aa_process_add_thread(aa_process *p, int id);

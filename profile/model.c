@@ -542,17 +542,32 @@ const char *aa_process_attr(const aa_process *p, const char *name)
     return NULL;
 }
 
-double aa_process_run_delay(const aa_process *p)
+/* A non-negative finite number attribute; NAN when absent or not one. */
+static double attr_number(const aa_process *p, const char *name)
 {
-    const char *s = p ? aa_process_attr(p, "run_delay") : NULL;
+    const char *s = p ? aa_process_attr(p, name) : NULL;
     char *end;
     double d;
     if (!s)
         return NAN;
     d = strtod(s, &end);
-    if (end == s || *end || !(d >= 0) || !isfinite(d))
-        return NAN; /* not a number of seconds: as if absent */
-    return d;
+    return end == s || *end || !(d >= 0) || !isfinite(d) ? NAN : d;
+}
+
+double aa_process_run_delay(const aa_process *p)
+{
+    return attr_number(p, "run_delay"); /* not a number of seconds: as if absent */
+}
+
+int aa_process_pace(const aa_process *p, double *ns, double *mad_ns, double *samples)
+{
+    double v = attr_number(p, "pace_ns"), m = attr_number(p, "pace_mad_ns"),
+           n = attr_number(p, "pace_samples");
+    *ns = *mad_ns = *samples = 0;
+    if (!(v > 0) || !(m >= 0) || !(n >= 1) || n != floor(n))
+        return 0;
+    *ns = v, *mad_ns = m, *samples = n;
+    return 1;
 }
 
 int aa_process_main_cpu(const aa_process *p, double *share)

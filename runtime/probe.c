@@ -296,6 +296,40 @@ static void program_name(void)
 static void thread_destructor(void *arg);
 static void read_refine(void);
 
+/* The CPU's pace: the ticks a fixed spin of AA_RT_PACE_ITERS dependent
+ * additions takes now.  The same work costs a process on one virtual CPU
+ * of an oversubscribed node up to 1.6 times the CPU time it costs on
+ * another (the host shares the physical core); a program of one or two
+ * regions cannot tell that from work, a spin's median over the run can
+ * (bench/pace_probe.c, bench/diagnosis.md thirty-third step).  The median
+ * leaves out the spins the thread was preempted in.  Kept in a fixed
+ * array: when it is full every other sample is dropped and samples are
+ * taken half as often, so the kept ones stay spread over the run.  About
+ * 1 us at most once a millisecond (place_interval). */
+static volatile double pace_sink;
+
+static void pace_sample(aa_rt_thread *t)
+{
+    uint64_t a, b;
+    double s = 0;
+    int i;
+    if (t->pace_stride > 1 && ++t->pace_skip < t->pace_stride)
+        return;
+    t->pace_skip = 0;
+    a = aa_rt_now();
+    for (i = 0; i < AA_RT_PACE_ITERS; i++)
+        s += (double)(i % 5) * 0.25;
+    pace_sink = s;
+    b = aa_rt_now();
+    if (t->npace == AA_RT_PACE_SLOTS) {
+        for (i = 0; i < AA_RT_PACE_SLOTS / 2; i++)
+            t->pace[i] = t->pace[2 * i + 1];
+        t->npace = AA_RT_PACE_SLOTS / 2;
+        t->pace_stride = t->pace_stride ? 2 * t->pace_stride : 2;
+    }
+    t->pace[t->npace++] = b > a ? (b - a > UINT32_MAX ? UINT32_MAX : (uint32_t)(b - a)) : 0;
+}
+
 /* The CPU the thread runs on now gets the ticks since the previous sample
  * (a process that stays on one CPU, as the scheduler keeps them, gets all
  * of its time there); the analysis tells processes that shared a CPU
@@ -306,6 +340,7 @@ void aa_rt_place_sample(aa_rt_thread *t, uint64_t now)
     int cpu = sched_getcpu(), i;
     uint64_t d = t->place_last && now > t->place_last ? now - t->place_last : 0;
     t->place_last = now ? now : 1;
+    pace_sample(t);
     if (cpu < 0)
         return;
     for (i = 0; i < AA_RT_PLACE_SLOTS; i++)

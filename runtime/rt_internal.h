@@ -29,6 +29,8 @@
 #define AA_RT_MAX_DEPTH 512      /* open frames per thread; deeper enters are not recorded */
 #define AA_RT_THR_MIN_SAMPLE 1000 /* visits an early throttling tier times at least (default) */
 #define AA_RT_PLACE_SLOTS 8 /* CPUs a thread's samples tell apart (more: "other") */
+#define AA_RT_PACE_SLOTS 256 /* spin times a thread keeps (full: every other one, half as often) */
+#define AA_RT_PACE_ITERS 500 /* the spin's dependent additions (about 1 us) */
 #define AA_RT_THR_TIERS 20 /* CALLS (at most 1e15) down to a FIRST of at least 1 */
 #define AA_RT_CHUNK_SHIFT 8      /* nodes per chunk = 256 */
 #define AA_RT_CHUNK (1 << AA_RT_CHUNK_SHIFT)
@@ -176,6 +178,11 @@ typedef struct aa_rt_thread {
     uint64_t place_last;       /* tick of the last sample (0: none yet) */
     int place_cpu[AA_RT_PLACE_SLOTS];        /* CPU + 1 (0: free slot) */
     uint64_t place_ticks[AA_RT_PLACE_SLOTS + 1]; /* by slot; the last: other CPUs */
+    /* pace: a fixed spin timed in ticks at the placement samples (probe.c
+     * aa_rt_pace_sample), one in pace_stride of them */
+    uint32_t pace[AA_RT_PACE_SLOTS];
+    int npace;
+    uint32_t pace_stride, pace_skip;
     int nnodes;                /* published with release order */
     aa_rt_node *chunks[AA_RT_MAX_CHUNKS];
     aa_rt_frame stack[AA_RT_MAX_DEPTH];

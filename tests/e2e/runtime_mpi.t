@@ -46,6 +46,8 @@ for r in 0 1 2 3; do
     is "$(rt_attr $D $r mismatched_exits)" 1 "rank $r: stray exit counted"
     like "$(rt_attr $D $r cpus)" '^[0-9]+:[01]\.[0-9]{3}(,[0-9]+:[01]\.[0-9]{3}){0,3}$' \
         "rank $r: the CPUs it ran on (the analysis' placement test)"
+    ok "rank $r: the CPU's pace ($(rt_attr $D $r pace_ns) ns, $(rt_attr $D $r pace_samples) samples)" \
+        rt_num "$(rt_attr $D $r pace_ns) >= 100 && $(rt_attr $D $r pace_samples) >= 1"
     sw=$(rt_val $D ROOT/main/sleep_region wall $r); sc=$(rt_val $D ROOT/main/sleep_region cpu $r)
     ok "rank $r: sleep wall $sw >> cpu $sc" rt_num "$sw >= 0.14 && $sc < 0.002"
     bc=$(rt_val $D ROOT/main/busy_region cpu $r)

@@ -89,6 +89,12 @@ ok "... on CPUs of this machine ($(nproc) online), shares summing to at most 1, 
     awk -v s="$cs" -v n="$(getconf _NPROCESSORS_CONF)" 'BEGIN { k = split(s, a, ","); t = 0; prev = 2
         for (i = 1; i <= k; i++) { split(a[i], b, ":"); if (b[1] + 0 >= n || b[2] + 0 > prev) exit 1
             prev = b[2] + 0; t += b[2] } exit !(t <= 1.002) }'
+# the CPU's pace: a spin of 500 dependent additions timed at those samples
+# (the mean of the middle half of its times; analyze/pace.c), at least
+# 0.2 ns an addition and far less than a millisecond in all
+ps=$(rt_attr $D 0 pace_ns); pm=$(rt_attr $D 0 pace_mad_ns); pn=$(rt_attr $D 0 pace_samples)
+ok "the CPU's pace recorded: a spin of ${ps:-?} ns, MAD ${pm:-?} ns, ${pn:-?} samples" \
+    rt_num "${ps:-0} >= 100 && ${ps:-0} < 1e5 && ${pm:--1} >= 0 && ${pn:-0} >= 1 && ${pn:-0} <= 3 * 256"
 is "$(grep -c ' ROOT/main/paused_region ' $D)" 0 "region entered while paused is not recorded"
 is "$(rt_val $D ROOT/main/user_block/user_inner visits)" 1 "user regions by name nest"
 is "$(rt_val $D ROOT/main/fortran_sub visits)" 1 "Fortran entry point (blank-padded name)"

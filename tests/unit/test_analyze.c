@@ -3010,6 +3010,64 @@ static void test_placement_undecided(void)
     }
 }
 
+/* The same two kernels with the CPUs' pace measured by the runtime's spin
+ * (analyze/pace.c): the odd ranks' CPU 12% slower explains their 18-22%
+ * (one cluster, a note, JSON dissimilarity.pace); 1.6 times the work in
+ * sweep on top of it stays an imbalance there (and residual's split is the
+ * pace); paces alike, or measured on some processes only, explain
+ * nothing. */
+static void test_measured_pace(void)
+{
+    static const struct {
+        const char *what;
+        double spin, extra;
+        int explained;
+    } cases[] = {
+        {"two kernels, the odd ranks' CPU measured 12% slower", 1.12, 1, 1},
+        {"... and 1.6 times the work in sweep", 1.12, 1.6, 0},
+        {"... the CPUs' paces measured alike", 1.0, 1, 0},
+        {"... the pace measured on the even ranks only", -1.12, 1, 0},
+    };
+    size_t i, k;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        aa_experiment *e = test_cpu_pace_exp_spin(0, 8, cases[i].spin, cases[i].extra);
+        aa_analysis *a = NULL;
+        aa_err err;
+        aa_buf j;
+        size_t ndis = 0;
+        int json;
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", cases[i].what, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++)
+            ndis += a->findings[k].kind == AA_FINDING_DISSIMILARITY;
+        aa_buf_init(&j);
+        json = aa_analyze_format_json(a, &j) == AA_OK && j.data;
+        if (cases[i].explained)
+            ok(ndis == 0 && a->pace_dropped > 0 && a->npace_slow == 4 &&
+                   a->pace_slow[0] == 1 && fabs(a->pace_slower - 0.12) < 0.01 &&
+                   has_note(a, "follow the CPUs' pace: ranks 1-7:2 were") &&
+                   json && strstr(j.data, "\"pace\": {"),
+               "%s: the CPUs' pace, not an imbalance (%zu findings, %zu dropped)",
+               cases[i].what, ndis, a->pace_dropped);
+        else if (cases[i].extra > 1)
+            ok(placement_finding_at(a, 3) && !placement_finding_at(a, 4) &&
+                   a->pace_dropped > 0 && a->pace_region == region_by_id(a, 4) &&
+                   has_note(a, "follows the CPUs' pace: ranks 1-7:2 were"),
+               "%s: the imbalance in sweep stays, residual's is the pace (%zu findings)",
+               cases[i].what, ndis);
+        else
+            ok(ndis > 0 && placement_finding_at(a, 4) && a->pace_dropped == 0 &&
+                   !has_note(a, "the CPUs' pace") && json && strstr(j.data, "\"pace\": null"),
+               "%s: the imbalance stays (%zu findings)", cases[i].what, ndis);
+        aa_buf_free(&j);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3616,6 +3674,7 @@ int main(void)
     test_placement();
     test_placement_three_clusters();
     test_placement_undecided();
+    test_measured_pace();
     test_speed();
     test_one_visit();
     test_speed_merge();

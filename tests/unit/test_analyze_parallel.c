@@ -147,6 +147,14 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
              close_to(p->speed_spread, s->speed_spread))),
        "%s: the same %zu imbalances dropped as the processes' speed, the same figures", what,
        s->speed_dropped);
+    ok(p->pace_dropped == s->pace_dropped &&
+           (!s->pace_dropped ||
+            (p->pace_region == s->pace_region &&
+             same_ranks(s->pace_slow, s->npace_slow, p->pace_slow, p->npace_slow) &&
+             close_to(p->pace_ratio, s->pace_ratio) &&
+             close_to(p->pace_slower, s->pace_slower) && close_to(p->pace_se, s->pace_se))),
+       "%s: the same %zu imbalances dropped as the CPUs' measured pace, the same figures", what,
+       s->pace_dropped);
     for (i = 0, bad = 0; i < s->nfindings && i < p->nfindings; i++)
         bad += !same_causes(&s->findings[i], &p->findings[i]);
     ok(!bad, "%s: the same root causes, evidence, suggestions and confidence (%zu differ)", what,
@@ -907,6 +915,11 @@ int main(void)
     parity_case("two kernels, shared CPUs of different paces", test_cpu_pace_exp(0, 8), -1);
     parity_case("two kernels, shared CPUs of different paces, 12 processes",
                 test_cpu_pace_exp(0, 12), -1);
+    /* ... the CPUs' pace measured (analyze/pace.c): explained; with more
+     * work in sweep on top, that imbalance kept and residual's explained */
+    parity_case("two kernels, the CPUs' pace measured", test_cpu_pace_exp_spin(0, 8, 1.12, 1), -1);
+    parity_case("two kernels, the CPUs' pace measured, more work in sweep, 12 processes",
+                test_cpu_pace_exp_spin(0, 12, 1.12, 1.6), -1);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);

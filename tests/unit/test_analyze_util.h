@@ -232,7 +232,19 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
  * ranks shared CPU 1, whose pace made them 18% slower in sweep and 22% in
  * residual, the even ones CPU 0; the others wait for them.  own_cpus: each
  * process on a CPU of its own instead (no CPU shared). */
+/* test_cpu_pace_exp with the runtime's measured pace (spin > 0: the odd
+ * ranks' spin takes spin times the even ranks' 600 ns, MAD 30 ns over 100
+ * samples; spin < 0: measured on the even ranks only) and `extra` times the
+ * work in sweep on the odd ranks (1: none). */
+static inline aa_experiment *test_cpu_pace_exp_spin(int own_cpus, int P, double spin,
+                                                    double extra);
 static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
+{
+    return test_cpu_pace_exp_spin(own_cpus, P, 0, 1);
+}
+
+static inline aa_experiment *test_cpu_pace_exp_spin(int own_cpus, int P, double spin,
+                                                    double extra)
 {
     aa_experiment *e = test_loop_exp_new();
     int r, k;
@@ -252,13 +264,13 @@ static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
         path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
         for (k = 0; k < 2; k++) {
-            double x = a[k] * jit * (r % 2 ? pace[k] : 1);
+            double x = a[k] * jit * (r % 2 ? pace[k] * (k == 0 ? extra : 1) : 1);
             v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
                                                                 (int32_t)path[2]));
             v[TL_WALL] = v[TL_CPU] = x, v[TL_VISITS] = 200, v[TL_CPU_SQ] = x * x / 200;
             work += x;
         }
-        wait = 0.040 * 1.18 + 0.050 * 1.22 - work + 1e-3;
+        wait = 0.040 * 1.18 * extra + 0.050 * 1.22 - work + 1e-3;
         for (k = 0; k < 3; k++) {
             v = aa_node_values(e, t, (size_t)path[k]);
             v[TL_CPU] = work + (k < 2 ? 0.002 : 0);
@@ -274,6 +286,12 @@ static inline aa_experiment *test_cpu_pace_exp(int own_cpus, int P)
         else
             snprintf(buf, sizeof buf, "%d:0.990,%d:0.010", r % 2, 1 - r % 2);
         aa_process_set_attr(p, "cpus", buf);
+        if (spin > 0 || (spin < 0 && r % 2 == 0)) {
+            snprintf(buf, sizeof buf, "%.1f", 600 * (r % 2 ? fabs(spin) : 1) * jit);
+            aa_process_set_attr(p, "pace_ns", buf);
+            aa_process_set_attr(p, "pace_mad_ns", "30");
+            aa_process_set_attr(p, "pace_samples", "100");
+        }
     }
     e->nprocs = P;
     return e;
