@@ -126,15 +126,18 @@ static const aa_analyze_tunable tunables[] = {
       "processes' log pace ratio; 0 turns it off.  The CPU time of work moves more than a "
       "short spin's middle half does.  Suite and probe runs with the pace recorded (QUICK, "
       "N32, edge probes; bench/pace_calibration.py, bench/diagnosis.md thirty-third step): of "
-      "28 balanced regions split 5% or more along the two CPUs with the slower CPU measured "
-      "slower, 11 within 1x, 18 within 1.5x, 22 within 2x, none more up to 4x (the 6 left: "
-      "paces 3% apart, regions 16-31%); of 31 injected imbalances, 0 dropped at 2x, 1 at "
-      "2.5x (seed 2902: 22% more work on ranks 9% slower), 2 at 3x (analyze/pace.c)"),
+      "35 balanced regions split 5% or more along the two CPUs with the slower CPU measured "
+      "slower, 12 within 1x, 19 within 1.5x, 25 within 2x, 26 within 2.5x, 28 within 4x (the "
+      "rest: seeds 2904, 2920, 2922, paces 3% apart and regions 18-31%, and 2932, pace 12.5% "
+      "and regions 30-102%); of 45 injected imbalances, 2 within 2x (2% and "
+      "5% uneven decompositions, 3% in their region against paces 7-9% apart, found by "
+      "neither analysis), 3 within 2.5x (seed 2902: 22% more work on ranks 9% slower), 4 "
+      "within 3x (analyze/pace.c)"),
     T("pace_z", pace_z, 3.0, 0.0, 1e6, "standard errors",
       "... and the slow processes' pace is slower by this many standard errors or more (each "
       "process's 1.4826 MAD / sqrt(samples) of its spins, relative): the paces alike explain "
-      "nothing.  The balanced splits explained at pace_k 2 had 4.9-122; two of 6-9% at 2.2 "
-      "were not"),
+      "nothing.  The balanced splits of 5% or more explained at pace_k 2 had 4.9-122; three "
+      "of 6-9% at 2.2-2.9 were not"),
     T("placement_min_share", placement_min_share, 0.75, 0.0, 1.0, "of a process's time",
       "a process ran on one CPU when that CPU had at least this share of the runtime's "
       "samples of it; a process the scheduler moved more has no placement (its pace is a "

@@ -306,7 +306,7 @@ static void read_refine(void);
  * array: when it is full every other sample is dropped and samples are
  * taken half as often, so the kept ones stay spread over the run.  About
  * 1 us at most once a millisecond (place_interval). */
-static volatile double pace_sink;
+static AA_RT_TLS volatile double pace_sink; /* per thread: no race between threads */
 
 static void pace_sample(aa_rt_thread *t)
 {

@@ -30,5 +30,18 @@ for r in 1 2; do
         rt_num "$(rt_val $D ROOT/main wall) >= 2 * $(rt_val $D ROOT/main cpu)"
     ok "run $r: helper wall/cpu $nw/$nc <= force's own $fw/($fc - $nc) (+20%)" \
         rt_num "$nw / $nc <= 1.2 * $fw / ($fc - $nc) + 0.2"
+    # the CPU's pace (runtime/probe.c pace_sample): a spin at most once a
+    # millisecond of the run, 256 kept, then every other one dropped and
+    # half as many timed -- a run of 0.3 s or more keeps 128-256; the
+    # spins the hogs preempted fall outside the middle half
+    mw=$(rt_val $D ROOT/main wall); pn=$(rt_attr $D 0 pace_samples); ps=$(rt_attr $D 0 pace_ns)
+    if rt_num "$mw >= 0.3"; then
+        ok "run $r: $pn spins kept over a $mw-s run (128-256)" rt_num "${pn:-0} >= 128 && ${pn:-0} <= 256"
+    else
+        ok "run $r: $pn spins kept over a $mw-s run (at most one a millisecond)" \
+            rt_num "${pn:-0} >= 1 && ${pn:-0} <= 1000 * $mw + 1"
+    fi
+    ok "run $r: a spin of $ps ns beside three hogs on its CPU (100 ns - 5 us)" \
+        rt_num "${ps:-0} >= 100 && ${ps:-0} <= 5000"
 done
 done_testing
