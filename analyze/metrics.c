@@ -553,8 +553,9 @@ out:
  * ms of 98 to it on two ranks of four).  Per process they can: the run
  * delay (/proc schedstat: runnable, not running) is the preempted part, so
  * its blocked time is its off-CPU time outside the calls beyond its run
- * delay, shared out over its regions in proportion to their off-CPU time
- * (profile's aa_blocked_row), and added to MM over each region's subtree.
+ * delay, shared out over its regions -- the run delay taken where it ran
+ * first, by CPU time, then from the smallest off-CPU times (profile's
+ * aa_blocked_row) -- and added to MM over each region's subtree.
  * A process without a run delay measured (another OS, an import) gets
  * nothing added; on a dedicated node the run delay is ~0 and blocked time
  * is the off-CPU time outside the calls.  Kept by region (c->blocked) for

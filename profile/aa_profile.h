@@ -81,9 +81,14 @@ double aa_unexplained_share(double wall, double busy);
 double aa_preempted_share(double wall, double busy, double run_delay);
 /* A process's blocked time by region: off the CPU outside MPI and I/O
  * calls (self wall - MPI wall - I/O time - (CPU - MPI CPU - I/O CPU), >= 0)
- * beyond its run delay (s; the scheduler's: runnable, not running),
- * shared out in proportion to that time: sleeping, waiting for a device,
- * a lock or a page.  sw, smw, sio, scpu, smc, sic: the process's self
+ * beyond its run delay (s; the scheduler's: runnable, not running):
+ * sleeping, waiting for a device, a lock or a page.  The run delay is
+ * taken first from each region in proportion to its CPU time (at most its
+ * off-CPU time: a process is preempted where it runs, not where it
+ * sleeps), then what is left of it from the smallest off-CPU times left
+ * first (each region losing at most one level: preemption is thin and
+ * everywhere, sleep long and in a few regions); the total is the off-CPU
+ * time less the run delay.  sw, smw, sio, scpu, smc, sic: the process's self
  * values by region (R each, 0 where not measured); blocked: R out. */
 void aa_blocked_row(const double *sw, const double *smw, const double *sio, const double *scpu,
                     const double *smc, const double *sic, size_t R, double run_delay,

@@ -2945,6 +2945,63 @@ static void test_placement(void)
     }
 }
 
+/* The runtime's pace attributes as the analysis reads them (pace.c). */
+static void test_pace_attrs(void)
+{
+    aa_experiment *e = aa_experiment_new();
+    aa_process *pr = aa_experiment_add_process(e, 0);
+    double ns, mad, n;
+    ok(aa_process_pace(pr, &ns, &mad, &n) == 0 && ns == 0 && n == 0, "no pace recorded: none");
+    aa_process_set_attr(pr, "pace_ns", "651.5");
+    aa_process_set_attr(pr, "pace_mad_ns", "40.0");
+    aa_process_set_attr(pr, "pace_samples", "158");
+    ok(aa_process_pace(pr, &ns, &mad, &n) == 1 && ns == 651.5 && mad == 40 && n == 158,
+       "pace 651.5 ns, MAD 40 ns, 158 samples");
+    aa_process_set_attr(pr, "pace_samples", "1.5");
+    ok(aa_process_pace(pr, &ns, &mad, &n) == 0 && ns == 0, "a fraction of a sample: none");
+    aa_process_set_attr(pr, "pace_samples", "158");
+    aa_process_set_attr(pr, "pace_ns", "0");
+    ok(aa_process_pace(pr, &ns, &mad, &n) == 0, "a spin of 0 ns: none");
+    aa_process_set_attr(pr, "pace_ns", "x");
+    ok(aa_process_pace(pr, &ns, &mad, &n) == 0, "a spin that is not a number: none");
+    aa_experiment_free(e);
+}
+
+/* A process's blocked time by region (profile's aa_blocked_row, the
+ * process metric's blocked_work): the run delay is taken where the process
+ * ran first, then from the smallest off-CPU times; the total is the
+ * off-CPU time less the run delay. */
+static void test_blocked_row(void)
+{
+    /* a rank of the edge probe slow_start on the 2-core VM: main's own
+     * code (MPI), the loop's own code, compute, read_input (slept 1 s) */
+    const double sw[4] = {0.3260, 0.0538, 0.1041, 1.0001}, smw[4] = {0.3259, 0.0351, 0, 0};
+    const double scpu[4] = {0.0496, 0.0007, 0.0780, 0}, smc[4] = {0.0494, 0.0005, 0, 0};
+    const double z[4] = {0, 0, 0, 0};
+    /* compute 1 s of CPU preempted 0.5 s, a sleep of 0.3 s */
+    const double w2[2] = {1.5, 0.3}, c2[2] = {1.0, 0}, z2[2] = {0, 0};
+    double b[4], off = 0, sum = 0;
+    int r;
+    for (r = 0; r < 4; r++) /* main's own code: 0.1 ms less wall than CPU, none */
+        off += fmax(0, sw[r] - smw[r] - (scpu[r] - smc[r]));
+    aa_blocked_row(sw, smw, z, scpu, smc, z, 4, 0.1466, b);
+    for (r = 0; r < 4; r++)
+        sum += b[r];
+    ok(b[0] < 1e-9 && b[1] < 1e-9 && b[2] < 1e-9 && fabs(sum - (off - 0.1466)) < 1e-9,
+       "slept in read_input: blocked there only (%.4f), not in the loop's own code (%.4f, off "
+       "the CPU 18 ms by preemption as on every rank) nor compute (%.4f)",
+       b[3], b[1], b[2]);
+    aa_blocked_row(w2, z2, z2, c2, z2, z2, 2, 0.5, b);
+    ok(fabs(b[0]) < 1e-12 && fabs(b[1] - 0.3) < 1e-9,
+       "preempted 0.5 s in compute, slept 0.3 s: the sleep blocked (%.3f), compute not (%.3f)",
+       b[1], b[0]);
+    aa_blocked_row(w2, z2, z2, c2, z2, z2, 2, 0.9, b);
+    ok(b[0] == 0 && b[1] == 0, "run delay beyond the off-CPU time: nothing blocked");
+    aa_blocked_row(w2, z2, z2, c2, z2, z2, 2, 0, b);
+    ok(fabs(b[0] - 0.5) < 1e-12 && fabs(b[1] - 0.3) < 1e-12,
+       "no run delay: all off-CPU time blocked");
+}
+
 /* A partition that follows the CPUs, of three clusters (placement_exp mode
  * 6): the processes that are not slow are two groups apart in kernel 3, so
  * their spread there is the partition's; within the clusters it is 0.2%.
@@ -3675,6 +3732,8 @@ int main(void)
     test_placement_three_clusters();
     test_placement_undecided();
     test_measured_pace();
+    test_pace_attrs();
+    test_blocked_row();
     test_speed();
     test_one_visit();
     test_speed_merge();
