@@ -1782,19 +1782,35 @@ static int speed_note(an_ctx *c, size_t n, const dis_found *f)
 }
 
 /* ---- imbalances that are the CPUs' measured pace (pace.c) ---------------------- */
-/* 1 when the imbalance f (slow cluster `slow`) follows the CPUs' measured
- * pace, f->pc set; only where the program has too few regions (k) to
- * measure the processes' speed from its own code. */
-static int pace_explained(an_ctx *c, size_t k, dis_found *f, size_t slow)
+/* The processes' measured paces (3 x P: measured 1/0, log pace, its
+ * standard error; an_pace_of) where the program has too few regions (k) to
+ * measure their speed from its own code; *pace NULL where the test does
+ * not apply. */
+static int pace_read(an_ctx *c, size_t k, double **pace)
 {
-    double v[AN_PACE_SUMS] = {0}, lp, se;
     size_t q;
+    *pace = NULL;
     if (k >= AN_PLACE_MIN_REGIONS || !(c->o->pace_k > 0))
+        return AA_OK;
+    if (!(*pace = malloc((3 * c->P + 1) * sizeof **pace)))
+        return an_nomem(c);
+    for (q = 0; q < c->P; q++)
+        (*pace)[3 * q] = an_pace_of(&c->e->processes[c->proc[q]], &(*pace)[3 * q + 1],
+                                    &(*pace)[3 * q + 2]);
+    return AA_OK;
+}
+
+/* 1 when the imbalance f (slow cluster `slow`) follows the CPUs' measured
+ * pace (pace_read's; NULL: not tested), f->pc set. */
+static int pace_explained(an_ctx *c, const double *pace, dis_found *f, size_t slow)
+{
+    double v[AN_PACE_SUMS] = {0};
+    size_t q;
+    if (!pace)
         return 0;
-    for (q = 0; q < c->P; q++) {
-        int m = an_pace_of(&c->e->processes[c->proc[q]], &lp, &se);
-        an_pace_add(v, f->labels[q] == (int)slow, m, lp, se, c->MM[q * c->R + f->region]);
-    }
+    for (q = 0; q < c->P; q++)
+        an_pace_add(v, f->labels[q] == (int)slow, pace[3 * q] > 0, pace[3 * q + 1],
+                    pace[3 * q + 2], c->MM[q * c->R + f->region]);
     return an_pace_judge(v, c->o, &f->pc);
 }
 
@@ -1802,6 +1818,16 @@ static int pace_note(an_ctx *c, size_t n, const dis_found *f)
 {
     size_t slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &(double){0});
     return an_pace_report(c, f->labels, (int)slow, n, f->region, &f->pc);
+}
+
+/* The i-th imbalance dropped for the reason *why points at; *top keeps the
+ * largest one dropped for it (its note names it), *n counts them. */
+static void dis_drop(dis_state *ds, size_t i, int *why, size_t *top, size_t *n)
+{
+    ds->found[i].dropped = *why = 1;
+    if (*top == SIZE_MAX || ds->found[i].impact > ds->found[*top].impact)
+        *top = i;
+    (*n)++;
 }
 
 /* Phase: impact of the dissimilarity CCRs; too small ones are dropped, and
@@ -1815,7 +1841,7 @@ int an_dissim_impact(an_ctx *c)
     size_t i, j, nspike = 0;
     size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
     size_t nmerged = 0, nmade = 0, npace = 0, pace_top = SIZE_MAX;
-    double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, tmax;
+    double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, *pace = NULL, tmax;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
     if (rc || (rc = an_place_keys(c, &keys))) {
@@ -1834,8 +1860,10 @@ int an_dissim_impact(an_ctx *c)
     tmax = latest_wpwt(c);
     if (self)
         an_self_values(c, c->MM, self);
-    if (self && c->o->speed_z > 0 && (rc = an_speeds(c, self, c->o->finding_min_share * c->mmed, &sp, &k))) {
-        free(V), free(tmp), free(keys), free(self);
+    if ((self && c->o->speed_z > 0 &&
+         (rc = an_speeds(c, self, c->o->finding_min_share * c->mmed, &sp, &k))) ||
+        (rc = pace_read(c, k, &pace))) {
+        free(V), free(tmp), free(keys), free(self), free(sp);
         return rc;
     }
     for (i = 0; i < ds->nfound; i++) {
@@ -1863,25 +1891,17 @@ int an_dissim_impact(an_ctx *c)
             if (rc < 0)
                 break;
             rc = AA_OK;
-            f->dropped = f->placement = 1;
-            if (place_top == SIZE_MAX || f->impact > ds->found[place_top].impact)
-                place_top = i;
-            nplace++;
+            dis_drop(ds, i, &f->placement, &place_top, &nplace);
         }
         if (!f->dropped && speed_explained(c, sp, k, f, slow)) {
-            f->dropped = f->speed = 1;
-            if (speed_top == SIZE_MAX || f->impact > ds->found[speed_top].impact)
-                speed_top = i;
-            nspeed++;
+            dis_drop(ds, i, &f->speed, &speed_top, &nspeed);
         }
-        if (!f->dropped && pace_explained(c, k, f, slow)) {
-            f->dropped = f->pace = 1;
-            if (pace_top == SIZE_MAX || f->impact > ds->found[pace_top].impact)
-                pace_top = i;
-            npace++;
+        if (!f->dropped && pace_explained(c, pace, f, slow)) {
+            dis_drop(ds, i, &f->pace, &pace_top, &npace);
         }
     }
     free(sp);
+    free(pace);
     free(V);
     free(tmp);
     free(keys);

@@ -2177,6 +2177,16 @@ static int place_note(pa *x, size_t n, const pa_found *f)
     return rc;
 }
 
+/* dissim.c's dis_drop: the i-th imbalance dropped for the reason *why
+ * points at, the largest one so dropped in *top, *n counted. */
+static void drop_found(pa *x, size_t i, int *why, size_t *top, size_t *n)
+{
+    x->found[i].dropped = *why = 1;
+    if (*top == SIZE_MAX || x->found[i].impact > x->found[*top].impact)
+        *top = i;
+    (*n)++;
+}
+
 /* The kept imbalances that follow the CPUs the processes shared are dropped
  * (dissim.c's an_dissim_impact); the note. */
 static int placement_test(pa *x)
@@ -2201,10 +2211,7 @@ static int placement_test(pa *x)
         pa_found *f = &x->found[i];
         if (f->dropped || (rc = place_one(x, f, keys, S, &expl)) || !expl)
             continue;
-        f->dropped = f->placement = 1;
-        if (top == SIZE_MAX || f->impact > x->found[top].impact)
-            top = i;
-        n++;
+        drop_found(x, i, &f->placement, &top, &n);
     }
     free(keys);
     free(S);
@@ -2283,10 +2290,7 @@ static int speed_test(pa *x, const double *sp, size_t k)
                          x->MM[q * x->R + f->region]);
         if ((rc = pa_sum(x, v, AN_SPEED_SUMS)) || !an_speed_judge(v, k, x->o, x->a->speed_normalized, &f->spd))
             continue;
-        f->dropped = f->speed = 1;
-        if (top == SIZE_MAX || f->impact > x->found[top].impact)
-            top = i;
-        n++;
+        drop_found(x, i, &f->speed, &top, &n);
     }
     if (!rc && n) {
         int *lab = NULL;
@@ -2317,10 +2321,7 @@ static int pace_test(pa *x, size_t k)
                         x->pace[3 * q + 2], x->MM[q * x->R + f->region]);
         if ((rc = pa_sum(x, v, AN_PACE_SUMS)) || !an_pace_judge(v, x->o, &f->pc))
             continue;
-        f->dropped = f->pace = 1;
-        if (top == SIZE_MAX || f->impact > x->found[top].impact)
-            top = i;
-        n++;
+        drop_found(x, i, &f->pace, &top, &n);
     }
     if (!rc && n) {
         int *lab = NULL;
