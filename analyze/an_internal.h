@@ -227,6 +227,18 @@ int an_pace_record(aa_analysis *a, size_t n, size_t region, const int *slow, siz
 /* The note on them, from what an_pace_record put on a. */
 void an_pace_note_text(char *buf, size_t size, const aa_analysis *a, const char *slow_set,
                        double pace_k);
+/* Clusters apart only by their CPUs' measured pace.  Sums by cluster over
+ * its processes, AN_PACE_CSUMS(m) doubles for a level of m components:
+ * processes, sum of log paces, sum of their squared standard errors,
+ * processes without a pace, then for each component the sum of the log of
+ * its value and how many processes had none. */
+#define AN_PACE_CSUMS(m) (4 + 2 * (m))
+void an_pace_cluster_add(double *cs, size_t m, int measured, double lp, double se,
+                         const double *x);
+/* 1 when clusters a and b (their sums ca, cb) differ by their CPUs' pace
+ * alone; *score: the largest component difference in pace log ratios. */
+int an_pace_pair(const double *ca, const double *cb, size_t m, const aa_analyze_options *o,
+                 double *score);
 /* Clusters apart only by their processes' speed (speed.c).  Sums by
  * cluster over its processes, AN_SPEED_CSUMS(m) doubles for a level of m
  * components: processes, sum of speeds, sum of spreads, then for each
@@ -275,6 +287,8 @@ int an_pace_report(an_ctx *c, const int *labels, int slow, size_t n, size_t regi
                    const an_pace_verdict *v);
 /* speed.c: the note on n clusters made one with another (an_speed_pair). */
 int an_speed_merge_note(an_ctx *c, size_t n);
+/* pace.c: the same for clusters apart only by the CPUs' pace (an_pace_pair). */
+int an_pace_merge_note(an_ctx *c, size_t n);
 
 typedef struct an_clust {
     size_t min_pts;
@@ -287,6 +301,15 @@ typedef struct an_clust {
     double sig, res;
     const double *sd_floor;
 } an_clust;
+
+/* dissim.c: whether an imbalance whose partition speed_merge changed still
+ * differs in its own region: g = {slow processes, sum, sum of squares,
+ * other processes, sum, sum of squares} of the region's values; cp: the
+ * region's significance parameters (an_level_significance over the region
+ * alone; sig 0: no test, it differs). */
+int an_merged_difference(const double *g, const an_clust *cp);
+/* dissim.c: the note on n imbalances an_merged_difference dropped. */
+int an_unmerged_note(an_ctx *c, size_t n);
 
 typedef struct an_bub {
     size_t n, dim, nb;
@@ -312,6 +335,8 @@ typedef struct dis_found {
     int speed;     /* dropped: the processes' speed, every region alike (speed.c) */
     an_speed_verdict spd; /* ... its figures */
     int pace;      /* dropped: the CPUs' measured pace (pace.c) */
+    int unmerged;  /* dropped: no difference in its region once clusters apart only by
+                      speed or pace were made one (an_merged_difference) */
     an_pace_verdict pc; /* ... its figures */
     int cccr;
     int own;       /* a CCCR although CCR descendants are findings: most of its

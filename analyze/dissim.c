@@ -1716,16 +1716,20 @@ static int place_undecided_note(an_ctx *c)
 }
 
 /* ---- imbalances that are the processes' speed (speed.c) ------------------------- */
-/* The clusters of f's partition apart only by their processes' speed made
- * one (speed.c), while three or more remain; *merged: the most merges in
- * one partition so far. */
-static int speed_merge(an_ctx *c, const double *sp, size_t k, dis_found *f, size_t *merged)
+/* The clusters of f's partition apart only by their processes' speed
+ * (speed.c, sp) or, in a program of too few regions for that, by their
+ * CPUs' measured pace (pace.c, pace non-NULL) made one, while three or
+ * more remain; *merged and *by_pace: the most merges in one partition so
+ * far, and how many partitions were merged by the pace. */
+static int speed_merge(an_ctx *c, const double *sp, const double *pace, size_t k, dis_found *f,
+                       size_t *merged, size_t *by_pace)
 {
     size_t level = f->level < 0 ? 0 : (size_t)f->level, m = an_nchildren(c, level);
     const size_t *set = c->clist + c->cstart[level];
-    size_t K = count_labels(f->labels, c->P), w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
+    size_t K = count_labels(f->labels, c->P), q, j, a, b, n = 0;
+    size_t w = pace ? AN_PACE_CSUMS(m) : AN_SPEED_CSUMS(m);
     double *cs, *x;
-    if (!sp || K < 3 || K > AN_SPEED_MERGE_MAX || !m)
+    if ((!sp && !pace) || K < 3 || K > AN_SPEED_MERGE_MAX || !m)
         return AA_OK;
     cs = malloc(K * w * sizeof *cs);
     x = malloc(m * sizeof *x);
@@ -1738,13 +1742,19 @@ static int speed_merge(an_ctx *c, const double *sp, size_t k, dis_found *f, size
         size_t ba = 0, bb = 0;
         memset(cs, 0, K * w * sizeof *cs);
         for (q = 0; q < c->P; q++) {
+            double *to = cs + (size_t)f->labels[q] * w;
             for (j = 0; j < m; j++)
                 x[j] = c->ran[q * c->R + set[j]] ? c->MM[q * c->R + set[j]] : 0;
-            an_speed_cluster_add(cs + (size_t)f->labels[q] * w, m, sp[q], sp[c->P + q], x);
+            if (pace)
+                an_pace_cluster_add(to, m, pace[3 * q] > 0, pace[3 * q + 1], pace[3 * q + 2], x);
+            else
+                an_speed_cluster_add(to, m, sp[q], sp[c->P + q], x);
         }
         for (a = 0; a < K; a++)
             for (b = a + 1; b < K; b++)
-                if (an_speed_pair(cs + a * w, cs + b * w, m, k, c->o, &sc) && sc < best) {
+                if ((pace ? an_pace_pair(cs + a * w, cs + b * w, m, c->o, &sc)
+                          : an_speed_pair(cs + a * w, cs + b * w, m, k, c->o, &sc)) &&
+                    sc < best) {
                     best = sc;
                     ba = a;
                     bb = b;
@@ -1758,6 +1768,75 @@ static int speed_merge(an_ctx *c, const double *sp, size_t k, dis_found *f, size
     free(cs);
     free(x);
     *merged = n > *merged ? n : *merged;
+    *by_pace += n && pace;
+    return AA_OK;
+}
+
+/* A merge leaves the slow cluster against processes of two clusters that
+ * were apart: the level's significance test no longer covers the region
+ * itself.  It is tested as the level tests one component
+ * (merge_insignificant): the difference of the means against the pooled
+ * within-group variance, at least the noise model's, T^2 >= sig^2.  In the
+ * edge probe root_io, rank 0 wrote the output and shared the slower CPU
+ * with rank 2: compute was {0}, {2}, {1,3} (the CPUs' split beside the
+ * writer), and once {2} and {1,3} were one (their pace), rank 0's compute,
+ * 0.0907 s against 0.0668, 0.0927 and 0.0660 s, was "an imbalance of
+ * 0.0155 s".  Where the pace made the merge, each process's value is
+ * first divided by its CPU's pace relative to the processes' mean (the
+ * merged cluster's spread is the CPUs' split the merge explained): rank
+ * 0's compute is then T 1.8; in cxx_virtual, rank 1's 3x the fluid work
+ * against ranks of both CPUs, T 14 (without the division 4.4, below
+ * separation_t 6: the imbalance was lost). */
+int an_merged_difference(const double *g, const an_clust *cp)
+{
+    double ns = g[0], no = g[3], ms, mo, d, df, w, fl;
+    if (!(cp->sig > 0) || !(ns >= 1 && no >= 1))
+        return 1;
+    ms = g[1] / ns;
+    mo = g[4] / no;
+    d = ms - mo;
+    if (!(fabs(d) >= cp->res))
+        return 0;
+    df = ns + no - 2;
+    w = df > 0 ? fmax(0, g[2] - ns * ms * ms + g[5] - no * mo * mo) / df : 0;
+    fl = cp->sd_floor ? cp->sd_floor[0] * cp->sd_floor[0] : 0;
+    w = fmax(w, fl);
+    if (!(w > 0))
+        return 1;
+    return d * d / w / (1 / ns + 1 / no) >= cp->sig * cp->sig;
+}
+
+int an_unmerged_note(an_ctx *c, size_t n)
+{
+    return an_note(c, "%zu process difference%s not significant in %s own region once the "
+                      "clusters apart only by speed or pace were made one (not reported)",
+                   n, n == 1 ? " is" : "s are", n == 1 ? "its" : "their");
+}
+
+/* The sums of an_merged_difference for f's region, slow cluster `slow`;
+ * pace (pace_read's, NULL: the speed made the merge): the values divided
+ * by each process's pace relative to the mean. */
+static int merged_differs(an_ctx *c, const dis_found *f, size_t slow, const double *pace,
+                          int *differs)
+{
+    double g[6] = {0}, mlp = 0;
+    an_clust cp = f->cp;
+    size_t q;
+    int rc;
+    for (q = 0; pace && q < c->P; q++)
+        mlp += pace[3 * q + 1] / (double)c->P;
+    for (q = 0; q < c->P; q++) {
+        double v = c->MM[q * c->R + f->region], *to = g + (f->labels[q] == (int)slow ? 0 : 3);
+        v = isnan(v) ? 0 : v / (pace ? exp(pace[3 * q + 1] - mlp) : 1);
+        to[0] += 1;
+        to[1] += v;
+        to[2] += v * v;
+    }
+    if ((rc = an_level_significance(c, c->ds.spread, c->send, c->ds.fixed_eps, &f->region, 1,
+                                    &cp)))
+        return rc;
+    *differs = an_merged_difference(g, &cp);
+    free((double *)cp.sd_floor);
     return AA_OK;
 }
 
@@ -1840,7 +1919,7 @@ int an_dissim_impact(an_ctx *c)
     dis_state *ds = &c->ds;
     size_t i, j, nspike = 0;
     size_t nplace = 0, place_top = SIZE_MAX, nspeed = 0, speed_top = SIZE_MAX, k = 0;
-    size_t nmerged = 0, nmade = 0, npace = 0, pace_top = SIZE_MAX;
+    size_t nmerged = 0, nmade = 0, npace = 0, pace_top = SIZE_MAX, nmerged_pace = 0, nunmerged = 0;
     double *V = NULL, *tmp = NULL, *self = NULL, *sp = NULL, *pace = NULL, tmax;
     uint64_t *keys = NULL;
     int rc = visit_spread(c, &V);
@@ -1869,10 +1948,13 @@ int an_dissim_impact(an_ctx *c)
     for (i = 0; i < ds->nfound; i++) {
         dis_found *f = &ds->found[i];
         double imp;
-        size_t slow;
-        if ((rc = speed_merge(c, sp, k, f, &nmerged)))
+        size_t slow, k0 = count_labels(f->labels, c->P);
+        int differs = 1;
+        if ((rc = speed_merge(c, sp, pace, k, f, &nmerged, &nmerged_pace)))
             break;
         slow = dis_slow_cluster(c, f->labels, f->region, c->MM, &imp);
+        if (count_labels(f->labels, c->P) < k0 && (rc = merged_differs(c, f, slow, pace, &differs)))
+            break;
         f->excess = imp *= branch_share(c, f->labels, slow, f->region);
         f->impact = idle_bound(c, f->labels, slow, tmax, imp);
         /* judged on the metric's own scale: on a loaded node the wall time of
@@ -1881,6 +1963,10 @@ int an_dissim_impact(an_ctx *c)
         if (f->dropped && !(imp / c->mmed < c->o->finding_min_share)) {
             f->made_up = 1;
             nmade++;
+        }
+        if (!f->dropped && !differs) {
+            f->dropped = f->unmerged = 1;
+            nunmerged++;
         }
         if (!f->dropped && V &&
             excess_over_spikes(c, V, f->labels, slow, f->region, imp, tmp) < c->o->spike_z) {
@@ -1931,7 +2017,10 @@ int an_dissim_impact(an_ctx *c)
         return rc;
     if ((rc = place_undecided_note(c)))
         return rc;
-    if (nmerged && (rc = an_speed_merge_note(c, nmerged)))
+    if (nmerged && (rc = nmerged_pace ? an_pace_merge_note(c, nmerged)
+                                      : an_speed_merge_note(c, nmerged)))
+        return rc;
+    if (nunmerged && (rc = an_unmerged_note(c, nunmerged)))
         return rc;
     if (nmade && (rc = an_made_up_note(c, nmade)))
         return rc;

@@ -28,7 +28,20 @@
  * ratio D / U of the CPUs' splits was 1.5-1.9 (bench/diagnosis.md,
  * thirty-third step, with both sides' figures): pace_k is set above it.
  * More work on processes that happen to run on a slower CPU, by less than
- * that, looks the same, and the note says so.  With one process per core
+ * that, looks the same, and the note says so.
+ *
+ * The same measure makes one of two clusters of a partition of three or
+ * more that are apart only by their CPUs' pace (an_pace_pair), as the
+ * speed does in larger programs (speed.c an_speed_pair): four balanced
+ * ranks on two CPUs, one rank alone on the faster one and two sharing the
+ * slower one, were three clusters beside the slow rank's own (the edge
+ * probe cxx_virtual, bench/diagnosis.md thirty-fourth step).  Every
+ * component of the level on which the clusters differ by the resolution
+ * or more must differ in the pace's direction, by 1/pace_k to pace_k
+ * times the pace's log ratio: less than that on the slower CPU's cluster
+ * is less work there that the pace hides (a level of one component, the
+ * loop around a kernel that is 1.8 times the work on the slower CPU and
+ * 1.3 times its pace, would make one of clusters that differ by work).  With one process per core
  * of a quiet node the paces are alike, U is not significant, and nothing
  * here applies.  The statistics are sums over processes, so that the
  * parallel analysis (parallel.c) reduces the same numbers and takes the
@@ -77,6 +90,65 @@ int an_pace_judge(const double *v, const aa_analyze_options *o, an_pace_verdict 
     out->se = sqrt(v[5] / (n1 * n1) + v[4] / (n0 * n0));
     out->z = out->se > 0 ? out->pace / out->se : (out->pace > 0 ? INFINITY : 0);
     return out->pace > 0 && out->z >= o->pace_z && out->diff <= o->pace_k * out->pace;
+}
+
+void an_pace_cluster_add(double *cs, size_t m, int measured, double lp, double se,
+                         const double *x)
+{
+    size_t j;
+    cs[0] += 1;
+    cs[1] += lp;
+    cs[2] += se * se;
+    if (!measured)
+        cs[3] += 1;
+    for (j = 0; j < m; j++) {
+        if (x[j] > 0)
+            cs[4 + 2 * j] += log(x[j]);
+        else
+            cs[5 + 2 * j] += 1;
+    }
+}
+
+int an_pace_pair(const double *ca, const double *cb, size_t m, const aa_analyze_options *o,
+                 double *score)
+{
+    double na = ca[0], nb = cb[0], U, se, worst = 0, dir;
+    size_t j;
+    *score = INFINITY;
+    if (!(o->pace_k > 0) || !(na >= 1 && nb >= 1) || ca[3] > 0 || cb[3] > 0)
+        return 0;
+    U = ca[1] / na - cb[1] / nb;
+    se = sqrt(ca[2] / (na * na) + cb[2] / (nb * nb));
+    if (!(fabs(U) > 0) || !(se > 0 ? fabs(U) / se >= o->pace_z : 1))
+        return 0;
+    dir = U > 0 ? 1 : -1;
+    for (j = 0; j < m; j++) {
+        double la, lb, d;
+        if (ca[5 + 2 * j] > 0 || cb[5 + 2 * j] > 0) {
+            if (ca[5 + 2 * j] < na || cb[5 + 2 * j] < nb)
+                return 0; /* run by some processes of one cluster only: work */
+            continue;
+        }
+        la = ca[4 + 2 * j] / na;
+        lb = cb[4 + 2 * j] / nb;
+        /* geometric means closer than the resolution: no difference */
+        if (!(fabs(exp(la) - exp(lb)) >= o->resolution_s))
+            continue;
+        d = dir * (la - lb) / fabs(U);
+        if (!(d >= 1 / o->pace_k && d <= o->pace_k))
+            return 0;
+        worst = d > worst ? d : worst;
+    }
+    *score = worst;
+    return 1;
+}
+
+int an_pace_merge_note(an_ctx *c, size_t n)
+{
+    return an_note(c, "%zu cluster%s apart from another only by the CPUs' measured pace (every "
+                      "region of the level slower on the slower CPUs' processes, by at most "
+                      "pace_k times the spin's ratio) made one with it",
+                   n, n == 1 ? "" : "s");
 }
 
 int an_pace_record(aa_analysis *a, size_t n, size_t region, const int *slow, size_t ns,

@@ -2334,15 +2334,18 @@ static int pace_test(pa *x, size_t k)
 }
 
 /* dissim.c's speed_merge: the clusters' sums reduced, the same merges on
- * every rank. */
-static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *merged)
+ * every rank; by the CPUs' measured pace where the regions are too few (k)
+ * for the speed. */
+static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *merged,
+                       size_t *by_pace)
 {
     size_t level = f->level < 0 ? 0 : (size_t)f->level, m = nchildren(x, level);
     const size_t *set = x->clist + x->cstart[level];
-    size_t w = AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
+    int pace = k < AN_PLACE_MIN_REGIONS && x->o->pace_k > 0;
+    size_t w = pace ? AN_PACE_CSUMS(m) : AN_SPEED_CSUMS(m), q, j, a, b, n = 0;
     double *cs, *xv;
     int rc = AA_OK;
-    if (!sp || f->k < 3 || f->k > AN_SPEED_MERGE_MAX || !m)
+    if ((!sp && !pace) || f->k < 3 || f->k > AN_SPEED_MERGE_MAX || !m)
         return AA_OK;
     cs = malloc(f->k * w * sizeof *cs);
     xv = malloc(m * sizeof *xv);
@@ -2355,15 +2358,22 @@ static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *m
         size_t ba = 0, bb = 0;
         memset(cs, 0, f->k * w * sizeof *cs);
         for (q = 0; q < x->L; q++) {
+            double *to = cs + (size_t)f->lab[q] * w;
             for (j = 0; j < m; j++)
                 xv[j] = x->ran[q * x->R + set[j]] ? x->MM[q * x->R + set[j]] : 0;
-            an_speed_cluster_add(cs + (size_t)f->lab[q] * w, m, sp[q], sp[x->L + q], xv);
+            if (pace)
+                an_pace_cluster_add(to, m, x->pace[3 * q] > 0, x->pace[3 * q + 1],
+                                    x->pace[3 * q + 2], xv);
+            else
+                an_speed_cluster_add(to, m, sp[q], sp[x->L + q], xv);
         }
         if ((rc = pa_sum(x, cs, f->k * w)))
             break;
         for (a = 0; a < f->k; a++)
             for (b = a + 1; b < f->k; b++)
-                if (an_speed_pair(cs + a * w, cs + b * w, m, k, x->o, &sc) && sc < best) {
+                if ((pace ? an_pace_pair(cs + a * w, cs + b * w, m, x->o, &sc)
+                          : an_speed_pair(cs + a * w, cs + b * w, m, k, x->o, &sc)) &&
+                    sc < best) {
                     best = sc;
                     ba = a;
                     bb = b;
@@ -2377,7 +2387,37 @@ static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *m
     free(cs);
     free(xv);
     *merged = n > *merged ? n : *merged;
+    *by_pace += n && pace;
     return rc;
+}
+
+/* dissim.c's merged_differs: the sums reduced; by_pace: the pace made
+ * the merge (the values divided by the relative pace). */
+static int merged_differs(pa *x, const pa_found *f, int by_pace, int *differs)
+{
+    double g[6] = {0}, mlp[2] = {0};
+    an_clust cp = f->cp;
+    size_t q;
+    int rc;
+    for (q = 0; by_pace && q < x->L; q++) {
+        mlp[0] += x->pace[3 * q + 1];
+        mlp[1] += 1;
+    }
+    if (by_pace && (rc = pa_sum(x, mlp, 2)))
+        return rc;
+    for (q = 0; q < x->L; q++) {
+        double v = x->MM[q * x->R + f->region], *to = g + (f->lab[q] == (int)f->slow ? 0 : 3);
+        v = isnan(v) ? 0 : v / (by_pace ? exp(x->pace[3 * q + 1] - mlp[0] / mlp[1]) : 1);
+        to[0] += 1;
+        to[1] += v;
+        to[2] += v * v;
+    }
+    if ((rc = pa_sum(x, g, 6)) ||
+        (rc = an_level_significance(&x->dc, x->pre, x->send, x->fixed_eps, &f->region, 1, &cp)))
+        return rc;
+    *differs = an_merged_difference(g, &cp);
+    free((double *)cp.sd_floor);
+    return AA_OK;
 }
 
 /* dissim.c's an_dissim_impact and the clusters. */
@@ -2401,7 +2441,7 @@ static int speeds_of_processes(pa *x, double **sp, size_t *k)
 
 static int dissim_impact(pa *x)
 {
-    size_t i, j, nspike, k = 0, nmerged = 0, nmade = 0, q;
+    size_t i, j, nspike, k = 0, nmerged = 0, nmade = 0, q, nmerged_pace = 0, nunmerged = 0;
     double *sp = NULL, tmax = -INFINITY;
     int rc;
     for (q = 0; q < x->L; q++)
@@ -2415,12 +2455,21 @@ static int dissim_impact(pa *x)
         tmax = NAN;
     for (i = 0; i < x->nfound && !rc; i++) {
         pa_found *f = &x->found[i];
-        if ((rc = speed_merge(x, sp, k, f, &nmerged)) || (rc = slow_cluster(x, f, tmax)))
+        size_t k0 = f->k;
+        int differs = 1;
+        if ((rc = speed_merge(x, sp, k, f, &nmerged, &nmerged_pace)) ||
+            (rc = slow_cluster(x, f, tmax)) ||
+            (f->k < k0 && (rc = merged_differs(x, f, k < AN_PLACE_MIN_REGIONS &&
+                                                          x->o->pace_k > 0, &differs))))
             break;
         f->dropped = x->mmed > 0 && f->impact / x->mmed < x->o->finding_min_share;
         if (f->dropped && !(f->excess / x->mmed < x->o->finding_min_share)) {
             f->made_up = 1;
             nmade++;
+        }
+        if (!f->dropped && !differs) {
+            f->dropped = 1;
+            nunmerged++;
         }
     }
     if (!rc && !(rc = spike_test(x, &nspike)) && !(rc = placement_test(x)) &&
@@ -2428,7 +2477,10 @@ static int dissim_impact(pa *x)
         rc = place_undecided_note(x);
     free(sp);
     if (!rc && nmerged)
-        rc = an_speed_merge_note(&x->dc, nmerged);
+        rc = nmerged_pace ? an_pace_merge_note(&x->dc, nmerged)
+                          : an_speed_merge_note(&x->dc, nmerged);
+    if (!rc && nunmerged)
+        rc = an_unmerged_note(&x->dc, nunmerged);
     if (!rc && nmade)
         rc = an_made_up_note(&x->dc, nmade);
     if (rc)

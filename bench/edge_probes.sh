@@ -5,7 +5,13 @@
 # (a device wait, a slow start, every rank polling a device), a late
 # sender in a ring of nonblocking messages, rank 0 taking the root's
 # branch, a C++ class template called through a lambda, Fortran 77 with a
-# COMMON block, MPI + OpenMP.  Each bench/edge_probes/NAME.{c,cpp,f} says
+# COMMON block, MPI + OpenMP; and a second set written after the first was
+# passed: an imbalance inside a sub-communicator, a kernel chosen through
+# function pointers, an odd number of ranks with the remainder on the
+# last one, an imbalance six calls deep, one kernel of forty, a C++
+# virtual override, a dynamic imbalance that rotates over the ranks, rank
+# 0 writing the output, a Fortran 90 module procedure.  Each
+# bench/edge_probes/NAME.{c,cpp,f,f90} says
 # in its header what it does and what the analysis should find;
 # NAME.json is that expectation in the suite's schema, scored by
 # tests/diagnosis/score.py.
@@ -38,12 +44,22 @@ root_branch|root_branch.c|4|1|
 template_method|template_method.cpp|4|1|
 common_block|common_block.f|4|1|
 openmp_team|openmp_team.c|4|2|-fopenmp
+subcomm_split|subcomm_split.c|6|1|
+fnptr_dispatch|fnptr_dispatch.c|4|1|
+odd_ranks|odd_ranks.c|5|1|
+deep_chain|deep_chain.c|4|1|
+many_regions|many_regions.c|6|1|
+cxx_virtual|cxx_virtual.cpp|4|1|
+rotating|rotating.c|4|1|
+root_io|root_io.c|4|1|
+f90_module|f90_module.f90|4|1|
 '
 
 wrapper_for() {
     case "$1" in
     *.cpp) echo autoanalyzer-mpicxx ;;
     *.f) echo autoanalyzer-mpif77 ;;
+    *.f90) echo autoanalyzer-mpif90 ;;
     *) echo autoanalyzer-mpicc ;;
     esac
 }

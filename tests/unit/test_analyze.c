@@ -3125,6 +3125,88 @@ static void test_measured_pace(void)
     }
 }
 
+/* The clusters apart only by the CPUs' measured pace are made one
+ * (pace.c an_pace_pair): ranks 1,5 against the others and a note; without
+ * the spin, or with ranks 2,3's fluid time 1.8x beyond the pace's (work,
+ * not the CPU), the three clusters stay. */
+static void test_pace_merge(void)
+{
+    static const struct {
+        const char *what;
+        int spin;
+        double fluid_x;
+        size_t clusters;
+    } cases[] = {
+        {"ranks 0,4 and 2,3,6,7 apart by their CPUs' pace", 1, 1, 2},
+        {"... the pace not measured", 0, 1, 3},
+        {"... ranks 2,3,6,7's fluid time 1.8x", 1, 1.8, 3},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        aa_experiment *e = test_pace_split_exp(cases[i].spin, cases[i].fluid_x);
+        aa_analysis *a = NULL;
+        aa_err err;
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", cases[i].what, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        if (cases[i].clusters == 2)
+            ok(a->nclusters == 2 && a->cluster_size[a->cluster_of[1]] == 2 &&
+                   a->cluster_of[1] == a->cluster_of[5] && a->cluster_of[0] == a->cluster_of[2] &&
+                   a->cluster_of[0] == a->cluster_of[7] &&
+                   has_note(a, "1 cluster apart from another only by the CPUs' measured pace") &&
+                   placement_finding_at(a, 4),
+               "%s: ranks 1,5 apart in Fluid::step, one note (%zu clusters)", cases[i].what,
+               a->nclusters);
+        else
+            ok(a->nclusters == 3 && !has_note(a, "only by the CPUs' measured pace"),
+               "%s: three clusters (%zu)", cases[i].what, a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
+/* Ranks 0,4 write the output and share the slower CPU with 2,6
+ * (test_writer_split_exp): compute splits along the CPUs, {0,4} {2,6}
+ * {1,3,5,7}; once {2,6} and {1,3,5,7} are one (their pace), compute's
+ * difference between 0,4 and the rest is not significant on the paced
+ * values (an_merged_difference): write_field is the only imbalance, and a
+ * note says why compute is not one.  Without the pace nothing is merged. */
+static void test_merged_difference(void)
+{
+    int spin;
+    for (spin = 0; spin < 2; spin++) {
+        aa_experiment *e = test_writer_split_exp(spin);
+        aa_analysis *a = NULL;
+        aa_err err;
+        size_t k, ncompute = 0, nwrite = 0;
+        const char *what = spin ? "a writer on the slower CPU, the pace measured"
+                                : "a writer on the slower CPU, no pace";
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        for (k = 0; k < a->nfindings; k++)
+            if (a->findings[k].kind == AA_FINDING_DISSIMILARITY) {
+                ncompute += a->findings[k].region == region_by_id(a, 3);
+                nwrite += a->findings[k].region == region_by_id(a, 4);
+            }
+        if (spin)
+            ok(a->nclusters == 2 && a->cluster_size[a->cluster_of[0]] == 2 && nwrite == 1 &&
+                   ncompute == 0 &&
+                   has_note(a, "1 process difference is not significant in its own region once"),
+               "%s: write_field alone, compute's difference explained (%zu clusters, %zu in "
+               "compute)", what, a->nclusters, ncompute);
+        else
+            ok(a->nclusters == 3 && nwrite == 1 && !has_note(a, "not significant in its own region"),
+               "%s: three clusters, nothing merged (%zu)", what, a->nclusters);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3732,6 +3814,8 @@ int main(void)
     test_placement_three_clusters();
     test_placement_undecided();
     test_measured_pace();
+    test_pace_merge();
+    test_merged_difference();
     test_pace_attrs();
     test_blocked_row();
     test_speed();

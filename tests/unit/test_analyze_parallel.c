@@ -920,6 +920,14 @@ int main(void)
     parity_case("two kernels, the CPUs' pace measured", test_cpu_pace_exp_spin(0, 8, 1.12, 1), -1);
     parity_case("two kernels, the CPUs' pace measured, more work in sweep, 12 processes",
                 test_cpu_pace_exp_spin(0, 12, 1.12, 1.6), -1);
+    /* ... three clusters, two apart only by the CPUs' measured pace: made
+     * one; with more work on the slower CPU's processes: kept apart */
+    parity_case("two kernels, clusters apart by the CPUs' pace", test_pace_split_exp(1, 1), -1);
+    parity_case("two kernels, clusters apart by the CPUs' pace and by work",
+                test_pace_split_exp(1, 1.8), -1);
+    /* ... a writer on the slower CPU: compute's split merged by the pace,
+     * its difference then not significant */
+    parity_case("a writer on the slower CPU, the pace measured", test_writer_split_exp(1), -1);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);
