@@ -63,6 +63,18 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
  * judged on one visit's noise), the real applications 2 (bench/
  * diagnosis.md, twenty-second step). */
 #define AN_VISIT_NOISE_MIN_REGIONS 1
+/* an_noise_floored: the run's noise (noise, an_noise_capped's) at least the
+ * processes' own visits' spread (visit_noise, measured on nvisit regions)
+ * where the spread between processes was measured on fewer than
+ * AN_NOISE_FEW_REGIONS regions of the same work (nused): one or two
+ * regions are one or two samples of that spread.  In the edge probe
+ * fnptr_dispatch the only region of the same work, `gather`, gave 0.36%
+ * while the visits of every region varied the totals by 1.5%: ranks 0,1
+ * and 2, 3.5% apart in smooth_coarse, were two clusters (bench/
+ * diagnosis.md, thirty-fourth step).  The suite's programs have 5 phases
+ * or more of the same work. */
+#define AN_NOISE_FEW_REGIONS 3
+double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit);
 /* The spread between processes bounded by noise_max (max 0: none); the
  * measured spread into *measured when it was above it, else 0. */
 double an_noise_bounded(double between, double max, double *measured);

@@ -1098,8 +1098,9 @@ static int noise_model(an_ctx *c, size_t *nused)
         c->a->noise_one_visit = 0;
     if (none < AN_VISIT_NOISE_MIN_REGIONS)
         c->a->noise_one_visit = 0;
-    c->a->noise_rel = an_noise_capped(c->a->noise_between, c->a->noise_visits, nvisit,
-                                      o->noise_visit_cap);
+    c->a->noise_rel = an_noise_floored(an_noise_capped(c->a->noise_between, c->a->noise_visits,
+                                                       nvisit, o->noise_visit_cap),
+                                       c->a->noise_visits, *nused, nvisit);
     rc = spread_sums(c, self, rel);
     free(rel), free(one), free(vis), free(self), free(between);
     return rc;
@@ -1139,7 +1140,15 @@ int an_noise_note(an_ctx *c, const aa_analysis *a, size_t nused, double eps)
                      100 * a->noise_between);
     if (rc)
         return rc;
-    if (a->noise_rel < a->noise_between)
+    if (a->noise_rel > a->noise_between)
+        rc = an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU time "
+                        "(median over %zu region%s), less than the %.2g%% their own visits "
+                        "vary by, which is taken (so few regions are few samples of the "
+                        "spread); differences count from %g s on the whole program, from less "
+                        "on levels of smaller regions",
+                     100 * a->noise_between, nused, nused == 1 ? "" : "s",
+                     100 * a->noise_visits, eps);
+    else if (a->noise_rel < a->noise_between)
         rc = an_note(c, "noise: processes differ by %.2g%% in CPU time (median over %zu "
                         "regions), more than %g times the %.2g%% their own visits vary by: "
                         "they do different work, and the noise is taken as %.2g%%; differences "

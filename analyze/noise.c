@@ -293,3 +293,11 @@ double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, doub
         return cap * visit_noise;
     return gap_noise;
 }
+
+double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit)
+{
+    if (nused < AN_NOISE_FEW_REGIONS && nvisit >= AN_VISIT_NOISE_MIN_REGIONS &&
+        visit_noise > noise)
+        return visit_noise;
+    return noise;
+}

@@ -132,7 +132,9 @@ static const aa_analyze_tunable tunables[] = {
       "and regions 30-102%); of 45 injected imbalances, 2 within 2x (2% and "
       "5% uneven decompositions, 3% in their region against paces 7-9% apart, found by "
       "neither analysis), 3 within 2.5x (seed 2902: 22% more work on ranks 9% slower), 4 "
-      "within 3x (analyze/pace.c)"),
+      "within 3x (analyze/pace.c).  The same bound makes one of two clusters apart only by "
+      "their CPUs' pace (every component within pace_k times, the most different one 1/pace_k "
+      "times or more; edge probes cxx_virtual and fnptr_dispatch, thirty-fourth step)"),
     T("pace_z", pace_z, 3.0, 0.0, 1e6, "standard errors",
       "... and the slow processes' pace is slower by this many standard errors or more (each "
       "process's 1.4826 MAD / sqrt(samples) of its spins, relative): the paces alike explain "

@@ -37,11 +37,15 @@
  * slower one, were three clusters beside the slow rank's own (the edge
  * probe cxx_virtual, bench/diagnosis.md thirty-fourth step).  Every
  * component of the level on which the clusters differ by the resolution
- * or more must differ in the pace's direction, by 1/pace_k to pace_k
- * times the pace's log ratio: less than that on the slower CPU's cluster
- * is less work there that the pace hides (a level of one component, the
- * loop around a kernel that is 1.8 times the work on the slower CPU and
- * 1.3 times its pace, would make one of clusters that differ by work).  With one process per core
+ * or more must differ in the pace's direction, by at most pace_k times
+ * the pace's log ratio, and the most different one by 1/pace_k times or
+ * more (the ratio the calibration measured on the imbalance's region):
+ * less than that on the slower CPU's cluster is less work there that the
+ * pace hides (a level of one component, the loop around a kernel that is
+ * 1.8 times the work on the slower CPU and 1.3 times its pace, made one
+ * of clusters that differ by work).  A component beside it may show less
+ * of the pace: in fnptr_dispatch `gather` was 0.28 times the spin's log
+ * ratio slower where `smooth_coarse` was 1.2 times.  With one process per core
  * of a quiet node the paces are alike, U is not significant, and nothing
  * here applies.  The statistics are sums over processes, so that the
  * parallel analysis (parallel.c) reduces the same numbers and takes the
@@ -113,7 +117,7 @@ int an_pace_pair(const double *ca, const double *cb, size_t m, const aa_analyze_
                  double *score)
 {
     double na = ca[0], nb = cb[0], U, se, worst = 0, dir;
-    size_t j;
+    size_t j, used = 0;
     *score = INFINITY;
     if (!(o->pace_k > 0) || !(na >= 1 && nb >= 1) || ca[3] > 0 || cb[3] > 0)
         return 0;
@@ -135,10 +139,13 @@ int an_pace_pair(const double *ca, const double *cb, size_t m, const aa_analyze_
         if (!(fabs(exp(la) - exp(lb)) >= o->resolution_s))
             continue;
         d = dir * (la - lb) / fabs(U);
-        if (!(d >= 1 / o->pace_k && d <= o->pace_k))
+        if (!(d >= 0 && d <= o->pace_k))
             return 0;
         worst = d > worst ? d : worst;
+        used++;
     }
+    if (used && !(worst >= 1 / o->pace_k))
+        return 0;
     *score = worst;
     return 1;
 }

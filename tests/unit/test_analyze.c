@@ -3207,6 +3207,40 @@ static void test_merged_difference(void)
     }
 }
 
+/* One region of the same work is one sample of the spread between
+ * processes (an_noise_floored): with the visits varying the totals by
+ * 1.5%, rank 2's 3.5% in smooth_coarse is noise -- rank 3 alone, a note;
+ * with visits alike (0.02%), the 0.3% between processes stands and rank 2
+ * is a cluster of its own. */
+static void test_few_regions_noise(void)
+{
+    int mode;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = test_few_regions_exp(mode ? 0.08 : 0.001);
+        aa_analysis *a = NULL;
+        aa_err err;
+        const char *what = mode ? "one region of the same work, visits varying by 8%"
+                                : "one region of the same work, visits alike";
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK) {
+            ok(0, "%s: analysed: %s", what, err.msg);
+            aa_experiment_free(e);
+            continue;
+        }
+        if (mode)
+            ok(a->nclusters == 2 && a->cluster_size[a->cluster_of[3]] == 1 &&
+                   a->noise_rel > a->noise_between &&
+                   has_note(a, "their own visits vary by, which is taken"),
+               "%s: rank 3 alone, the visits' noise taken (%zu clusters, noise %.3g%%)", what,
+               a->nclusters, 100 * a->noise_rel);
+        else
+            ok(a->nclusters == 3 && !has_note(a, "which is taken"),
+               "%s: rank 2 apart too (%zu clusters, noise %.3g%%)", what, a->nclusters,
+               100 * a->noise_rel);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3816,6 +3850,7 @@ int main(void)
     test_measured_pace();
     test_pace_merge();
     test_merged_difference();
+    test_few_regions_noise();
     test_pace_attrs();
     test_blocked_row();
     test_speed();

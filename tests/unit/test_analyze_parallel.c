@@ -928,6 +928,8 @@ int main(void)
     /* ... a writer on the slower CPU: compute's split merged by the pace,
      * its difference then not significant */
     parity_case("a writer on the slower CPU, the pace measured", test_writer_split_exp(1), -1);
+    /* one region of the same work: the visits' noise taken */
+    parity_case("one region of the same work, visits varying", test_few_regions_exp(0.08), -1);
     wait_in_loop_case(0);
     wait_in_loop_case(1);
     wait_in_loop_case(2);

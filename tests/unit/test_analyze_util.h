@@ -414,6 +414,54 @@ static inline aa_experiment *test_writer_split_exp(int spin)
     return e;
 }
 
+/* The edge probe fnptr_dispatch: ranks 0-2 smooth coarse (rank 2 3.5%
+ * slower there), rank 3 fine (3x); gather the same everywhere, 0.3% apart,
+ * the only region of the same work.  visit_cv: how much one of the 30
+ * visits varies (relative), which makes the totals vary by visit_cv /
+ * sqrt(30). */
+static inline aa_experiment *test_few_regions_exp(double visit_cv)
+{
+    aa_experiment *e = test_loop_exp_new();
+    static const double coarse[4] = {0.0961, 0.0967, 0.0996, 0};
+    static const double gather[4] = {0.0495, 0.0499, 0.0500, 0.0495};
+    static const double fine[4] = {0, 0, 0, 0.2512};
+    int r, k;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@24", AA_KIND_LOOP);
+    add_region(e, 3, 2, "smooth_coarse", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "gather", AA_KIND_FUNCTION);
+    add_region(e, 5, 2, "smooth_fine", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
+        double x[3] = {coarse[r], gather[r], fine[r]}, work = 0, wait, *v;
+        long path[3];
+        path[0] = aa_thread_add_node(e, t, 0, -1);
+        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+        for (k = 0; k < 3; k++) {
+            if (!(x[k] > 0))
+                continue;
+            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
+                                                                (int32_t)path[2]));
+            v[TL_WALL] = v[TL_CPU] = x[k], v[TL_VISITS] = 30;
+            v[TL_CPU_SQ] = x[k] * x[k] / 30 * (1 + visit_cv * visit_cv);
+            work += x[k];
+        }
+        wait = 0.320 - work;
+        for (k = 0; k < 3; k++) {
+            v = aa_node_values(e, t, (size_t)path[k]);
+            v[TL_CPU] = work + (k < 2 ? 0.002 : 0.001);
+            v[TL_WALL] = v[TL_CPU] + wait;
+            v[TL_VISITS] = k < 2 ? 1 : 30;
+            v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 30;
+            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
+        }
+    }
+    e->nprocs = 4;
+    return e;
+}
+
 /* One kernel called from two sweeps beside five phases, P processes alike
  * (a bulk-synchronous loop, 1 s of work each): mode 0: the kernel 13% of
  * the run in each sweep, the phases 14-15% (a hotspot only over the
