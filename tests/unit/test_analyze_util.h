@@ -297,6 +297,60 @@ static inline aa_experiment *test_cpu_pace_exp_spin(int own_cpus, int P, double 
     return e;
 }
 
+/* One rank of a bulk-synchronous loop of kernels (regions prog 0, main 1,
+ * loop 2 and the kernels 3.. the caller added): kernel k takes x[k] s of
+ * CPU time over 30 visits (none when x[k] is 0), each visit varying by
+ * visit_cv (relative); the rank waits in MPI for the rest of a loop of
+ * `loop` s.  Returns the process, for its attributes. */
+static inline aa_process *test_kernels_rank(aa_experiment *e, int r, size_t nk, const double *x,
+                                            double visit_cv, double loop)
+{
+    aa_process *p = aa_experiment_add_process(e, r);
+    aa_thread *t = aa_process_add_thread(p, 0);
+    double work = 0, wait, *v;
+    long path[3];
+    size_t k;
+    path[0] = aa_thread_add_node(e, t, 0, -1);
+    path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
+    path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
+    for (k = 0; k < nk; k++) {
+        if (!(x[k] > 0))
+            continue;
+        v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
+                                                            (int32_t)path[2]));
+        v[TL_WALL] = v[TL_CPU] = x[k], v[TL_VISITS] = 30;
+        v[TL_CPU_SQ] = x[k] * x[k] / 30 * (1 + visit_cv * visit_cv);
+        work += x[k];
+    }
+    wait = loop - work;
+    for (k = 0; k < 3; k++) {
+        v = aa_node_values(e, t, (size_t)path[k]);
+        v[TL_CPU] = work + (k < 2 ? 0.002 : 0.001);
+        v[TL_WALL] = v[TL_CPU] + wait;
+        v[TL_VISITS] = k < 2 ? 1 : 30;
+        v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 30;
+        v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
+    }
+    return p;
+}
+
+/* The process's CPU (cpus attribute) and, pace_ns > 0, the pace the
+ * runtime measured (MAD 40 ns over 200 spins). */
+static inline void test_set_cpu_pace(aa_process *p, int cpu, double pace_ns)
+{
+    char buf[32];
+    free(p->host);
+    p->host = strdup("node1");
+    snprintf(buf, sizeof buf, "%d:1.000", cpu);
+    aa_process_set_attr(p, "cpus", buf);
+    if (pace_ns > 0) {
+        snprintf(buf, sizeof buf, "%.1f", pace_ns);
+        aa_process_set_attr(p, "pace_ns", buf);
+        aa_process_set_attr(p, "pace_mad_ns", "40");
+        aa_process_set_attr(p, "pace_samples", "200");
+    }
+}
+
 /* Eight ranks on two CPUs of different paces (the edge probe cxx_virtual,
  * twice): ranks 0,4 on the faster CPU, ranks 2,3,6,7 on the slower one,
  * both kernels 26% slower there; ranks 1,5 have 3x the fluid work.  The
@@ -308,49 +362,18 @@ static inline aa_experiment *test_pace_split_exp(int spin, double fluid_x)
     static const double solid[4] = {0.0600, 0.0500, 0.0760, 0.0770};
     static const double fluid[4] = {0.0560, 0.1440, 0.0710, 0.0700};
     static const double pace[4] = {573, 494, 682, 681};
-    int r, k;
+    int r;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@25", AA_KIND_LOOP);
     add_region(e, 3, 2, "Solid::step", AA_KIND_FUNCTION);
     add_region(e, 4, 2, "Fluid::step", AA_KIND_FUNCTION);
     for (r = 0; r < 8; r++) {
-        aa_process *p = aa_experiment_add_process(e, r);
-        aa_thread *t = aa_process_add_thread(p, 0);
         int role = r % 4;
         double jit = 1 + 0.003 * sin(r * 1.3);
         double x[2] = {solid[role] * jit, fluid[role] * jit * (role >= 2 ? fluid_x : 1)};
-        double work = 0, wait, *v;
-        long path[3];
-        char buf[32];
-        path[0] = aa_thread_add_node(e, t, 0, -1);
-        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
-        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
-        for (k = 0; k < 2; k++) {
-            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
-                                                                (int32_t)path[2]));
-            v[TL_WALL] = v[TL_CPU] = x[k], v[TL_VISITS] = 30, v[TL_CPU_SQ] = x[k] * x[k] / 30;
-            work += x[k];
-        }
-        wait = 0.250 - work;
-        for (k = 0; k < 3; k++) {
-            v = aa_node_values(e, t, (size_t)path[k]);
-            v[TL_CPU] = work + (k < 2 ? 0.002 : 0.001);
-            v[TL_WALL] = v[TL_CPU] + wait;
-            v[TL_VISITS] = k < 2 ? 1 : 30;
-            v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 30;
-            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
-        }
-        free(p->host);
-        p->host = strdup("node1");
-        snprintf(buf, sizeof buf, "%d:1.000", role >= 2 ? 0 : 1);
-        aa_process_set_attr(p, "cpus", buf);
-        if (spin) {
-            snprintf(buf, sizeof buf, "%.1f", pace[role] * jit);
-            aa_process_set_attr(p, "pace_ns", buf);
-            aa_process_set_attr(p, "pace_mad_ns", "40");
-            aa_process_set_attr(p, "pace_samples", "200");
-        }
+        test_set_cpu_pace(test_kernels_rank(e, r, 2, x, 0, 0.250), role >= 2 ? 0 : 1,
+                          spin ? pace[role] * jit : 0);
     }
     e->nprocs = 8;
     return e;
@@ -365,50 +388,18 @@ static inline aa_experiment *test_writer_split_exp(int spin)
     aa_experiment *e = test_loop_exp_new();
     static const double compute[4] = {0.0907, 0.0668, 0.0927, 0.0660};
     static const double pace[4] = {635, 586, 697, 543};
-    int r, k;
+    int r;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@35", AA_KIND_LOOP);
     add_region(e, 3, 2, "compute", AA_KIND_FUNCTION);
     add_region(e, 4, 2, "write_field", AA_KIND_FUNCTION);
     for (r = 0; r < 8; r++) {
-        aa_process *p = aa_experiment_add_process(e, r);
-        aa_thread *t = aa_process_add_thread(p, 0);
         int role = r % 4;
         double jit = 1 + 0.003 * sin(r * 1.3);
-        double x[2] = {compute[role] * jit, role == 0 ? 0.1000 * jit : 0}, work = 0, wait, *v;
-        long path[3];
-        char buf[32];
-        path[0] = aa_thread_add_node(e, t, 0, -1);
-        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
-        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
-        for (k = 0; k < 2; k++) {
-            if (!(x[k] > 0))
-                continue;
-            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
-                                                                (int32_t)path[2]));
-            v[TL_WALL] = v[TL_CPU] = x[k], v[TL_VISITS] = 30, v[TL_CPU_SQ] = x[k] * x[k] / 30;
-            work += x[k];
-        }
-        wait = 0.250 - work;
-        for (k = 0; k < 3; k++) {
-            v = aa_node_values(e, t, (size_t)path[k]);
-            v[TL_CPU] = work + (k < 2 ? 0.002 : 0.001);
-            v[TL_WALL] = v[TL_CPU] + wait;
-            v[TL_VISITS] = k < 2 ? 1 : 30;
-            v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 30;
-            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
-        }
-        free(p->host);
-        p->host = strdup("node1");
-        snprintf(buf, sizeof buf, "%d:1.000", role % 2 ? 0 : 1);
-        aa_process_set_attr(p, "cpus", buf);
-        if (spin) {
-            snprintf(buf, sizeof buf, "%.1f", pace[role] * jit);
-            aa_process_set_attr(p, "pace_ns", buf);
-            aa_process_set_attr(p, "pace_mad_ns", "40");
-            aa_process_set_attr(p, "pace_samples", "200");
-        }
+        double x[2] = {compute[role] * jit, role == 0 ? 0.1000 * jit : 0};
+        test_set_cpu_pace(test_kernels_rank(e, r, 2, x, 0, 0.250), role % 2 ? 0 : 1,
+                          spin ? pace[role] * jit : 0);
     }
     e->nprocs = 8;
     return e;
@@ -425,7 +416,7 @@ static inline aa_experiment *test_few_regions_exp(double visit_cv)
     static const double coarse[4] = {0.0961, 0.0967, 0.0996, 0};
     static const double gather[4] = {0.0495, 0.0499, 0.0500, 0.0495};
     static const double fine[4] = {0, 0, 0, 0.2512};
-    int r, k;
+    int r;
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@24", AA_KIND_LOOP);
@@ -433,30 +424,8 @@ static inline aa_experiment *test_few_regions_exp(double visit_cv)
     add_region(e, 4, 2, "gather", AA_KIND_FUNCTION);
     add_region(e, 5, 2, "smooth_fine", AA_KIND_FUNCTION);
     for (r = 0; r < 4; r++) {
-        aa_thread *t = aa_process_add_thread(aa_experiment_add_process(e, r), 0);
-        double x[3] = {coarse[r], gather[r], fine[r]}, work = 0, wait, *v;
-        long path[3];
-        path[0] = aa_thread_add_node(e, t, 0, -1);
-        path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
-        path[2] = aa_thread_add_node(e, t, 2, (int32_t)path[1]);
-        for (k = 0; k < 3; k++) {
-            if (!(x[k] > 0))
-                continue;
-            v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, (uint32_t)(3 + k),
-                                                                (int32_t)path[2]));
-            v[TL_WALL] = v[TL_CPU] = x[k], v[TL_VISITS] = 30;
-            v[TL_CPU_SQ] = x[k] * x[k] / 30 * (1 + visit_cv * visit_cv);
-            work += x[k];
-        }
-        wait = 0.320 - work;
-        for (k = 0; k < 3; k++) {
-            v = aa_node_values(e, t, (size_t)path[k]);
-            v[TL_CPU] = work + (k < 2 ? 0.002 : 0.001);
-            v[TL_WALL] = v[TL_CPU] + wait;
-            v[TL_VISITS] = k < 2 ? 1 : 30;
-            v[TL_CPU_SQ] = k < 2 ? v[TL_CPU] * v[TL_CPU] : v[TL_CPU] * v[TL_CPU] / 30;
-            v[TL_MPI_WALL] = v[TL_MPI_COLL] = wait;
-        }
+        double x[3] = {coarse[r], gather[r], fine[r]};
+        test_kernels_rank(e, r, 3, x, visit_cv, 0.320);
     }
     e->nprocs = 4;
     return e;
