@@ -1824,7 +1824,8 @@ int an_unmerged_note(an_ctx *c, size_t n)
 
 /* The sums of an_merged_difference for f's region, slow cluster `slow`;
  * pace (pace_read's, NULL: the speed made the merge): the values divided
- * by each process's pace relative to the mean. */
+ * by each process's pace relative to the mean, when every process has
+ * one. */
 static int merged_differs(an_ctx *c, const dis_found *f, size_t slow, const double *pace,
                           int *differs)
 {
@@ -1833,7 +1834,10 @@ static int merged_differs(an_ctx *c, const dis_found *f, size_t slow, const doub
     size_t q;
     int rc;
     for (q = 0; pace && q < c->P; q++)
-        mlp += pace[3 * q + 1] / (double)c->P;
+        if (pace[3 * q] > 0)
+            mlp += pace[3 * q + 1] / (double)c->P;
+        else
+            pace = NULL; /* a process without a pace: the values as they are */
     for (q = 0; q < c->P; q++) {
         double v = c->MM[q * c->R + f->region], *to = g + (f->labels[q] == (int)slow ? 0 : 3);
         v = isnan(v) ? 0 : v / (pace ? exp(pace[3 * q + 1] - mlp) : 1);

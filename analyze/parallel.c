@@ -2397,16 +2397,18 @@ static int speed_merge(pa *x, const double *sp, size_t k, pa_found *f, size_t *m
  * the merge (the values divided by the relative pace). */
 static int merged_differs(pa *x, const pa_found *f, int by_pace, int *differs)
 {
-    double g[6] = {0}, mlp[2] = {0};
+    double g[6] = {0}, mlp[3] = {0};
     an_clust cp = f->cp;
     size_t q;
     int rc;
     for (q = 0; by_pace && q < x->L; q++) {
         mlp[0] += x->pace[3 * q + 1];
         mlp[1] += 1;
+        mlp[2] += !(x->pace[3 * q] > 0);
     }
-    if (by_pace && (rc = pa_sum(x, mlp, 2)))
+    if (by_pace && (rc = pa_sum(x, mlp, 3)))
         return rc;
+    by_pace = by_pace && mlp[2] == 0; /* a process without a pace: the values as they are */
     for (q = 0; q < x->L; q++) {
         double v = x->MM[q * x->R + f->region], *to = g + (f->lab[q] == (int)f->slow ? 0 : 3);
         v = isnan(v) ? 0 : v / (by_pace ? exp(x->pace[3 * q + 1] - mlp[0] / mlp[1]) : 1);
