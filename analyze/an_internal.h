@@ -447,6 +447,9 @@ struct an_ctx {
     size_t *cstart, *clist; /* children of region r: clist[cstart[r]..cstart[r+1]) */
     unsigned char *ran;     /* P*R */
     double *wpwt;           /* by analysed process */
+    double *idle_mpi;       /* by analysed process: its MPI wall time outside the set-up
+                             * MPI (metrics.c whole_chain), where an idle process waits;
+                             * NAN unknown; NULL without mpi_wall */
     double *dwpwt;          /* by analysed process: the disparity values' whole program */
     size_t npreempted; /* analysed processes preempted: every one judged on CPU + I/O time
                         * (disparity.c) */
@@ -509,6 +512,10 @@ int an_partial_values(an_ctx *c);     /* tree.c: note on throttled contexts */
 int an_metric_buffers(an_ctx *c);     /* metrics.c: P x R buffers */
 int an_wall_wpwt(an_ctx *c);          /* metrics.c: W, WPWT */
 int an_whole_program(an_ctx *c);      /* metrics.c: c->whole, WPWT without set-up */
+/* metrics.c: the MPI wall time of n processes outside the set-up MPI sub
+ * (n), from mpi_wall T (n x R), NAN where the whole program has none;
+ * NULL: out of memory (an_ctx idle_mpi) */
+double *an_idle_mpi(const double *T, const double *sub, size_t n, size_t R);
 int an_main_metric(an_ctx *c);        /* metrics.c: MM */
 int an_disparity_classes(an_ctx *c);  /* disparity.c: region values, severities */
 int an_dissim_levels(an_ctx *c);      /* dissim.c: clustering, CCRs */
@@ -544,11 +551,14 @@ double an_visit_spread(double visits, double cpu, double cpu_sq, double inside);
  * imbalance whose slow processes spend `excess` (s each) in its region
  * beyond the others: the larger of what the others are idle, tmax (the
  * latest process's whole-program time) less work_o (their mean work over
- * the whole program, the process metric before the speeds were taken out),
- * and diff_root (the slow processes' excess on the whole program), when
- * that is less than excess by more than eps (the whole program's noise);
- * else excess.  Non-finite inputs: excess. */
-double an_idle_bound(double excess, double tmax, double work_o, double diff_root, double eps);
+ * the whole program, the process metric before the speeds were taken out)
+ * but at most mpi_o (their mean MPI wall time outside the set-up: an idle
+ * process waits inside MPI; NAN unknown), and diff_root (the slow
+ * processes' excess on the whole program), when that is less than excess
+ * by more than eps (the whole program's noise); else excess.  Non-finite
+ * inputs but mpi_o: excess. */
+double an_idle_bound(double excess, double tmax, double work_o, double mpi_o, double diff_root,
+                     double eps);
 /* dissim.c: the note on n imbalances an_idle_bound dropped. */
 int an_made_up_note(an_ctx *c, size_t n);
 /* dissim.c: a branch only the slow processes take (an imbalance's impact

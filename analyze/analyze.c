@@ -145,6 +145,7 @@ static void ctx_free(an_ctx *c)
     free(c->clist);
     free(c->ran);
     free(c->wpwt);
+    free(c->idle_mpi);
     free(c->dwpwt);
     free(c->whole);
     free(c->dobj);

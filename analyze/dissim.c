@@ -1484,18 +1484,26 @@ int an_own_difference(const aa_analyze_options *o, double impact, double own, do
  * run slower.  The others' idle time bounds what any imbalance of theirs
  * costs: the latest process's whole-program time (setup MPI out) less
  * their work there (the process metric before the speeds were taken out).
- * On a loaded node the idle time holds every time slice the machine gave
- * to others and the bound seldom bites; where the processes run at
+ * On a loaded node that difference holds every time slice the machine
+ * gave to others, so a process waits at most its time inside MPI (set-up
+ * MPI out): in `recursion` (bench/edge_probes) the latest rank, slow in
+ * another region, never waited while the others' CPU time in a leaf was
+ * 22% above its own, and wall less work made that 2.3% of the run an
+ * imbalance the others are idle for.  Where the processes run at
  * different speeds (speed_normalize), their net excess on the whole
  * program, the speeds taken out, counts as cost as well.  The bound applies
  * only when it is below the excess by more than the whole program's noise
  * (eps): an imbalance the others wait for keeps its excess as its impact. */
-double an_idle_bound(double excess, double tmax, double work_o, double diff_root, double eps)
+double an_idle_bound(double excess, double tmax, double work_o, double mpi_o, double diff_root,
+                     double eps)
 {
-    double bound;
+    double bound, idle;
     if (!(excess > 0) || !isfinite(tmax) || !isfinite(work_o) || !isfinite(diff_root))
         return excess;
-    bound = fmax(0, fmax(tmax - work_o, diff_root));
+    idle = tmax - work_o;
+    if (isfinite(mpi_o) && mpi_o < idle)
+        idle = mpi_o;
+    bound = fmax(0, fmax(idle, diff_root));
     return bound < excess - fmax(0, eps) ? bound : excess;
 }
 
@@ -1524,7 +1532,7 @@ static double idle_bound(const an_ctx *c, const int *labels, size_t slow, double
                          double excess)
 {
     const double *raw = c->MMraw ? c->MMraw : c->MM;
-    double wo = 0, ms = 0, mo = 0, ns = 0, no = 0;
+    double wo = 0, ms = 0, mo = 0, ns = 0, no = 0, mpi = c->idle_mpi ? 0 : NAN;
     size_t q;
     if (!(c->o->idle_bound > 0))
         return excess;
@@ -1535,11 +1543,12 @@ static double idle_bound(const an_ctx *c, const int *labels, size_t slow, double
         } else {
             wo += raw[q * c->R];
             mo += c->MM[q * c->R];
+            mpi += c->idle_mpi ? c->idle_mpi[q] : 0;
             no++;
         }
     if (!ns || !no)
         return excess;
-    return an_idle_bound(excess, tmax, wo / no, ms / ns - mo / no, c->a->eps_used);
+    return an_idle_bound(excess, tmax, wo / no, mpi / no, ms / ns - mo / no, c->a->eps_used);
 }
 
 /* ---- a branch only the slow processes take ---------------------------------------- *

@@ -288,6 +288,20 @@ static int chain_grow(an_ctx *c, const double *W)
     return changed;
 }
 
+/* The MPI wall time of each of n processes outside the set-up MPI (sub,
+ * chain_mpi_time's): where a process waits for the others (T: mpi_wall,
+ * n x R; NAN where its whole program has none).  NULL: out of memory. */
+double *an_idle_mpi(const double *T, const double *sub, size_t n, size_t R)
+{
+    double *m = malloc((n + 1) * sizeof *m);
+    size_t q;
+    if (!m)
+        return NULL;
+    for (q = 0; q < n; q++)
+        m[q] = isnan(T[q * R]) ? NAN : fmax(0, T[q * R] - sub[q]);
+    return m;
+}
+
 static int whole_chain(an_ctx *c, const double *W, double *T)
 {
     size_t P = c->P, R = c->R, q;
@@ -315,6 +329,11 @@ static int whole_chain(an_ctx *c, const double *W, double *T)
             c->wpwt[q] = w > 0 ? w : raw[q];
         }
         changed = chain_grow(c, W);
+    }
+    if (have_mpi && !(c->idle_mpi = an_idle_mpi(T, sub, P, R))) {
+        free(raw);
+        free(sub);
+        return an_nomem(c);
     }
     for (q = 0; q < P; q++)
         if (sub[q] > 0 && c->wpwt[q] < raw[q])

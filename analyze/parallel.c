@@ -148,6 +148,7 @@ typedef struct pa {
     double *blocked; /* L x R: the self blocked time (main_metric_blocked), or NULL */
     double *MMraw; /* MM before the speeds were taken out (the noise model's), or NULL */
     double *wpwt, *dwpwt;
+    double *idle_mpi; /* by local process: an_ctx's (an_idle_mpi), NULL without mpi_wall */
     unsigned char *whole;
     size_t npreempted; /* over every rank (self_wall) */
     double *run_delay; /* by local process: the scheduler's run delay (s), NAN unknown */
@@ -860,6 +861,10 @@ static int whole_chain(pa *x)
                 x->whole[r] = 1;
                 changed = 1;
             }
+    }
+    if (have_mpi && !(x->idle_mpi = an_idle_mpi(T, sub, L, R))) {
+        rc = pa_nomem(x);
+        goto out;
     }
     memset(tot, 0, sizeof tot);
     for (q = 0; q < L; q++) {
@@ -1994,12 +1999,13 @@ static int branch_share(pa *x, pa_found *f, double ns, double no, double *share)
 /* The slow cluster of found f (largest mean main metric in its region) and
  * the time its processes spend there beyond the others' mean (a branch
  * only they take: less the alternative, branch_share), at most what the
- * others are idle (an_idle_bound; tmax: the latest whole-program time). */
+ * others are idle (an_idle_bound; tmax: the latest whole-program time; their MPI
+ * wall outside the set-up at most). */
 static int slow_cluster(pa *x, pa_found *f, double tmax)
 {
     size_t k = f->k, q, j, R = x->R;
-    double *s = calloc(6 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
-    double os = 0, oo = 0, ran_other = 0, share = 1, wo = 0, ms = 0, mo = 0;
+    double *s = calloc(7 * k + 1, sizeof *s), best = -INFINITY, ss = 0, ns = 0, so = 0, no = 0;
+    double os = 0, oo = 0, ran_other = 0, share = 1, wo = 0, ms = 0, mo = 0, mpi = 0;
     const double *raw = x->MMraw ? x->MMraw : x->MM;
     int rc;
     if (!s)
@@ -2015,8 +2021,9 @@ static int slow_cluster(pa *x, pa_found *f, double tmax)
         s[3 * k + f->lab[q]] += x->ran[q * R + f->region];
         s[4 * k + f->lab[q]] += raw[q * R];
         s[5 * k + f->lab[q]] += x->MM[q * R];
+        s[6 * k + f->lab[q]] += x->idle_mpi ? x->idle_mpi[q] : NAN;
     }
-    if ((rc = pa_sum(x, s, 6 * k))) {
+    if ((rc = pa_sum(x, s, 7 * k))) {
         free(s);
         return rc;
     }
@@ -2039,6 +2046,7 @@ static int slow_cluster(pa *x, pa_found *f, double tmax)
             ran_other += s[3 * k + j];
             wo += s[4 * k + j];
             mo += s[5 * k + j];
+            mpi += s[6 * k + j];
         }
     }
     free(s);
@@ -2046,7 +2054,8 @@ static int slow_cluster(pa *x, pa_found *f, double tmax)
         return rc;
     f->excess = f->impact = ns > 0 && no > 0 ? fmax(0, ss / ns - so / no) * share : 0;
     if (ns > 0 && no > 0 && x->o->idle_bound > 0)
-        f->impact = an_idle_bound(f->excess, tmax, wo / no, ms / ns - mo / no, x->a->eps_used);
+        f->impact = an_idle_bound(f->excess, tmax, wo / no, mpi / no, ms / ns - mo / no,
+                                  x->a->eps_used);
     f->own_impact = ns > 0 && no > 0 ? os / ns - oo / no : 0;
     return AA_OK;
 }
@@ -3589,6 +3598,7 @@ static void pa_free(pa *x)
     free(x->SWmpi);
     free(x->blocked);
     free(x->wpwt);
+    free(x->idle_mpi);
     free(x->dwpwt);
     free(x->whole);
     free(x->run_delay);

@@ -907,6 +907,7 @@ int main(void)
     role_case(1, 12);
     role_case(2, 12); /* opposite phases: made up (an_idle_bound) */
     role_case(4, 12); /* ... in part */
+    role_case(5, 12); /* ... the others preempted outside MPI, not waiting in it */
     context_case(0, 12);
     context_case(2, 12);
     context_case(3, 12); /* one context a hotspot alone, two more that are one together */

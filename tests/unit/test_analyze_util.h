@@ -176,7 +176,9 @@ static inline aa_experiment *test_dynamic_exp(int mode, int P)
  * (region 3) and phase_b (region 4), ranks 0..P/2-1 60 and 30 ms, the
  * others 30 and 60 ms; mode 2: no synchronization between them, nobody
  * waits; mode 3: one between them, each process waits 30 ms; mode 4: as 2
- * with phase_a 70 ms on ranks 0..P/2-1, the others wait 10 ms. */
+ * with phase_a 70 ms on ranks 0..P/2-1, the others wait 10 ms; mode 5: as
+ * 2 on a loaded node, every process losing 30 ms of phase_b's wall time to
+ * the scheduler (nobody waits: 0.1 ms in MPI). */
 static inline aa_experiment *test_branch_exp(int mode, int P)
 {
     aa_experiment *e = test_loop_exp_new();
@@ -186,10 +188,10 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
     add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
     add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
     add_region(e, 2, 1, "loop@10", AA_KIND_LOOP);
-    static const char *names[5][2] = {{"ocean", "atmos"}, {"compute", "extra"},
+    static const char *names[6][2] = {{"ocean", "atmos"}, {"compute", "extra"},
                                       {"phase_a", "phase_b"}, {"phase_a", "phase_b"},
-                                      {"phase_a", "phase_b"}};
-    static const double latest_of[5] = {0.060, 0.050, 0.090, 0.120, 0.100};
+                                      {"phase_a", "phase_b"}, {"phase_a", "phase_b"}};
+    static const double latest_of[6] = {0.060, 0.050, 0.090, 0.120, 0.100, 0.120};
     add_region(e, 3, 2, names[mode][0], AA_KIND_FUNCTION);
     add_region(e, 4, 2, names[mode][1], AA_KIND_FUNCTION);
     for (r = 0; r < P; r++) {
@@ -199,7 +201,8 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
                   : mode == 1 ? 0.030 : (r < P / 2 ? (mode == 4 ? 0.070 : 0.060) : 0.030);
         double a4 = mode == 0 ? (r < P / 3 ? 0 : 0.030)
                   : mode == 1 ? (r == 0 ? 0.020 : 0) : (r < P / 2 ? 0.030 : 0.060);
-        double work = (a3 + a4) * jit, wait = latest - a3 - a4 + 1e-4, *v;
+        double lost = mode == 5 ? 0.030 : 0; /* preempted in phase_b */
+        double work = (a3 + a4) * jit, wait = latest - a3 - a4 - lost + 1e-4, *v;
         long path[3];
         path[0] = aa_thread_add_node(e, t, 0, -1);
         path[1] = aa_thread_add_node(e, t, 1, (int32_t)path[0]);
@@ -211,11 +214,12 @@ static inline aa_experiment *test_branch_exp(int mode, int P)
         if (a4 > 0) {
             v = aa_node_values(e, t, (size_t)aa_thread_add_node(e, t, 4, (int32_t)path[2]));
             v[mwl] = v[mcp] = a4 * jit, v[mv] = 40, v[mq] = a4 * jit * a4 * jit / 40;
+            v[mwl] += lost;
         }
         for (k = 0; k < 3; k++) {
             v = aa_node_values(e, t, (size_t)path[k]);
             v[mcp] = work + (k < 2 ? 0.01 : 0);
-            v[mwl] = v[mcp] + wait;
+            v[mwl] = v[mcp] + lost + wait;
             v[mv] = 1;
             v[mq] = v[mcp] * v[mcp];
             v[mw] = v[mc] = wait;
