@@ -51,6 +51,40 @@ res=$(python3 "$D/score.py" "$T/c13/expected.json" "$T/empty.json" | grep '"pass
 is "$res" "cccr,cluster" "scorer: an empty analysis fails the cluster and CCCR checks"
 expect_status 2 "scorer: usage error" python3 "$D/score.py" "$T/c13/expected.json"
 
+# A known real imbalance of a balanced program (a benign entry with its slow
+# ranks, bench/real_diagnosis amr-finegrain): that imbalance and its
+# partition are no false finding, with other slow ranks or elsewhere they
+# are -- in score.py and in bench/real_diagnosis/compare.py alike.
+python3 - "$T/known" <<'PYEOF'
+import json, os, sys
+d = sys.argv[1]
+os.makedirs(d)
+json.dump({'case': 'known', 'nprocs': 4, 'kind': 'no_bottleneck', 'magnitude': None,
+           'expect': {'dissimilar': False, 'slow_ranks': [], 'cccr': None, 'no_finding': True},
+           'benign': [{'function': 'pack', 'kind': 'dissimilarity', 'slow_ranks': [0]}]},
+          open(d + '/expected.json', 'w'))
+regs = [{'index': 1, 'name': 'prog', 'kind': 'program', 'function': '', 'line': 0, 'parent_index': None},
+        {'index': 2, 'name': 'main', 'kind': 'function', 'function': 'main', 'line': 1, 'parent_index': 1},
+        {'index': 3, 'name': 'pack', 'kind': 'function', 'function': 'pack', 'line': 5, 'parent_index': 2},
+        {'index': 4, 'name': 'loop@9', 'kind': 'loop', 'function': 'pack', 'line': 9, 'parent_index': 3},
+        {'index': 5, 'name': 'loop@20', 'kind': 'loop', 'function': 'main', 'line': 20, 'parent_index': 2}]
+for name, slow, idx in (('known', 0, 4), ('other_rank', 1, 4), ('elsewhere', 0, 5)):
+    b = {'index': idx, 'cccr': True, 'root_causes': [], 'slow_ranks': [slow],
+         'function': regs[idx - 1]['function'], 'name': regs[idx - 1]['name'], 'line': regs[idx - 1]['line']}
+    json.dump({'regions': regs, 'excluded_ranks': [],
+               'dissimilarity': {'clusters': [{'ranks': [r for r in range(4) if r != slow], 'mean': 1.0},
+                                              {'ranks': [slow], 'mean': 1.1}],
+                                 'bottlenecks': [b]},
+               'disparity': {'bottlenecks': []}}, open('%s/%s.json' % (d, name), 'w'))
+PYEOF
+for a in known other_rank elsewhere; do
+    s_fail=$(python3 "$D/score.py" "$T/known/expected.json" "$T/known/$a.json" | grep -c '"pass": false')
+    c_fail=$(python3 "$TOP/bench/real_diagnosis/compare.py" "$T/known/expected.json" "$T/known/$a.json" | grep -c ' FAIL ')
+    if [ "$a" = known ]; then want=0; else want=2; fi
+    is "$s_fail" "$want" "scorer: a balanced program's known imbalance, analysis '$a': $want checks fail"
+    is "$c_fail" "$want" "real-diagnosis compare: analysis '$a': $want checks fail"
+done
+
 # An analysis that finds nothing scores below the floor on the whole subset.
 empty_pass=0; empty_total=0
 for s in $(sed 's/#.*//' "$D/quick.txt"); do
