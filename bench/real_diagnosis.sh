@@ -74,7 +74,13 @@
 #   ~9x the stencil work: stencil_calc loop@83 (stencil.c:83, the 7-point
 #   stencil's block loop).  `--lb_opt 1` (the default: RCB load balancing
 #   after each refinement step) is the balanced counterpart, 78 blocks per
-#   rank.
+#   rank, but for the first refinement: refine(0) (driver.c:54) splits the
+#   blocks on the sphere's surface level by level, and the first level's
+#   are all rank 0's until the RCB after that step moves them, so rank 0
+#   spends the most in `refine` (CPU time 25 ms against 8-17 ms in run 18,
+#   67 against 13-54 in run 17; found as an imbalance in run 18 at 0.4% of
+#   the run, and in runs 1 and 7 of the twenty-second step).  That
+#   imbalance, in refine with rank 0 slow, is listed `benign`.
 # xsbench -- ANL-CESAR/XSBench ba08e5221af6106252b866e50ea123c69d31a4e2,
 #   openmp-threading with MPI=yes, `XSBench -s small -l 20000 -m event -t 1`:
 #   every rank does the same lookups (identical work): balanced, nothing to
