@@ -212,6 +212,9 @@ typedef struct aa_finding {
                                "point-to-point calls", ...; the runtime's mpi_*_wall), or NULL */
     size_t nwait;           /* dissimilarity: the waiting processes (the others) */
     int *wait_ranks;        /* their ranks */
+    double late_s;          /* dissimilarity: how late the slow processes are from the region:
+                             * their mean wall time outside MPI there beyond the others'
+                             * (NAN: unknown); a wait longer than that has other causes too */
     double run_share;       /* impact / the median whole-program time */
     int slow_cluster;       /* dissimilarity: cluster id of the slow processes, else -1 */
     size_t nslow;           /* dissimilarity: slow processes */
@@ -388,6 +391,12 @@ int aa_analysis_caller_label(const aa_analysis *a, size_t r, aa_buf *b);
 /* Appends a note (e.g. "ranks missing: 3"); AA_EENV on no memory. */
 int aa_analyze_add_note(aa_analysis *a, const char *note);
 
+/* 1: an imbalance whose other processes wait, each, more than twice as
+ * long as its slow ones are late from its region (late_s), and longer by
+ * more than the whole program's noise -- most of the wait has other causes
+ * (the text and HTML reports say how late they are from there instead of
+ * "because ... late"). */
+int aa_finding_waits_beyond_late(const aa_analysis *a, const aa_finding *f);
 /* Renderings: terminal text, JSON per SPEC §9, XML with the same content. */
 int aa_analyze_format_text(const aa_analysis *a, aa_buf *out);
 int aa_analyze_format_json(const aa_analysis *a, aa_buf *out);

@@ -2163,12 +2163,44 @@ static int wait_kind_of(an_ctx *c, const int *labels, int slow, size_t r, aa_fin
  * chain's functions, and their call sites) is no waiting; the MPI time in
  * the chain's loops is (an MPI_Allreduce in main's time-step loop, as
  * Fortran codes and many C codes write it). */
+/* How late the slow processes are from region r (aa_finding late_s): their
+ * mean wall time outside MPI there less the others' (NAN without mpi_wall). */
+static int late_by(an_ctx *c, const int *labels, int slow, size_t r, double *late)
+{
+    size_t q, R = c->R;
+    double s[4] = {0}, *row;
+    unsigned char *fin;
+    int mw;
+    *late = NAN;
+    if (!an_metric_usable(c, "mpi_wall", &mw))
+        return AA_OK;
+    row = malloc((R + 1) * sizeof *row);
+    fin = malloc(R + 1);
+    if (!row || !fin) {
+        free(row), free(fin);
+        return an_nomem(c);
+    }
+    for (q = 0; q < c->P; q++) {
+        double w = c->W[q * R + r], m;
+        an_gather_row(c, mw, q, row, fin);
+        m = isnan(row[r]) ? 0 : row[r];
+        s[labels[q] == slow] += isnan(w) ? 0 : w - m;
+        s[2 + (labels[q] == slow)] += 1;
+    }
+    free(row), free(fin);
+    if (s[2] > 0 && s[3] > 0)
+        *late = s[1] / s[3] - s[0] / s[2];
+    return AA_OK;
+}
+
 static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
 {
     size_t P = c->P, R = c->R, q, r, nf = 0, ns = 0;
     double best = 0;
+    int rc;
     f->wait_region = -1;
     f->wait_s = NAN;
+    f->late_s = NAN;
     if (!c->ds.smpi)
         return AA_OK;
     f->wait_s = 0;
@@ -2204,6 +2236,8 @@ static int wait_site(an_ctx *c, const int *labels, int slow, aa_finding *f)
         if (labels[q] != slow)
             f->wait_ranks[f->nwait++] = c->a->ranks[q];
     f->wait_s = best * (double)f->nwait;
+    if ((rc = late_by(c, labels, slow, f->region, &f->late_s)))
+        return rc;
     return wait_kind_of(c, labels, slow, (size_t)f->wait_region, f);
 }
 

@@ -2656,6 +2656,29 @@ static int wait_kind_of(pa *x, const pa_found *df, size_t r, aa_finding *f)
     return AA_OK;
 }
 
+/* dissim.c's late_by: the slow processes' mean wall time outside MPI in
+ * the found region beyond the others'. */
+static int late_by(pa *x, const pa_found *df, double *late)
+{
+    size_t q, R = x->R, r = df->region;
+    double s[4] = {0};
+    int rc;
+    *late = NAN;
+    if (!x->usable[M_MPIW])
+        return AA_OK;
+    for (q = 0; q < x->L; q++) {
+        int slow = df->lab[q] == (int)df->slow;
+        double w = x->M[M_WALL][q * R + r], m = x->M[M_MPIW][q * R + r];
+        s[slow] += isnan(w) ? 0 : w - (isnan(m) ? 0 : m);
+        s[2 + slow] += 1;
+    }
+    if ((rc = pa_sum(x, s, 4)))
+        return rc;
+    if (s[2] > 0 && s[3] > 0)
+        *late = s[1] / s[3] - s[0] / s[2];
+    return AA_OK;
+}
+
 static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *f)
 {
     size_t L = x->L, R = x->R, P = x->P, q, r;
@@ -2663,6 +2686,7 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
     int rc;
     f->wait_region = -1;
     f->wait_s = NAN;
+    f->late_s = NAN;
     if (!x->usable[M_MPIW])
         return AA_OK;
     f->wait_s = 0;
@@ -2707,6 +2731,8 @@ static int wait_site(pa *x, const pa_found *df, const int *lab_all, aa_finding *
         if (lab_all[q] != (int)df->slow)
             f->wait_ranks[f->nwait++] = x->a->ranks[q];
     f->wait_s = best * (double)f->nwait;
+    if ((rc = late_by(x, df, &f->late_s)))
+        return rc;
     return wait_kind_of(x, df, (size_t)f->wait_region, f);
 }
 

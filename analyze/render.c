@@ -192,6 +192,16 @@ static void text_waiting(aa_buf *b, const aa_analysis *a, const aa_finding *f)
     put_location(b, a, (size_t)f->wait_region);
 }
 
+/* An imbalance whose others wait, each, more than twice as long as its
+ * slow processes are late from its region (aa_finding late_s), and longer
+ * by more than the whole program's noise (eps): most of the wait has
+ * other causes. */
+int aa_finding_waits_beyond_late(const aa_analysis *a, const aa_finding *f)
+{
+    double w = f->nwait ? f->wait_s / (double)f->nwait : 0, late = fmax(0, f->late_s);
+    return f->nwait && isfinite(f->late_s) && w > 2 * late && w - late > fmax(0, a->eps_used);
+}
+
 /* "impact ..." line of a finding: what it costs, in seconds and share */
 static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
 {
@@ -213,7 +223,16 @@ static void text_impact(aa_buf *b, const aa_analysis *a, const aa_finding *f)
             aa_buf_puts(b, f->nslow == 1 ? " spends it beyond the others\n"
                                          : " spend it beyond the others\n");
         }
-        if (f->wait_region >= 0) {
+        if (f->wait_region >= 0 && aa_finding_waits_beyond_late(a, f)) {
+            /* a process waits at most as long as the one it waits for is
+             * late: the rest of the wait is not this region's */
+            text_waiting(b, a, f);
+            aa_buf_printf(b, "; rank%s ", f->nslow == 1 ? "" : "s");
+            put_ranks(b, f->slow_ranks, f->nslow);
+            aa_buf_puts(b, f->nslow == 1 ? " is late by only " : " are late by only ");
+            put_num(b, fmax(0, f->late_s));
+            aa_buf_puts(b, " s from here: most of the wait has other causes\n");
+        } else if (f->wait_region >= 0) {
             text_waiting(b, a, f);
             aa_buf_printf(b, " because rank%s ", f->nslow == 1 ? "" : "s");
             put_ranks(b, f->slow_ranks, f->nslow);
@@ -604,6 +623,10 @@ static void json_finding(aa_json *j, const aa_analysis *a, const aa_finding *f)
     if (f->kind != AA_FINDING_DISPARITY) {
         aa_json_key(j, "wait_seconds");
         aa_json_num(j, f->wait_s);
+        if (f->kind == AA_FINDING_DISSIMILARITY) {
+            aa_json_key(j, "late_seconds");
+            aa_json_num(j, f->late_s);
+        }
         aa_json_key(j, "wait_region");
         if (f->wait_region >= 0) {
             aa_json_obj_begin(j);

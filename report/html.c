@@ -350,6 +350,11 @@ static void finding_sentence(aa_buf *o, const aa_analysis *a, const aa_finding *
                 aa_buf_puts(o, " in ");
             }
             put_region(o, a, (size_t)f->wait_region);
+            if (aa_finding_waits_beyond_late(a, f)) {
+                aa_buf_printf(o, ", but %s late by only ", f->nslow == 1 ? "it is" : "they are");
+                put_time(o, fmax(0, f->late_s));
+                aa_buf_puts(o, " from this region: most of the wait has other causes");
+            }
         }
         aa_buf_puts(o, f->excess_s > f->impact_s
                            ? ". Balancing this region alone would save at most that time; "

@@ -1208,8 +1208,19 @@ static void test_spmd_rank0(void)
 
 /* Wait states: ranks 2 and 3 compute 1 s longer in a loop; ranks 0 and 1
  * wait for them 1 s each in the exchange that follows (its own MPI time),
- * while a second MPI region costs all ranks the same. */
+ * while a second MPI region costs all ranks the same.  late > 0: ranks 0
+ * and 1 wait `late` s more there than ranks 2-3 are late from the loop
+ * (they wait for something else too): beyond twice the lateness, the text
+ * says the loop's part. */
+static void test_wait_site_late(double late);
 static void test_wait_site(void)
+{
+    test_wait_site_late(0);
+    test_wait_site_late(0.8); /* 1.8x the lateness: said as before */
+    test_wait_site_late(1.5); /* 2.5x: most of the wait is not the loop's */
+}
+
+static void test_wait_site_late(double late)
 {
     aa_experiment *e = aa_experiment_new();
     aa_analysis *a = NULL;
@@ -1227,7 +1238,8 @@ static void test_wait_site(void)
     for (r = 0; r < 4; r++) {
         aa_process *p = aa_experiment_add_process(e, r);
         aa_thread *t = aa_process_add_thread(p, 0);
-        double comp = r >= 2 ? 3.0 : 2.0, wait = r >= 2 ? 0.01 : 1.01, tot = comp + wait + 0.5;
+        double comp = r >= 2 ? 3.0 : 2.0, wait = r >= 2 ? 0.01 : 1.01 + late;
+        double tot = comp + wait + 0.5;
         long root = aa_thread_add_node(e, t, 0, -1), m = aa_thread_add_node(e, t, 1, (int32_t)root);
         long nc = aa_thread_add_node(e, t, 2, (int32_t)m), nx = aa_thread_add_node(e, t, 3, (int32_t)m);
         long nr = aa_thread_add_node(e, t, 4, (int32_t)m);
@@ -1249,15 +1261,23 @@ static void test_wait_site(void)
             continue;
         is_int(f->region, region_by_id(a, 2), "the imbalanced loop is the CCCR");
         is_int(f->wait_region, (long)region_by_id(a, 3), "the others wait in the exchange");
-        is_double(f->wait_s, 2.0, 1e-9, "2 processes x 1 s");
+        is_double(f->wait_s, 2.0 * (1 + late), 1e-9, "2 processes x the wait there");
+        is_double(f->late_s, 1.0, 1e-9, "ranks 2-3 late by 1 s from the loop");
         ok(f->nwait == 2 && f->wait_ranks[0] == 0 && f->wait_ranks[1] == 1, "ranks 0 and 1 wait");
         {
             aa_buf b;
             aa_buf_init(&b);
             aa_analyze_format_text(a, &b);
-            ok(b.data && strstr(b.data, "ranks 0-1 wait 1 s each in MPI in") &&
-                   strstr(b.data, "exchange because ranks 2-3 are late from here"),
-               "the text says who waits where for whom");
+            if (late < 1)
+                ok(b.data && strstr(b.data, late == 0 ? "ranks 0-1 wait 1 s each in MPI in"
+                                                       : "ranks 0-1 wait 1.8 s each in MPI in") &&
+                       strstr(b.data, "exchange because ranks 2-3 are late from here"),
+                   "the text says who waits where for whom");
+            else
+                ok(b.data && strstr(b.data, "ranks 0-1 wait 2.5 s each in MPI in") &&
+                       strstr(b.data, "exchange; ranks 2-3 are late by only 1 s from here: "
+                                      "most of the wait has other causes"),
+                   "a wait more than twice the lateness: the text says the loop's part");
             aa_buf_free(&b);
         }
     }

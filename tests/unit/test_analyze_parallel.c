@@ -109,6 +109,9 @@ static void compare(const char *what, const aa_analysis *s, const aa_analysis *p
             fabs(a->excess_s - b->excess_s) > 1e-9 * fabs(a->excess_s) ||
             fabs(a->run_share - b->run_share) > 1e-9 * fabs(a->run_share) ||
             fabs(a->confidence - b->confidence) > 1e-9 ||
+            (a->kind == AA_FINDING_DISSIMILARITY && isfinite(a->late_s) != isfinite(b->late_s)) ||
+            (a->kind == AA_FINDING_DISSIMILARITY && isfinite(a->late_s) &&
+             fabs(a->late_s - b->late_s) > 1e-9 * fmax(1e-6, fabs(a->late_s))) ||
             !same_contexts(a, b)) {
             diag("finding %zu: serial kind %d region %zu, parallel kind %d region %zu", i,
                  (int)a->kind, a->region, (int)b->kind, b->region);
