@@ -360,7 +360,22 @@ static void blocked_time_shown(void)
        "rank 0's device wait: 900 ms blocked, as the analysis compared it");
     ok(b.data && strstr(b.data, "each for it in collective calls in "),
        "the others' wait: in collective calls (mpi_coll_wall)");
+    ok(b.data && !strstr(b.data, "late by only"), "... as long as rank 0 is late: its region's");
     aa_buf_free(&b);
+    {
+        /* the same wait against a lateness of 0.1 s from the region: most
+         * of it has other causes (aa_finding_waits_beyond_late) */
+        size_t i;
+        for (i = 0; i < a->nfindings; i++)
+            if (a->findings[i].kind == AA_FINDING_DISSIMILARITY)
+                a->findings[i].late_s = 0.1;
+        aa_buf_init(&b);
+        is_int(aa_report_html(a, e, NULL, &b, &err), AA_OK, "blocked time, late 0.1 s: html");
+        ok(b.data && strstr(b.data, ", but it is late by only 100 ms from this region: most of "
+                                    "the wait has other causes"),
+           "... a wait 9x the lateness: the card says most of it has other causes");
+        aa_buf_free(&b);
+    }
     aa_analyze_free(a);
     aa_experiment_free(e);
 }
