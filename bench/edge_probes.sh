@@ -10,7 +10,12 @@
 # function pointers, an odd number of ranks with the remainder on the
 # last one, an imbalance six calls deep, one kernel of forty, a C++
 # virtual override, a dynamic imbalance that rotates over the ranks, rank
-# 0 writing the output, a Fortran 90 module procedure.  Each
+# 0 writing the output, a Fortran 90 module procedure; a third set: no
+# time-step loop (one MPI_Reduce in main, where the set-up MPI is), one
+# kernel called from a balanced and an imbalanced caller, a pipelined
+# wavefront (waits that grow with the rank, work alike), no MPI call
+# between MPI_Init and MPI_Finalize, old-style C (K&R definitions, loops
+# and indexing through macros).  Each
 # bench/edge_probes/NAME.{c,cpp,f,f90} says
 # in its header what it does and what the analysis should find;
 # NAME.json is that expectation in the suite's schema, scored by
@@ -53,6 +58,11 @@ cxx_virtual|cxx_virtual.cpp|4|1|
 rotating|rotating.c|4|1|
 root_io|root_io.c|4|1|
 f90_module|f90_module.f90|4|1|
+final_reduce|final_reduce.c|4|1|
+two_contexts|two_contexts.c|4|1|
+wavefront|wavefront.c|4|1|
+no_sync|no_sync.c|4|1|
+knr_macros|knr_macros.c|4|1|
 '
 
 wrapper_for() {
