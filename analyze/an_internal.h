@@ -42,9 +42,10 @@ void an_strlist_free(char **list, size_t n);
  * (self: P x R, row per process).  0 when no region qualifies.
  * per_region (R entries, or NULL): each qualifying region's own spread,
  * NaN for the others. */
-/* noise.c: the median gap between the sorted values v[0..n) (sorts v; g: n
- * scratch), and the factor making it a standard deviation for n normal
- * values (x, g: n scratch). */
+/* noise.c: the median gap between the sorted values v[0..n), the largest
+ * gap left out when there are two or more (sorts v; g: n scratch), and the
+ * factor making it a standard deviation for n normal values (x, g: n
+ * scratch). */
 double an_median_gap(double *v, double *g, size_t n);
 double an_gap_scale(size_t n, double *x, double *g);
 double an_noise_relative(const double *self, const unsigned char *ran, size_t P, size_t R,

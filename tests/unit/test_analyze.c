@@ -3261,6 +3261,47 @@ static void test_few_regions_noise(void)
     }
 }
 
+/* One region visited once, four processes (edge probe no_sync: an
+ * embarrassingly parallel program): rank 1 does 1.9x the others' work, the
+ * others lie within 5% of each other (mode 0).  The one region is also
+ * where the noise is measured; of its three gaps, the one between rank 1
+ * and the others is left out, so the noise is the others' spread: 10.6%
+ * (13.3% with it, the difference then 5.8 standard errors: one cluster).
+ * Mode 1: the same work everywhere, the four within 5%: one cluster. */
+static void test_one_region_outlier(void)
+{
+    static const double simulate[2][4] = {{0.2838, 0.5146, 0.2809, 0.2584},
+                                          {0.2838, 0.2706, 0.2809, 0.2584}};
+    int mode, r;
+    for (mode = 0; mode < 2; mode++) {
+        aa_experiment *e = new_exp(0);
+        aa_analysis *a = NULL;
+        aa_err err;
+        add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+        add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+        add_region(e, 2, 1, "simulate", AA_KIND_FUNCTION);
+        for (r = 0; r < 4; r++) {
+            aa_process *p = aa_experiment_add_process(e, r);
+            aa_thread *t = aa_process_add_thread(p, 0);
+            double w = simulate[mode][r], tot = w;
+            long root = node(e, t, 0, -1, tot, 0, 0), m = node(e, t, 1, root, tot, 0, 0);
+            node(e, t, 2, m, w, 0, 0);
+        }
+        e->nprocs = 4;
+        if (aa_analyze_run(e, NULL, &a, &err) != AA_OK)
+            ok(0, "one region visited once: analysed: %s", err.msg);
+        else if (mode == 0)
+            ok(a->nclusters == 2 && a->cluster_size[a->cluster_of[1]] == 1,
+               "one region, rank 1 1.9x the others: rank 1 alone (%zu clusters, noise %.3g%%)",
+               a->nclusters, 100 * a->noise_rel);
+        else
+            ok(a->nclusters == 1, "one region, the same work within 5%%: one cluster (%zu, noise "
+               "%.3g%%)", a->nclusters, 100 * a->noise_rel);
+        aa_analyze_free(a);
+        aa_experiment_free(e);
+    }
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3874,6 +3915,7 @@ int main(void)
     test_pace_merge();
     test_merged_difference();
     test_few_regions_noise();
+    test_one_region_outlier();
     test_pace_attrs();
     test_blocked_row();
     test_speed();
