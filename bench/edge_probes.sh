@@ -63,6 +63,9 @@ two_contexts|two_contexts.c|4|1|
 wavefront|wavefront.c|4|1|
 no_sync|no_sync.c|4|1|
 knr_macros|knr_macros.c|4|1|
+root_only|root_only.c|4|1|
+split_roles|split_roles.c|4|1|
+small_clear|small_clear.c|8|1|
 '
 
 wrapper_for() {
