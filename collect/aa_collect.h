@@ -67,6 +67,14 @@ int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep
 int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experiment **out,
                         aa_collect_report *rep, aa_err *err);
 void aa_collect_report_free(aa_collect_report *rep);
+/* Names the regions of e -- one rank file's experiment, read on its own --
+ * as aa_collect_dir names a merged one: from the region maps of dir
+ * (*.regions.xml: source details a profile left empty, regions nobody
+ * executed) and, unless o says not, from the maps embedded in the program
+ * e records.  rep (may be NULL; zeroed, then filled: maps, program,
+ * program_note) must be released with aa_collect_report_free. */
+int aa_collect_name_regions(const char *dir, aa_experiment *e, const aa_collect_options *o,
+                            aa_collect_report *rep, aa_err *err);
 
 /* "0, 3-5, 9" for a sorted rank list, into b. */
 void aa_collect_format_ranks(aa_buf *b, const int *ranks, size_t n);

@@ -734,6 +734,86 @@ static int merge_batches(merger *g, const rankfile *rf, size_t nrf, slot *slots,
     return rc;
 }
 
+/* Names the regions of g->m from the region maps files maps[0..nmaps)
+ * (sorted) and, unless o says not, from the maps embedded in the program
+ * g->m records (each noted in rep); then drops the parents no profile or
+ * map defines, and rejects parents that form a cycle. */
+static int name_regions(merger *g, char *const *maps, size_t nmaps, const aa_collect_options *o,
+                        aa_collect_report *rep)
+{
+    size_t i;
+    uint32_t at = 0;
+    int rc, cyc;
+    for (i = 0; i < nmaps; i++) {
+        aa_regionmap *map = NULL;
+        if ((rc = check_regular(maps[i], g->err)) || (rc = aa_regionmap_read(maps[i], &map, g->err)))
+            return rc;
+        rc = merge_map(g, map, maps[i]);
+        aa_regionmap_free(map);
+        if (rc)
+            return rc;
+        if (push_str(&rep->maps, &rep->nmaps, maps[i]))
+            return oom(g);
+    }
+    if (!(o && o->no_program_maps) && (rc = program_maps(g, rep)))
+        return rc;
+    drop_dangling_parents(g->m);
+    if ((cyc = aa_experiment_parent_cycle(g->m, &at)) < 0)
+        return oom(g);
+    if (cyc)
+        return aa_err_set(g->err, AA_EINPUT, "%s: region %u: its parents form a cycle",
+                          region_file(g, at), at);
+    return AA_OK;
+}
+
+/* The region maps files of dir (*.regions.xml, *.regions.xml.gz), sorted. */
+static int list_maps(const char *dir, char ***maps, size_t *nmaps, aa_err *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    if (!d)
+        return aa_err_set(err, AA_EINPUT, "%s: %s", dir, strerror(errno));
+    while ((de = readdir(d)))
+        if (ends_with(de->d_name, ".regions.xml") || ends_with(de->d_name, ".regions.xml.gz")) {
+            char *p = join(dir, de->d_name);
+            if (!p || push_str(maps, nmaps, p)) {
+                free(p);
+                closedir(d);
+                return aa_err_set(err, AA_EENV, "out of memory");
+            }
+            free(p);
+        }
+    closedir(d);
+    if (*nmaps)
+        qsort(*maps, *nmaps, sizeof **maps, cmp_str);
+    return AA_OK;
+}
+
+int aa_collect_name_regions(const char *dir, aa_experiment *e, const aa_collect_options *o,
+                            aa_collect_report *rep, aa_err *err)
+{
+    aa_collect_report local;
+    char **maps = NULL;
+    size_t nmaps = 0, i;
+    merger g;
+    int rc;
+    if (!rep)
+        rep = &local;
+    memset(rep, 0, sizeof *rep);
+    memset(&g, 0, sizeof g);
+    g.m = e;
+    g.err = err;
+    if (!(rc = list_maps(dir, &maps, &nmaps, err)))
+        rc = name_regions(&g, maps, nmaps, o, rep);
+    for (i = 0; i < nmaps; i++)
+        free(maps[i]);
+    free(maps);
+    free(g.region_src);
+    if (rep == &local)
+        aa_collect_report_free(&local);
+    return rc;
+}
+
 int aa_collect_dir(const char *path, aa_experiment **out, aa_collect_report *rep, aa_err *err)
 {
     return aa_collect_dir_opts(path, NULL, out, rep, err);
@@ -872,40 +952,8 @@ int aa_collect_dir_opts(const char *path, const aa_collect_options *o, aa_experi
             goto out;
     }
 
-    for (i = 0; i < nmaps; i++) {
-        aa_regionmap *map = NULL;
-        if ((rc = check_regular(maps[i], err)))
-            goto out;
-        rc = aa_regionmap_read(maps[i], &map, err);
-        if (rc)
-            goto out;
-        rc = merge_map(&g, map, maps[i]);
-        aa_regionmap_free(map);
-        if (rc)
-            goto out;
-        if (push_str(&rep->maps, &rep->nmaps, maps[i])) {
-            rc = aa_err_set(err, AA_EENV, "out of memory");
-            goto out;
-        }
-    }
-
-    if (!(o && o->no_program_maps) && (rc = program_maps(&g, rep)))
+    if ((rc = name_regions(&g, maps, nmaps, o, rep)))
         goto out;
-
-    drop_dangling_parents(g.m);
-    {
-        uint32_t at = 0;
-        int cyc = aa_experiment_parent_cycle(g.m, &at);
-        if (cyc < 0) {
-            rc = aa_err_set(err, AA_EENV, "out of memory");
-            goto out;
-        }
-        if (cyc) {
-            rc = aa_err_set(err, AA_EINPUT, "%s: region %u: its parents form a cycle",
-                            region_file(&g, at), at);
-            goto out;
-        }
-    }
     if (aa_experiment_check(g.m, err)) {
         aa_err_prefix(err, "%s: merged experiment", path);
         rc = AA_EINPUT;

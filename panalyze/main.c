@@ -15,6 +15,7 @@
  */
 #include "analyze/aa_analyze.h"
 #include "cli/cli.h"
+#include "collect/aa_collect.h"
 #include "profile/aa_profile.h"
 
 #include <dirent.h>
@@ -268,6 +269,21 @@ static int list_rank_files(const char *dir, rfile **out, size_t *n, aa_err *err)
     return AA_OK;
 }
 
+/* Names the regions of the block's first experiment, whose region table
+ * names them in the analysis, from the region maps beside the input (dir)
+ * and those embedded in the program, as `autoanalyzer analyze` does:
+ * Fortran rank files carry region ids only. */
+static int name_regions(const char *dir, block *b, aa_err *err)
+{
+    aa_collect_report rep;
+    int rc;
+    if (!b->nexp)
+        return AA_OK;
+    rc = aa_collect_name_regions(dir, b->exps[0], NULL, &rep, err);
+    aa_collect_report_free(&rep);
+    return rc;
+}
+
 static int load_dir(const char *dir, int rank, int size, block *b, aa_err *err)
 {
     rfile *f = NULL;
@@ -290,12 +306,14 @@ static int load_dir(const char *dir, int rank, int size, block *b, aa_err *err)
     for (i = 0; i < nf; i++)
         free(f[i].name);
     free(f);
-    return rc;
+    return rc ? rc : name_regions(dir, b, err);
 }
 
 static int load_file(const char *path, int rank, int size, block *b, aa_err *err)
 {
     aa_experiment *e = NULL;
+    const char *slash;
+    char dir[4096];
     size_t lo, hi;
     int rc = aa_experiment_read(path, &e, err);
     if (rc)
@@ -310,7 +328,10 @@ static int load_file(const char *path, int rank, int size, block *b, aa_err *err
         aa_experiment_free(e);
         return aa_err_set(err, AA_EENV, "out of memory");
     }
-    return AA_OK;
+    slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    return name_regions(dir, b, err);
 }
 
 /* Block `rank` of a synthetic run of nprocs processes: generated with its

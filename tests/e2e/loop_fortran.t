@@ -28,6 +28,23 @@ mpirun --oversubscribe -np 4 "$T/plain" large >"$T/plain.out" 2>&1
 is "$?" 0 "the instrumented program exits 0"
 is "$(cat "$T/inst.out")" "$(cat "$T/plain.out")" "identical output"
 
+# the analysis as an MPI job on per-rank files: a Fortran rank file carries
+# region ids only, and the job names the regions from the program's
+# embedded map as `autoanalyzer analyze` does (it printed bare loop@67)
+(cd "$T" && AUTOANALYZER_OUTPUT="$T/ranks" AUTOANALYZER_COLLECT=files \
+    mpirun --oversubscribe -np 4 "$T/fsolver" large) >"$T/ranks.out" 2>&1
+mpirun --oversubscribe -np 2 "$AA_BUILD/bin/autoanalyzer-analyze-mpi" -q --json "$T/mj.json" \
+    "$T/ranks" >"$T/mj.out" 2>&1
+is "$?" 0 "autoanalyzer-analyze-mpi on the Fortran rank files"
+"$AA" analyze -q --json "$T/sj.json" "$T/ranks" >/dev/null 2>&1
+names() {
+    python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["regions"]:
+    print(r["name"], r["function"], r["file"].rsplit("/", 1)[-1], r["line"])' "$1"
+}
+is "$(names "$T/mj.json")" "$(names "$T/sj.json")" "the MPI job names the regions as analyze does"
+like "$(names "$T/mj.json")" "loop@67 sweep fsolver.f 67" "... with their Fortran function, file and line"
+
 (cd "$T" && timeout 150 "$AA" run --np 4 --no-store --name loop-fsolver \
     --out "$T/run" -- "$T/fsolver" large) >"$T/run.log" 2>&1
 is "$?" 0 "autoanalyzer run --np 4 exits 0"
