@@ -66,6 +66,8 @@ knr_macros|knr_macros.c|4|1|
 root_only|root_only.c|4|1|
 split_roles|split_roles.c|4|1|
 small_clear|small_clear.c|8|1|
+master_worker|master_worker.c|4|1|
+cxx_stl|cxx_stl.cpp|4|1|
 '
 
 wrapper_for() {
