@@ -1,8 +1,9 @@
 /*
  * bench/edge_probes/cxx_stl.cpp -- edge probe: the imbalance inside library
- * code.  Each rank sorts its particles by key with std::sort (a header
- * template, never instrumented) in `Bins::reorder`; rank 1 holds four
- * times the particles.  The others compute alike in `Bins::push`.
+ * code.  Each rank fills the same key array, then sorts its share of it
+ * with std::sort (a header template, never instrumented) in
+ * `Bins::reorder`; rank 1 sorts four times the keys of the others.  All
+ * compute alike in `Bins::push`.
  * Expected: rank 1 alone, the innermost region `Bins::reorder`, the method
  * whose library call holds the time.
  */
@@ -20,7 +21,7 @@ struct Bins {
             keys[i] = seed;
         }
     }
-    void reorder() { std::sort(keys.begin(), keys.end()); }
+    void reorder(std::size_t n) { std::sort(keys.begin(), keys.begin() + n); }
     double push(long n)
     {
         double s = 0;
@@ -37,8 +38,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     Bins b;
     for (int step = 0; step < 15; step++) {
-        b.fill(rank == 1 ? 400000 : 100000, 7u * step + 1u);
-        b.reorder();
+        b.fill(400000, 7u * step + 1u);
+        b.reorder(rank == 1 ? 400000 : 100000);
         s = b.push(2000000) + b.keys[0] * 1e-9;
         MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         tot += s;
