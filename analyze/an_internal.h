@@ -73,9 +73,17 @@ double an_noise_relative(const double *self, const unsigned char *ran, size_t P,
  * while the visits of every region varied the totals by 1.5%: ranks 0,1
  * and 2, 3.5% apart in smooth_coarse, were two clusters (bench/
  * diagnosis.md, thirty-fourth step).  The suite's programs have 5 phases
- * or more of the same work. */
+ * or more of the same work.  Where neither was measured -- no region that
+ * every process ran: processes of different roles, even ranks in one
+ * kernel and odd ranks in another -- the noise is that of one visit
+ * (one_visit, an_one_visit_noise's, measured on none regions that two
+ * processes or more ran), the most a region's total varies by: the edge
+ * probe split_roles read "noise 0%", judged at the clock's resolution, and
+ * called rank 2 2.4% above rank 0 in sweep_x an imbalance of 7.8% of the
+ * run (the odd ranks, which never ran sweep_x, counted as 0). */
 #define AN_NOISE_FEW_REGIONS 3
-double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit);
+double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit,
+                        double one_visit, size_t none);
 /* The spread between processes bounded by noise_max (max 0: none); the
  * measured spread into *measured when it was above it, else 0. */
 double an_noise_bounded(double between, double max, double *measured);

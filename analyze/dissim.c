@@ -1100,7 +1100,8 @@ static int noise_model(an_ctx *c, size_t *nused)
         c->a->noise_one_visit = 0;
     c->a->noise_rel = an_noise_floored(an_noise_capped(c->a->noise_between, c->a->noise_visits,
                                                        nvisit, o->noise_visit_cap),
-                                       c->a->noise_visits, *nused, nvisit);
+                                       c->a->noise_visits, *nused, nvisit,
+                                       c->a->noise_one_visit, none);
     rc = spread_sums(c, self, rel);
     free(rel), free(one), free(vis), free(self), free(between);
     return rc;
@@ -1140,7 +1141,13 @@ int an_noise_note(an_ctx *c, const aa_analysis *a, size_t nused, double eps)
                      100 * a->noise_between);
     if (rc)
         return rc;
-    if (a->noise_rel > a->noise_between)
+    if (nused == 0 && a->noise_rel > a->noise_visits && a->noise_rel == a->noise_one_visit)
+        rc = an_note(c, "noise: no region that every process ran to tell how much processes "
+                        "doing the same work differ; taken as the %.2g%% one visit of the "
+                        "program's regions varies by; differences count from %g s on the "
+                        "whole program, from less on levels of smaller regions",
+                     100 * a->noise_rel, eps);
+    else if (a->noise_rel > a->noise_between)
         rc = an_note(c, "noise: processes doing the same work differ by %.2g%% in CPU time "
                         "(median over %zu region%s), less than the %.2g%% their own visits "
                         "vary by, which is taken (so few regions are few samples of the "

@@ -314,10 +314,14 @@ double an_noise_capped(double gap_noise, double visit_noise, size_t nvisit, doub
     return gap_noise;
 }
 
-double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit)
+double an_noise_floored(double noise, double visit_noise, size_t nused, size_t nvisit,
+                        double one_visit, size_t none)
 {
     if (nused < AN_NOISE_FEW_REGIONS && nvisit >= AN_VISIT_NOISE_MIN_REGIONS &&
         visit_noise > noise)
         return visit_noise;
+    if (nused == 0 && nvisit < AN_VISIT_NOISE_MIN_REGIONS && none >= AN_VISIT_NOISE_MIN_REGIONS &&
+        one_visit > noise)
+        return one_visit;
     return noise;
 }

@@ -1913,7 +1913,8 @@ static int noise_model(pa *x, size_t *nused)
     x->a->noise_rel = an_noise_floored(an_noise_capped(x->a->noise_between,
                                                        x->a->noise_visits, nvisit,
                                                        x->o->noise_visit_cap),
-                                       x->a->noise_visits, n, nvisit);
+                                       x->a->noise_visits, n, nvisit,
+                                       x->a->noise_one_visit, none);
     /* dissim.c's spread_sums: a region weighted by an_visit_weight */
     x->pre[0] = 0;
     for (r = 0; r < R; r++)

@@ -3302,6 +3302,45 @@ static void test_one_region_outlier(void)
     }
 }
 
+/* Processes of two roles and the same cost (edge probe split_roles): even
+ * ranks run sweep_x, odd ranks sweep_y, 30 visits each varying by 3%; no
+ * region every process ran, so no spread between processes doing the same
+ * work is measured.  The noise is one visit's (3%), and rank 2's 3.4% above
+ * rank 0 in sweep_x is no difference: ranks 0 and 2 in one cluster, and the
+ * note says where the noise came from (with "noise 0%" the level's eps was
+ * the clock's resolution, and rank 2 alone an imbalance of 11% of the run
+ * against ranks that never ran sweep_x).  Left: the roles themselves are
+ * two clusters here, the even ranks 1.3% above the odd ones in all, an
+ * imbalance of 1.1% (the edge probe's runs: one cluster). */
+static void test_roles_noise(void)
+{
+    static const double sweep[4] = {0.0885, 0.0889, 0.0915, 0.0888};
+    aa_experiment *e = test_loop_exp_new();
+    aa_analysis *a = NULL;
+    aa_err err;
+    int r;
+    add_region(e, 0, 0, "prog", AA_KIND_PROGRAM);
+    add_region(e, 1, 0, "main", AA_KIND_FUNCTION);
+    add_region(e, 2, 1, "loop@32", AA_KIND_LOOP);
+    add_region(e, 3, 2, "sweep_x", AA_KIND_FUNCTION);
+    add_region(e, 4, 2, "sweep_y", AA_KIND_FUNCTION);
+    for (r = 0; r < 4; r++) {
+        double x[2] = {r % 2 ? 0 : sweep[r], r % 2 ? sweep[r] : 0};
+        test_kernels_rank(e, r, 2, x, 0.03, 0.100);
+    }
+    e->nprocs = 4;
+    if (aa_analyze_run(e, NULL, &a, &err) != AA_OK)
+        ok(0, "two roles: analysed: %s", err.msg);
+    else
+        ok(a->cluster_of[0] == a->cluster_of[2] && a->noise_rel == a->noise_one_visit &&
+               has_note(a, "no region that every process ran"),
+           "two roles of the same cost, no region every process ran: ranks 0 and 2 together, "
+           "the noise one visit's (%zu clusters, noise %.3g%%)", a->nclusters,
+           100 * a->noise_rel);
+    aa_analyze_free(a);
+    aa_experiment_free(e);
+}
+
 /* Processes slower in every region alike, each on a CPU of its own (the
  * placement cannot tell): the processes' speed (analyze/speed.c) -- one
  * cluster and a note; a region with more work on top of it stays the
@@ -3916,6 +3955,7 @@ int main(void)
     test_merged_difference();
     test_few_regions_noise();
     test_one_region_outlier();
+    test_roles_noise();
     test_pace_attrs();
     test_blocked_row();
     test_speed();
