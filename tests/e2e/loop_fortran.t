@@ -44,6 +44,20 @@ for r in json.load(open(sys.argv[1]))["regions"]:
 }
 is "$(names "$T/mj.json")" "$(names "$T/sj.json")" "the MPI job names the regions as analyze does"
 like "$(names "$T/mj.json")" "loop@67 sweep fsolver.f 67" "... with their Fortran function, file and line"
+# ... and a map beside them that gives a region another name is bad input,
+# as for `autoanalyzer analyze`: exit 3, the map named, nothing written
+cp -r "$T/ranks" "$T/ranks-bad"
+id67=$(grep -o '<region id="[0-9]*" kind="loop" name="loop@67"' "$T/ranks/rank-0.xml" | head -1 | grep -o '[0-9][0-9]*' | head -1)
+cat > "$T/ranks-bad/other.regions.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<regionmap xmlns="urn:autoanalyzer:profile:1" version="1" source="other.f">
+  <region id="$id67" kind="function" name="other" function="other" file="other.f" line="3"/>
+</regionmap>
+XML
+expect_status 3 "the MPI job: a region map in conflict with the rank files" \
+    mpirun --oversubscribe -np 2 "$AA_BUILD/bin/autoanalyzer-analyze-mpi" -q --json "$T/mb.json" "$T/ranks-bad"
+like "$(cat "$T/.err")" "other\.regions\.xml: region $id67 is function 'other'" "... the map and the region named"
+ok "... nothing written" test ! -e "$T/mb.json"
 
 (cd "$T" && timeout 150 "$AA" run --np 4 --no-store --name loop-fsolver \
     --out "$T/run" -- "$T/fsolver" large) >"$T/run.log" 2>&1
